@@ -1,0 +1,495 @@
+/*
+ * mmnc.h -- probabilistic clustering by maximal matrix norm couplings.
+ *
+ * This header is the manual of libmmnc.
+ *
+ * Reference: D. Qiu, A. Makur, L. Zheng, "Probabilistic Clustering using
+ * Maximal Matrix Norm Couplings", Allerton 2018 (called "the paper" below).
+ *
+ * Model.  A nonnegative co-occurrence matrix with rows Y (the things to
+ * cluster: documents, movies, words) and columns X (terms, users, contexts)
+ * is normalised to a joint pmf P_{Y,X}.  Its divergence transition matrix
+ * (DTM) is
+ *
+ *     B_{Y,X} = [P_Y]^{-1/2} P_{Y,X} [P_X]^{-1/2},
+ *
+ * whose largest singular value is 1 with singular vectors sqrt(P_Y) and
+ * sqrt(P_X).  A clustering is a column-stochastic k x |Y| kernel
+ * W = P_{Z|Y}; it induces P_{Z,X} = W P_{Y,X}, P_Z = W P_Y and
+ *
+ *     B_{Z,X} = [P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}.
+ *
+ * mmnc learns W by maximising a matrix norm of B_{Z,X}:
+ *   - Algorithm 1 (MMNC_ALG_FROBENIUS): ||B_{Z,X}||_F^2 with a target P_Z,
+ *     projected gradient ascent with a marginal penalty (paper, Alg. 1);
+ *   - Algorithm 2 (MMNC_ALG_NUCLEAR): ||B_{Z,X}||_*, alternating
+ *     maximisation of a Ky Fan bound (paper, Alg. 2), optionally with a
+ *     prescribed P_Z solved exactly as a transportation LP.
+ *
+ * Conventions.
+ *   - Indices are mmnc_int (64-bit), 0-based inside the library.
+ *   - Every function that can fail returns a status (MMNC_OK == 0 or one of
+ *     the MMNC_E* codes) and, when err is not NULL, fills err with the same
+ *     code and a message that names the file, the line and what was expected
+ *     where that applies.  The library never prints, exits or aborts.
+ *   - Outputs come last; objects returned through `**out` belong to the
+ *     caller and are released with the matching *_free function, which
+ *     accepts NULL.
+ *   - Results are deterministic given params.seed and do not depend on the
+ *     number of threads: every parallel reduction uses a fixed partition and
+ *     a fixed summation order.
+ */
+#ifndef MMNC_H
+#define MMNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MMNC_VERSION_MAJOR 0
+#define MMNC_VERSION_MINOR 1
+#define MMNC_VERSION_PATCH 0
+#define MMNC_VERSION_STRING "0.1.0"
+
+typedef int64_t mmnc_int;
+
+/* ------------------------------------------------------------------------ */
+/* Status codes and errors                                                   */
+/* ------------------------------------------------------------------------ */
+
+enum {
+    MMNC_OK = 0,
+    MMNC_EINVAL = 1,  /* invalid argument or parameter */
+    MMNC_ENOMEM = 2,  /* allocation failed */
+    MMNC_EIO = 3,     /* cannot open, read or write a file */
+    MMNC_EFORMAT = 4, /* malformed or unsupported file contents */
+    MMNC_ENOCONV = 5, /* an iterative method did not converge */
+    MMNC_ELP = 6,     /* the LP solver failed */
+    MMNC_EUNSUP = 7   /* feature not compiled in (GLPK, matio, ...) */
+};
+
+#define MMNC_ERRMSG_SIZE 1024
+
+/* Error record filled by failing calls.  code == MMNC_OK means no error. */
+typedef struct mmnc_err {
+    int code;
+    char msg[MMNC_ERRMSG_SIZE];
+} mmnc_err;
+
+/* Short description of a status code ("invalid argument", ...). */
+const char *mmnc_strerror(int code);
+
+/* Release an array returned by the library (labels, names arrays use their
+ * own *_free).  Accepts NULL. */
+void mmnc_free(void *p);
+
+/* ------------------------------------------------------------------------ */
+/* Sparse matrices (compressed sparse rows)                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Row i holds entries colind[rowptr[i] .. rowptr[i+1]-1] with values val[..],
+ * columns strictly increasing within a row, no explicit zeros when produced
+ * by the library.  The transpose of a CSR matrix is its CSC form.
+ */
+typedef struct mmnc_csr {
+    mmnc_int nrows, ncols, nnz;
+    mmnc_int *rowptr; /* nrows + 1 */
+    mmnc_int *colind; /* nnz */
+    double *val;      /* nnz */
+} mmnc_csr;
+
+/* Allocate an nrows x ncols matrix with room for nnz entries (rowptr zeroed).
+ * Returns NULL and fills err on failure.  O(nrows + nnz) memory. */
+mmnc_csr *mmnc_csr_alloc(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, mmnc_err *err);
+void mmnc_csr_free(mmnc_csr *A);
+
+/* Build a CSR matrix from 0-based triplets (ri[t], ci[t], v[t]).  Duplicate
+ * entries are summed; entries that are (or sum to) zero are dropped; columns
+ * are sorted within rows.  Indices must lie in range (MMNC_EINVAL otherwise).
+ * O(nnz + nrows + ncols) time. */
+int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz,
+                           const mmnc_int *ri, const mmnc_int *ci, const double *v,
+                           mmnc_csr **out, mmnc_err *err);
+
+/* out = A^T (equivalently the CSC form of A).  O(nnz + nrows + ncols). */
+int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err);
+
+/* Check structure (monotone rowptr, sorted in-range columns) and values
+ * (finite, >= 0).  MMNC_EINVAL with the offending row on failure. */
+int mmnc_csr_check(const mmnc_csr *A, mmnc_err *err);
+
+/* Write A as a Matrix Market "coordinate real general" file, 1-based.  The
+ * file is written to a temporary name and renamed into place, so a failed
+ * write leaves no partial file.  A path ending in ".gz" is compressed. */
+int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Data sets: a matrix with the original ids of its rows and columns         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_data {
+    mmnc_csr *A;        /* nonnegative co-occurrence values, rows = Y */
+    char **row_names;   /* NULL, or A->nrows strings: original row ids */
+    char **col_names;   /* NULL, or A->ncols strings: original column ids */
+    mmnc_int *row_orig; /* NULL (identity), or the original 0-based index of each row */
+    mmnc_int *col_orig; /* NULL (identity), or the original 0-based index of each column */
+    mmnc_int orig_rows, orig_cols; /* shape as read, before any drop */
+} mmnc_data;
+
+void mmnc_data_free(mmnc_data *d);
+
+/* The original id of row i (resp. column j) as a string: row_names[i] if
+ * present, else the 1-based original index written into buf.  buf must hold
+ * 32 bytes.  Returns a pointer to the id (into d or into buf). */
+const char *mmnc_data_row_id(const mmnc_data *d, mmnc_int i, char *buf);
+const char *mmnc_data_col_id(const mmnc_data *d, mmnc_int j, char *buf);
+
+typedef enum {
+    MMNC_FMT_AUTO = 0, /* from the file contents and name (see mmnc_data_read) */
+    MMNC_FMT_MTX,      /* Matrix Market coordinate: real, integer or pattern; general */
+    MMNC_FMT_TRIPLET,  /* text "row col [value]" with string keys */
+    MMNC_FMT_LIBSVM,   /* libsvm/svmlight: "label idx:val idx:val ..." one row per line */
+    MMNC_FMT_MAT       /* MATLAB v5/v7 .mat (libmatio): a sparse or dense variable */
+} mmnc_format;
+
+typedef struct mmnc_read_opts {
+    mmnc_format format;  /* default MMNC_FMT_AUTO */
+    /* Triplet text: 1-based field numbers of the row key, the column key and
+     * the value (value_field = 0: each line counts 1).  Defaults 1, 2, 3. */
+    int row_field, col_field, value_field;
+    char delim;          /* field separator; 0 = any run of spaces/tabs (default) */
+    const char *mat_var; /* MAT: variable to read, default "fea" */
+    int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
+} mmnc_read_opts;
+
+void mmnc_read_opts_default(mmnc_read_opts *o);
+
+/*
+ * Read a data file (gzip-compressed or plain, detected by magic bytes) into
+ * *out.  MMNC_FMT_AUTO picks MAT for files starting with "MATLAB", Matrix
+ * Market for files starting with "%%MatrixMarket", and also for files that
+ * start with a '%' comment line and whose first other line is three integers
+ * "rows cols entries" (Matrix Market text without its banner, as many tools
+ * write it); libsvm when the second field of the first data line has the
+ * form "i:v"; triplets otherwise.
+ *   - Matrix Market: coordinate real/integer/pattern, general; ids are the
+ *     1-based indices (row_names = col_names = NULL).  Exactly `entries`
+ *     entries must follow the size line.  Without the banner (AUTO as above,
+ *     or MMNC_FMT_MTX) the file is read as coordinate real general.
+ *   - Triplets: lines of fields; '#' and '%' start comment lines; keys are
+ *     arbitrary strings, mapped to rows/columns in order of first appearance;
+ *     row_names/col_names keep them (a key whose entries are all 0 still
+ *     gets its row/column).  Duplicates are summed.
+ *   - libsvm: one row per line (blank and '#' lines are skipped, "qid:" and
+ *     trailing "# ..." are ignored), the label is ignored (read labels with
+ *     mmnc_labels_read); ids are row numbers and feature indices; ncols is
+ *     the largest feature index (+1 when zero-based).
+ *   - MAT: the variable o->mat_var, sparse or dense double/integer.
+ * Entries with value 0 are allowed and dropped.
+ * Errors: MMNC_EIO (cannot open/read), MMNC_EFORMAT (malformed line, NaN or
+ * Inf, negative value, index out of range, truncated or corrupt file, empty
+ * file, wrong format), and MMNC_EINVAL for invalid options or an empty matrix
+ * (no nonzero entries); the message names file and line.
+ * O(file size) time, O(nnz) memory beyond the result for triplets.
+ */
+int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err);
+
+/* Read class labels, one per row: a text file with one label per line, or a
+ * text file of "id label" pairs (matched to d's row ids when d != NULL), or a
+ * MAT file variable (name in mat_var, default "gnd").  A libsvm file gives
+ * the first field of each line.  Labels are arbitrary strings (numbers from
+ * a MAT file are formatted with %.17g) mapped to 0..nclasses-1 in order of
+ * first appearance among the returned rows; *out has
+ * `n` entries.  When d is given, labels are reordered to d's rows (after
+ * drops, via d->row_orig; a file of plain labels must then have
+ * d->orig_rows of them, and "id label" files must name every row id).
+ * Errors as for mmnc_data_read. */
+int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d,
+                     mmnc_int *n, mmnc_int **out, mmnc_int *nclasses, mmnc_err *err);
+
+/* Read a names file: one name per line (UTF-8; Latin-1 bytes are converted),
+ * or "id<TAB>name" / "id|name" pairs when `keyed` (MovieLens u.item).  For
+ * keyed files names[i] is the name of the entry whose id is i+1 (1-based
+ * numeric ids) and missing ids get NULL.  O(file size). */
+int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
+void mmnc_names_free(mmnc_int n, char **names);
+
+/* Transforms, applied in place. */
+
+/* Swap rows and columns (and their ids).  O(nnz). */
+int mmnc_data_transpose(mmnc_data *d, mmnc_err *err);
+
+typedef enum {
+    MMNC_MAP_NONE = 0,
+    MMNC_MAP_BINARY,  /* v -> 1 for v > 0 */
+    MMNC_MAP_LOG1P,   /* v -> log(1 + v) */
+    MMNC_MAP_RATING3  /* v -> 3^(v-1) - 1, the paper's MovieLens rating map */
+} mmnc_valmap;
+
+/* Map every stored value; entries that become 0 are removed.  O(nnz). */
+int mmnc_data_map_values(mmnc_data *d, mmnc_valmap m, mmnc_err *err);
+
+/* Scale each nonzero row to sum 1 (zero rows are left alone).  O(nnz). */
+int mmnc_data_normalize_rows(mmnc_data *d, mmnc_err *err);
+
+/* Remove rows and columns whose values sum to 0, repeating until none is
+ * left (removing a row may empty a column).  row_orig/col_orig and the names
+ * follow.  Counts of removed rows/columns are returned (may be NULL).
+ * MMNC_EINVAL if nothing is left.  O(nnz) per round. */
+int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dropped,
+                         mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Joint pmf and the DTM                                                     */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The joint pmf P_{Y,X} = A / sum(A), stored twice: by rows (P) and by
+ * columns (Pt = P^T), so that both W P and B x products run over
+ * independent rows or columns without atomics.  Marginals are strictly
+ * positive (mmnc_pmf_build refuses zero rows or columns).
+ */
+typedef struct mmnc_pmf {
+    mmnc_int ny, nx, nnz;
+    mmnc_csr *P;   /* |Y| x |X|, sums to 1 */
+    mmnc_csr *Pt;  /* |X| x |Y|, the transpose */
+    double *py;    /* P_Y, |Y| */
+    double *px;    /* P_X, |X| */
+    double total;  /* sum of the input values */
+} mmnc_pmf;
+
+/* Normalise A to a joint pmf.  MMNC_EINVAL if A is empty, has a negative or
+ * non-finite value, or a zero row or column (drop them first with
+ * mmnc_data_drop_empty).  O(nnz) time, 2 nnz extra memory. */
+int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
+void mmnc_pmf_free(mmnc_pmf *p);
+
+/* Y = B X and Y = B^T X for the DTM B = B_{Y,X}, never formed: X is
+ * ncols(B) x m (resp. nrows(B) x m), row-major, and so is Y.  O(nnz m). */
+void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
+void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
+
+/*
+ * Leading r singular triplets of the DTM by randomised block subspace
+ * iteration (Halko, Martinsson, Tropp 2011, Alg. 4.4) with r + oversample
+ * columns and a Rayleigh-Ritz step, until the r Ritz values change by less
+ * than tol (relative) or maxit iterations.  sigma (r) descending; U (|Y| x r)
+ * and V (|X| x r) row-major, either may be NULL.  Deterministic given seed.
+ * O(iters * nnz * (r + oversample)) time.  MMNC_ENOCONV if maxit is reached
+ * (the results are still written).
+ */
+int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed,
+                  double *sigma, double *U, double *V, mmnc_err *err);
+
+/* Connected components of the bipartite graph of A (rows and columns are
+ * vertices, nonzeros are edges).  comp_row (nrows) may be NULL.  The
+ * multiplicity of singular value 1 of the DTM equals this number.
+ * O(nnz + nrows + ncols). */
+int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_row, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Couplings: statistics of a given kernel W = P_{Z|Y}                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_stats {
+    mmnc_int k;
+    double *pz;       /* P_Z, k */
+    double *sigma;    /* singular values of B_{Z,X}, k, descending (0 for empty clusters) */
+    double frob;      /* ||B_{Z,X}||_F */
+    double nuclear;   /* ||B_{Z,X}||_* */
+    double mi;        /* exact I(X;Z) in nats */
+    double mi_local;  /* (||B_{Z,X}||_F^2 - 1) / 2, the local approximation */
+    mmnc_int empty;   /* clusters with P_Z(z) == 0 */
+} mmnc_stats;
+
+/*
+ * Statistics of the kernel given either by hard labels (labels[y] in 0..k-1,
+ * W == NULL) or by a soft kernel W (k x |Y|, column y at W + y*k, columns
+ * summing to 1; labels == NULL).  *out is filled (allocate with
+ * mmnc_stats_init, release with mmnc_stats_free).  O(nnz (k if soft) + k^2 |X|).
+ */
+int mmnc_stats_init(mmnc_stats *s, mmnc_int k, mmnc_err *err);
+void mmnc_stats_free(mmnc_stats *s);
+int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W,
+                        mmnc_stats *out, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Clustering                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+    MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
+    MMNC_ALG_NUCLEAR = 2    /* paper Algorithm 2 */
+} mmnc_algorithm;
+
+typedef enum {
+    MMNC_INIT_RANDOM = 0,   /* uniform random hard labels */
+    MMNC_INIT_KMEANSPP = 1, /* k-means++ seeding of the rows of P_{X|Y} in the chi^2 metric */
+    MMNC_INIT_SPECTRAL = 2  /* k-means++ + Lloyd on the DTM's leading singular vectors */
+} mmnc_init;
+
+typedef void (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
+
+typedef struct mmnc_params {
+    int algorithm;      /* MMNC_ALG_NUCLEAR (default) or MMNC_ALG_FROBENIUS */
+    mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default 2) */
+    uint64_t seed;      /* RNG seed (default 1) */
+    int restarts;       /* independent starts, best objective kept (default 8) */
+    int init;           /* mmnc_init (default MMNC_INIT_SPECTRAL: restart 0 is spectral,
+                           the others alternate k-means++ and random) */
+    int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1) */
+    double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol (default 1e-6) */
+    const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
+                           transportation LP (needs GLPK); Alg. 1: target (NULL = uniform) */
+    double lambda;      /* Alg. 1 marginal penalty; <= 0 selects the default (10) */
+    double step;        /* Alg. 1 step size alpha (paper's Alg. 1, line 7); <= 0 selects the default 1 / lambda */
+    int threads;        /* OpenMP threads; 0 = OpenMP's default */
+    mmnc_progress_fn progress; /* called about once per iteration, or NULL */
+    void *progress_ctx;
+} mmnc_params;
+
+void mmnc_params_default(mmnc_params *p);
+
+/* NULL if the parameters are valid for a problem with ny rows, else a
+ * message ("k must be between 1 and the number of rows (5)"). */
+const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
+
+typedef struct mmnc_result {
+    mmnc_int k, ny;
+    int algorithm;
+    mmnc_int *label;    /* ny: argmax_z P(z|y) (smallest z on ties) */
+    double *W;          /* k x ny: P(z|y) at W[y*k + z] */
+    mmnc_stats stats;   /* of the returned W */
+    double objective;   /* the solver's objective: ||B_{Z,X}||_* (Alg. 2) or the penalised
+                           ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1) */
+    double lambda, step; /* Alg. 1: the values used */
+    int iterations;     /* of the best start */
+    int converged;      /* the best start met its stopping rule before max_iter */
+    int best_restart;   /* index of the kept start */
+    int restarts;
+    double *restart_objective; /* restarts: objective reached by each start */
+    int *restart_iterations;   /* restarts */
+    double seconds;     /* wall time of mmnc_cluster */
+} mmnc_result;
+
+/*
+ * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
+ * Returns MMNC_EINVAL for invalid parameters (with mmnc_params_check's
+ * message), MMNC_EUNSUP if a prescribed P_Z is given to Alg. 2 without GLPK,
+ * MMNC_ELP if the LP solver fails.  Time per iteration O(nnz k + k^2 |X|);
+ * memory O(k (|X| + |Y|)) beyond the pmf.
+ */
+int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);
+void mmnc_result_free(mmnc_result *r);
+
+/*
+ * The most characteristic columns of each cluster: for cluster z the ntop
+ * columns x with the largest score P(x|z) log(P(x|z) / P(x)), i.e. the terms
+ * that contribute most to D(P_{X|Z=z} || P_X).  cols and score are k x ntop
+ * row-major; unused slots (fewer columns with P(x|z) > 0) get -1 and 0.
+ * O(nnz + k |X| log ntop).
+ */
+int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int ntop, mmnc_int *cols,
+                     double *score, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation against reference labels                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_scores {
+    mmnc_int n;          /* items */
+    mmnc_int nclusters;  /* distinct predicted labels */
+    mmnc_int nclasses;   /* distinct true labels */
+    double acc;          /* accuracy under the best one-to-one matching (Hungarian) */
+    double nmi;          /* normalised mutual information, arithmetic-mean normalisation */
+    double ari;          /* adjusted Rand index */
+    double purity;       /* sum over clusters of the largest class count, / n */
+    /* The paper's Reuters measures, against the nclusters largest classes:
+     * coverage = share of items in those classes; clusters are matched one
+     * to one to them (Hungarian); overall = matched items / n; kacc =
+     * matched items / items in those classes. */
+    double coverage, overall, kacc;
+} mmnc_scores;
+
+/* Score predicted labels pred[i] (any integers >= 0) against truth[i]
+ * (any integers >= 0).  O(n + C K + min(C,K)^2 max(C,K)). */
+int mmnc_evaluate(mmnc_int n, const mmnc_int *pred, const mmnc_int *truth, mmnc_scores *out,
+                  mmnc_err *err);
+
+/* Maximum-weight matching of rows to columns of the nr x nc matrix w
+ * (row-major): assign[i] = column matched to row i, or -1 when nr > nc and
+ * row i is left out.  Hungarian algorithm, O(min^2 max). */
+int mmnc_assignment_max(mmnc_int nr, mmnc_int nc, const double *w, mmnc_int *assign,
+                        mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Word co-occurrence from text                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_cooc_opts {
+    int window;          /* context words on each side, 1..1000 (default 5) */
+    int weighting;       /* 0: each pair counts 1; 1: a pair at distance d counts 1/d (default) */
+    mmnc_int min_count;  /* keep words seen at least this often, >= 1 (default 5) */
+    mmnc_int max_vocab;  /* keep at most this many most frequent words; 0 = no limit (default) */
+    int sentences;       /* 1: windows do not cross sentence ends . ! ? (default 1) */
+    int threads;         /* 0 = OpenMP default */
+} mmnc_cooc_opts;
+
+void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
+
+/*
+ * Build the word x word co-occurrence matrix of the text files paths[0 ..
+ * npaths-1] (plain or gzip, detected by zlib).  A[w][c] is the weighted
+ * number of times c occurs within `window` tokens of w: summed over every
+ * occurrence p of w and q of c with 0 < |p - q| <= window, of 1 (flat) or
+ * 1/|p - q| (harmonic).  A is symmetric; a word near itself counts on the
+ * diagonal from both sides.
+ *
+ * Tokens: maximal runs of word characters -- ASCII letters and digits and
+ * every non-ASCII character outside the Unicode punctuation, symbol and
+ * space blocks (so accented and non-Latin letters) -- joined by single inner
+ * apostrophes or hyphens ("don't", "well-known"; U+2019 and U+2010 count as
+ * ' and -, and are stored as such); ASCII letters are lower-cased.  Bytes
+ * that are not valid UTF-8 are read as Windows-1252 and stored as UTF-8.
+ * Tokens longer than 255 bytes are ignored.
+ * Windows: out-of-vocabulary tokens are removed before windowing (as
+ * word2vec and GloVe do), so `window` counts vocabulary words.  A window
+ * never crosses a paragraph break (a line of only spaces), the end of a
+ * file, or, when o->sentences, a sentence end (. ! ? except a period right
+ * after Mr, Mrs, Ms, Dr, St, Messrs, Mme, Mlle, Rev, Prof, Capt, Col, Lt,
+ * Gen, Sgt, Hon).  No header or footer is stripped: Project Gutenberg
+ * boilerplate is counted like the text (its words are mostly rare).
+ *
+ * Vocabulary: the words seen at least min_count times, at most max_vocab of
+ * them; rows and columns are in order of decreasing count, ties by bytewise
+ * word order, and (*vocab)[i] is the word of row i (UTF-8).  A vocabulary
+ * word may have an empty row (drop it with mmnc_data_drop_empty).
+ *
+ * Outputs: *out (free with mmnc_csr_free); *vocab (may be NULL; free with
+ * mmnc_names_free(*nvocab, *vocab)); *nvocab = |V|; *ntokens (may be NULL) =
+ * tokens read, in or out of the vocabulary.
+ *
+ * Determinism: counts are accumulated as integers (1/d as lcm(1..window)/d
+ * units for window <= 18; beyond, 1/d rounded to a multiple of 2^-24), so
+ * the result is bitwise the same for any number of threads.
+ *
+ * Errors: MMNC_EINVAL for bad options or when no word occurs min_count
+ * times; MMNC_EIO for a file that cannot be opened or read (the message
+ * names it); MMNC_EFORMAT for corrupt or truncated gzip data (never a
+ * partial result); MMNC_ENOMEM.
+ * Two streaming passes; time O(corpus * window); memory O(distinct words +
+ * nonzero pairs) per thread plus 1 MB of text per thread, never the corpus.
+ */
+int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
+                    mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
+                    mmnc_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MMNC_H */

@@ -1,0 +1,88 @@
+/*
+ * mmnc_i.h -- private helpers shared by the library's modules (not installed).
+ *
+ * Names: mmnc_i_* for cross-file private functions; file-local helpers are
+ * static and unprefixed.
+ */
+#ifndef MMNC_I_H
+#define MMNC_I_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include "mmnc.h"
+
+#if defined(__GNUC__)
+#define MMNC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define MMNC_PRINTF(a, b)
+#endif
+
+/* Fill err (if not NULL) with code and a formatted message; returns code so
+ * that callers can write `return mmnc_i_err(err, MMNC_EINVAL, "...")`. */
+int mmnc_i_err(mmnc_err *err, int code, const char *fmt, ...) MMNC_PRINTF(3, 4);
+
+/* All allocation goes through these.  n * size overflow returns NULL.  In a
+ * build with MMNC_FAULT_INJECTION the k-th call can be made to fail (see
+ * mmnc_i_fail_after), so tests can reach every out-of-memory exit. */
+void *mmnc_i_malloc(size_t n, size_t size);
+void *mmnc_i_calloc(size_t n, size_t size);
+void *mmnc_i_realloc(void *p, size_t n, size_t size);
+void mmnc_i_free(void *p);
+char *mmnc_i_strdup(const char *s);
+#ifdef MMNC_FAULT_INJECTION
+/* Make the n-th allocation from now fail (n >= 1); n = 0 disables. */
+void mmnc_i_fail_after(long n);
+long mmnc_i_alloc_count(void);
+#endif
+
+/* Convenience: allocate or set ENOMEM and jump to cleanup. */
+#define MMNC_ALLOC(ptr, n, err, status)                                                  \
+    do {                                                                                 \
+        (ptr) = mmnc_i_malloc((size_t)(n), sizeof(*(ptr)));                             \
+        if (!(ptr)) {                                                                    \
+            (status) = mmnc_i_err((err), MMNC_ENOMEM, "out of memory");                  \
+            goto cleanup;                                                                \
+        }                                                                                \
+    } while (0)
+#define MMNC_CALLOC(ptr, n, err, status)                                                 \
+    do {                                                                                 \
+        (ptr) = mmnc_i_calloc((size_t)(n), sizeof(*(ptr)));                             \
+        if (!(ptr)) {                                                                    \
+            (status) = mmnc_i_err((err), MMNC_ENOMEM, "out of memory");                  \
+            goto cleanup;                                                                \
+        }                                                                                \
+    } while (0)
+
+/* Random numbers: xoshiro256** seeded by splitmix64.  The state lives with
+ * the caller; no globals. */
+typedef struct mmnc_i_rng {
+    uint64_t s[4];
+} mmnc_i_rng;
+void mmnc_i_rng_seed(mmnc_i_rng *r, uint64_t seed);
+uint64_t mmnc_i_rng_next(mmnc_i_rng *r);
+double mmnc_i_rng_uniform(mmnc_i_rng *r);            /* in [0, 1) */
+mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n); /* in [0, n) */
+double mmnc_i_rng_normal(mmnc_i_rng *r);
+
+/* Wall-clock seconds since an arbitrary origin. */
+double mmnc_i_now(void);
+
+/* Atomic output: write to "<path>.tmp.<pid>" and rename into place on
+ * commit; abort removes the temporary file. */
+typedef struct mmnc_i_outfile {
+    FILE *fp;
+    char *path;
+    char *tmp;
+} mmnc_i_outfile;
+int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err);
+int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err); /* checks write errors */
+void mmnc_i_out_abort(mmnc_i_outfile *o);
+
+/* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
+double mmnc_i_sum(const double *x, mmnc_int n);
+
+/* Set the OpenMP thread count for the duration of a call (0 = leave). */
+int mmnc_i_threads_push(int threads);
+void mmnc_i_threads_pop(int saved);
+
+#endif /* MMNC_I_H */

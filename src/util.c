@@ -1,0 +1,260 @@
+/*
+ * util.c -- errors, allocation, random numbers, timing, atomic output files.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "mmnc_i.h"
+
+const char *mmnc_strerror(int code)
+{
+    switch (code) {
+    case MMNC_OK: return "success";
+    case MMNC_EINVAL: return "invalid argument";
+    case MMNC_ENOMEM: return "out of memory";
+    case MMNC_EIO: return "input/output error";
+    case MMNC_EFORMAT: return "malformed input";
+    case MMNC_ENOCONV: return "did not converge";
+    case MMNC_ELP: return "linear program failed";
+    case MMNC_EUNSUP: return "not supported by this build";
+    default: return "unknown error";
+    }
+}
+
+int mmnc_i_err(mmnc_err *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        err->code = code;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+#ifdef MMNC_FAULT_INJECTION
+/* Test builds only: a countdown to the allocation that must fail. */
+static long fail_countdown = 0;
+static long alloc_count = 0;
+void mmnc_i_fail_after(long n) { fail_countdown = n; alloc_count = 0; }
+long mmnc_i_alloc_count(void) { return alloc_count; }
+static int should_fail(void)
+{
+    int fail = 0;
+#pragma omp critical(mmnc_alloc)
+    {
+        alloc_count++;
+        if (fail_countdown > 0 && --fail_countdown == 0) fail = 1;
+    }
+    return fail;
+}
+#else
+static int should_fail(void) { return 0; }
+#endif
+
+void *mmnc_i_malloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    if (should_fail()) return NULL;
+    return malloc((n && size) ? n * size : 1);
+}
+
+void *mmnc_i_calloc(size_t n, size_t size)
+{
+    if (should_fail()) return NULL;
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+void *mmnc_i_realloc(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    if (should_fail()) return NULL;
+    return realloc(p, (n && size) ? n * size : 1);
+}
+
+void mmnc_i_free(void *p) { free(p); }
+
+void mmnc_free(void *p) { free(p); }
+
+char *mmnc_i_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = mmnc_i_malloc(n, 1);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* ---- random numbers ------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void mmnc_i_rng_seed(mmnc_i_rng *r, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t mmnc_i_rng_next(mmnc_i_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double mmnc_i_rng_uniform(mmnc_i_rng *r) { return (double)(mmnc_i_rng_next(r) >> 11) * 0x1.0p-53; }
+
+mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n)
+{
+    /* Lemire's rejection keeps the draw unbiased. */
+    uint64_t un = (uint64_t)n, x, lim = (-un) % un;
+    do x = mmnc_i_rng_next(r);
+    while (x < lim);
+    return (mmnc_int)(x % un);
+}
+
+double mmnc_i_rng_normal(mmnc_i_rng *r)
+{
+    double u1, u2;
+    do u1 = mmnc_i_rng_uniform(r);
+    while (u1 <= 0.0);
+    u2 = mmnc_i_rng_uniform(r);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+double mmnc_i_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- atomic output files -------------------------------------------------- */
+
+int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err)
+{
+    size_t n = strlen(path) + 40;
+    o->fp = NULL;
+    o->path = mmnc_i_strdup(path);
+    o->tmp = mmnc_i_malloc(n, 1);
+    if (!o->path || !o->tmp) {
+        mmnc_i_free(o->path);
+        mmnc_i_free(o->tmp);
+        o->path = o->tmp = NULL;
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    }
+    snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    o->fp = fopen(o->tmp, "wb");
+    if (!o->fp) {
+        int e = errno;
+        mmnc_i_free(o->path);
+        mmnc_i_free(o->tmp);
+        o->path = o->tmp = NULL;
+        return mmnc_i_err(err, MMNC_EIO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return MMNC_OK;
+}
+
+int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err)
+{
+    int bad = ferror(o->fp);
+    bad |= fclose(o->fp) != 0;
+    o->fp = NULL;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        remove(o->tmp);
+        mmnc_i_err(err, MMNC_EIO, "%s: write failed: %s", o->path, strerror(e));
+        mmnc_i_free(o->path);
+        mmnc_i_free(o->tmp);
+        o->path = o->tmp = NULL;
+        return MMNC_EIO;
+    }
+    mmnc_i_free(o->path);
+    mmnc_i_free(o->tmp);
+    o->path = o->tmp = NULL;
+    return MMNC_OK;
+}
+
+void mmnc_i_out_abort(mmnc_i_outfile *o)
+{
+    if (o->fp) fclose(o->fp);
+    if (o->tmp) remove(o->tmp);
+    mmnc_i_free(o->path);
+    mmnc_i_free(o->tmp);
+    o->fp = NULL;
+    o->path = o->tmp = NULL;
+}
+
+/* ---- parallel helpers ------------------------------------------------------ */
+
+#define SUM_BLOCK 4096
+
+double mmnc_i_sum(const double *x, mmnc_int n)
+{
+    mmnc_int nb = (n + SUM_BLOCK - 1) / SUM_BLOCK;
+    double small[64], *part = nb <= 64 ? small : mmnc_i_malloc((size_t)nb, sizeof(double));
+    double s = 0.0;
+    if (!part) { /* serial fallback gives the same blocked order */
+        for (mmnc_int b = 0; b < nb; b++) {
+            double t = 0.0;
+            for (mmnc_int i = b * SUM_BLOCK; i < n && i < (b + 1) * SUM_BLOCK; i++) t += x[i];
+            s += t;
+        }
+        return s;
+    }
+#pragma omp parallel for schedule(static) if (nb > 8)
+    for (mmnc_int b = 0; b < nb; b++) {
+        double t = 0.0;
+        mmnc_int end = (b + 1) * SUM_BLOCK < n ? (b + 1) * SUM_BLOCK : n;
+        for (mmnc_int i = b * SUM_BLOCK; i < end; i++) t += x[i];
+        part[b] = t;
+    }
+    for (mmnc_int b = 0; b < nb; b++) s += part[b];
+    if (part != small) mmnc_i_free(part);
+    return s;
+}
+
+int mmnc_i_threads_push(int threads)
+{
+#ifdef _OPENMP
+    int saved = omp_get_max_threads();
+    if (threads > 0) omp_set_num_threads(threads);
+    return saved;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+void mmnc_i_threads_pop(int saved)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(saved);
+#else
+    (void)saved;
+#endif
+}

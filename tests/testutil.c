@@ -1,0 +1,37 @@
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "testutil.h"
+
+int test_passed = 0, test_failed = 0;
+
+int test_done(void)
+{
+    printf("%d passed, %d failed\n", test_passed, test_failed);
+    return test_failed ? 1 : 0;
+}
+
+const char *test_src(const char *rel)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", MMNC_SOURCE_DIR, rel);
+    return buf;
+}
+
+const char *test_tmpfile(const char *contents, const char *suffix)
+{
+    static char bufs[16][256];
+    static int next = 0;
+    char *path = bufs[next++ % 16];
+    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(path, 256, "%s/mmnc_test_XXXXXX%s", dir, suffix ? suffix : "");
+    int fd = mkstemps(path, suffix ? (int)strlen(suffix) : 0);
+    if (fd < 0) return NULL;
+    size_t n = strlen(contents);
+    if (write(fd, contents, n) != (ssize_t)n) {
+        close(fd);
+        return NULL;
+    }
+    close(fd);
+    return path;
+}

@@ -1,0 +1,55 @@
+/*
+ * testutil.h -- a minimal test harness: CHECK macros that count, and a
+ * summary line "N passed, N failed" printed by test_done().
+ */
+#ifndef MMNC_TESTUTIL_H
+#define MMNC_TESTUTIL_H
+
+#include <math.h>
+#include <stdio.h>
+#include "mmnc.h"
+
+extern int test_passed, test_failed;
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (cond) test_passed++;                                                         \
+        else {                                                                           \
+            test_failed++;                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);     \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                            \
+    do {                                                                                 \
+        double ca_ = (a), cb_ = (b);                                                     \
+        if (fabs(ca_ - cb_) <= (tol)) test_passed++;                                     \
+        else {                                                                           \
+            test_failed++;                                                               \
+            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.12g, %s = %.12g (tol %g)\n", \
+                    __FILE__, __LINE__, #a, ca_, #b, cb_, (double)(tol));                \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_OK(call)                                                                   \
+    do {                                                                                 \
+        mmnc_err e_ = {0, ""};                                                           \
+        int s_ = (call);                                                                 \
+        (void)e_;                                                                        \
+        if (s_ == MMNC_OK) test_passed++;                                                \
+        else {                                                                           \
+            test_failed++;                                                               \
+            fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, s_);   \
+        }                                                                                \
+    } while (0)
+
+/* Print the summary; returns the process exit status. */
+int test_done(void);
+
+/* Path of a file in the source tree (MMNC_SOURCE_DIR/rel), static buffer. */
+const char *test_src(const char *rel);
+
+/* Write text to a fresh temporary file; returns its path (static buffer per call index). */
+const char *test_tmpfile(const char *contents, const char *suffix);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * csr.c -- compressed sparse row matrices: allocation, assembly from
+ * triplets, transpose, structural check and Matrix Market output.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "mmnc_i.h"
+
+mmnc_csr *mmnc_csr_alloc(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, mmnc_err *err)
+{
+    mmnc_csr *A = NULL;
+    if (nrows < 0 || ncols < 0 || nnz < 0) {
+        mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_alloc: negative size (%lld x %lld, nnz %lld)",
+                   (long long)nrows, (long long)ncols, (long long)nnz);
+        return NULL;
+    }
+    A = mmnc_i_calloc(1, sizeof *A);
+    if (!A) goto nomem;
+    A->nrows = nrows;
+    A->ncols = ncols;
+    A->nnz = nnz;
+    A->rowptr = mmnc_i_calloc((size_t)nrows + 1, sizeof(mmnc_int));
+    A->colind = mmnc_i_malloc(nnz ? (size_t)nnz : 1, sizeof(mmnc_int));
+    A->val = mmnc_i_malloc(nnz ? (size_t)nnz : 1, sizeof(double));
+    if (!A->rowptr || !A->colind || !A->val) goto nomem;
+    return A;
+nomem:
+    mmnc_csr_free(A);
+    mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld x %lld matrix with %lld entries)",
+               (long long)nrows, (long long)ncols, (long long)nnz);
+    return NULL;
+}
+
+void mmnc_csr_free(mmnc_csr *A)
+{
+    if (!A) return;
+    mmnc_i_free(A->rowptr);
+    mmnc_i_free(A->colind);
+    mmnc_i_free(A->val);
+    mmnc_i_free(A);
+}
+
+/*
+ * Two stable counting sorts (by column, then by row) leave every row with
+ * its columns in increasing order and duplicates adjacent, so one sweep sums
+ * them and drops zeros.  O(nnz + nrows + ncols) time, 2 nnz + ncols extra.
+ */
+int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const mmnc_int *ri,
+                           const mmnc_int *ci, const double *v, mmnc_csr **out, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_csr *A = NULL;
+    mmnc_int *colptr = NULL, *trow = NULL, *fill = NULL;
+    double *tval = NULL;
+    mmnc_int t, i, j, p, q;
+
+    /* check inputs */
+    if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_from_triplets: out is NULL");
+    *out = NULL;
+    if (nrows < 0 || ncols < 0 || nnz < 0)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_from_triplets: negative size");
+    if (nnz > 0 && (!ri || !ci || !v))
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_from_triplets: NULL triplet array");
+    for (t = 0; t < nnz; t++) {
+        if (ri[t] < 0 || ri[t] >= nrows || ci[t] < 0 || ci[t] >= ncols)
+            return mmnc_i_err(err, MMNC_EINVAL,
+                              "mmnc_csr_from_triplets: entry %lld at (%lld, %lld) is outside "
+                              "the %lld x %lld matrix",
+                              (long long)t, (long long)ri[t], (long long)ci[t], (long long)nrows,
+                              (long long)ncols);
+    }
+
+    MMNC_CALLOC(colptr, ncols + 1, err, status);
+    MMNC_ALLOC(trow, nnz, err, status);
+    MMNC_ALLOC(tval, nnz, err, status);
+    A = mmnc_csr_alloc(nrows, ncols, nnz, err);
+    if (!A) {
+        status = MMNC_ENOMEM;
+        goto cleanup;
+    }
+
+    /* bucket by column */
+    for (t = 0; t < nnz; t++) colptr[ci[t] + 1]++;
+    for (j = 0; j < ncols; j++) colptr[j + 1] += colptr[j];
+    for (t = 0; t < nnz; t++) {
+        p = colptr[ci[t]]++;
+        trow[p] = ri[t];
+        tval[p] = v[t];
+    }
+    /* colptr[j] is now the end of column j: walk the columns in order */
+    for (t = 0; t < nnz; t++) A->rowptr[ri[t] + 1]++;
+    for (i = 0; i < nrows; i++) A->rowptr[i + 1] += A->rowptr[i];
+    MMNC_ALLOC(fill, nrows, err, status);
+    memcpy(fill, A->rowptr, (size_t)nrows * sizeof(mmnc_int));
+    for (j = 0, p = 0; j < ncols; j++) {
+        for (; p < colptr[j]; p++) {
+            q = fill[trow[p]]++;
+            A->colind[q] = j;
+            A->val[q] = tval[p];
+        }
+    }
+
+    /* sum adjacent duplicates, drop zeros */
+    q = 0;
+    p = 0;
+    for (i = 0; i < nrows; i++) {
+        mmnc_int end = A->rowptr[i + 1];
+        A->rowptr[i] = q;
+        while (p < end) {
+            mmnc_int c = A->colind[p];
+            double s = A->val[p++];
+            while (p < end && A->colind[p] == c) s += A->val[p++];
+            if (s != 0.0) {
+                A->colind[q] = c;
+                A->val[q++] = s;
+            }
+        }
+    }
+    A->rowptr[nrows] = q;
+    if (q < A->nnz) {
+        /* shrinking: a failed realloc keeps the larger block, which is fine */
+        mmnc_int *ci2 = mmnc_i_realloc(A->colind, q ? (size_t)q : 1, sizeof(mmnc_int));
+        double *v2;
+        if (ci2) A->colind = ci2;
+        v2 = mmnc_i_realloc(A->val, q ? (size_t)q : 1, sizeof(double));
+        if (v2) A->val = v2;
+    }
+    A->nnz = q;
+    *out = A;
+    A = NULL;
+
+cleanup:
+    mmnc_csr_free(A);
+    mmnc_i_free(colptr);
+    mmnc_i_free(fill);
+    mmnc_i_free(trow);
+    mmnc_i_free(tval);
+    return status;
+}
+
+int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_csr *T = NULL;
+    mmnc_int *fill = NULL, i, j, p, q;
+
+    if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_transpose: out is NULL");
+    *out = NULL;
+    if (!A || !A->rowptr) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_transpose: A is NULL");
+
+    T = mmnc_csr_alloc(A->ncols, A->nrows, A->nnz, err);
+    if (!T) return MMNC_ENOMEM;
+    MMNC_ALLOC(fill, A->ncols, err, status);
+    for (p = 0; p < A->nnz; p++) T->rowptr[A->colind[p] + 1]++;
+    for (j = 0; j < A->ncols; j++) T->rowptr[j + 1] += T->rowptr[j];
+    memcpy(fill, T->rowptr, (size_t)A->ncols * sizeof(mmnc_int));
+    for (i = 0; i < A->nrows; i++) {
+        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            q = fill[A->colind[p]]++;
+            T->colind[q] = i;
+            T->val[q] = A->val[p];
+        }
+    }
+    *out = T;
+    T = NULL;
+
+cleanup:
+    mmnc_csr_free(T);
+    mmnc_i_free(fill);
+    return status;
+}
+
+int mmnc_csr_check(const mmnc_csr *A, mmnc_err *err)
+{
+    mmnc_int i, p;
+    if (!A) return mmnc_i_err(err, MMNC_EINVAL, "matrix is NULL");
+    if (A->nrows < 0 || A->ncols < 0 || A->nnz < 0)
+        return mmnc_i_err(err, MMNC_EINVAL, "negative matrix size %lld x %lld, nnz %lld",
+                          (long long)A->nrows, (long long)A->ncols, (long long)A->nnz);
+    if (!A->rowptr || (A->nnz > 0 && (!A->colind || !A->val)))
+        return mmnc_i_err(err, MMNC_EINVAL, "matrix arrays are NULL");
+    if (A->rowptr[0] != 0)
+        return mmnc_i_err(err, MMNC_EINVAL, "rowptr[0] = %lld, expected 0",
+                          (long long)A->rowptr[0]);
+    if (A->rowptr[A->nrows] != A->nnz)
+        return mmnc_i_err(err, MMNC_EINVAL, "rowptr[nrows] = %lld, expected nnz = %lld",
+                          (long long)A->rowptr[A->nrows], (long long)A->nnz);
+    for (i = 0; i < A->nrows; i++) {
+        if (A->rowptr[i + 1] < A->rowptr[i] || A->rowptr[i + 1] > A->nnz)
+            return mmnc_i_err(err, MMNC_EINVAL, "row %lld: rowptr is not monotone", (long long)i);
+        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            mmnc_int c = A->colind[p];
+            double v = A->val[p];
+            if (c < 0 || c >= A->ncols)
+                return mmnc_i_err(err, MMNC_EINVAL, "row %lld: column %lld out of range 0..%lld",
+                                  (long long)i, (long long)c, (long long)A->ncols - 1);
+            if (p > A->rowptr[i] && c <= A->colind[p - 1])
+                return mmnc_i_err(err, MMNC_EINVAL,
+                                  "row %lld: columns not strictly increasing (%lld after %lld)",
+                                  (long long)i, (long long)c, (long long)A->colind[p - 1]);
+            if (!isfinite(v))
+                return mmnc_i_err(err, MMNC_EINVAL, "row %lld, column %lld: value is not finite",
+                                  (long long)i, (long long)c);
+            if (v < 0)
+                return mmnc_i_err(err, MMNC_EINVAL, "row %lld, column %lld: negative value %g",
+                                  (long long)i, (long long)c, v);
+        }
+    }
+    return MMNC_OK;
+}
+
+/* ---- Matrix Market output ------------------------------------------------ */
+
+/* Buffered writer over a FILE* or a gzFile. */
+typedef struct writer {
+    FILE *fp;
+    gzFile gz;
+    char buf[1 << 16];
+    size_t len;
+    int bad;
+} writer;
+
+static void wflush(writer *w)
+{
+    if (w->len == 0 || w->bad) {
+        w->len = 0;
+        return;
+    }
+    if (w->gz) {
+        if (gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len) w->bad = 1;
+    } else if (fwrite(w->buf, 1, w->len, w->fp) != w->len) {
+        w->bad = 1;
+    }
+    w->len = 0;
+}
+
+static char *wroom(writer *w, size_t n)
+{
+    if (w->len + n > sizeof w->buf) wflush(w);
+    return w->buf + w->len;
+}
+
+static void wint(writer *w, long long x)
+{
+    char tmp[24], *s = wroom(w, 24);
+    int k = 0;
+    unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+    if (x < 0) *s++ = '-';
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (k) *s++ = tmp[--k];
+    w->len = (size_t)(s - w->buf);
+}
+
+/* Shortest of %.15g / %.17g that reads back exactly. */
+static void wdouble(writer *w, double v, int integral)
+{
+    char *s;
+    int n;
+    if (integral) {
+        wint(w, (long long)v);
+        return;
+    }
+    s = wroom(w, 32);
+    n = snprintf(s, 32, "%.15g", v);
+    if (strtod(s, NULL) != v) n = snprintf(s, 32, "%.17g", v);
+    w->len += (size_t)n;
+}
+
+static void wstr(writer *w, const char *str)
+{
+    size_t n = strlen(str);
+    char *s = wroom(w, n);
+    memcpy(s, str, n);
+    w->len += n;
+}
+
+int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
+{
+    int status = MMNC_OK, integral = 1, opened = 0;
+    mmnc_i_outfile of = {NULL, NULL, NULL};
+    writer *w = NULL;
+    size_t plen;
+    mmnc_int i, p;
+
+    if (!A || !path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_write_mtx: NULL argument");
+    if ((status = mmnc_csr_check(A, err)) != MMNC_OK) {
+        char msg[MMNC_ERRMSG_SIZE];
+        if (err) {
+            memcpy(msg, err->msg, sizeof msg);
+            mmnc_i_err(err, status, "%s: cannot write an invalid matrix: %.900s", path, msg);
+        }
+        return status;
+    }
+    for (p = 0; p < A->nnz; p++) {
+        double v = A->val[p];
+        if (v != floor(v) || fabs(v) >= 9007199254740992.0) {
+            integral = 0;
+            break;
+        }
+    }
+    MMNC_CALLOC(w, 1, err, status);
+    if ((status = mmnc_i_out_open(&of, path, err)) != MMNC_OK) goto cleanup;
+    opened = 1;
+    w->fp = of.fp;
+    plen = strlen(path);
+    if (plen > 3 && strcmp(path + plen - 3, ".gz") == 0) {
+        /* compress into the same temporary file, through a duplicate descriptor
+         * so that the atomic writer still owns (and closes) its FILE */
+        int fd = dup(fileno(of.fp));
+        if (fd < 0 || !(w->gz = gzdopen(fd, "wb"))) {
+            if (fd >= 0) close(fd);
+            status = mmnc_i_err(err, MMNC_EIO, "%s: cannot start gzip output", path);
+            goto cleanup;
+        }
+    }
+    wstr(w, "%%MatrixMarket matrix coordinate real general\n");
+    wint(w, A->nrows);
+    wstr(w, " ");
+    wint(w, A->ncols);
+    wstr(w, " ");
+    wint(w, A->nnz);
+    wstr(w, "\n");
+    for (i = 0; i < A->nrows && !w->bad; i++) {
+        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            wint(w, i + 1);
+            *wroom(w, 1) = ' ';
+            w->len++;
+            wint(w, A->colind[p] + 1);
+            *wroom(w, 1) = ' ';
+            w->len++;
+            wdouble(w, A->val[p], integral);
+            *wroom(w, 1) = '\n';
+            w->len++;
+        }
+    }
+    wflush(w);
+    if (w->gz) {
+        int rc = gzclose_w(w->gz);
+        w->gz = NULL;
+        if (rc != Z_OK) w->bad = 1;
+    }
+    if (w->bad) {
+        status = mmnc_i_err(err, MMNC_EIO, "%s: write failed", path);
+        goto cleanup;
+    }
+    opened = 0;
+    status = mmnc_i_out_commit(&of, err);
+
+cleanup:
+    if (w && w->gz) gzclose_w(w->gz);
+    if (opened) mmnc_i_out_abort(&of);
+    mmnc_i_free(w);
+    return status;
+}

@@ -1,0 +1,23 @@
+/*
+ * io_i.h -- private interface between the text readers (io.c) and the
+ * MATLAB reader (io_mat.c), which is the only file that touches libmatio.
+ */
+#ifndef MMNC_IO_I_H
+#define MMNC_IO_I_H
+
+#include "mmnc_i.h"
+
+/* Read variable `var` of the MAT file `path` (sparse, or dense numeric with
+ * two dimensions) into a new data set with identity ids.  MMNC_EUNSUP in a
+ * build without libmatio; MMNC_EFORMAT for a missing variable (the message
+ * lists the variables in the file), a complex or non-numeric variable, NaN,
+ * Inf or negative values.  A matrix without nonzeros is returned as is
+ * (mmnc_data_read rejects it). */
+int mmnc_i_mat_read(const char *path, const char *var, mmnc_data **out, mmnc_err *err);
+
+/* Read the numeric vector (n x 1 or 1 x n, any real class) `var` of a MAT
+ * file as doubles; *out (n entries) is released with mmnc_i_free. */
+int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, double **out,
+                           mmnc_err *err);
+
+#endif /* MMNC_IO_I_H */

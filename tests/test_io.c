@@ -1,0 +1,698 @@
+/*
+ * test_io.c -- reading data sets, labels and names: every text format,
+ * plain and gzip, format detection, every kind of bad input (status code and
+ * a message naming file and line), the Reuters-21578 files when present, and
+ * every out-of-memory exit.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#ifdef MMNC_HAVE_MATIO
+#include <matio.h>
+#endif
+
+#include "mmnc_i.h"
+#include "testutil.h"
+
+#define REUTERS_DIR MMNC_SOURCE_DIR "/../shared/data/reuters21578/"
+
+static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
+{
+    for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        if (A->colind[p] == j) return A->val[p];
+    return 0.0;
+}
+
+#ifdef MMNC_HAVE_MATIO
+static int csr_equal(const mmnc_csr *A, const mmnc_csr *B)
+{
+    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz) return 0;
+    for (mmnc_int i = 0; i <= A->nrows; i++)
+        if (A->rowptr[i] != B->rowptr[i]) return 0;
+    for (mmnc_int p = 0; p < A->nnz; p++)
+        if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
+    return 1;
+}
+#endif
+
+/* A gzip file with the given contents; path in a static buffer per call. */
+static const char *gz_tmpfile(const char *contents, const char *suffix)
+{
+    const char *path = test_tmpfile("", suffix);
+    gzFile gz = gzopen(path, "wb");
+    gzwrite(gz, contents, (unsigned)strlen(contents));
+    gzclose(gz);
+    return path;
+}
+
+static long file_size(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    long n;
+    fseek(fp, 0, SEEK_END);
+    n = ftell(fp);
+    fclose(fp);
+    return n;
+}
+
+/* Read `contents` (plain file) with format fmt and expect status `code`, a
+ * message naming the file and (if line > 0) ":line:", and containing what. */
+static void expect_error(const char *contents, int gz, mmnc_format fmt, int code, int line,
+                         const char *what, int srcline)
+{
+    const char *path = gz ? gz_tmpfile(contents, ".txt.gz") : test_tmpfile(contents, ".txt");
+    const char *base = strrchr(path, '/') + 1;
+    mmnc_read_opts o;
+    mmnc_data *d = (mmnc_data *)1;
+    mmnc_err e = {0, ""};
+    char tag[32];
+    int st, ok;
+    mmnc_read_opts_default(&o);
+    o.format = fmt;
+    st = mmnc_data_read(path, &o, &d, &e);
+    snprintf(tag, sizeof tag, ":%d:", line);
+    ok = st == code && e.code == code && d == NULL && strstr(e.msg, base) != NULL &&
+         (line <= 0 || strstr(e.msg, tag) != NULL) && (!what || strstr(e.msg, what) != NULL);
+    if (ok) test_passed++;
+    else {
+        test_failed++;
+        fprintf(stderr, "%s:%d: expected status %d at line %d with '%s'; got %d: %s\n",
+                __FILE__, srcline, code, line, what ? what : "", st, e.msg);
+    }
+}
+#define EXPECT_ERROR(c, gz, fmt, code, line, what) \
+    expect_error(c, gz, fmt, code, line, what, __LINE__)
+
+static mmnc_data *read_ok(const char *path, const mmnc_read_opts *o, int srcline)
+{
+    mmnc_data *d = NULL;
+    mmnc_err e = {0, ""};
+    int st = mmnc_data_read(path, o, &d, &e);
+    if (st == MMNC_OK && d) test_passed++;
+    else {
+        test_failed++;
+        fprintf(stderr, "%s:%d: mmnc_data_read(%s) failed: %d %s\n", __FILE__, srcline, path, st,
+                e.msg);
+    }
+    return d;
+}
+#define READ_OK(path, o) read_ok(path, o, __LINE__)
+
+static void test_mtx(void)
+{
+    const char *real =
+        "%%MatrixMarket matrix coordinate real general\n"
+        "% a comment\n"
+        "%\n"
+        "3 4 5\n"
+        "1 1 1.5\n"
+        "3 4 2e0\n"
+        "  1 1   0.5  \n" /* duplicate: summed */
+        "2 2 0\n"        /* explicit zero: dropped */
+        "3 1 7\r\n";
+    for (int gz = 0; gz < 2; gz++) {
+        const char *path = gz ? gz_tmpfile(real, ".mtx.gz") : test_tmpfile(real, ".mtx");
+        mmnc_data *d = READ_OK(path, NULL);
+        if (!d) continue;
+        CHECK(d->A->nrows == 3 && d->A->ncols == 4 && d->A->nnz == 3);
+        CHECK(entry(d->A, 0, 0) == 2.0 && entry(d->A, 2, 3) == 2.0 && entry(d->A, 2, 0) == 7.0);
+        CHECK(d->row_names == NULL && d->col_names == NULL && d->orig_rows == 3 &&
+              d->orig_cols == 4);
+        mmnc_data_free(d);
+    }
+    {
+        const char *pat = "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n";
+        mmnc_data *d = READ_OK(test_tmpfile(pat, ".mtx"), NULL);
+        if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 1) == 1 && entry(d->A, 1, 0) == 1);
+        mmnc_data_free(d);
+    }
+    {
+        const char *in = "%%MatrixMarket MATRIX Coordinate INTEGER General\n1 1 1\n1 1 3\n";
+        mmnc_data *d = READ_OK(test_tmpfile(in, ".mtx"), NULL);
+        if (d) CHECK(d->A->nnz == 1 && d->A->val[0] == 3);
+        mmnc_data_free(d);
+    }
+    /* banner-less "MTX-like" text: '%' comment, "rows cols nnz", triplets */
+    {
+        const char *like = "%% made by some tool\n2 3 2\n1 3 4\n2 1 1\n";
+        mmnc_read_opts o;
+        mmnc_data *d = READ_OK(test_tmpfile(like, ".txt"), NULL);
+        if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 3 && entry(d->A, 0, 2) == 4);
+        mmnc_data_free(d);
+        mmnc_read_opts_default(&o);
+        o.format = MMNC_FMT_MTX;
+        d = READ_OK(test_tmpfile("2 3 1\n2 3 4\n", ".txt"), &o);
+        if (d) CHECK(d->A->nrows == 2 && entry(d->A, 1, 2) == 4);
+        mmnc_data_free(d);
+        /* read as triplets on request: the size line becomes an entry */
+        o.format = MMNC_FMT_TRIPLET;
+        d = READ_OK(test_tmpfile(like, ".txt"), &o);
+        if (d) CHECK(d->A->nrows == 2 && d->row_names && strcmp(d->row_names[0], "2") == 0 &&
+                     entry(d->A, 0, 0) == 2);
+        mmnc_data_free(d);
+    }
+
+    /* bad Matrix Market input */
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, MMNC_FMT_AUTO,
+                 MMNC_EFORMAT, 1, "only coordinate real/integer/pattern general is supported");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real symmetric\n1 1 1\n1 1 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real\n1 1 1\n1 1 1\n", 0, MMNC_FMT_AUTO,
+                 MMNC_EFORMAT, 1, "only coordinate");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n% c\n2 2\n1 1 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "expected 'rows cols entries'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 abc 2\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected 'row col value', found '1 abc 2'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected 'row col value'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 3 4\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected 'row col value'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 1x\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected 'row col value'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "not a finite number");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 Inf\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "not a finite number");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1e999\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "not a finite number");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 -1\n2 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "negative value");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n3 1 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "out of range");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n0 1 1\n2 1 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "out of range");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "truncated: expected 3 entries, found 2");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "more entries");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n% only comments\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "no size line");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 0\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EINVAL, 0, "no nonzero entries");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n0 0 0\n", 1, MMNC_FMT_AUTO,
+                 MMNC_EINVAL, 0, "no nonzero entries");
+    EXPECT_ERROR("", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 0, "empty");
+    EXPECT_ERROR("", 1, MMNC_FMT_AUTO, MMNC_EFORMAT, 0, "empty");
+    EXPECT_ERROR("", 0, MMNC_FMT_MTX, MMNC_EFORMAT, 0, "empty");
+    EXPECT_ERROR("\xEF\xBB\xBF", 0, MMNC_FMT_TRIPLET, MMNC_EFORMAT, 0, "empty");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 1,5\n", 1,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '1 2 1,5'");
+    {
+        char bin[] = "1 1 1\n2 2 \0003\n";
+        const char *path = test_tmpfile("", ".txt");
+        FILE *fp = fopen(path, "wb");
+        mmnc_data *d = NULL;
+        mmnc_err e;
+        fwrite(bin, 1, sizeof bin - 1, fp);
+        fclose(fp);
+        CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "NUL"));
+    }
+}
+
+/* Truncated and corrupt gzip files are errors, never partial matrices. */
+static void test_bad_gzip(void)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap);
+    const char *path;
+    long size;
+    mmnc_data *d = NULL;
+    mmnc_err e;
+    mmnc_i_rng rng;
+    mmnc_i_rng_seed(&rng, 3);
+    n += (size_t)snprintf(text, cap, "%%%%MatrixMarket matrix coordinate real general\n"
+                                     "1000 1000 20000\n");
+    for (int t = 0; t < 20000; t++)
+        n += (size_t)snprintf(text + n, cap - n, "%lld %lld %lld\n",
+                              (long long)mmnc_i_rng_below(&rng, 1000) + 1,
+                              (long long)mmnc_i_rng_below(&rng, 1000) + 1,
+                              (long long)mmnc_i_rng_below(&rng, 9) + 1);
+    path = gz_tmpfile(text, ".mtx.gz");
+    d = READ_OK(path, NULL);
+    mmnc_data_free(d);
+    size = file_size(path);
+
+    /* cut inside the deflate stream, and cut just the 8-byte trailer */
+    CHECK(truncate(path, size / 2) == 0);
+    d = (mmnc_data *)1;
+    CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_EFORMAT && d == NULL);
+    CHECK(strstr(e.msg, "truncated") && strstr(e.msg, strrchr(path, '/') + 1));
+    path = gz_tmpfile(text, ".mtx.gz");
+    CHECK(truncate(path, size - 4) == 0);
+    CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "truncated"));
+
+    /* flipped bytes in the middle: corrupt data or a failed CRC */
+    path = gz_tmpfile(text, ".mtx.gz");
+    {
+        FILE *fp = fopen(path, "r+b");
+        unsigned char junk[64];
+        memset(junk, 0xA5, sizeof junk);
+        fseek(fp, size / 2, SEEK_SET);
+        fwrite(junk, 1, sizeof junk, fp);
+        fclose(fp);
+    }
+    CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_EFORMAT && d == NULL);
+    CHECK(strstr(e.msg, strrchr(path, '/') + 1) != NULL);
+    /* a CRC error only (last data byte changed in the trailer) */
+    path = gz_tmpfile(text, ".mtx.gz");
+    {
+        FILE *fp = fopen(path, "r+b");
+        unsigned char b;
+        fseek(fp, size - 8, SEEK_SET);
+        CHECK(fread(&b, 1, 1, fp) == 1);
+        b ^= 0xFF;
+        fseek(fp, size - 8, SEEK_SET);
+        fwrite(&b, 1, 1, fp);
+        fclose(fp);
+    }
+    CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_EFORMAT && d == NULL);
+    free(text);
+
+    /* missing file */
+    CHECK(mmnc_data_read("/nonexistent/x.mtx", NULL, &d, &e) == MMNC_EIO &&
+          strstr(e.msg, "/nonexistent/x.mtx"));
+}
+
+static void test_triplets(void)
+{
+    mmnc_read_opts o;
+    mmnc_data *d;
+    char buf[32];
+    const char *tri = "# words\n"
+                      "doc1 apple 2\n"
+                      "doc2 pear 1.25\n"
+                      "\n"
+                      "doc1 pear 3\n"
+                      "% another comment\n"
+                      "doc1 apple 1\n" /* duplicate */
+                      "doc3 fig 0\n";  /* zero: dropped, but the keys exist */
+    d = READ_OK(test_tmpfile(tri, ".txt"), NULL);
+    if (d) {
+        CHECK(d->A->nrows == 3 && d->A->ncols == 3 && d->A->nnz == 3);
+        CHECK(strcmp(d->row_names[0], "doc1") == 0 && strcmp(d->row_names[2], "doc3") == 0);
+        CHECK(strcmp(d->col_names[1], "pear") == 0);
+        CHECK(entry(d->A, 0, 0) == 3 && entry(d->A, 1, 1) == 1.25 && entry(d->A, 0, 1) == 3);
+        CHECK(strcmp(mmnc_data_row_id(d, 1, buf), "doc2") == 0);
+        CHECK(strcmp(mmnc_data_col_id(d, 2, buf), "fig") == 0);
+        mmnc_data_free(d);
+    }
+    /* gzip, and a comma delimiter with blanks and an empty trailing field */
+    mmnc_read_opts_default(&o);
+    o.delim = ',';
+    d = READ_OK(gz_tmpfile("a, x ,1\nb,y y,2,\n", ".csv.gz"), &o);
+    if (d) {
+        CHECK(d->A->nnz == 2 && strcmp(d->col_names[0], "x") == 0 &&
+              strcmp(d->col_names[1], "y y") == 0 && entry(d->A, 1, 1) == 2);
+        mmnc_data_free(d);
+    }
+    /* MovieLens u.data: "user item rating time", rows = items */
+    mmnc_read_opts_default(&o);
+    o.row_field = 2;
+    o.col_field = 1;
+    o.value_field = 3;
+    d = READ_OK(test_tmpfile("196\t242\t3\t881250949\n186\t302\t3\t891717742\n"
+                             "22\t377\t1\t878887116\n196\t302\t5\t881250950\n",
+                             ".data"),
+                &o);
+    if (d) {
+        CHECK(d->A->nrows == 3 && d->A->ncols == 3);
+        CHECK(strcmp(d->row_names[0], "242") == 0 && strcmp(d->col_names[1], "186") == 0);
+        CHECK(entry(d->A, 1, 0) == 5 && entry(d->A, 1, 1) == 3 && entry(d->A, 2, 2) == 1);
+        mmnc_data_free(d);
+    }
+    /* value_field = 0: each line counts 1; "::" as in MovieLens 1M via delim ':' */
+    mmnc_read_opts_default(&o);
+    o.value_field = 0;
+    d = READ_OK(test_tmpfile("a b\na b\nb c extra\n", ".txt"), &o);
+    if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 0) == 2 && entry(d->A, 1, 1) == 1);
+    mmnc_data_free(d);
+    mmnc_read_opts_default(&o);
+    o.delim = ':';
+    o.row_field = 1;
+    o.col_field = 3;
+    o.value_field = 5;
+    d = READ_OK(test_tmpfile("1::1193::5::978300760\n1::661::3::978302109\n", ".dat"), &o);
+    if (d) CHECK(d->A->nnz == 2 && strcmp(d->col_names[1], "661") == 0 && d->A->val[1] == 3);
+    mmnc_data_free(d);
+
+    /* bad triplets */
+    EXPECT_ERROR("a b 1\nc d\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "expected at least 3 fields");
+    EXPECT_ERROR("a b 1\nc d e\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2,
+                 "expected a number in field 3, found 'e'");
+    EXPECT_ERROR("a b 1\n# c\nc d NaN\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "not a finite");
+    EXPECT_ERROR("a b inf\n", 1, MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "not a finite");
+    EXPECT_ERROR("a b 1\nc d -0.5\n", 1, MMNC_FMT_TRIPLET, MMNC_EFORMAT, 2, "negative");
+    EXPECT_ERROR("a b 0\n", 0, MMNC_FMT_AUTO, MMNC_EINVAL, 0, "no nonzero");
+    EXPECT_ERROR("# nothing\n", 0, MMNC_FMT_AUTO, MMNC_EINVAL, 0, "no nonzero");
+    {
+        mmnc_err e;
+        mmnc_read_opts_default(&o);
+        o.row_field = 2;
+        o.col_field = 2;
+        CHECK(mmnc_data_read(test_tmpfile("a b 1\n", ".txt"), &o, &d, &e) == MMNC_EINVAL);
+        o.row_field = 0;
+        CHECK(mmnc_data_read(test_tmpfile("a b 1\n", ".txt"), &o, &d, &e) == MMNC_EINVAL);
+        mmnc_read_opts_default(&o);
+        o.delim = ',';
+        CHECK(mmnc_data_read(test_tmpfile("a,,1\n", ".txt"), &o, &d, &e) == MMNC_EFORMAT &&
+              strstr(e.msg, ":1:") && strstr(e.msg, "empty"));
+    }
+}
+
+static void test_libsvm(void)
+{
+    mmnc_read_opts o;
+    mmnc_data *d;
+    const char *svm = "+1 1:0.5 3:2 # comment\n"
+                      "-1\n" /* empty row: kept, dropped later by drop_empty */
+                      "2 qid:4 2:1 2:1 5:0\n";
+    d = READ_OK(test_tmpfile(svm, ".svm"), NULL);
+    if (d) {
+        CHECK(d->A->nrows == 3 && d->A->ncols == 5 && d->A->nnz == 3); /* 5:0 sets ncols */
+        CHECK(entry(d->A, 0, 0) == 0.5 && entry(d->A, 0, 2) == 2 && entry(d->A, 2, 1) == 2);
+        CHECK(d->A->rowptr[2] - d->A->rowptr[1] == 0);
+        mmnc_data_free(d);
+    }
+    mmnc_read_opts_default(&o);
+    o.libsvm_zero_based = 1;
+    d = READ_OK(gz_tmpfile("1 0:1 2:3\n", ".svm.gz"), &o);
+    if (d) CHECK(d->A->ncols == 3 && entry(d->A, 0, 0) == 1 && entry(d->A, 0, 2) == 3);
+    mmnc_data_free(d);
+
+    EXPECT_ERROR("1 1:1\n1 0:2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "feature index 0");
+    EXPECT_ERROR("1 1:1\n1:2 3:4\n", 0, MMNC_FMT_LIBSVM, MMNC_EFORMAT, 2, "no label");
+    EXPECT_ERROR("1 1:1\n1 2:x\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2,
+                 "expected 'index:value', found '2:x'");
+    EXPECT_ERROR("1 1:1\n1 2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "expected 'index:value'");
+    EXPECT_ERROR("1 1:1\n1 2:-1\n", 1, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "negative");
+    EXPECT_ERROR("1 1:nan\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "finite");
+    EXPECT_ERROR("1\n2\n", 0, MMNC_FMT_LIBSVM, MMNC_EINVAL, 0, "no nonzero");
+}
+
+static void test_labels_names(void)
+{
+    mmnc_err e;
+    mmnc_int n, *lab = NULL, ncl, nn;
+    char **names = NULL;
+    mmnc_data *d;
+
+    /* one label per line: classes in order of first appearance */
+    CHECK(mmnc_labels_read(test_tmpfile("earn\nacq\nearn\n\ncrude\n", ".txt"), NULL, NULL, &n,
+                           &lab, &ncl, &e) == MMNC_OK);
+    CHECK(n == 4 && ncl == 3 && lab[0] == 0 && lab[1] == 1 && lab[2] == 0 && lab[3] == 2);
+    free(lab);
+    /* libsvm file: the first token of each line */
+    CHECK(mmnc_labels_read(test_tmpfile("3 1:1\n-1 2:2\n3\n", ".svm"), NULL, NULL, &n, &lab, &ncl,
+                           &e) == MMNC_OK);
+    CHECK(n == 3 && ncl == 2 && lab[0] == 0 && lab[1] == 1 && lab[2] == 0);
+    free(lab);
+
+    /* matched to a data set's rows by id, after a drop */
+    d = READ_OK(test_tmpfile("d1 w 1\nd2 w 1\nd3 v 1\nd4 w 0\n", ".txt"), NULL);
+    if (d) {
+        mmnc_int rd, cd;
+        CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK && rd == 1 && d->A->nrows == 3);
+        CHECK(mmnc_labels_read(test_tmpfile("d3 z\nd1 x\nd2 y\nd4 x\n", ".txt"), NULL, d, &n,
+                               &lab, &ncl, &e) == MMNC_OK);
+        CHECK(n == 3 && ncl == 3 && lab[0] == 0 && lab[1] == 1 && lab[2] == 2);
+        free(lab);
+        CHECK(mmnc_labels_read(test_tmpfile("d3 z\nd1 x\n", ".txt"), NULL, d, &n, &lab, &ncl,
+                               &e) == MMNC_EFORMAT &&
+              strstr(e.msg, "no label for row id 'd2'"));
+        CHECK(mmnc_labels_read(test_tmpfile("a\nb\nc\nd\n", ".txt"), NULL, d, &n, &lab, &ncl,
+                               &e) == MMNC_OK);
+        CHECK(n == 3 && ncl == 3);
+        free(lab);
+        CHECK(mmnc_labels_read(test_tmpfile("a\nb\n", ".txt"), NULL, d, &n, &lab, &ncl, &e) ==
+                  MMNC_EFORMAT &&
+              strstr(e.msg, "2 labels"));
+        mmnc_data_free(d);
+    }
+    CHECK(mmnc_labels_read(test_tmpfile("1 a\n2 b\n2 c\n", ".txt"), NULL, NULL, &n, &lab, &ncl,
+                           &e) == MMNC_EFORMAT &&
+          strstr(e.msg, ":3:") && strstr(e.msg, "duplicate id"));
+    CHECK(mmnc_labels_read(test_tmpfile("a\nb c\n", ".txt"), NULL, NULL, &n, &lab, &ncl, &e) ==
+              MMNC_EFORMAT &&
+          strstr(e.msg, ":2:") && strstr(e.msg, "expected one label"));
+    CHECK(mmnc_labels_read(test_tmpfile("", ".txt"), NULL, NULL, &n, &lab, &ncl, &e) ==
+          MMNC_EFORMAT);
+
+    /* names: one per line, Latin-1 converted to UTF-8 */
+    CHECK(mmnc_names_read(test_tmpfile("alpha\nCaf\xe9\n\nna\xc3\xafve\n", ".txt"), 0, &nn,
+                          &names, &e) == MMNC_OK);
+    CHECK(nn == 4 && strcmp(names[0], "alpha") == 0 && strcmp(names[1], "Caf\xc3\xa9") == 0 &&
+          strcmp(names[2], "") == 0 && strcmp(names[3], "na\xc3\xafve") == 0);
+    mmnc_names_free(nn, names);
+    /* keyed: MovieLens u.item ("id|name|date|...") and "id<TAB>name" */
+    CHECK(mmnc_names_read(gz_tmpfile("1|Toy Story (1995)|01-Jan-1995||http://x|0|1\n"
+                                     "3|Four Rooms (1995)|01-Jan-1995||http://y|0|0\n",
+                                     ".item.gz"),
+                          1, &nn, &names, &e) == MMNC_OK);
+    CHECK(nn == 3 && strcmp(names[0], "Toy Story (1995)") == 0 && names[1] == NULL &&
+          strcmp(names[2], "Four Rooms (1995)") == 0);
+    mmnc_names_free(nn, names);
+    CHECK(mmnc_names_read(test_tmpfile("2\tbeta gamma\n1\talpha\n", ".tsv"), 1, &nn, &names, &e) ==
+          MMNC_OK);
+    CHECK(nn == 2 && strcmp(names[0], "alpha") == 0 && strcmp(names[1], "beta gamma") == 0);
+    mmnc_names_free(nn, names);
+    CHECK(mmnc_names_read(test_tmpfile("1|a\nx|b\n", ".txt"), 1, &nn, &names, &e) ==
+              MMNC_EFORMAT &&
+          strstr(e.msg, ":2:"));
+    CHECK(mmnc_names_read(test_tmpfile("1|a\n1|b\n", ".txt"), 1, &nn, &names, &e) ==
+              MMNC_EFORMAT &&
+          strstr(e.msg, "duplicate"));
+    mmnc_names_free(0, NULL);
+}
+
+#ifdef MMNC_HAVE_MATIO
+/* A small MAT file with a dense and a sparse variable, written by matio. */
+static void test_mat_small(void)
+{
+    const char *path = test_tmpfile("", ".mat");
+    size_t dims[2] = {2, 3};
+    double dense[6] = {1, 0, 0, 2, 3, 0}; /* column-major: [1 0 3; 0 2 0] */
+    double neg[6] = {1, 0, 0, -2, 3, 0};
+    double labels[2] = {7, 5};
+    mat_uint32_t ir[3] = {0, 1, 0}, jc[4] = {0, 1, 2, 3};
+    double sdata[3] = {4, 5, 6};
+    mat_sparse_t sp;
+    mat_t *mat;
+    matvar_t *v;
+    mmnc_read_opts o;
+    mmnc_data *d;
+    mmnc_err e;
+    mmnc_int n, *lab, ncl;
+
+    memset(&sp, 0, sizeof sp);
+    sp.nzmax = 3;
+    sp.ir = ir;
+    sp.nir = 3;
+    sp.jc = jc;
+    sp.njc = 4;
+    sp.ndata = 3;
+    sp.data = sdata;
+    mat = Mat_CreateVer(path, NULL, MAT_FT_MAT5);
+    CHECK(mat != NULL);
+    if (!mat) return;
+    v = Mat_VarCreate("D", MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, dense, 0);
+    Mat_VarWrite(mat, v, MAT_COMPRESSION_NONE);
+    Mat_VarFree(v);
+    v = Mat_VarCreate("N", MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, neg, 0);
+    Mat_VarWrite(mat, v, MAT_COMPRESSION_NONE);
+    Mat_VarFree(v);
+    v = Mat_VarCreate("S", MAT_C_SPARSE, MAT_T_DOUBLE, 2, dims, &sp, MAT_F_DONT_COPY_DATA);
+    Mat_VarWrite(mat, v, MAT_COMPRESSION_ZLIB);
+    Mat_VarFree(v);
+    dims[1] = 1;
+    v = Mat_VarCreate("L", MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, labels, 0);
+    Mat_VarWrite(mat, v, MAT_COMPRESSION_NONE);
+    Mat_VarFree(v);
+    Mat_Close(mat);
+
+    mmnc_read_opts_default(&o);
+    o.mat_var = "D";
+    d = READ_OK(path, &o);
+    if (d) CHECK(d->A->nnz == 3 && entry(d->A, 0, 0) == 1 && entry(d->A, 1, 1) == 2 &&
+                 entry(d->A, 0, 2) == 3);
+    mmnc_data_free(d);
+    o.mat_var = "S";
+    o.format = MMNC_FMT_MAT;
+    d = READ_OK(path, &o);
+    if (d) CHECK(d->A->nnz == 3 && entry(d->A, 0, 0) == 4 && entry(d->A, 1, 1) == 5 &&
+                 entry(d->A, 0, 2) == 6);
+    mmnc_data_free(d);
+    o.mat_var = "N";
+    CHECK(mmnc_data_read(path, &o, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "negative"));
+    o.mat_var = "nope";
+    CHECK(mmnc_data_read(path, &o, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "'nope'") &&
+          strstr(e.msg, "D, N, S, L"));
+    CHECK(mmnc_labels_read(path, "L", NULL, &n, &lab, &ncl, &e) == MMNC_OK);
+    CHECK(n == 2 && ncl == 2 && lab[0] == 0 && lab[1] == 1);
+    free(lab);
+    CHECK(mmnc_labels_read(path, "D", NULL, &n, &lab, &ncl, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, "vector"));
+    o.format = MMNC_FMT_MAT;
+    o.mat_var = "D";
+    CHECK(mmnc_data_read(test_tmpfile("1 1 1\n", ".txt"), &o, &d, &e) == MMNC_EFORMAT);
+}
+#endif
+
+static void test_reuters(void)
+{
+    const char *mat = REUTERS_DIR "Reuters21578.mat";
+    const char *coo = REUTERS_DIR "Reuters21578.fea.coo.txt.gz";
+    const char *gnd = REUTERS_DIR "Reuters21578.gnd.txt";
+    mmnc_data *a = NULL, *b = NULL;
+    mmnc_int n1, n2, *l1 = NULL, *l2 = NULL, c1, c2;
+    mmnc_err e;
+    double s = 0;
+
+    if (access(coo, R_OK) != 0) {
+        printf("skipping the Reuters-21578 checks: %s not found\n", coo);
+        return;
+    }
+    b = READ_OK(coo, NULL); /* AUTO: '%' comment + "rows cols nnz" -> Matrix Market */
+    if (b) {
+        CHECK(b->A->nrows == 8293 && b->A->ncols == 18933 && b->A->nnz == 389455);
+        for (mmnc_int p = 0; p < b->A->nnz; p++) s += b->A->val[p];
+        CHECK(s == 560940);
+    }
+    CHECK(mmnc_labels_read(gnd, NULL, b, &n2, &l2, &c2, &e) == MMNC_OK && n2 == 8293 && c2 == 65);
+#ifdef MMNC_HAVE_MATIO
+    a = READ_OK(mat, NULL);
+    if (a && b) CHECK(csr_equal(a->A, b->A));
+    CHECK(mmnc_labels_read(mat, NULL, a, &n1, &l1, &c1, &e) == MMNC_OK && n1 == 8293 && c1 == 65);
+    if (l1 && l2) {
+        int same = 1;
+        for (mmnc_int i = 0; i < n1; i++) same &= l1[i] == l2[i];
+        CHECK(same);
+    }
+    {
+        mmnc_read_opts o;
+        mmnc_data *x = (mmnc_data *)1;
+        mmnc_read_opts_default(&o);
+        o.mat_var = "nosuch";
+        CHECK(mmnc_data_read(mat, &o, &x, &e) == MMNC_EFORMAT && x == NULL);
+        CHECK(strstr(e.msg, "'nosuch'") && strstr(e.msg, "fea") && strstr(e.msg, "gnd"));
+    }
+#else
+    (void)mat;
+    (void)n1;
+    (void)c1;
+#endif
+    mmnc_data_free(a);
+    mmnc_data_free(b);
+    free(l1);
+    free(l2);
+}
+
+/* Every allocation failure gives MMNC_ENOMEM and leaks nothing. */
+static void test_alloc_failures(void)
+{
+    const char *tri = gz_tmpfile("x a 1\ny b 2\nx b 3\nz c 1\n", ".txt.gz");
+    const char *mtx = test_tmpfile("%%MatrixMarket matrix coordinate real general\n"
+                                   "2 2 2\n1 1 1\n2 2 2\n", ".mtx");
+    const char *svm = test_tmpfile("1 1:1 4:2\n2 2:3\n", ".svm");
+    const char *lab = test_tmpfile("x 1\ny 2\nz 1\n", ".txt");
+    const char *nam = test_tmpfile("1|a\n3|c\n", ".txt");
+    const char *paths[3] = {tri, mtx, svm};
+    mmnc_err e;
+    int bad = 0, failures = 0;
+
+    for (int k = 0; k < 3; k++) {
+        for (long n = 1;; n++) {
+            mmnc_data *d = NULL;
+            int st;
+            mmnc_i_fail_after(n);
+            st = mmnc_data_read(paths[k], NULL, &d, &e);
+            mmnc_i_fail_after(0);
+            if (st == MMNC_OK) {
+                mmnc_data_free(d);
+                break;
+            }
+            failures++;
+            bad += st != MMNC_ENOMEM || d != NULL;
+        }
+    }
+    CHECK(bad == 0 && failures > 10);
+    {
+        mmnc_data *d = READ_OK(tri, NULL);
+        for (long n = 1; d; n++) {
+            mmnc_int cnt, *l = NULL, nc;
+            int st;
+            mmnc_i_fail_after(n);
+            st = mmnc_labels_read(lab, NULL, d, &cnt, &l, &nc, &e);
+            mmnc_i_fail_after(0);
+            if (st == MMNC_OK) {
+                free(l);
+                break;
+            }
+            bad += st != MMNC_ENOMEM || l != NULL;
+        }
+        mmnc_data_free(d);
+    }
+    for (long n = 1;; n++) {
+        mmnc_int cnt;
+        char **names = NULL;
+        int st;
+        mmnc_i_fail_after(n);
+        st = mmnc_names_read(nam, 1, &cnt, &names, &e);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_names_free(cnt, names);
+            break;
+        }
+        bad += st != MMNC_ENOMEM || names != NULL;
+    }
+#ifdef MMNC_HAVE_MATIO
+    if (access(REUTERS_DIR "Reuters21578.mat", R_OK) == 0) {
+        for (long n = 1;; n++) {
+            mmnc_data *d = NULL;
+            int st;
+            mmnc_i_fail_after(n);
+            st = mmnc_data_read(REUTERS_DIR "Reuters21578.mat", NULL, &d, &e);
+            mmnc_i_fail_after(0);
+            if (st == MMNC_OK) {
+                mmnc_data_free(d);
+                break;
+            }
+            bad += st != MMNC_ENOMEM || d != NULL;
+        }
+    }
+#endif
+    CHECK(bad == 0);
+}
+
+static void test_detect(void)
+{
+    mmnc_data *d;
+    /* triplets whose first line is three integers but no '%' comment: triplets */
+    d = READ_OK(test_tmpfile("1 2 3\n4 5 6\n", ".txt"), NULL);
+    if (d) CHECK(d->row_names != NULL && d->A->nrows == 2);
+    mmnc_data_free(d);
+    /* '#' comment then integers: triplets */
+    d = READ_OK(test_tmpfile("# c\n1 2 3\n", ".txt"), NULL);
+    if (d) CHECK(d->row_names != NULL);
+    mmnc_data_free(d);
+    /* '%' comment, size line, then an entry out of range: reported as Matrix Market */
+    EXPECT_ERROR("% c\n2 2 1\n3 3 1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "out of range");
+}
+
+int main(void)
+{
+    test_mtx();
+    test_bad_gzip();
+    test_triplets();
+    test_libsvm();
+    test_detect();
+    test_labels_names();
+#ifdef MMNC_HAVE_MATIO
+    test_mat_small();
+#endif
+    test_reuters();
+    test_alloc_failures();
+    return test_done();
+}

@@ -1,0 +1,236 @@
+/*
+ * test_transform.c -- in-place transforms of data sets: transpose, value
+ * maps (the MovieLens rating map), row normalisation, and dropping empty
+ * rows and columns with the id maps and names following.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmnc_i.h"
+#include "testutil.h"
+
+static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
+{
+    for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        if (A->colind[p] == j) return A->val[p];
+    return 0.0;
+}
+
+static int csr_equal(const mmnc_csr *A, const mmnc_csr *B)
+{
+    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz) return 0;
+    for (mmnc_int i = 0; i <= A->nrows; i++)
+        if (A->rowptr[i] != B->rowptr[i]) return 0;
+    for (mmnc_int p = 0; p < A->nnz; p++)
+        if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
+    return 1;
+}
+
+/* A data set from triplets, with no ids (identity) and no names. */
+static mmnc_data *make(mmnc_int m, mmnc_int n, mmnc_int nnz, const mmnc_int *r, const mmnc_int *c,
+                       const double *v)
+{
+    mmnc_data *d = calloc(1, sizeof *d);
+    mmnc_err e;
+    /* mmnc_data_free releases with the library's allocator, which is malloc */
+    if (mmnc_csr_from_triplets(m, n, nnz, r, c, v, &d->A, &e) != MMNC_OK) {
+        free(d);
+        return NULL;
+    }
+    d->orig_rows = m;
+    d->orig_cols = n;
+    return d;
+}
+
+static char **names(const char *prefix, mmnc_int n)
+{
+    char **s = malloc((size_t)n * sizeof *s);
+    for (mmnc_int i = 0; i < n; i++) {
+        s[i] = malloc(32);
+        snprintf(s[i], 32, "%s%lld", prefix, (long long)i);
+    }
+    return s;
+}
+
+static void test_transpose(void)
+{
+    mmnc_int r[] = {0, 1, 1}, c[] = {2, 0, 1};
+    double v[] = {1, 2, 3};
+    mmnc_data *d = make(2, 3, 3, r, c, v), *d0 = make(2, 3, 3, r, c, v);
+    mmnc_err e;
+    char buf[32];
+    d->row_names = names("r", 2);
+    d->col_names = names("c", 3);
+    CHECK(mmnc_data_transpose(d, &e) == MMNC_OK);
+    CHECK(d->A->nrows == 3 && d->A->ncols == 2 && d->orig_rows == 3 && d->orig_cols == 2);
+    CHECK(entry(d->A, 2, 0) == 1 && entry(d->A, 0, 1) == 2 && entry(d->A, 1, 1) == 3);
+    CHECK(strcmp(mmnc_data_row_id(d, 2, buf), "c2") == 0);
+    CHECK(strcmp(mmnc_data_col_id(d, 1, buf), "r1") == 0);
+    CHECK(mmnc_data_transpose(d, &e) == MMNC_OK);
+    CHECK(csr_equal(d->A, d0->A) && strcmp(d->row_names[1], "r1") == 0);
+    CHECK(mmnc_data_transpose(NULL, &e) == MMNC_EINVAL);
+    mmnc_data_free(d);
+    mmnc_data_free(d0);
+}
+
+static void test_maps(void)
+{
+    /* MovieLens ratings 1..5 under 3^(r-1) - 1: 0, 2, 8, 26, 80; rating 1 is dropped */
+    mmnc_int r[] = {0, 0, 1, 1, 2}, c[] = {0, 1, 0, 2, 2};
+    double v[] = {1, 2, 3, 4, 5};
+    mmnc_data *d = make(3, 3, 5, r, c, v);
+    mmnc_err e;
+    CHECK(mmnc_data_map_values(d, MMNC_MAP_RATING3, &e) == MMNC_OK);
+    CHECK(d->A->nnz == 4 && entry(d->A, 0, 0) == 0 && entry(d->A, 0, 1) == 2);
+    CHECK(entry(d->A, 1, 0) == 8 && entry(d->A, 1, 2) == 26 && entry(d->A, 2, 2) == 80);
+    CHECK(mmnc_csr_check(d->A, &e) == MMNC_OK);
+    CHECK(mmnc_data_map_values(d, MMNC_MAP_BINARY, &e) == MMNC_OK);
+    CHECK(d->A->nnz == 4 && entry(d->A, 2, 2) == 1 && entry(d->A, 1, 2) == 1);
+    CHECK(mmnc_data_map_values(d, MMNC_MAP_LOG1P, &e) == MMNC_OK);
+    CHECK_NEAR(entry(d->A, 0, 1), log(2.0), 1e-15);
+    CHECK(mmnc_data_map_values(d, MMNC_MAP_NONE, &e) == MMNC_OK && d->A->nnz == 4);
+    CHECK(mmnc_data_map_values(d, (mmnc_valmap)42, &e) == MMNC_EINVAL);
+    mmnc_data_free(d);
+
+    /* half-star ratings below 1 would turn negative: refused, data unchanged */
+    {
+        double h[] = {0.5, 2, 3, 4, 5};
+        d = make(3, 3, 5, r, c, h);
+        CHECK(mmnc_data_map_values(d, MMNC_MAP_RATING3, &e) == MMNC_EINVAL);
+        CHECK(strstr(e.msg, "row 1") != NULL && strstr(e.msg, "below 1"));
+        CHECK(d->A->nnz == 5 && entry(d->A, 0, 0) == 0.5);
+        mmnc_data_free(d);
+    }
+
+    /* normalisation: rows sum to 1, empty rows untouched */
+    {
+        mmnc_int r2[] = {0, 0, 2}, c2[] = {0, 1, 1};
+        double v2[] = {1, 3, 5};
+        d = make(3, 2, 3, r2, c2, v2);
+        CHECK(mmnc_data_normalize_rows(d, &e) == MMNC_OK);
+        CHECK(entry(d->A, 0, 0) == 0.25 && entry(d->A, 0, 1) == 0.75 && entry(d->A, 2, 1) == 1);
+        CHECK(d->A->rowptr[2] == d->A->rowptr[1]);
+        mmnc_data_free(d);
+    }
+}
+
+static void test_drop_empty(void)
+{
+    mmnc_err e;
+    mmnc_int rd, cd;
+    char buf[32];
+    /* 5 x 6, rows 1 and 3 and columns 0, 2, 5 empty */
+    mmnc_int r[] = {0, 0, 2, 4, 4}, c[] = {1, 3, 4, 1, 4};
+    double v[] = {1, 2, 3, 4, 5};
+    mmnc_data *d = make(5, 6, 5, r, c, v);
+    d->row_names = names("r", 5);
+    d->col_names = names("c", 6);
+    CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK);
+    CHECK(rd == 2 && cd == 3 && d->A->nrows == 3 && d->A->ncols == 3 && d->A->nnz == 5);
+    CHECK(d->orig_rows == 5 && d->orig_cols == 6);
+    CHECK(d->row_orig[0] == 0 && d->row_orig[1] == 2 && d->row_orig[2] == 4);
+    CHECK(d->col_orig[0] == 1 && d->col_orig[1] == 3 && d->col_orig[2] == 4);
+    CHECK(strcmp(d->row_names[1], "r2") == 0 && strcmp(d->col_names[2], "c4") == 0);
+    CHECK(entry(d->A, 0, 1) == 2 && entry(d->A, 2, 0) == 4 && entry(d->A, 1, 2) == 3);
+    CHECK(mmnc_csr_check(d->A, &e) == MMNC_OK);
+    /* nothing more to drop */
+    CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK && rd == 0 && cd == 0);
+
+    /* the rating map empties row 0 ('r0' only had a rating 1); ids compose */
+    d->A->val[0] = 1; /* (r0, c1) */
+    d->A->val[1] = 1; /* (r0, c3): column c3 has only this entry */
+    CHECK(mmnc_data_map_values(d, MMNC_MAP_RATING3, &e) == MMNC_OK);
+    CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK && rd == 1 && cd == 1);
+    CHECK(d->A->nrows == 2 && d->row_orig[0] == 2 && d->row_orig[1] == 4);
+    CHECK(d->A->ncols == 2 && d->col_orig[0] == 1 && d->col_orig[1] == 4);
+    CHECK(strcmp(mmnc_data_row_id(d, 0, buf), "r2") == 0);
+    mmnc_i_free(d->row_names[0]); /* a missing name gives the numeric id */
+    d->row_names[0] = NULL;
+    CHECK(strcmp(mmnc_data_row_id(d, 0, buf), "3") == 0);
+    CHECK(strcmp(mmnc_data_col_id(d, 1, buf), "c4") == 0);
+    mmnc_data_free(d);
+
+    /* removals that cascade: row 0 sums to 0 through a negative entry (only a
+     * hand-made matrix can do this); dropping it and column 1 empties row 1
+     * and column 0, which a second round removes */
+    {
+        mmnc_int r2[] = {0, 0, 1, 2}, c2[] = {0, 1, 1, 2};
+        double v2[] = {1, -1, 1, 1};
+        d = make(3, 3, 4, r2, c2, v2);
+        CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK);
+        CHECK(rd == 2 && cd == 2 && d->A->nrows == 1 && d->A->ncols == 1 && d->A->nnz == 1);
+        CHECK(d->row_orig[0] == 2 && d->col_orig[0] == 2);
+        CHECK(strcmp(mmnc_data_row_id(d, 0, buf), "3") == 0);
+        mmnc_data_free(d);
+    }
+
+    /* nothing left: EINVAL, data unchanged; 0 x 0 too */
+    {
+        mmnc_int r3[] = {0}, c3[] = {0};
+        double v3[] = {0};
+        d = make(2, 2, 1, r3, c3, v3);
+        CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_EINVAL && strstr(e.msg, "nothing"));
+        CHECK(d->A->nrows == 2 && d->A->ncols == 2 && d->row_orig == NULL);
+        mmnc_data_free(d);
+        d = make(0, 0, 0, NULL, NULL, NULL);
+        CHECK(mmnc_data_drop_empty(d, NULL, NULL, &e) == MMNC_EINVAL);
+        mmnc_data_free(d);
+    }
+    /* 1 x 1 */
+    {
+        mmnc_int z = 0;
+        double one = 1;
+        d = make(1, 1, 1, &z, &z, &one);
+        CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK && rd == 0 && cd == 0);
+        mmnc_data_free(d);
+    }
+    CHECK(mmnc_data_drop_empty(NULL, &rd, &cd, &e) == MMNC_EINVAL);
+}
+
+static void test_alloc_failures(void)
+{
+    mmnc_int r[] = {0, 0, 2, 4, 4}, c[] = {1, 3, 4, 1, 4};
+    double v[] = {1, 2, 3, 4, 5};
+    int bad = 0, failures = 0;
+    mmnc_err e;
+    for (long n = 1;; n++) {
+        mmnc_data *d = make(5, 6, 5, r, c, v), *ref = make(5, 6, 5, r, c, v);
+        int st;
+        mmnc_int rd, cd;
+        d->row_names = names("r", 5);
+        d->col_names = names("c", 6);
+        mmnc_i_fail_after(n);
+        st = mmnc_data_drop_empty(d, &rd, &cd, &e);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_data_free(d);
+            mmnc_data_free(ref);
+            break;
+        }
+        failures++;
+        bad += st != MMNC_ENOMEM || !csr_equal(d->A, ref->A); /* unchanged on failure */
+        mmnc_data_free(d);
+        mmnc_data_free(ref);
+    }
+    CHECK(bad == 0 && failures >= 5);
+    for (long n = 1;; n++) {
+        mmnc_data *d = make(5, 6, 5, r, c, v);
+        int st;
+        mmnc_i_fail_after(n);
+        st = mmnc_data_transpose(d, &e);
+        mmnc_i_fail_after(0);
+        bad += st != MMNC_OK && (st != MMNC_ENOMEM || d->A->nrows != 5);
+        mmnc_data_free(d);
+        if (st == MMNC_OK) break;
+    }
+    CHECK(bad == 0);
+}
+
+int main(void)
+{
+    test_transpose();
+    test_maps();
+    test_drop_empty();
+    test_alloc_failures();
+    return test_done();
+}

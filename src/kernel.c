@@ -1,0 +1,153 @@
+/*
+ * kernel.c -- sparse-times-skinny kernels of the solvers (see kernel_i.h).
+ */
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernel_i.h"
+
+#define XBLOCK 2048 /* columns of P per Gram partial: fixed, so sums do not depend on threads */
+
+void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *T)
+{
+    const mmnc_csr *Pt = p->Pt;
+    mmnc_int nx = p->nx;
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+    for (mmnc_int x = 0; x < nx; x++) {
+        double *t = T + x * k;
+        for (mmnc_int z = 0; z < k; z++) t[z] = 0.0;
+        if (labels) {
+            for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++)
+                t[labels[Pt->colind[e]]] += Pt->val[e];
+        } else {
+            for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++) {
+                const double *w = W + Pt->colind[e] * k;
+                double v = Pt->val[e];
+                for (mmnc_int z = 0; z < k; z++) t[z] += w[z] * v;
+            }
+        }
+    }
+}
+
+void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *pz)
+{
+    for (mmnc_int z = 0; z < k; z++) pz[z] = 0.0;
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        if (labels) pz[labels[y]] += p->py[y];
+        else
+            for (mmnc_int z = 0; z < k; z++) pz[z] += W[y * k + z] * p->py[y];
+    }
+}
+
+void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *S)
+{
+    const mmnc_csr *P = p->P;
+    const double *px = p->px;
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double *s = S + y * k;
+        for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+            mmnc_int x = P->colind[e];
+            const double *t = T + x * k;
+            double v = P->val[e] / px[x];
+            for (mmnc_int z = 0; z < k; z++) s[z] += v * t[z];
+        }
+    }
+}
+
+int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,
+                    double *U, mmnc_err *err)
+{
+    mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
+    double *part = NULL, *iz = NULL, *ev = NULL;
+    int status = MMNC_OK;
+    if (k > 46340) return mmnc_i_err(err, MMNC_EINVAL, "k = %lld is too large for LAPACK", (long long)k);
+    MMNC_ALLOC(part, nb * k * k, err, status);
+    MMNC_ALLOC(iz, k, err, status);
+    MMNC_ALLOC(ev, k, err, status);
+    for (mmnc_int z = 0; z < k; z++) iz[z] = pz[z] > 0.0 ? 1.0 / sqrt(pz[z]) : 0.0;
+#pragma omp parallel for schedule(static) if (nb > 1)
+    for (mmnc_int b = 0; b < nb; b++) {
+        double *g = part + b * k * k, row[64];
+        double *r = k <= 64 ? row : NULL;
+        memset(g, 0, (size_t)(k * k) * sizeof(double));
+        mmnc_int end = (b + 1) * XBLOCK < nx ? (b + 1) * XBLOCK : nx;
+        for (mmnc_int x = b * XBLOCK; x < end; x++) {
+            const double *t = T + x * k;
+            double ix = 1.0 / p->px[x];
+            if (r) {
+                for (mmnc_int z = 0; z < k; z++) r[z] = t[z] * iz[z];
+                for (mmnc_int i = 0; i < k; i++) {
+                    double a = r[i] * ix;
+                    if (a == 0.0) continue;
+                    for (mmnc_int j = i; j < k; j++) g[i * k + j] += a * r[j];
+                }
+            } else {
+                for (mmnc_int i = 0; i < k; i++) {
+                    double a = t[i] * iz[i] * ix;
+                    if (a == 0.0) continue;
+                    for (mmnc_int j = i; j < k; j++) g[i * k + j] += a * t[j] * iz[j];
+                }
+            }
+        }
+    }
+    /* Sum the partials in block order into U, then symmetrise. */
+    memset(U, 0, (size_t)(k * k) * sizeof(double));
+    for (mmnc_int b = 0; b < nb; b++)
+        for (mmnc_int i = 0; i < k; i++)
+            for (mmnc_int j = i; j < k; j++) U[i * k + j] += part[b * k * k + i * k + j];
+    for (mmnc_int i = 0; i < k; i++)
+        for (mmnc_int j = 0; j < i; j++) U[i * k + j] = U[j * k + i];
+    {
+        lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)k, U, (lapack_int)k, ev);
+        if (info != 0) {
+            status = mmnc_i_err(err, MMNC_ENOCONV, "eigen-decomposition of the %lld x %lld Gram matrix failed (LAPACK info %d)",
+                                (long long)k, (long long)k, (int)info);
+            goto cleanup;
+        }
+    }
+    /* dsyevd sorts ascending: reverse to descending order of sigma. */
+    for (mmnc_int i = 0; i < k; i++) sigma[i] = sqrt(ev[k - 1 - i] > 0.0 ? ev[k - 1 - i] : 0.0);
+    for (mmnc_int r = 0; r < k; r++)
+        for (mmnc_int i = 0; i < k / 2; i++) {
+            double t = U[r * k + i];
+            U[r * k + i] = U[r * k + k - 1 - i];
+            U[r * k + k - 1 - i] = t;
+        }
+    /* Normalise signs: largest-magnitude entry of each vector positive. */
+    for (mmnc_int i = 0; i < k; i++) {
+        mmnc_int best = 0;
+        for (mmnc_int r = 1; r < k; r++)
+            if (fabs(U[r * k + i]) > fabs(U[best * k + i]) + 1e-14) best = r;
+        if (U[best * k + i] < 0)
+            for (mmnc_int r = 0; r < k; r++) U[r * k + i] = -U[r * k + i];
+    }
+cleanup:
+    mmnc_i_free(part);
+    mmnc_i_free(iz);
+    mmnc_i_free(ev);
+    return status;
+}
+
+double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz)
+{
+    mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
+    double s = 0.0, *part = mmnc_i_malloc((size_t)(nb ? nb : 1), sizeof(double));
+    if (!part) return NAN;
+#pragma omp parallel for schedule(static) if (nb > 1)
+    for (mmnc_int b = 0; b < nb; b++) {
+        double acc = 0.0;
+        mmnc_int end = (b + 1) * XBLOCK < nx ? (b + 1) * XBLOCK : nx;
+        for (mmnc_int x = b * XBLOCK; x < end; x++)
+            for (mmnc_int z = 0; z < k; z++) {
+                double t = T[x * k + z];
+                if (t > 0.0) acc += t * log(t / (pz[z] * p->px[x]));
+            }
+        part[b] = acc;
+    }
+    for (mmnc_int b = 0; b < nb; b++) s += part[b];
+    mmnc_i_free(part);
+    return s;
+}

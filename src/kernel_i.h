@@ -1,0 +1,42 @@
+/*
+ * kernel_i.h -- the per-iteration kernels shared by the solvers (private).
+ *
+ * Every kernel is a sparse-times-skinny product over independent rows of P
+ * or of its transpose Pt, so it parallelises without atomics and gives the
+ * same bits for any thread count, and so that a row-partitioned (MPI)
+ * version only adds one reduction of the k x |X| block.
+ *
+ * Layouts: "nx x k" and "ny x k" blocks are row-major (item-major), so the
+ * k values of one row or column of the data are contiguous.
+ */
+#ifndef MMNC_KERNEL_I_H
+#define MMNC_KERNEL_I_H
+
+#include "mmnc_i.h"
+
+/* T = (W P)^T, nx x k: T[x*k+z] = sum_y W[z,y] P[y,x].  Hard labels (W
+ * NULL) make it a scatter of rows; soft W is k x ny (W[y*k+z]).  O(nnz (k)). */
+void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *T);
+
+/* P_Z from hard labels or soft W.  O(ny k), serial (deterministic). */
+void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *pz);
+
+/* S = P D_x^{-1} T, ny x k: S[y*k+z] = sum_x P[y,x] T[x*k+z] / px[x].  O(nnz k). */
+void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *S);
+
+/* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
+ * G = B B^T (summed over fixed blocks of x in a fixed order) and its
+ * eigen-decomposition.  sigma (k, descending), U (k x k row-major, column i
+ * = left singular vector i).  Clusters with pz = 0 give zero rows.
+ * Returns MMNC_OK or an error from LAPACK.  O(k^2 nx + k^3). */
+int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,
+                    double *U, mmnc_err *err);
+
+/* Exact I(X;Z) in nats from T and pz.  O(k nx). */
+double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz);
+
+/* Fill stats s (initialised for k) from T and pz: spectrum, norms, MI. */
+int mmnc_i_stats_from(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, mmnc_stats *s,
+                      mmnc_err *err);
+
+#endif

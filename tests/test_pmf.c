@@ -1,0 +1,197 @@
+/*
+ * test_pmf.c -- the joint pmf and the DTM: sigma_1 = 1 with singular vectors
+ * sqrt(P_Y), sqrt(P_X); the truncated SVD against a dense LAPACK SVD; the
+ * multiplicity of singular value 1 equals the number of connected
+ * components; bad matrices are refused.
+ */
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmnc_i.h"
+#include "testutil.h"
+
+/* Random sparse nr x nc matrix with every row and column nonzero. */
+static mmnc_csr *random_matrix(mmnc_int nr, mmnc_int nc, double density, uint64_t seed)
+{
+    mmnc_i_rng rng;
+    mmnc_int cap = nr * nc + nr + nc, n = 0;
+    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    mmnc_csr *A = NULL;
+    mmnc_i_rng_seed(&rng, seed);
+    for (mmnc_int i = 0; i < nr; i++)
+        for (mmnc_int j = 0; j < nc; j++)
+            if (mmnc_i_rng_uniform(&rng) < density) ri[n] = i, ci[n] = j, v[n++] = 1 + mmnc_i_rng_below(&rng, 9);
+    for (mmnc_int i = 0; i < nr; i++) ri[n] = i, ci[n] = i % nc, v[n++] = 1;
+    for (mmnc_int j = 0; j < nc; j++) ri[n] = j % nr, ci[n] = j, v[n++] = 1;
+    mmnc_csr_from_triplets(nr, nc, n, ri, ci, v, &A, NULL);
+    free(ri), free(ci), free(v);
+    return A;
+}
+
+static double *dense_dtm(const mmnc_pmf *p)
+{
+    double *B = calloc(p->ny * p->nx, sizeof(double));
+    for (mmnc_int y = 0; y < p->ny; y++)
+        for (mmnc_int e = p->P->rowptr[y]; e < p->P->rowptr[y + 1]; e++)
+            B[y * p->nx + p->P->colind[e]] = p->P->val[e] / sqrt(p->py[y] * p->px[p->P->colind[e]]);
+    return B;
+}
+
+static void test_top_singular_pair(void)
+{
+    mmnc_csr *A = random_matrix(40, 25, 0.2, 7);
+    mmnc_pmf *p = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    double *x = malloc(p->nx * sizeof(double)), *y = malloc(p->ny * sizeof(double));
+    for (mmnc_int i = 0; i < p->nx; i++) x[i] = sqrt(p->px[i]);
+    mmnc_dtm_mul(p, 1, x, y);
+    double err = 0;
+    for (mmnc_int i = 0; i < p->ny; i++) err = fmax(err, fabs(y[i] - sqrt(p->py[i])));
+    CHECK_NEAR(err, 0.0, 1e-12);
+    mmnc_dtm_tmul(p, 1, y, x);
+    err = 0;
+    for (mmnc_int i = 0; i < p->nx; i++) err = fmax(err, fabs(x[i] - sqrt(p->px[i])));
+    CHECK_NEAR(err, 0.0, 1e-12);
+    double sy = 0, sx = 0;
+    for (mmnc_int i = 0; i < p->ny; i++) sy += p->py[i];
+    for (mmnc_int i = 0; i < p->nx; i++) sx += p->px[i];
+    CHECK_NEAR(sy, 1.0, 1e-12);
+    CHECK_NEAR(sx, 1.0, 1e-12);
+    free(x), free(y);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+static void test_svds_against_dense(void)
+{
+    mmnc_csr *A = random_matrix(60, 45, 0.15, 11);
+    mmnc_pmf *p = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_int r = 6, ny = p->ny, nx = p->nx, mn = ny < nx ? ny : nx;
+    double *B = dense_dtm(p), *s = malloc(mn * sizeof(double)), *sup = malloc(mn * sizeof(double));
+    double *Ud = malloc(ny * ny * sizeof(double)), *Vt = malloc(nx * nx * sizeof(double));
+    double *Bc = malloc(ny * nx * sizeof(double));
+    memcpy(Bc, B, ny * nx * sizeof(double));
+    CHECK(LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'A', ny, nx, Bc, nx, s, Ud, ny, Vt, nx, sup) == 0);
+    double *sig = malloc(r * sizeof(double)), *U = malloc(ny * r * sizeof(double)), *V = malloc(nx * r * sizeof(double));
+    CHECK_OK(mmnc_dtm_svds(p, r, 1e-12, 500, 3, sig, U, V, NULL));
+    CHECK_NEAR(sig[0], 1.0, 1e-10);
+    for (mmnc_int i = 0; i < r; i++) CHECK_NEAR(sig[i], s[i], 1e-8);
+    /* first left vector is sqrt(P_Y) (sign normalised positive) */
+    double e = 0;
+    for (mmnc_int y = 0; y < ny; y++) e = fmax(e, fabs(U[y * r] - sqrt(p->py[y])));
+    CHECK_NEAR(e, 0.0, 1e-8);
+    /* B v_i = sigma_i u_i for every returned triplet */
+    for (mmnc_int i = 0; i < r; i++) {
+        double worst = 0;
+        for (mmnc_int y = 0; y < ny; y++) {
+            double t = 0;
+            for (mmnc_int x = 0; x < nx; x++) t += B[y * nx + x] * V[x * r + i];
+            worst = fmax(worst, fabs(t - sig[i] * U[y * r + i]));
+        }
+        CHECK_NEAR(worst, 0.0, 1e-7);
+    }
+    /* same seed, same bits */
+    double *sig2 = malloc(r * sizeof(double));
+    CHECK_OK(mmnc_dtm_svds(p, r, 1e-12, 500, 3, sig2, NULL, NULL, NULL));
+    CHECK(memcmp(sig, sig2, r * sizeof(double)) == 0);
+    free(sig2), free(B), free(s), free(sup), free(Ud), free(Vt), free(Bc), free(sig), free(U), free(V);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+static void test_components(void)
+{
+    /* three blocks on the diagonal -> three unit singular values */
+    mmnc_int ri[64], ci[64], n = 0;
+    double v[64];
+    for (int b = 0; b < 3; b++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 2; j++)
+                if ((i + j + b) % 3 != 0 || i == 0) ri[n] = b * 3 + i, ci[n] = b * 2 + j, v[n++] = 1 + i + j;
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_int nc = 0, comp[9];
+    CHECK_OK(mmnc_csr_from_triplets(9, 6, n, ri, ci, v, &A, NULL));
+    CHECK_OK(mmnc_components(A, &nc, comp, NULL));
+    CHECK(nc == 3);
+    CHECK(comp[0] == comp[1] && comp[1] == comp[2] && comp[0] != comp[3] && comp[3] != comp[6]);
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    double s[5];
+    CHECK_OK(mmnc_dtm_svds(p, 5, 1e-13, 500, 1, s, NULL, NULL, NULL));
+    CHECK_NEAR(s[0], 1.0, 1e-10);
+    CHECK_NEAR(s[1], 1.0, 1e-10);
+    CHECK_NEAR(s[2], 1.0, 1e-10);
+    CHECK(s[3] < 1.0 - 1e-6);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+static void test_bad_and_tiny(void)
+{
+    mmnc_err err = {0, ""};
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    /* 1 x 1 */
+    mmnc_int r0 = 0, c0 = 0;
+    double v1 = 3.0;
+    CHECK_OK(mmnc_csr_from_triplets(1, 1, 1, &r0, &c0, &v1, &A, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    double s[1];
+    CHECK_OK(mmnc_dtm_svds(p, 1, 1e-12, 50, 1, s, NULL, NULL, NULL));
+    CHECK_NEAR(s[0], 1.0, 1e-12);
+    mmnc_pmf_free(p), p = NULL;
+    mmnc_csr_free(A), A = NULL;
+    /* zero row */
+    mmnc_int ri[2] = {0, 0}, ci[2] = {0, 1};
+    double v[2] = {1, 2};
+    CHECK_OK(mmnc_csr_from_triplets(2, 2, 2, ri, ci, v, &A, NULL));
+    CHECK(mmnc_pmf_build(A, &p, &err) == MMNC_EINVAL);
+    CHECK(p == NULL);
+    CHECK(strstr(err.msg, "row 2") != NULL);
+    mmnc_csr_free(A), A = NULL;
+    /* empty matrix */
+    CHECK_OK(mmnc_csr_from_triplets(0, 0, 0, NULL, NULL, NULL, &A, NULL));
+    CHECK(mmnc_pmf_build(A, &p, &err) == MMNC_EINVAL);
+    mmnc_csr_free(A), A = NULL;
+    /* negative value: refused by the check */
+    CHECK_OK(mmnc_csr_from_triplets(1, 2, 2, ri, ci, v, &A, NULL));
+    A->val[0] = -1.0;
+    CHECK(mmnc_pmf_build(A, &p, &err) == MMNC_EINVAL);
+    A->val[0] = NAN;
+    CHECK(mmnc_pmf_build(A, &p, &err) == MMNC_EINVAL);
+    mmnc_csr_free(A);
+    CHECK(mmnc_dtm_svds(NULL, 1, 0, 0, 1, s, NULL, NULL, &err) == MMNC_EINVAL);
+}
+
+static void test_alloc_failures(void)
+{
+    mmnc_csr *A = random_matrix(20, 15, 0.3, 5);
+    int failures = 0;
+    for (long n = 1; n < 200; n++) {
+        mmnc_pmf *p = NULL;
+        mmnc_i_fail_after(n);
+        int st = mmnc_pmf_build(A, &p, NULL);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_pmf_free(p);
+            break;
+        }
+        CHECK(st == MMNC_ENOMEM && p == NULL);
+        failures++;
+    }
+    CHECK(failures > 0);
+    mmnc_csr_free(A);
+}
+
+int main(void)
+{
+    test_top_singular_pair();
+    test_svds_against_dense();
+    test_components();
+    test_bad_and_tiny();
+    test_alloc_failures();
+    return test_done();
+}

@@ -1,0 +1,164 @@
+/*
+ * cluster.c -- parameters, restarts and results of mmnc_cluster: runs the
+ * chosen solver from several starts and keeps the start with the best
+ * objective (never chosen by anything but the objective).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "solver_i.h"
+
+void mmnc_params_default(mmnc_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->algorithm = MMNC_ALG_NUCLEAR;
+    p->k = 2;
+    p->seed = 1;
+    p->restarts = 8;
+    p->init = MMNC_INIT_SPECTRAL;
+    p->max_iter = 0; /* per algorithm */
+    p->tol = 1e-6;
+    p->pz = NULL;
+    p->lambda = 0.0;
+    p->step = 0.0;
+    p->threads = 0;
+}
+
+const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
+{
+    if (!p) return "no parameters";
+    if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS)
+        return "algorithm must be 1 (Frobenius) or 2 (nuclear)";
+    if (p->k < 1) return "k must be at least 1";
+    if (p->k > ny) return "k must not exceed the number of rows";
+    if (p->restarts < 1) return "restarts must be at least 1";
+    if (p->init < MMNC_INIT_RANDOM || p->init > MMNC_INIT_SPECTRAL) return "init must be random, kmeans++ or spectral";
+    if (p->max_iter < 0) return "max_iter must be >= 0 (0 selects the default)";
+    if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
+    if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
+    if (p->threads < 0) return "threads must be >= 0";
+    if (p->pz) {
+        double s = 0.0;
+        for (mmnc_int z = 0; z < p->k; z++) {
+            if (!(p->pz[z] > 0.0) || !isfinite(p->pz[z])) return "every entry of P_Z must be positive";
+            s += p->pz[z];
+        }
+        if (fabs(s - 1.0) > 1e-6) return "P_Z must sum to 1";
+    }
+    return NULL;
+}
+
+void mmnc_result_free(mmnc_result *r)
+{
+    if (!r) return;
+    mmnc_i_free(r->label);
+    mmnc_i_free(r->W);
+    mmnc_stats_free(&r->stats);
+    mmnc_i_free(r->restart_objective);
+    mmnc_i_free(r->restart_iterations);
+    mmnc_i_free(r);
+}
+
+/* Start of restart i: with the spectral default, starts cycle through
+ * spectral, k-means++ and random so that restarts explore different basins. */
+static int start_method(int init, int i)
+{
+    static const int cycle[3] = {MMNC_INIT_SPECTRAL, MMNC_INIT_KMEANSPP, MMNC_INIT_RANDOM};
+    if (init == MMNC_INIT_SPECTRAL) return cycle[i % 3];
+    return init;
+}
+
+int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out, mmnc_err *err)
+{
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_int k, ny;
+    mmnc_int *labels = NULL;
+    double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda = 0.0, step = 0.0;
+    int status = MMNC_OK, saved_threads;
+    const char *msg;
+    if (!p || !prm_in || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cluster: NULL argument");
+    *out = NULL;
+    if ((msg = mmnc_params_check(prm_in, p->ny)) != NULL) {
+        if (prm_in->k > p->ny)
+            return mmnc_i_err(err, MMNC_EINVAL, "k = %lld must not exceed the number of rows (%lld)",
+                              (long long)prm_in->k, (long long)p->ny);
+        return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
+    }
+    prm = *prm_in;
+    k = prm.k;
+    ny = p->ny;
+    if (prm.max_iter == 0) prm.max_iter = prm.algorithm == MMNC_ALG_NUCLEAR ? 300 : 3000;
+    if (prm.algorithm == MMNC_ALG_FROBENIUS) {
+        lambda = prm.lambda > 0 ? prm.lambda : 10.0;
+        step = prm.step > 0 ? prm.step : 1.0 / lambda;
+    }
+#ifndef MMNC_HAVE_GLPK
+    if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)
+        return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: a prescribed P_Z for Algorithm 2 needs it");
+#endif
+    saved_threads = mmnc_i_threads_push(prm.threads);
+    MMNC_CALLOC(r, 1, err, status);
+    r->k = k;
+    r->ny = ny;
+    r->algorithm = prm.algorithm;
+    r->restarts = prm.restarts;
+    r->lambda = lambda;
+    r->step = step;
+    r->best_restart = -1;
+    if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
+    MMNC_ALLOC(r->label, ny, err, status);
+    MMNC_ALLOC(r->W, ny * k, err, status);
+    MMNC_ALLOC(r->restart_objective, prm.restarts, err, status);
+    MMNC_ALLOC(r->restart_iterations, prm.restarts, err, status);
+    MMNC_ALLOC(labels, ny, err, status);
+    MMNC_ALLOC(W, ny * k, err, status);
+    if (prm.pz) { /* normalise exactly */
+        double s = 0.0;
+        MMNC_ALLOC(pzn, k, err, status);
+        for (mmnc_int z = 0; z < k; z++) s += prm.pz[z];
+        for (mmnc_int z = 0; z < k; z++) pzn[z] = prm.pz[z] / s;
+        prm.pz = pzn;
+    }
+    if (k > 1 && (prm.init == MMNC_INIT_SPECTRAL)) {
+        MMNC_ALLOC(emb, ny * (k - 1), err, status);
+        if ((status = mmnc_i_spectral_embedding(p, k, prm.seed, emb, err)) != MMNC_OK) goto cleanup;
+    }
+    for (int i = 0; i < prm.restarts; i++) {
+        mmnc_i_rng rng;
+        mmnc_i_run run = {0, 0, 0};
+        mmnc_i_rng_seed(&rng, prm.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+        if ((status = mmnc_i_init_labels(p, k, start_method(prm.init, i), emb, &rng, labels, err)) != MMNC_OK)
+            goto cleanup;
+        if (prm.algorithm == MMNC_ALG_NUCLEAR) status = mmnc_i_nuclear(p, &prm, i, labels, W, &run, err);
+        else status = mmnc_i_frobenius(p, &prm, lambda, step, i, labels, W, &run, err);
+        if (status != MMNC_OK) goto cleanup;
+        r->restart_objective[i] = run.objective;
+        r->restart_iterations[i] = run.iterations;
+        if (r->best_restart < 0 || run.objective > r->objective) {
+            r->best_restart = i;
+            r->objective = run.objective;
+            r->iterations = run.iterations;
+            r->converged = run.converged;
+            memcpy(r->W, W, (size_t)(ny * k) * sizeof(double));
+        }
+    }
+    for (mmnc_int y = 0; y < ny; y++) {
+        mmnc_int best = 0;
+        for (mmnc_int z = 1; z < k; z++)
+            if (r->W[y * k + z] > r->W[y * k + best]) best = z;
+        r->label[y] = best;
+    }
+    if ((status = mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK) goto cleanup;
+    r->seconds = mmnc_i_now() - t0;
+    *out = r;
+    r = NULL;
+cleanup:
+    mmnc_i_threads_pop(saved_threads);
+    mmnc_result_free(r);
+    mmnc_i_free(labels);
+    mmnc_i_free(W);
+    mmnc_i_free(emb);
+    mmnc_i_free(pzn);
+    return status;
+}

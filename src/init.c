@@ -1,0 +1,223 @@
+/*
+ * init.c -- starting clusterings for the solvers.
+ *
+ *   random    uniform labels;
+ *   kmeans++  D^2 seeding (Arthur and Vassilvitskii 2007), weighted by P_Y,
+ *             of the rows of P_{X|Y} in the chi^2 metric
+ *             d(y, y') = sum_x (P(x|y) - P(x|y'))^2 / P(x), i.e. Euclidean
+ *             distance between rows of [P_Y]^{-1/2} B_{Y,X}; each row then
+ *             joins its nearest seed;
+ *   spectral  weighted k-means (k-means++ seeding, then Lloyd) of the rows
+ *             of [P_Y]^{-1/2} U_{2..k}, U the DTM's leading left singular
+ *             vectors: the ACE embedding of the paper, section 5.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "solver_i.h"
+
+void mmnc_i_fill_empty(mmnc_int ny, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng)
+{
+    mmnc_int *count = mmnc_i_calloc((size_t)k, sizeof(mmnc_int));
+    if (!count) return; /* callers tolerate empty clusters; this only improves starts */
+    for (mmnc_int y = 0; y < ny; y++) count[labels[y]]++;
+    for (mmnc_int z = 0; z < k; z++) {
+        if (count[z] > 0) continue;
+        mmnc_int pick = -1;
+        if (score) {
+            double worst = INFINITY;
+            for (mmnc_int y = 0; y < ny; y++)
+                if (count[labels[y]] >= 2 && score[y * k + labels[y]] < worst) worst = score[y * k + labels[y]], pick = y;
+        } else {
+            mmnc_int start = rng ? mmnc_i_rng_below(rng, ny) : 0;
+            for (mmnc_int i = 0; i < ny; i++) {
+                mmnc_int y = (start + i) % ny;
+                if (count[labels[y]] >= 2) { pick = y; break; }
+            }
+        }
+        if (pick < 0) break; /* k > ny: nothing to take */
+        count[labels[pick]]--;
+        labels[pick] = z;
+        count[z] = 1;
+    }
+    mmnc_i_free(count);
+}
+
+/* Draw an index with probability w[i] / sum(w). */
+static mmnc_int draw(const double *w, mmnc_int n, mmnc_i_rng *rng)
+{
+    double total = 0.0, u, acc = 0.0;
+    for (mmnc_int i = 0; i < n; i++) total += w[i];
+    if (!(total > 0.0)) return mmnc_i_rng_below(rng, n);
+    u = mmnc_i_rng_uniform(rng) * total;
+    for (mmnc_int i = 0; i < n; i++) {
+        acc += w[i];
+        if (u < acc && w[i] > 0.0) return i;
+    }
+    for (mmnc_int i = n - 1; i >= 0; i--)
+        if (w[i] > 0.0) return i;
+    return n - 1;
+}
+
+/* k-means++ on the chi^2 rows of the data. */
+static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_int *labels, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int ny = p->ny, nx = p->nx;
+    double *norm2 = NULL, *d2 = NULL, *w = NULL, *center = NULL, cnorm;
+    int status = MMNC_OK;
+    MMNC_ALLOC(norm2, ny, err, status);
+    MMNC_ALLOC(d2, ny, err, status);
+    MMNC_ALLOC(w, ny, err, status);
+    MMNC_CALLOC(center, nx, err, status);
+#pragma omp parallel for schedule(static) if (p->nnz > 100000)
+    for (mmnc_int y = 0; y < ny; y++) {
+        double s = 0.0;
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+            double v = P->val[e] / p->py[y];
+            s += v * v / p->px[P->colind[e]];
+        }
+        norm2[y] = s;
+        d2[y] = INFINITY;
+        labels[y] = 0;
+    }
+    for (mmnc_int c = 0; c < k; c++) {
+        mmnc_int y0;
+        if (c == 0) y0 = draw(p->py, ny, rng);
+        else {
+            for (mmnc_int y = 0; y < ny; y++) w[y] = p->py[y] * d2[y];
+            y0 = draw(w, ny, rng);
+        }
+        for (mmnc_int e = P->rowptr[y0]; e < P->rowptr[y0 + 1]; e++)
+            center[P->colind[e]] = P->val[e] / p->py[y0] / p->px[P->colind[e]];
+        cnorm = norm2[y0];
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > 100000)
+        for (mmnc_int y = 0; y < ny; y++) {
+            double dot = 0.0;
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) dot += P->val[e] / p->py[y] * center[P->colind[e]];
+            double d = norm2[y] + cnorm - 2.0 * dot;
+            if (d < 0.0) d = 0.0;
+            if (d < d2[y]) d2[y] = d, labels[y] = c;
+        }
+        for (mmnc_int e = P->rowptr[y0]; e < P->rowptr[y0 + 1]; e++) center[P->colind[e]] = 0.0;
+    }
+cleanup:
+    mmnc_i_free(norm2);
+    mmnc_i_free(d2);
+    mmnc_i_free(w);
+    mmnc_i_free(center);
+    return status;
+}
+
+/* Weighted k-means (k-means++ seeding, then Lloyd) of n points in R^d. */
+static int kmeans_dense(mmnc_int n, mmnc_int d, const double *X, const double *wt, mmnc_int k, mmnc_i_rng *rng,
+                        mmnc_int *labels, mmnc_err *err)
+{
+    double *C = NULL, *d2 = NULL, *w = NULL, *cw = NULL;
+    int status = MMNC_OK;
+    MMNC_ALLOC(C, k * (d ? d : 1), err, status);
+    MMNC_ALLOC(d2, n, err, status);
+    MMNC_ALLOC(w, n, err, status);
+    MMNC_ALLOC(cw, k, err, status);
+    for (mmnc_int i = 0; i < n; i++) d2[i] = INFINITY, labels[i] = 0;
+    for (mmnc_int c = 0; c < k; c++) {
+        mmnc_int i0;
+        if (c == 0) i0 = draw(wt, n, rng);
+        else {
+            for (mmnc_int i = 0; i < n; i++) w[i] = wt[i] * d2[i];
+            i0 = draw(w, n, rng);
+        }
+        memcpy(C + c * d, X + i0 * d, (size_t)d * sizeof(double));
+#pragma omp parallel for schedule(static) if (n * d > 100000)
+        for (mmnc_int i = 0; i < n; i++) {
+            double s = 0.0;
+            for (mmnc_int j = 0; j < d; j++) {
+                double t = X[i * d + j] - C[c * d + j];
+                s += t * t;
+            }
+            if (s < d2[i]) d2[i] = s, labels[i] = c;
+        }
+    }
+    for (int it = 0; it < 100; it++) {
+        mmnc_int changed = 0;
+        memset(C, 0, (size_t)(k * d) * sizeof(double));
+        memset(cw, 0, (size_t)k * sizeof(double));
+        for (mmnc_int i = 0; i < n; i++) {
+            cw[labels[i]] += wt[i];
+            for (mmnc_int j = 0; j < d; j++) C[labels[i] * d + j] += wt[i] * X[i * d + j];
+        }
+        for (mmnc_int c = 0; c < k; c++)
+            for (mmnc_int j = 0; j < d; j++) C[c * d + j] = cw[c] > 0 ? C[c * d + j] / cw[c] : INFINITY;
+#pragma omp parallel for schedule(static) reduction(+ : changed) if (n * d * k > 100000)
+        for (mmnc_int i = 0; i < n; i++) {
+            mmnc_int best = labels[i];
+            double bd = INFINITY;
+            for (mmnc_int c = 0; c < k; c++) {
+                if (!(cw[c] > 0)) continue;
+                double s = 0.0;
+                for (mmnc_int j = 0; j < d; j++) {
+                    double t = X[i * d + j] - C[c * d + j];
+                    s += t * t;
+                }
+                if (s < bd) bd = s, best = c;
+            }
+            if (best != labels[i]) labels[i] = best, changed++;
+        }
+        if (!changed) break;
+    }
+cleanup:
+    mmnc_i_free(C);
+    mmnc_i_free(d2);
+    mmnc_i_free(w);
+    mmnc_i_free(cw);
+    return status;
+}
+
+int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, double *emb, mmnc_err *err)
+{
+    double *sigma = NULL, *U = NULL;
+    mmnc_int r = k;
+    int status = MMNC_OK;
+    if (k < 2) return MMNC_OK;
+    if (r > p->nx) r = p->nx;
+    if (r > p->ny) r = p->ny;
+    MMNC_ALLOC(sigma, r, err, status);
+    MMNC_ALLOC(U, p->ny * r, err, status);
+    status = mmnc_dtm_svds(p, r, 1e-4, 40, seed, sigma, U, NULL, err);
+    if (status == MMNC_ENOCONV) status = MMNC_OK; /* a start needs no precision */
+    if (status != MMNC_OK) goto cleanup;
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double s = 1.0 / sqrt(p->py[y]);
+        for (mmnc_int j = 1; j < k; j++) emb[y * (k - 1) + j - 1] = j < r ? U[y * r + j] * s : 0.0;
+    }
+cleanup:
+    mmnc_i_free(sigma);
+    mmnc_i_free(U);
+    return status;
+}
+
+int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_i_rng *rng,
+                       mmnc_int *labels, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    if (k == 1) {
+        for (mmnc_int y = 0; y < p->ny; y++) labels[y] = 0;
+        return MMNC_OK;
+    }
+    switch (method) {
+    case MMNC_INIT_RANDOM:
+        for (mmnc_int y = 0; y < p->ny; y++) labels[y] = mmnc_i_rng_below(rng, k);
+        break;
+    case MMNC_INIT_KMEANSPP:
+        status = kmeanspp_rows(p, k, rng, labels, err);
+        break;
+    case MMNC_INIT_SPECTRAL:
+        if (!emb) return mmnc_i_err(err, MMNC_EINVAL, "spectral start without an embedding");
+        status = kmeans_dense(p->ny, k - 1, emb, p->py, k, rng, labels, err);
+        break;
+    default:
+        return mmnc_i_err(err, MMNC_EINVAL, "unknown initialisation %d", method);
+    }
+    if (status == MMNC_OK) mmnc_i_fill_empty(p->ny, k, labels, NULL, rng);
+    return status;
+}

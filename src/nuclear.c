@@ -1,0 +1,264 @@
+/*
+ * nuclear.c -- Algorithm 2 of the paper: maximal nuclear norm coupling by
+ * alternating maximisation.
+ *
+ *   maximise    ||B_{Z,X}||_*,  B_{Z,X} = [P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}
+ *   over        W = P_{Z|Y} column-stochastic (k x |Y|)
+ *               [and W P_Y = P_Z when a prescribed P_Z is given]
+ *
+ * By Ky Fan's principle (paper, eq. (20)-(22)) the norm is
+ * max tr(F^T W P_{Y,X} G) over F^T [P_Z] F = G^T [P_X] G = I, attained at
+ * F = [P_Z]^{-1/2} U, G = [P_X]^{-1/2} V from the SVD B_{Z,X} = U S V^T.
+ * Each iteration
+ *   1. forms T = (W P_{Y,X})^T (a row scatter for hard W) and the SVD of
+ *      B_{Z,X} through its k x k Gram matrix (never |X| x |X|);
+ *   2. scores C = F G^T P_{Y,X}^T.  With H = U_+ S_+^{-1} U_+^T over the
+ *      singular values above 1e-10 sigma_1 (zero singular values have
+ *      arbitrary vectors and must not steer), C = P [P_X]^{-1} T
+ *      [P_Z]^{-1/2} H [P_Z]^{-1/2}: one O(nnz k) sparse product;
+ *   3. maximises the linear objective sum C[y,z] W[z,y]: without a marginal
+ *      constraint each y takes its best z (ties keep the current cluster);
+ *      with a prescribed P_Z it is a transportation LP (transport.c).
+ *
+ * Without a prescribed P_Z the constraint on F moves with W (the paper
+ * notes this), so step 3 alone could lower the norm.  We therefore accept
+ * a step only if the norm strictly increases; otherwise we retry with the
+ * half of the proposed moves that have the largest gain, and so on down to
+ * a single move.  A cluster left empty is given the row that fits its
+ * own cluster worst: splitting a cluster never lowers the nuclear norm
+ * (merging is multiplication by a DTM, a contraction), so no division by
+ * P_Z(z) = 0 ever happens.  Stopping rule: no row wants to move, or no
+ * subset of the proposed moves increases the norm, or max_iter.  Hence the
+ * norm never decreases across iterations.
+ *
+ * With a prescribed P_Z, F stays feasible across the W step, so plain
+ * alternation is monotone (after the first LP step, which moves the start
+ * onto the marginal); it stops when W or the norm stop changing.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver_i.h"
+
+typedef struct state {
+    double *T, *pz, *sigma, *U;
+    double obj;
+} state;
+
+static void state_free(state *s)
+{
+    mmnc_i_free(s->T);
+    mmnc_i_free(s->pz);
+    mmnc_i_free(s->sigma);
+    mmnc_i_free(s->U);
+}
+
+static int state_alloc(state *s, mmnc_int nx, mmnc_int k)
+{
+    s->T = mmnc_i_malloc((size_t)(nx * k), sizeof(double));
+    s->pz = mmnc_i_malloc((size_t)k, sizeof(double));
+    s->sigma = mmnc_i_malloc((size_t)k, sizeof(double));
+    s->U = mmnc_i_malloc((size_t)(k * k), sizeof(double));
+    return s->T && s->pz && s->sigma && s->U;
+}
+
+static int evaluate(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, state *s, mmnc_err *err)
+{
+    int status;
+    mmnc_i_pzx(p, k, labels, W, s->T);
+    mmnc_i_pz(p, k, labels, W, s->pz);
+    status = mmnc_i_spectrum(p, k, s->T, s->pz, s->sigma, s->U, err);
+    s->obj = 0.0;
+    for (mmnc_int z = 0; z < k; z++) s->obj += s->sigma[z];
+    return status;
+}
+
+/* C = S Mp with Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2}. */
+static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, double *S, double *C)
+{
+    double floor = 1e-10 * (s->sigma[0] > 0 ? s->sigma[0] : 1.0);
+    for (mmnc_int i = 0; i < k; i++)
+        for (mmnc_int j = 0; j < k; j++) {
+            double t = 0.0;
+            if (s->pz[i] > 0.0 && s->pz[j] > 0.0) {
+                for (mmnc_int a = 0; a < k; a++)
+                    if (s->sigma[a] > floor) t += s->U[i * k + a] * s->U[j * k + a] / s->sigma[a];
+                t /= sqrt(s->pz[i] * s->pz[j]);
+            }
+            Mp[i * k + j] = t;
+        }
+    mmnc_i_row_gather(p, k, s->T, S);
+#pragma omp parallel for schedule(static) if (p->ny * k * k > 100000)
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        const double *sy = S + y * k;
+        double *cy = C + y * k;
+        for (mmnc_int z = 0; z < k; z++) {
+            double t = 0.0;
+            for (mmnc_int j = 0; j < k; j++) t += sy[j] * Mp[j * k + z];
+            cy[z] = t;
+        }
+    }
+}
+
+typedef struct move {
+    double gain;
+    mmnc_int y, to;
+} move;
+
+static int by_gain(const void *a, const void *b)
+{
+    const move *u = a, *v = b;
+    if (u->gain > v->gain) return -1;
+    if (u->gain < v->gain) return 1;
+    return (u->y > v->y) - (u->y < v->y);
+}
+
+static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                    mmnc_i_run *run, mmnc_err *err)
+{
+    mmnc_int k = prm->k, ny = p->ny;
+    state cur = {0}, nxt = {0};
+    double *Mp = NULL, *S = NULL, *C = NULL;
+    mmnc_int *trial = NULL;
+    move *mv = NULL;
+    int status = MMNC_OK, it;
+    if (!state_alloc(&cur, p->nx, k) || !state_alloc(&nxt, p->nx, k)) {
+        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    MMNC_ALLOC(Mp, k * k, err, status);
+    MMNC_ALLOC(S, ny * k, err, status);
+    MMNC_ALLOC(C, ny * k, err, status);
+    MMNC_ALLOC(trial, ny, err, status);
+    MMNC_ALLOC(mv, ny, err, status);
+    if ((status = evaluate(p, k, labels, NULL, &cur, err)) != MMNC_OK) goto cleanup;
+    run->converged = 0;
+    for (it = 0; it < prm->max_iter; it++) {
+        mmnc_int m = 0;
+        scores(p, k, &cur, Mp, S, C);
+        for (mmnc_int y = 0; y < ny; y++) {
+            const double *cy = C + y * k;
+            mmnc_int best = labels[y];
+            for (mmnc_int z = 0; z < k; z++)
+                if (cy[z] > cy[best]) best = z;
+            if (best != labels[y]) {
+                mv[m].gain = cy[best] - cy[labels[y]];
+                mv[m].y = y;
+                mv[m].to = best;
+                m++;
+            }
+        }
+        if (m == 0) {
+            run->converged = 1;
+            break;
+        }
+        qsort(mv, (size_t)m, sizeof(move), by_gain);
+        int accepted = 0;
+        for (mmnc_int take = m; take >= 1; take /= 2) {
+            memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
+            for (mmnc_int i = 0; i < take; i++) trial[mv[i].y] = mv[i].to;
+            mmnc_i_fill_empty(ny, k, trial, C, NULL);
+            if ((status = evaluate(p, k, trial, NULL, &nxt, err)) != MMNC_OK) goto cleanup;
+            if (nxt.obj > cur.obj * (1.0 + 1e-13)) {
+                state t = cur;
+                cur = nxt;
+                nxt = t;
+                memcpy(labels, trial, (size_t)ny * sizeof(mmnc_int));
+                accepted = 1;
+                break;
+            }
+        }
+        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, cur.obj);
+        if (!accepted) {
+            run->converged = 1;
+            it++;
+            break;
+        }
+    }
+    run->iterations = it;
+    run->objective = cur.obj;
+    memset(W, 0, (size_t)(ny * k) * sizeof(double));
+    for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
+cleanup:
+    state_free(&cur);
+    state_free(&nxt);
+    mmnc_i_free(Mp);
+    mmnc_i_free(S);
+    mmnc_i_free(C);
+    mmnc_i_free(trial);
+    mmnc_i_free(mv);
+    return status;
+}
+
+static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                          mmnc_i_run *run, mmnc_err *err)
+{
+    mmnc_int k = prm->k, ny = p->ny;
+    state cur = {0}, nxt = {0};
+    double *Mp = NULL, *S = NULL, *C = NULL, *Wn = NULL;
+    mmnc_i_transport *tp = NULL;
+    int status = MMNC_OK, it;
+    if (!state_alloc(&cur, p->nx, k) || !state_alloc(&nxt, p->nx, k)) {
+        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    MMNC_ALLOC(Mp, k * k, err, status);
+    MMNC_ALLOC(S, ny * k, err, status);
+    MMNC_ALLOC(C, ny * k, err, status);
+    MMNC_ALLOC(Wn, ny * k, err, status);
+    if ((status = mmnc_i_transport_new(p, k, prm->pz, &tp, err)) != MMNC_OK) goto cleanup;
+    memset(W, 0, (size_t)(ny * k) * sizeof(double));
+    for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
+    if ((status = evaluate(p, k, NULL, W, &cur, err)) != MMNC_OK) goto cleanup;
+    run->converged = 0;
+    for (it = 0; it < prm->max_iter; it++) {
+        double change = 0.0;
+        scores(p, k, &cur, Mp, S, C);
+        if ((status = mmnc_i_transport_solve(tp, C, Wn, err)) != MMNC_OK) goto cleanup;
+        if ((status = evaluate(p, k, NULL, Wn, &nxt, err)) != MMNC_OK) goto cleanup;
+        /* The start is off the marginal, so the first step may lower the norm;
+         * afterwards the alternation is monotone up to LP round-off. */
+        if (it > 0 && nxt.obj < cur.obj) {
+            run->converged = 1;
+            break;
+        }
+        for (mmnc_int i = 0; i < ny * k; i++)
+            if (fabs(Wn[i] - W[i]) > change) change = fabs(Wn[i] - W[i]);
+        int flat = it > 0 && nxt.obj <= cur.obj * (1.0 + 1e-12);
+        state t = cur;
+        cur = nxt;
+        nxt = t;
+        memcpy(W, Wn, (size_t)(ny * k) * sizeof(double));
+        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, cur.obj);
+        if (change < 1e-12 || flat) {
+            run->converged = 1;
+            it++;
+            break;
+        }
+    }
+    run->iterations = it;
+    run->objective = cur.obj;
+    for (mmnc_int y = 0; y < ny; y++) {
+        mmnc_int best = 0;
+        for (mmnc_int z = 1; z < k; z++)
+            if (W[y * k + z] > W[y * k + best]) best = z;
+        labels[y] = best;
+    }
+cleanup:
+    mmnc_i_transport_free(tp);
+    state_free(&cur);
+    state_free(&nxt);
+    mmnc_i_free(Mp);
+    mmnc_i_free(S);
+    mmnc_i_free(C);
+    mmnc_i_free(Wn);
+    return status;
+}
+
+int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                   mmnc_i_run *run, mmnc_err *err)
+{
+    if (prm->pz) return run_prescribed(p, prm, restart, labels, W, run, err);
+    return run_hard(p, prm, restart, labels, W, run, err);
+}

@@ -1,0 +1,51 @@
+/*
+ * solver_i.h -- private interface between the driver (cluster.c), the
+ * starts (init.c) and the solvers (nuclear.c, frobenius.c, transport.c).
+ */
+#ifndef MMNC_SOLVER_I_H
+#define MMNC_SOLVER_I_H
+
+#include "kernel_i.h"
+
+/* One start's outcome. */
+typedef struct mmnc_i_run {
+    double objective;
+    int iterations;
+    int converged;
+} mmnc_i_run;
+
+/* Spectral embedding for starts: rows of [P_Y]^{-1/2} U_{2..k} (ny x (k-1)),
+ * from the DTM's k leading left singular vectors. */
+int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, double *emb, mmnc_err *err);
+
+/* Initial hard labels by `method` (mmnc_init).  emb is the spectral
+ * embedding (needed for MMNC_INIT_SPECTRAL).  No cluster is left empty. */
+int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_i_rng *rng,
+                       mmnc_int *labels, mmnc_err *err);
+
+/* Give every empty cluster one row, taken from a cluster with at least two
+ * rows: the row with the smallest score[y*k + labels[y]] when score is
+ * given, else a row found by a scan from a random position.  Requires
+ * k <= ny. */
+void mmnc_i_fill_empty(mmnc_int ny, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng);
+
+/* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
+ * result is hard (labels updated, W filled one-hot); with prm->pz it is the
+ * LP's soft W (labels = argmax). */
+int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                   mmnc_i_run *run, mmnc_err *err);
+
+/* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
+int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
+                     const mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
+
+/* Transportation LP: maximise sum_{y,z} C[y*k+z] W[y*k+z] over W >= 0 with
+ * sum_z W[.,y] = 1 and sum_y W[z,y] py[y] = pz[z].  The state keeps the
+ * GLPK problem between calls so that later solves start from the previous
+ * basis. */
+typedef struct mmnc_i_transport mmnc_i_transport;
+int mmnc_i_transport_new(const mmnc_pmf *p, mmnc_int k, const double *pz, mmnc_i_transport **out, mmnc_err *err);
+int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err);
+void mmnc_i_transport_free(mmnc_i_transport *t);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * test_cluster.c -- couplings and both algorithms:
+ *   - B_{Z,X} = B_{Z,Y} B_{Y,X} (paper, Prop. 1) and the reported statistics
+ *     against a dense computation; merging clusters never raises the norms;
+ *   - the paper's two-community example (section 3.2, m = n = 50): the
+ *     intuitive clustering has the larger Frobenius norm for s > 1;
+ *   - a planted partition is recovered by Algorithm 1 and Algorithm 2;
+ *   - Algorithm 2's objective never decreases (free and prescribed P_Z);
+ *   - a prescribed P_Z is met exactly with at most k-1 fractional columns;
+ *   - same seed, same result for 1 and 2 threads; k = 1; k = |Y|; bad params.
+ */
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "mmnc_i.h"
+#include "testutil.h"
+
+static mmnc_pmf *from_dense(mmnc_int nr, mmnc_int nc, const double *D)
+{
+    mmnc_int n = 0, *ri = malloc(nr * nc * sizeof(mmnc_int)), *ci = malloc(nr * nc * sizeof(mmnc_int));
+    double *v = malloc(nr * nc * sizeof(double));
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    for (mmnc_int i = 0; i < nr; i++)
+        for (mmnc_int j = 0; j < nc; j++)
+            if (D[i * nc + j] != 0) ri[n] = i, ci[n] = j, v[n++] = D[i * nc + j];
+    mmnc_csr_from_triplets(nr, nc, n, ri, ci, v, &A, NULL);
+    mmnc_pmf_build(A, &p, NULL);
+    mmnc_csr_free(A);
+    free(ri), free(ci), free(v);
+    return p;
+}
+
+/* Planted partition: rows and columns in k groups; Poisson-like counts with
+ * rate `in` inside the group's block and `out` elsewhere. */
+static mmnc_pmf *planted(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed, mmnc_int *truth)
+{
+    mmnc_i_rng rng;
+    double *D = calloc(ny * nx, sizeof(double));
+    mmnc_i_rng_seed(&rng, seed);
+    for (mmnc_int y = 0; y < ny; y++) {
+        truth[y] = y % k;
+        for (mmnc_int x = 0; x < nx; x++) {
+            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_i_rng_uniform(&rng);
+            int c = 0;
+            while (prod > L) c++, prod *= mmnc_i_rng_uniform(&rng);
+            D[y * nx + x] = c;
+        }
+        D[y * nx + (y % nx)] += 1; /* no empty rows */
+    }
+    for (mmnc_int x = 0; x < nx; x++) D[(x % ny) * nx + x] += 1;
+    mmnc_pmf *p = from_dense(ny, nx, D);
+    free(D);
+    return p;
+}
+
+static void test_composition(void)
+{
+    mmnc_int truth[30], k = 3;
+    mmnc_pmf *p = planted(30, 20, k, 2.0, 0.5, 4, truth);
+    mmnc_i_rng rng;
+    double *W = malloc(k * p->ny * sizeof(double));
+    mmnc_i_rng_seed(&rng, 9);
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double s = 0;
+        for (mmnc_int z = 0; z < k; z++) s += (W[y * k + z] = mmnc_i_rng_uniform(&rng) + 0.01);
+        for (mmnc_int z = 0; z < k; z++) W[y * k + z] /= s;
+    }
+    /* dense B_{Z,Y} B_{Y,X} */
+    double pz[3] = {0, 0, 0};
+    for (mmnc_int y = 0; y < p->ny; y++)
+        for (mmnc_int z = 0; z < k; z++) pz[z] += W[y * k + z] * p->py[y];
+    double *BZX = calloc(k * p->nx, sizeof(double));
+    for (mmnc_int y = 0; y < p->ny; y++)
+        for (mmnc_int e = p->P->rowptr[y]; e < p->P->rowptr[y + 1]; e++) {
+            mmnc_int x = p->P->colind[e];
+            double byx = p->P->val[e] / sqrt(p->py[y] * p->px[x]);
+            for (mmnc_int z = 0; z < k; z++) BZX[z * p->nx + x] += W[y * k + z] * sqrt(p->py[y] / pz[z]) * byx;
+        }
+    double s[3], sup[3], *Bc = malloc(k * p->nx * sizeof(double));
+    memcpy(Bc, BZX, k * p->nx * sizeof(double));
+    LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'N', k, p->nx, Bc, p->nx, s, NULL, 1, NULL, 1, sup);
+    /* exact MI */
+    double mi = 0;
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int x = 0; x < p->nx; x++) {
+            double pzx = BZX[z * p->nx + x] * sqrt(pz[z] * p->px[x]);
+            if (pzx > 0) mi += pzx * log(pzx / (pz[z] * p->px[x]));
+        }
+    mmnc_stats st;
+    CHECK_OK(mmnc_stats_init(&st, k, NULL));
+    CHECK_OK(mmnc_coupling_stats(p, k, NULL, W, &st, NULL));
+    for (mmnc_int z = 0; z < k; z++) CHECK_NEAR(st.sigma[z], s[z], 1e-10);
+    for (mmnc_int z = 0; z < k; z++) CHECK_NEAR(st.pz[z], pz[z], 1e-12);
+    CHECK_NEAR(st.sigma[0], 1.0, 1e-10);
+    CHECK_NEAR(st.nuclear, s[0] + s[1] + s[2], 1e-10);
+    CHECK_NEAR(st.frob * st.frob, s[0] * s[0] + s[1] * s[1] + s[2] * s[2], 1e-10);
+    CHECK_NEAR(st.mi_local, 0.5 * (st.frob * st.frob - 1), 1e-12);
+    CHECK_NEAR(st.mi, mi, 1e-12);
+    /* merging clusters 1 and 2 is a contraction: norms do not grow */
+    double *W2 = malloc(2 * p->ny * sizeof(double));
+    for (mmnc_int y = 0; y < p->ny; y++) W2[y * 2] = W[y * k], W2[y * 2 + 1] = W[y * k + 1] + W[y * k + 2];
+    mmnc_stats st2;
+    CHECK_OK(mmnc_stats_init(&st2, 2, NULL));
+    CHECK_OK(mmnc_coupling_stats(p, 2, NULL, W2, &st2, NULL));
+    CHECK(st2.nuclear <= st.nuclear + 1e-12);
+    CHECK(st2.frob <= st.frob + 1e-12);
+    CHECK(st2.mi <= st.mi + 1e-12);
+    /* bad kernels are refused */
+    W[0] = 2.0;
+    CHECK(mmnc_coupling_stats(p, k, NULL, W, &st, NULL) == MMNC_EINVAL);
+    mmnc_stats_free(&st), mmnc_stats_free(&st2);
+    free(W), free(W2), free(BZX), free(Bc);
+    mmnc_pmf_free(p);
+}
+
+/* The paper's example: P = [s1 1; 1 s1] with m = n = 50 blocks. */
+static void test_two_communities(void)
+{
+    const mmnc_int m = 50, n = 50;
+    const double svals[] = {1.05, 1.25, 1.5, 2, 3, 4, 5, 7.5, 10, 15, 20};
+    double *D = malloc(2 * m * 2 * n * sizeof(double));
+    mmnc_int lab1[100], lab2[100];
+    for (mmnc_int y = 0; y < 2 * m; y++) lab1[y] = y < m ? 0 : 1, lab2[y] = y == 2 * m - 1 ? 1 : 0;
+    for (size_t t = 0; t < sizeof svals / sizeof svals[0]; t++) {
+        double s = svals[t];
+        for (mmnc_int y = 0; y < 2 * m; y++)
+            for (mmnc_int x = 0; x < 2 * n; x++) D[y * 2 * n + x] = ((y < m) == (x < n)) ? s : 1.0;
+        mmnc_pmf *p = from_dense(2 * m, 2 * n, D);
+        mmnc_stats a, b;
+        mmnc_stats_init(&a, 2, NULL);
+        mmnc_stats_init(&b, 2, NULL);
+        CHECK_OK(mmnc_coupling_stats(p, 2, lab1, NULL, &a, NULL));
+        CHECK_OK(mmnc_coupling_stats(p, 2, lab2, NULL, &b, NULL));
+        /* closed form for the intuitive clustering: sigma_2 = (s - 1) / (s + 1) */
+        CHECK_NEAR(a.sigma[1], (s - 1) / (s + 1), 1e-12);
+        CHECK(a.frob > b.frob);
+        if (s == 3) {
+            /* both algorithms find the intuitive clustering */
+            for (int alg = 1; alg <= 2; alg++) {
+                mmnc_params prm;
+                mmnc_result *r = NULL;
+                mmnc_params_default(&prm);
+                prm.algorithm = alg;
+                prm.k = 2;
+                prm.restarts = 3;
+                CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+                mmnc_scores sc;
+                CHECK_OK(mmnc_evaluate(2 * m, r->label, lab1, &sc, NULL));
+                CHECK_NEAR(sc.acc, 1.0, 1e-12);
+                CHECK(r->stats.frob >= a.frob - 1e-6);
+                mmnc_result_free(r);
+            }
+        }
+        mmnc_stats_free(&a), mmnc_stats_free(&b);
+        mmnc_pmf_free(p);
+    }
+    free(D);
+}
+
+typedef struct trace {
+    double obj[4096];
+    int restart[4096];
+    int n;
+} trace;
+
+static void record(void *ctx, int restart, int iter, double obj)
+{
+    trace *t = ctx;
+    (void)iter;
+    if (t->n < 4096) t->obj[t->n] = obj, t->restart[t->n] = restart, t->n++;
+}
+
+static int monotone(const trace *t, int skip_first)
+{
+    for (int i = 1; i < t->n; i++) {
+        if (t->restart[i] != t->restart[i - 1]) continue;
+        if (skip_first && (i == 1 || t->restart[i - 2] != t->restart[i])) continue;
+        if (t->obj[i] < t->obj[i - 1] - 1e-12) return 0;
+    }
+    return 1;
+}
+
+static void test_planted_and_monotone(void)
+{
+    const mmnc_int ny = 400, nx = 200, k = 4;
+    mmnc_int truth[400];
+    mmnc_pmf *p = planted(ny, nx, k, 0.6, 0.15, 21, truth);
+    for (int alg = 1; alg <= 2; alg++) {
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        mmnc_scores sc;
+        mmnc_params_default(&prm);
+        prm.algorithm = alg;
+        prm.k = k;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK_OK(mmnc_evaluate(ny, r->label, truth, &sc, NULL));
+        CHECK(sc.acc >= 0.99);
+        /* W is column-stochastic */
+        double worst = 0;
+        for (mmnc_int y = 0; y < ny; y++) {
+            double s = 0;
+            for (mmnc_int z = 0; z < k; z++) {
+                s += r->W[y * k + z];
+                if (r->W[y * k + z] < 0) worst = 1;
+            }
+            worst = fmax(worst, fabs(s - 1));
+        }
+        CHECK_NEAR(worst, 0, 1e-9);
+        mmnc_result_free(r);
+    }
+    /* Algorithm 2 from random starts on a noisier problem: never decreasing */
+    mmnc_pmf *q = planted(300, 150, 5, 0.3, 0.2, 5, truth);
+    trace *t = calloc(1, sizeof(trace));
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_params_default(&prm);
+    prm.k = 5;
+    prm.init = MMNC_INIT_RANDOM;
+    prm.restarts = 6;
+    prm.progress = record;
+    prm.progress_ctx = t;
+    CHECK_OK(mmnc_cluster(q, &prm, &r, NULL));
+    CHECK(t->n > 12);
+    CHECK(monotone(t, 0));
+    for (int i = 0; i < r->restarts; i++) CHECK(r->restart_objective[i] <= r->objective);
+    mmnc_result_free(r);
+#ifdef MMNC_HAVE_GLPK
+    /* prescribed P_Z: met exactly, at most k-1 fractional columns, monotone after the first step */
+    double pz[5] = {0.3, 0.25, 0.2, 0.15, 0.1};
+    memset(t, 0, sizeof *t);
+    prm.pz = pz;
+    prm.restarts = 2;
+    CHECK_OK(mmnc_cluster(q, &prm, &r, NULL));
+    for (int z = 0; z < 5; z++) CHECK_NEAR(r->stats.pz[z], pz[z], 1e-9);
+    int frac = 0;
+    for (mmnc_int y = 0; y < q->ny; y++) {
+        double mx = 0;
+        for (int z = 0; z < 5; z++) mx = fmax(mx, r->W[y * 5 + z]);
+        if (mx < 1 - 1e-9) frac++;
+    }
+    CHECK(frac <= 4);
+    CHECK(monotone(t, 1));
+    mmnc_result_free(r);
+#endif
+    free(t);
+    mmnc_pmf_free(q);
+    mmnc_pmf_free(p);
+}
+
+static void test_determinism_and_edges(void)
+{
+    mmnc_int truth[200];
+    mmnc_pmf *p = planted(200, 120, 3, 0.4, 0.2, 8, truth);
+    for (int alg = 1; alg <= 2; alg++) {
+        mmnc_params prm;
+        mmnc_result *r1 = NULL, *r2 = NULL;
+        mmnc_params_default(&prm);
+        prm.algorithm = alg;
+        prm.k = 3;
+        prm.seed = 42;
+        prm.threads = 1;
+        CHECK_OK(mmnc_cluster(p, &prm, &r1, NULL));
+        prm.threads = 2;
+        CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
+        CHECK(memcmp(r1->W, r2->W, 3 * p->ny * sizeof(double)) == 0);
+        CHECK(r1->objective == r2->objective);
+        mmnc_result_free(r1), mmnc_result_free(r2);
+    }
+    /* k = 1 */
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_err err = {0, ""};
+    mmnc_params_default(&prm);
+    prm.k = 1;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK_NEAR(r->stats.nuclear, 1.0, 1e-12);
+    CHECK_NEAR(r->stats.mi, 0.0, 1e-12);
+    mmnc_result_free(r), r = NULL;
+    /* k = |Y| on a small problem: every cluster non-empty */
+    mmnc_int t6[6];
+    mmnc_pmf *s = planted(6, 5, 2, 2.0, 0.5, 3, t6);
+    prm.k = 6;
+    prm.restarts = 2;
+    CHECK_OK(mmnc_cluster(s, &prm, &r, NULL));
+    CHECK(r->stats.empty == 0);
+    mmnc_result_free(r), r = NULL;
+    /* bad parameters */
+    prm.k = 7;
+    CHECK(mmnc_cluster(s, &prm, &r, &err) == MMNC_EINVAL && r == NULL);
+    CHECK(strstr(err.msg, "number of rows") != NULL);
+    prm.k = 0;
+    CHECK(mmnc_cluster(s, &prm, &r, &err) == MMNC_EINVAL);
+    prm.k = 2;
+    double badpz[2] = {0.5, 0.0};
+    prm.pz = badpz;
+    CHECK(mmnc_cluster(s, &prm, &r, &err) == MMNC_EINVAL);
+    CHECK(mmnc_params_check(&prm, 6) != NULL);
+    prm.pz = NULL;
+    CHECK(mmnc_params_check(&prm, 6) == NULL);
+    mmnc_pmf_free(s);
+    mmnc_pmf_free(p);
+}
+
+static void test_frobenius_marginal(void)
+{
+    mmnc_int truth[300];
+    mmnc_pmf *p = planted(300, 150, 3, 0.5, 0.2, 13, truth);
+    double pz[3] = {0.5, 0.3, 0.2};
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_FROBENIUS;
+    prm.k = 3;
+    prm.pz = pz;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    /* the penalty holds the marginal near the target */
+    double srt[3] = {r->stats.pz[0], r->stats.pz[1], r->stats.pz[2]};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (srt[j] > srt[i]) { double t = srt[i]; srt[i] = srt[j]; srt[j] = t; }
+    for (int z = 0; z < 3; z++) CHECK_NEAR(srt[z], pz[z], 0.1);
+    CHECK(r->lambda == 10.0 && r->step == 0.1);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+}
+
+static void test_alloc_failures(void)
+{
+    mmnc_int truth[60];
+    mmnc_pmf *p = planted(60, 30, 3, 1.0, 0.2, 2, truth);
+    int fails = 0;
+    for (int alg = 1; alg <= 2; alg++)
+        for (long n = 1; n < 5000; n++) {
+            mmnc_params prm;
+            mmnc_result *r = NULL;
+            mmnc_params_default(&prm);
+            prm.algorithm = alg;
+            prm.k = 3;
+            prm.restarts = 2;
+            prm.max_iter = 5;
+            mmnc_i_fail_after(n);
+            int st = mmnc_cluster(p, &prm, &r, NULL);
+            mmnc_i_fail_after(0);
+            if (st == MMNC_OK) {
+                mmnc_result_free(r);
+                break;
+            }
+            CHECK(r == NULL);
+            fails++;
+        }
+    CHECK(fails > 10);
+    mmnc_pmf_free(p);
+}
+
+int main(void)
+{
+    test_composition();
+    test_two_communities();
+    test_planted_and_monotone();
+    test_determinism_and_edges();
+    test_frobenius_marginal();
+    test_alloc_failures();
+    return test_done();
+}

@@ -1,0 +1,73 @@
+/*
+ * cli.h -- shared pieces of the mmnc command-line tool.  cli/ is the only
+ * code that prints to the user or calls exit().
+ *
+ * Exit status: 0 success, 1 failure (bad input, I/O, no convergence),
+ * 2 usage error (unknown option, bad option value).
+ */
+#ifndef MMNC_CLI_H
+#define MMNC_CLI_H
+
+#include <stdio.h>
+#include "mmnc.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* Subcommands: each gets argv with argv[0] = the subcommand name. */
+int cmd_cluster(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_cooc(int argc, char **argv);
+
+/* "mmnc <cmd>: message\n" on stderr; returns CLI_EXIT_FAIL. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same, followed by "Try 'mmnc <cmd> --help'."; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report a library error; returns CLI_EXIT_FAIL. */
+int cli_lib_fail(const char *cmd, const mmnc_err *err);
+
+/* Strict number parsing of option values: the whole string must parse and
+ * lie in [min, max].  On failure print a usage error naming the option and
+ * return nonzero. */
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min, long long max,
+                  long long *out);
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double min, double max,
+                     double *out);
+
+/* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
+void cli_json_string(FILE *fp, const char *s);
+
+/* Progress on stderr for long runs: cli_progress_start(); then
+ * cli_progress(...) prints at most about once a second and only after the
+ * first second, unless quiet. */
+typedef struct cli_progress {
+    double t0, last;
+    int quiet;
+} cli_progress;
+void cli_progress_start(cli_progress *p, int quiet);
+void cli_progress_say(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Options that say how to read a data file, shared by cluster and info. */
+typedef struct cli_load {
+    mmnc_read_opts ro;
+    int transpose;
+    mmnc_valmap map;
+    int normalize_rows;
+    int drop_empty; /* default 1 */
+} cli_load;
+
+void cli_load_default(cli_load *l);
+/* If opt (a long option name without dashes) is a load option, apply its
+ * value and return 1; return 0 if not a load option; -1 on a bad value
+ * (message printed). */
+int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *val);
+/* Help text for the load options. */
+void cli_load_help(FILE *fp);
+/* Read and transform; prints what was dropped to stderr unless quiet.
+ * Returns 0 or an exit status. */
+int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,
+                  mmnc_int *rows_dropped, mmnc_int *cols_dropped);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * cmd_cluster.c -- `mmnc cluster`: read data, learn P_{Z|Y}, write labels,
+ * the soft kernel, a JSON summary and the top columns of each cluster.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mmnc_i.h"
+
+static const char *CMD = "cluster";
+
+static void help(void)
+{
+    printf("Usage: mmnc cluster [options] DATA\n\n"
+           "Learn a probabilistic clustering P_{Z|Y} of the rows of DATA by maximising a matrix norm\n"
+           "of the divergence transition matrix B_{Z,X} (Qiu, Makur, Zheng 2018).\n\n"
+           "Clustering options:\n"
+           "  -k, --clusters N      number of clusters (default 2)\n"
+           "  -a, --algorithm A     nuclear (Algorithm 2) | frobenius (Algorithm 1) (default nuclear)\n"
+           "  -s, --seed N          random seed (default 1)\n"
+           "  -r, --restarts N      independent starts; the best objective is kept (default 8)\n"
+           "      --init I          spectral | kmeans++ | random (default spectral: starts cycle through\n"
+           "                        spectral, kmeans++ and random)\n"
+           "      --max-iter N      iterations per start, 0 = 300 (nuclear) or 3000 (frobenius) (default 0)\n"
+           "      --tol X           Algorithm 1: stop when max |W_t - W_t-1| < X (default 1e-6)\n"
+           "      --pz P            cluster marginal: 'uniform' or comma-separated weights, normalised\n"
+           "                        (nuclear: prescribed, exact LP step; frobenius: target) (default none;\n"
+           "                        frobenius then uses uniform)\n"
+           "      --lambda X        Algorithm 1 marginal penalty (default 10)\n"
+           "      --step X          Algorithm 1 step size alpha (default 1/lambda)\n"
+           "  -t, --threads N       threads, 0 = all cores (default 0); results do not depend on it\n\n"
+           "Output options:\n"
+           "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json, PREFIX.top.tsv\n"
+           "                        (default: DATA's file name without extensions, in the current directory)\n"
+           "      --no-soft         do not write PREFIX.soft.tsv\n"
+           "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
+           "      --names-keyed     FILE has 'id|name' or 'id<TAB>name' lines (e.g. MovieLens u.item)\n"
+           "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
+           "                        the ids in the outputs (default none)\n"
+           "      --top N           characteristic columns listed per cluster (default 10)\n"
+           "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
+           "      --truth-var NAME  variable of a .mat truth file (default gnd)\n"
+           "  -q, --quiet           no progress or summary on stderr/stdout\n"
+           "  -h, --help            this help\n\n");
+    cli_load_help(stdout);
+}
+
+typedef struct progress_ctx {
+    cli_progress pr;
+    int restarts;
+} progress_ctx;
+
+static void on_progress(void *ctx, int restart, int iter, double obj)
+{
+    progress_ctx *c = ctx;
+    cli_progress_say(&c->pr, "start %d/%d, iteration %d, objective %.6f", restart + 1, c->restarts, iter, obj);
+}
+
+static int parse_pz(const char *s, mmnc_int k, double **out)
+{
+    double *pz = calloc((size_t)k, sizeof(double));
+    const char *c = s;
+    mmnc_int n = 0;
+    if (!pz) return cli_fail(CMD, "out of memory");
+    if (!strcmp(s, "uniform")) {
+        for (mmnc_int z = 0; z < k; z++) pz[z] = 1.0 / (double)k;
+        *out = pz;
+        return 0;
+    }
+    while (*c) {
+        char *end;
+        double v = strtod(c, &end);
+        if (end == c || !isfinite(v) || v <= 0 || n >= k || (*end && *end != ',')) {
+            free(pz);
+            return cli_usage_error(CMD, "--pz: expected 'uniform' or %lld positive comma-separated numbers, got '%s'",
+                                   (long long)k, s);
+        }
+        pz[n++] = v;
+        c = *end ? end + 1 : end;
+    }
+    if (n != k) {
+        free(pz);
+        return cli_usage_error(CMD, "--pz: expected %lld weights (one per cluster), got %lld", (long long)k, (long long)n);
+    }
+    double sum = 0.0;
+    for (mmnc_int z = 0; z < k; z++) sum += pz[z];
+    for (mmnc_int z = 0; z < k; z++) pz[z] /= sum;
+    *out = pz;
+    return 0;
+}
+
+/* PREFIX from the data path: base name without directory and extensions. */
+static char *default_prefix(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    char *p = mmnc_i_strdup(b ? b + 1 : path), *dot;
+    if (!p) return NULL;
+    if ((dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
+    return p;
+}
+
+/* The name of row y: from --row-names if given, else its original id. */
+static const char *row_label(const mmnc_data *d, char **rnames, mmnc_int nrnames, mmnc_int y, char *buf)
+{
+    mmnc_int orig = d->row_orig ? d->row_orig[y] : y;
+    if (rnames && orig < nrnames && rnames[orig]) return rnames[orig];
+    return mmnc_data_row_id(d, y, buf);
+}
+
+static const double *g_sort_py;
+static int by_mass(const void *a, const void *b)
+{
+    double pa = g_sort_py[*(const mmnc_int *)a], pb = g_sort_py[*(const mmnc_int *)b];
+    if (pa != pb) return pa < pb ? 1 : -1;
+    return (*(const mmnc_int *)a > *(const mmnc_int *)b) - (*(const mmnc_int *)a < *(const mmnc_int *)b);
+}
+
+static char *join(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 1;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s%s", a, b);
+    return s;
+}
+
+int cmd_cluster(int argc, char **argv)
+{
+    enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
+           O_TRUTHVAR, O_ROWNAMES, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE, O_MAP, O_NORMROWS };
+    static const struct option opts[] = {
+        {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
+        {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
+        {"init", required_argument, 0, O_INIT},  {"max-iter", required_argument, 0, O_MAXIT},
+        {"tol", required_argument, 0, O_TOL},    {"pz", required_argument, 0, O_PZ},
+        {"lambda", required_argument, 0, O_LAMBDA}, {"step", required_argument, 0, O_STEP},
+        {"threads", required_argument, 0, 't'},  {"output", required_argument, 0, 'o'},
+        {"no-soft", no_argument, 0, O_NOSOFT},   {"names", required_argument, 0, O_NAMES},
+        {"names-keyed", no_argument, 0, O_NAMESK}, {"top", required_argument, 0, O_TOP},
+        {"truth", required_argument, 0, O_TRUTH}, {"truth-var", required_argument, 0, O_TRUTHVAR},
+        {"row-names", required_argument, 0, O_ROWNAMES},
+        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
+        {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
+        {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
+        {"delim", required_argument, 0, O_DELIM}, {"mat-var", required_argument, 0, O_MATVAR},
+        {"transpose", no_argument, 0, O_TRANSPOSE}, {"map", required_argument, 0, O_MAP},
+        {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
+    mmnc_params prm;
+    cli_load load;
+    const char *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
+    int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
+    long long v, ntop = 10;
+    double *pz = NULL, dv;
+    mmnc_data *d = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_result *res = NULL;
+    mmnc_int rows_dropped = 0, cols_dropped = 0, nnames = 0, *topc = NULL, *truth = NULL, ntruth = 0, nclasses = 0;
+    char **names = NULL, **rnames = NULL;
+    mmnc_int nrnames = 0, *order = NULL;
+    double *tops = NULL;
+    mmnc_scores scores;
+    int have_scores = 0;
+    mmnc_err err = {0, ""};
+    mmnc_i_outfile out[4];
+    int nopen = 0;
+    progress_ctx pctx;
+    double t_start = mmnc_i_now(), t_load;
+
+    mmnc_params_default(&prm);
+    cli_load_default(&load);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":k:a:s:r:t:o:qh", opts, &longidx)) != -1) {
+        switch (c) {
+        case 'k': if (cli_parse_int(CMD, "--clusters", optarg, 1, 1000000, &v)) return CLI_EXIT_USAGE; prm.k = v; break;
+        case 'a':
+            if (!strcmp(optarg, "nuclear") || !strcmp(optarg, "2")) prm.algorithm = MMNC_ALG_NUCLEAR;
+            else if (!strcmp(optarg, "frobenius") || !strcmp(optarg, "1")) prm.algorithm = MMNC_ALG_FROBENIUS;
+            else return cli_usage_error(CMD, "--algorithm: expected nuclear or frobenius, got '%s'", optarg);
+            break;
+        case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; prm.seed = (uint64_t)v; break;
+        case 'r': if (cli_parse_int(CMD, "--restarts", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; prm.restarts = (int)v; break;
+        case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
+        case 'o': prefix = mmnc_i_strdup(optarg); break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        case O_INIT:
+            if (!strcmp(optarg, "spectral")) prm.init = MMNC_INIT_SPECTRAL;
+            else if (!strcmp(optarg, "kmeans++")) prm.init = MMNC_INIT_KMEANSPP;
+            else if (!strcmp(optarg, "random")) prm.init = MMNC_INIT_RANDOM;
+            else return cli_usage_error(CMD, "--init: expected spectral, kmeans++ or random, got '%s'", optarg);
+            break;
+        case O_MAXIT: if (cli_parse_int(CMD, "--max-iter", optarg, 0, 100000000, &v)) return CLI_EXIT_USAGE; prm.max_iter = (int)v; break;
+        case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; prm.tol = dv; break;
+        case O_PZ: pz_arg = optarg; break;
+        case O_LAMBDA: if (cli_parse_double(CMD, "--lambda", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.lambda = dv; break;
+        case O_STEP: if (cli_parse_double(CMD, "--step", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.step = dv; break;
+        case O_NOSOFT: write_soft = 0; break;
+        case O_NAMES: names_path = optarg; break;
+        case O_NAMESK: names_keyed = 1; break;
+        case O_TOP: if (cli_parse_int(CMD, "--top", optarg, 1, 100000, &ntop)) return CLI_EXIT_USAGE; break;
+        case O_TRUTH: truth_path = optarg; break;
+        case O_TRUTHVAR: truth_var = optarg; break;
+        case O_ROWNAMES: rnames_path = optarg; break;
+        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
+        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        default: {
+            int r = cli_load_option(CMD, &load, opts[longidx].name, optarg);
+            if (r < 0) return CLI_EXIT_USAGE;
+        }
+        }
+    }
+    if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
+    data_path = argv[optind];
+    if (!prefix && !(prefix = default_prefix(data_path))) return cli_fail(CMD, "out of memory");
+
+    if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK) goto done;
+    if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }
+    t_load = mmnc_i_now() - t_start;
+    if (prm.k > p->ny) {
+        rc = cli_usage_error(CMD, "k = %lld exceeds the number of rows with nonzero mass (%lld)", (long long)prm.k,
+                             (long long)p->ny);
+        goto done;
+    }
+    if (pz_arg) {
+        if ((rc = parse_pz(pz_arg, prm.k, &pz)) != 0) goto done;
+        prm.pz = pz;
+    }
+    if (names_path && mmnc_names_read(names_path, names_keyed, &nnames, &names, &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto done;
+    }
+    if (rnames_path && mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto done;
+    }
+    if (truth_path) {
+        if (mmnc_labels_read(truth_path, truth_var, d, &ntruth, &truth, &nclasses, &err) != MMNC_OK) {
+            rc = cli_lib_fail(CMD, &err);
+            goto done;
+        }
+        if (ntruth != p->ny) {
+            rc = cli_fail(CMD, "%s: %lld labels for %lld rows", truth_path, (long long)ntruth, (long long)p->ny);
+            goto done;
+        }
+    }
+    cli_progress_start(&pctx.pr, quiet);
+    pctx.restarts = prm.restarts;
+    prm.progress = on_progress;
+    prm.progress_ctx = &pctx;
+    if (mmnc_cluster(p, &prm, &res, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (truth) {
+        if (mmnc_evaluate(p->ny, res->label, truth, &scores, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        have_scores = 1;
+    }
+    topc = malloc((size_t)(res->k * ntop) * sizeof(mmnc_int));
+    tops = malloc((size_t)(res->k * ntop) * sizeof(double));
+    if (!topc || !tops) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    if (mmnc_top_columns(p, res, ntop, topc, tops, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+
+    /* ---- outputs: all to temporary files, renamed only when all succeed ---- */
+    path_labels = join(prefix, ".labels.tsv");
+    path_soft = join(prefix, ".soft.tsv");
+    path_json = join(prefix, ".json");
+    path_top = join(prefix, ".top.tsv");
+    if (!path_labels || !path_soft || !path_json || !path_top) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    {
+        const char *paths[4] = {path_labels, path_json, path_top, path_soft};
+        int nout = write_soft ? 4 : 3;
+        char buf[32], buf2[32];
+        for (nopen = 0; nopen < nout; nopen++)
+            if (mmnc_i_out_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        mmnc_int k = res->k;
+        /* labels */
+        FILE *fp = out[0].fp;
+        fprintf(fp, "id\tcluster\tprobability\n");
+        for (mmnc_int y = 0; y < p->ny; y++)
+            fprintf(fp, "%s\t%lld\t%.6g\n", row_label(d, rnames, nrnames, y, buf), (long long)res->label[y] + 1,
+                    res->W[y * k + res->label[y]]);
+        /* top columns */
+        fp = out[2].fp;
+        fprintf(fp, "cluster\trank\tcolumn\tname\tscore\tp_x_given_z\n");
+        for (mmnc_int z = 0; z < k; z++)
+            for (mmnc_int i = 0; i < ntop; i++) {
+                mmnc_int x = topc[z * ntop + i];
+                if (x < 0) break;
+                const char *id = mmnc_data_col_id(d, x, buf);
+                mmnc_int orig = d->col_orig ? d->col_orig[x] : x;
+                const char *nm = names && !d->col_names && orig < nnames && names[orig] ? names[orig] : id;
+                (void)buf2;
+                fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, nm, tops[z * ntop + i]);
+            }
+        /* soft kernel */
+        if (write_soft) {
+            fp = out[3].fp;
+            fprintf(fp, "id");
+            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
+            fputc('\n', fp);
+            for (mmnc_int y = 0; y < p->ny; y++) {
+                fputs(row_label(d, rnames, nrnames, y, buf), fp);
+                for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\t%.6g", res->W[y * k + z]);
+                fputc('\n', fp);
+            }
+        }
+        /* JSON summary */
+        fp = out[1].fp;
+        fprintf(fp, "{\n  \"mmnc_version\": \"%s\",\n  \"input\": ", MMNC_VERSION_STRING);
+        cli_json_string(fp, data_path);
+        fprintf(fp, ",\n  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)p->ny,
+                (long long)p->nx, (long long)p->nnz);
+        fprintf(fp, "  \"rows_dropped\": %lld,\n  \"columns_dropped\": %lld,\n", (long long)rows_dropped,
+                (long long)cols_dropped);
+        fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
+                res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "frobenius", (long long)k,
+                (unsigned long long)prm.seed, prm.restarts);
+        fprintf(fp, "  \"init\": \"%s\",\n", prm.init == MMNC_INIT_SPECTRAL ? "spectral" : prm.init == MMNC_INIT_KMEANSPP ? "kmeans++" : "random");
+        if (res->algorithm == MMNC_ALG_FROBENIUS) fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
+        if (pz) {
+            fprintf(fp, "  \"target_pz\": [");
+            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", pz[z]);
+            fprintf(fp, "],\n");
+        }
+        fprintf(fp, "  \"objective\": %.17g,\n  \"frobenius_norm\": %.17g,\n  \"nuclear_norm\": %.17g,\n", res->objective,
+                res->stats.frob, res->stats.nuclear);
+        fprintf(fp, "  \"singular_values\": [");
+        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.sigma[z]);
+        fprintf(fp, "],\n  \"pz\": [");
+        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.pz[z]);
+        fprintf(fp, "],\n  \"cluster_sizes\": [");
+        {
+            mmnc_int *cnt = calloc((size_t)k, sizeof(mmnc_int));
+            if (!cnt) { rc = cli_fail(CMD, "out of memory"); goto done; }
+            for (mmnc_int y = 0; y < p->ny; y++) cnt[res->label[y]]++;
+            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%lld", z ? ", " : "", (long long)cnt[z]);
+            free(cnt);
+        }
+        fprintf(fp, "],\n  \"mutual_information\": %.17g,\n  \"mutual_information_local\": %.17g,\n", res->stats.mi,
+                res->stats.mi_local);
+        fprintf(fp, "  \"empty_clusters\": %lld,\n", (long long)res->stats.empty);
+        fprintf(fp, "  \"iterations\": %d,\n  \"converged\": %s,\n  \"best_restart\": %d,\n", res->iterations,
+                res->converged ? "true" : "false", res->best_restart);
+        fprintf(fp, "  \"restart_objectives\": [");
+        for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_objective[i]);
+        fprintf(fp, "],\n  \"restart_iterations\": [");
+        for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
+        fprintf(fp, "],\n  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", t_load, res->seconds);
+        if (have_scores)
+            fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
+                        "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
+                    scores.acc, scores.nmi, scores.ari, scores.purity, scores.coverage, scores.overall, scores.kacc,
+                    (long long)scores.nclasses);
+        fprintf(fp, ",\n  \"outputs\": {\"labels\": ");
+        cli_json_string(fp, path_labels);
+        fprintf(fp, ", \"top\": ");
+        cli_json_string(fp, path_top);
+        if (write_soft) {
+            fprintf(fp, ", \"soft\": ");
+            cli_json_string(fp, path_soft);
+        }
+        fprintf(fp, "}\n}\n");
+        for (int i = 0; i < nout; i++) {
+            if (mmnc_i_out_commit(&out[i], &err) != MMNC_OK) {
+                for (int j = i + 1; j < nout; j++) mmnc_i_out_abort(&out[j]);
+                for (int j = 0; j < i; j++) remove(paths[j]);
+                nopen = 0;
+                rc = cli_lib_fail(CMD, &err);
+                goto done;
+            }
+        }
+        nopen = 0;
+    }
+
+    /* ---- human summary on stdout ---- */
+    if (!quiet) {
+        mmnc_int k = res->k;
+        char buf[32];
+        printf("%s: %lld rows x %lld columns, %lld nonzeros\n", data_path, (long long)p->ny, (long long)p->nx,
+               (long long)p->nnz);
+        printf("%s norm, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
+               res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "Frobenius", (long long)k, res->objective,
+               res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
+        printf("best of %d starts: start %d, %d iterations%s, %.3f s\n", res->restarts, res->best_restart + 1,
+               res->iterations, res->converged ? "" : " (iteration cap reached)", res->seconds);
+        printf("singular values:");
+        for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);
+        printf("%s\n", k > 12 ? " ..." : "");
+        order = malloc((size_t)p->ny * sizeof(mmnc_int));
+        if (!order) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        for (mmnc_int y = 0; y < p->ny; y++) order[y] = y;
+        g_sort_py = p->py;
+        qsort(order, (size_t)p->ny, sizeof(mmnc_int), by_mass);
+        printf("each cluster: its 10 largest members by P_Y, then its most characteristic columns\n");
+        for (mmnc_int z = 0; z < k && z < 50; z++) {
+            mmnc_int shown = 0, size = 0;
+            for (mmnc_int y = 0; y < p->ny; y++) size += res->label[y] == z;
+            printf("cluster %3lld  P_Z %.4f  %lld rows\n  members:", (long long)z + 1, res->stats.pz[z], (long long)size);
+            for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
+                if (res->label[order[i]] == z) printf(" %s", row_label(d, rnames, nrnames, order[i], buf)), shown++;
+            printf("\n  columns:");
+            for (mmnc_int i = 0; i < ntop && i < 10; i++) {
+                mmnc_int x = topc[z * ntop + i];
+                if (x < 0) break;
+                const char *id = mmnc_data_col_id(d, x, buf);
+                mmnc_int orig = d->col_orig ? d->col_orig[x] : x;
+                printf(" %s", names && !d->col_names && orig < nnames && names[orig] ? names[orig] : id);
+            }
+            printf("\n");
+        }
+        if (have_scores)
+            printf("vs %s: ACC %.2f%%  NMI %.4f  ARI %.4f  purity %.2f%%  coverage %.2f%%  overall %.2f%%  k-acc %.2f%%\n",
+                   truth_path, 100 * scores.acc, scores.nmi, scores.ari, 100 * scores.purity, 100 * scores.coverage,
+                   100 * scores.overall, 100 * scores.kacc);
+        printf("wrote %s, %s%s%s, %s\n", path_labels, write_soft ? path_soft : "", write_soft ? ", " : "", path_top,
+               path_json);
+    }
+done:
+    for (int i = 0; i < nopen; i++) mmnc_i_out_abort(&out[i]);
+    mmnc_result_free(res);
+    mmnc_pmf_free(p);
+    mmnc_data_free(d);
+    if (names) mmnc_names_free(nnames, names);
+    if (rnames) mmnc_names_free(nrnames, rnames);
+    free(order);
+    mmnc_i_free(truth);
+    free(pz);
+    free(topc);
+    free(tops);
+    mmnc_i_free(prefix);
+    free(path_labels);
+    free(path_soft);
+    free(path_json);
+    free(path_top);
+    return rc;
+}

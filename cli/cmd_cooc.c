@@ -1,0 +1,207 @@
+/*
+ * cmd_cooc.c -- `mmnc cooc`: word co-occurrence matrix of text files.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *const CMD = "cooc";
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "Usage: mmnc cooc [options] TEXT... -o OUT.mtx\n"
+            "\n"
+            "Count how often words occur near each other in the text files TEXT (plain\n"
+            "or gzip) and write the symmetric word x word matrix as Matrix Market\n"
+            "(OUT.mtx, or OUT.mtx.gz compressed) and its vocabulary, one word per line,\n"
+            "line i = row i, most frequent first.  Words are lower-cased runs of letters\n"
+            "and digits with inner ' and -; words below --min-count are removed before\n"
+            "windowing.  Windows never cross a blank line or the end of a file.\n"
+            "\n"
+            "Options:\n"
+            "  -o, --output PATH     the matrix (required); .gz compresses\n"
+            "      --vocab PATH      the vocabulary (default: OUT with .mtx or .mtx.gz\n"
+            "                        replaced by .vocab)\n"
+            "  -w, --window N        context words on each side (default 5)\n"
+            "      --weighting W     flat (each pair counts 1) or harmonic (a pair at\n"
+            "                        distance d counts 1/d) (default harmonic)\n"
+            "      --min-count N     keep words seen at least N times (default 5)\n"
+            "      --max-vocab N     keep at most the N most frequent words; 0 = all\n"
+            "                        (default 0)\n"
+            "      --no-sentences    let windows cross sentence ends . ! ? (default: they\n"
+            "                        do not)\n"
+            "  -t, --threads N       threads; 0 = all cores (default 0)\n"
+            "  -q, --quiet           no summary on stderr\n"
+            "  -h, --help            this help\n"
+            "\n"
+            "Example: mmnc cooc -w 5 --min-count 20 novel.txt.gz -o words.mtx\n");
+}
+
+/* OUT minus ".mtx" or ".mtx.gz", plus ".vocab" (appended if neither). */
+static char *default_vocab_path(const char *out)
+{
+    size_t n = strlen(out), stem = n;
+    char *p;
+    if (n >= 7 && strcmp(out + n - 7, ".mtx.gz") == 0) stem = n - 7;
+    else if (n >= 4 && strcmp(out + n - 4, ".mtx") == 0) stem = n - 4;
+    p = malloc(stem + 7);
+    if (!p) return NULL;
+    memcpy(p, out, stem);
+    memcpy(p + stem, ".vocab", 7);
+    return p;
+}
+
+/* Write the words to tmp; 0 or an errno value. */
+static int write_vocab(const char *tmp, char **words, mmnc_int n)
+{
+    FILE *fp = fopen(tmp, "wb");
+    int e = 0;
+    if (!fp) return errno ? errno : EIO;
+    for (mmnc_int i = 0; i < n; i++)
+        if (fputs(words[i], fp) == EOF || fputc('\n', fp) == EOF) {
+            e = errno ? errno : EIO;
+            break;
+        }
+    if (ferror(fp) && !e) e = errno ? errno : EIO;
+    if (fclose(fp) != 0 && !e) e = errno ? errno : EIO;
+    return e;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cmd_cooc(int argc, char **argv)
+{
+    enum { OPT_VOCAB = 256, OPT_WEIGHTING, OPT_MIN_COUNT, OPT_MAX_VOCAB, OPT_NO_SENTENCES };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"vocab", required_argument, NULL, OPT_VOCAB},
+        {"window", required_argument, NULL, 'w'},
+        {"weighting", required_argument, NULL, OPT_WEIGHTING},
+        {"min-count", required_argument, NULL, OPT_MIN_COUNT},
+        {"max-vocab", required_argument, NULL, OPT_MAX_VOCAB},
+        {"no-sentences", no_argument, NULL, OPT_NO_SENTENCES},
+        {"threads", required_argument, NULL, 't'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    mmnc_cooc_opts o;
+    const char *output = NULL, *vocab_opt = NULL;
+    char *vocab_path = NULL, *tmp = NULL;
+    int quiet = 0, c, rc = CLI_EXIT_OK, nfiles;
+    long long v;
+    mmnc_csr *A = NULL;
+    char **words = NULL;
+    mmnc_int nv = 0, ntok = 0;
+    mmnc_err err = {0, ""};
+    double t0 = now_seconds();
+
+    mmnc_cooc_opts_default(&o);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:w:t:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': output = optarg; break;
+        case OPT_VOCAB: vocab_opt = optarg; break;
+        case 'w':
+            if (cli_parse_int(CMD, "--window", optarg, 1, 1000, &v)) return CLI_EXIT_USAGE;
+            o.window = (int)v;
+            break;
+        case OPT_WEIGHTING:
+            if (strcmp(optarg, "flat") == 0) o.weighting = 0;
+            else if (strcmp(optarg, "harmonic") == 0) o.weighting = 1;
+            else
+                return cli_usage_error(CMD, "--weighting must be flat or harmonic, not '%s'",
+                                       optarg);
+            break;
+        case OPT_MIN_COUNT:
+            if (cli_parse_int(CMD, "--min-count", optarg, 1, INT64_MAX, &v)) return CLI_EXIT_USAGE;
+            o.min_count = (mmnc_int)v;
+            break;
+        case OPT_MAX_VOCAB:
+            if (cli_parse_int(CMD, "--max-vocab", optarg, 0, 2147483646LL, &v))
+                return CLI_EXIT_USAGE;
+            o.max_vocab = (mmnc_int)v;
+            break;
+        case OPT_NO_SENTENCES: o.sentences = 0; break;
+        case 't':
+            if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE;
+            o.threads = (int)v;
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256)
+                return cli_usage_error(CMD, "unknown option '-%c'", optopt);
+            return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    nfiles = argc - optind;
+    if (nfiles < 1) return cli_usage_error(CMD, "no input text files");
+    if (!output) return cli_usage_error(CMD, "no output file (-o OUT.mtx)");
+    vocab_path = vocab_opt ? strdup(vocab_opt) : default_vocab_path(output);
+    if (!vocab_path) return cli_fail(CMD, "out of memory");
+    if (strcmp(vocab_path, output) == 0) {
+        free(vocab_path);
+        return cli_usage_error(CMD, "the vocabulary and the matrix would both be written to '%s'",
+                               output);
+    }
+
+    if (mmnc_cooc_build((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &ntok,
+                        &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto cleanup;
+    }
+
+    /* Both files or neither: the vocabulary goes to a temporary name first,
+     * the matrix is written atomically, then the vocabulary is renamed. */
+    tmp = malloc(strlen(vocab_path) + 32);
+    if (!tmp) {
+        rc = cli_fail(CMD, "out of memory");
+        goto cleanup;
+    }
+    sprintf(tmp, "%s.tmp.%ld", vocab_path, (long)getpid());
+    c = write_vocab(tmp, words, nv);
+    if (c) {
+        remove(tmp);
+        rc = cli_fail(CMD, "%s: cannot write: %s", vocab_path, strerror(c));
+        goto cleanup;
+    }
+    if (mmnc_csr_write_mtx(A, output, &err) != MMNC_OK) {
+        remove(tmp);
+        rc = cli_lib_fail(CMD, &err);
+        goto cleanup;
+    }
+    if (rename(tmp, vocab_path) != 0) {
+        c = errno;
+        remove(tmp);
+        remove(output);
+        rc = cli_fail(CMD, "%s: cannot write: %s", vocab_path, strerror(c));
+        goto cleanup;
+    }
+    if (!quiet)
+        fprintf(stderr,
+                "mmnc cooc: %d file%s, %lld tokens, vocabulary %lld, %lld nonzeros, %.2f s "
+                "-> %s, %s\n",
+                nfiles, nfiles == 1 ? "" : "s", (long long)ntok, (long long)nv,
+                (long long)A->nnz, now_seconds() - t0, output, vocab_path);
+
+cleanup:
+    mmnc_csr_free(A);
+    mmnc_names_free(nv, words);
+    free(vocab_path);
+    free(tmp);
+    return rc;
+}

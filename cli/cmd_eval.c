@@ -1,0 +1,570 @@
+/*
+ * cmd_eval.c -- `mmnc eval`: score a clustering against reference labels.
+ *
+ *   mmnc eval [options] PRED TRUTH
+ *
+ * PRED is the labels file of `mmnc cluster` (a header line
+ * "id<TAB>cluster<TAB>probability", then one line per item).  TRUTH is one
+ * label per line (the k-th label is the item with id "k"), "id label" pairs, or a
+ * variable of a .mat file.  Items are joined by id.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *CMD = "eval";
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "Usage: mmnc eval [options] PRED TRUTH\n"
+            "\n"
+            "Score the clustering PRED (the labels file written by 'mmnc cluster') against\n"
+            "the reference labels TRUTH, joined by item id.  TRUTH is one label per line\n"
+            "(the k-th label belongs to the item with id k, as in Matrix Market files;\n"
+            "lines starting with # or %% are skipped, blank lines are errors), or lines of\n"
+            "'id label' pairs (detected when every line has two fields), or a variable of\n"
+            "a MATLAB .mat file.  Labels are arbitrary strings or numbers.\n"
+            "\n"
+            "Reported: ACC (best one-to-one matching of clusters to classes), NMI\n"
+            "(arithmetic-mean normalisation), ARI, purity, and the paper's Reuters\n"
+            "measures against the K largest classes (K = number of clusters): their\n"
+            "coverage, the overall accuracy (matched items / all items) and the\n"
+            "k-accuracy (matched items / items in those classes).\n"
+            "\n"
+            "Options:\n"
+            "  --mat-var NAME   variable holding the labels in a .mat TRUTH (default gnd)\n"
+            "  --json           print a JSON object instead of the table\n"
+            "  -h, --help       show this help and exit\n"
+            "\n"
+            "Items of TRUTH without a prediction are excluded (their number is printed on\n"
+            "stderr).  Exit status: 0 success, 1 bad input, 2 usage error.\n");
+}
+
+/* ---- a string -> index hash map ----------------------------------------- */
+
+typedef struct strmap {
+    char **key; /* borrowed */
+    long long *val;
+    size_t cap, size;
+} strmap;
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static size_t sm_slot(const strmap *m, const char *key)
+{
+    size_t s = (size_t)(str_hash(key) & (m->cap - 1));
+    while (m->key[s] && strcmp(m->key[s], key) != 0) s = (s + 1) & (m->cap - 1);
+    return s;
+}
+
+static void sm_free(strmap *m)
+{
+    free(m->key);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+/* The value of key, or -1. */
+static long long sm_get(const strmap *m, const char *key)
+{
+    size_t s;
+    if (m->cap == 0) return -1;
+    s = sm_slot(m, key);
+    return m->key[s] ? m->val[s] : -1;
+}
+
+/* Insert key (not copied) with val unless present; *found gets the value
+ * already stored or -1.  Returns 0, or -1 when out of memory. */
+static int sm_put(strmap *m, char *key, long long val, long long *found)
+{
+    size_t s;
+    if (2 * (m->size + 1) > m->cap) {
+        strmap g;
+        g.cap = m->cap ? 2 * m->cap : 64;
+        g.size = m->size;
+        g.key = calloc(g.cap, sizeof *g.key);
+        g.val = malloc(g.cap * sizeof *g.val);
+        if (!g.key || !g.val) {
+            free(g.key);
+            free(g.val);
+            return -1;
+        }
+        for (size_t t = 0; t < m->cap; t++) {
+            if (!m->key[t]) continue;
+            size_t r = sm_slot(&g, m->key[t]);
+            g.key[r] = m->key[t];
+            g.val[r] = m->val[t];
+        }
+        sm_free(m);
+        *m = g;
+    }
+    s = sm_slot(m, key);
+    if (m->key[s]) {
+        *found = m->val[s];
+        return 0;
+    }
+    *found = -1;
+    m->key[s] = key;
+    m->val[s] = val;
+    m->size++;
+    return 0;
+}
+
+/* ---- growable arrays and line reading ------------------------------------ */
+
+typedef struct strvec {
+    char **s;
+    long long n, cap;
+} strvec;
+
+static int sv_push(strvec *v, char *s)
+{
+    if (v->n == v->cap) {
+        long long cap = v->cap ? 2 * v->cap : 256;
+        char **t = realloc(v->s, (size_t)cap * sizeof *t);
+        if (!t) return -1;
+        v->s = t;
+        v->cap = cap;
+    }
+    v->s[v->n++] = s;
+    return 0;
+}
+
+static void sv_free(strvec *v)
+{
+    for (long long i = 0; i < v->n; i++) free(v->s[i]);
+    free(v->s);
+    memset(v, 0, sizeof *v);
+}
+
+typedef struct intvec {
+    mmnc_int *x;
+    long long n, cap;
+} intvec;
+
+static int iv_push(intvec *v, mmnc_int x)
+{
+    if (v->n == v->cap) {
+        long long cap = v->cap ? 2 * v->cap : 256;
+        mmnc_int *t = realloc(v->x, (size_t)cap * sizeof *t);
+        if (!t) return -1;
+        v->x = t;
+        v->cap = cap;
+    }
+    v->x[v->n++] = x;
+    return 0;
+}
+
+/* Read one line without its "\n" or "\r\n"; returns its length or -1 at end
+ * of file (or on a read error: check ferror). */
+static long long read_line(FILE *fp, char **buf, size_t *cap)
+{
+    ssize_t len = getline(buf, cap, fp);
+    if (len < 0) return -1;
+    if (len > 0 && (*buf)[len - 1] == '\n') (*buf)[--len] = '\0';
+    if (len > 0 && (*buf)[len - 1] == '\r') (*buf)[--len] = '\0';
+    return (long long)len;
+}
+
+/* ---- PRED ------------------------------------------------------------------ */
+
+typedef struct pred_file {
+    strvec id;      /* item ids, owned */
+    intvec cluster; /* 1-based cluster numbers */
+    strmap index;   /* id -> item */
+} pred_file;
+
+static void pred_free(pred_file *p)
+{
+    sm_free(&p->index);
+    sv_free(&p->id);
+    free(p->cluster.x);
+    memset(p, 0, sizeof *p);
+}
+
+static int read_pred(const char *path, pred_file *p)
+{
+    static const char header[] = "id\tcluster\tprobability";
+    FILE *fp = fopen(path, "rb");
+    char *line = NULL;
+    size_t cap = 0;
+    long long lineno = 0, len;
+    int rc = CLI_EXIT_OK;
+
+    if (!fp) return cli_fail(CMD, "%s: cannot open: %s", path, strerror(errno));
+    while ((len = read_line(fp, &line, &cap)) >= 0) {
+        char *f2, *f3, *end, *id;
+        long long k, first;
+        double prob;
+        lineno++;
+        if (lineno == 1) {
+            if (strcmp(line, header) != 0) {
+                rc = cli_fail(CMD,
+                              "%s:1: expected the header 'id<TAB>cluster<TAB>probability' "
+                              "of a labels file written by 'mmnc cluster'",
+                              path);
+                goto cleanup;
+            }
+            continue;
+        }
+        if ((size_t)len != strlen(line)) {
+            rc = cli_fail(CMD, "%s:%lld: unexpected NUL byte", path, lineno);
+            goto cleanup;
+        }
+        f2 = strchr(line, '\t');
+        f3 = f2 ? strchr(f2 + 1, '\t') : NULL;
+        if (!f2 || !f3 || strchr(f3 + 1, '\t') || f2 == line) {
+            rc = cli_fail(CMD, "%s:%lld: expected 'id<TAB>cluster<TAB>probability'", path,
+                          lineno);
+            goto cleanup;
+        }
+        *f2++ = '\0';
+        *f3++ = '\0';
+        errno = 0;
+        k = strtoll(f2, &end, 10);
+        if (end == f2 || *end != '\0' || errno == ERANGE || k < 1) {
+            rc = cli_fail(CMD, "%s:%lld: expected a cluster number >= 1, got '%s'", path,
+                          lineno, f2);
+            goto cleanup;
+        }
+        prob = strtod(f3, &end);
+        if (end == f3 || *end != '\0' || !(prob >= 0.0 && prob <= 1.0)) {
+            rc = cli_fail(CMD, "%s:%lld: expected a probability in [0, 1], got '%s'", path,
+                          lineno, f3);
+            goto cleanup;
+        }
+        id = strdup(line);
+        if (!id || sv_push(&p->id, id) != 0) {
+            free(id);
+            rc = cli_fail(CMD, "out of memory");
+            goto cleanup;
+        }
+        if (iv_push(&p->cluster, (mmnc_int)k) != 0 ||
+            sm_put(&p->index, id, p->id.n - 1, &first) != 0) {
+            rc = cli_fail(CMD, "out of memory");
+            goto cleanup;
+        }
+        if (first >= 0) {
+            /* Items are on lines 2, 3, ...: item j on line j + 2. */
+            rc = cli_fail(CMD, "%s:%lld: duplicate id '%s' (first on line %lld)", path, lineno,
+                          id, first + 2);
+            goto cleanup;
+        }
+    }
+    if (ferror(fp)) {
+        rc = cli_fail(CMD, "%s: read error: %s", path, strerror(errno));
+        goto cleanup;
+    }
+    if (lineno == 0) {
+        rc = cli_fail(CMD, "%s:1: expected the header 'id<TAB>cluster<TAB>probability', got an "
+                      "empty file", path);
+        goto cleanup;
+    }
+    if (p->id.n == 0) {
+        rc = cli_fail(CMD, "%s:2: expected 'id<TAB>cluster<TAB>probability', got the end of the "
+                      "file (no items)", path);
+        goto cleanup;
+    }
+cleanup:
+    free(line);
+    fclose(fp);
+    return rc;
+}
+
+/* ---- TRUTH --------------------------------------------------------------- */
+
+typedef struct truth_file {
+    strvec id;     /* pairs: item ids (owned); empty for one label per line */
+    intvec label;  /* class of each item, 0-based */
+    strmap ids;    /* pairs: id -> item, for duplicate detection */
+    strvec names;  /* pairs: label strings (owned) */
+    strmap labels; /* pairs: label string -> class */
+} truth_file;
+
+static void truth_free(truth_file *t)
+{
+    sm_free(&t->ids);
+    sm_free(&t->labels);
+    sv_free(&t->id);
+    sv_free(&t->names);
+    free(t->label.x);
+    memset(t, 0, sizeof *t);
+}
+
+/* Split line into whitespace-separated fields; at most max are stored, the
+ * count of all fields is returned. */
+static int split_ws(char *line, char **field, int max)
+{
+    int nf = 0;
+    char *s = line;
+    for (;;) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) break;
+        if (nf < max) field[nf] = s;
+        nf++;
+        while (*s && *s != ' ' && *s != '\t') s++;
+        if (*s) *s++ = '\0';
+    }
+    return nf;
+}
+
+/*
+ * Scan a text TRUTH.  When every line (ignoring comment lines that start
+ * with '#' or '%', as the library does, and blank lines) has exactly two
+ * fields, it is read here as "id label" pairs and *is_pairs = 1.  Otherwise
+ * it is one label per line (or libsvm), read by mmnc_labels_read; there the
+ * k-th label belongs to item k, so a blank line before the last label is an
+ * error rather than silently shifting every later item.  MAT files and gzip
+ * streams are left to the library.  Returns 0 or an exit status.
+ */
+static int read_truth_pairs(const char *path, truth_file *t, int *is_pairs)
+{
+    FILE *fp = fopen(path, "rb");
+    char *line = NULL, *field[2];
+    size_t cap = 0;
+    long long lineno = 0, len, blank = 0, nonblank = 0;
+    int rc = CLI_EXIT_OK, pairs = 1;
+    unsigned char magic[6] = {0};
+
+    *is_pairs = 0;
+    if (!fp) return cli_fail(CMD, "%s: cannot open: %s", path, strerror(errno));
+    if (fread(magic, 1, sizeof magic, fp) == sizeof magic &&
+        (memcmp(magic, "MATLAB", 6) == 0 || (magic[0] == 0x1f && magic[1] == 0x8b)))
+        goto cleanup;
+    rewind(fp);
+    while ((len = read_line(fp, &line, &cap)) >= 0) {
+        char *id = NULL, *name = NULL, *p = line;
+        long long first, cls;
+        int nf;
+        lineno++;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '#' || *p == '%') continue;
+        if (!*p && (size_t)len == strlen(line)) {
+            if (!blank) blank = lineno;
+            continue;
+        }
+        if (blank && !pairs) {
+            rc = cli_fail(CMD, "%s:%lld: expected a label, found a blank line (the k-th label "
+                          "belongs to the item with id k)", path, blank);
+            goto cleanup;
+        }
+        if (!pairs) continue;
+        nonblank++;
+        nf = (size_t)len == strlen(line) ? split_ws(line, field, 2) : 0;
+        if (nf != 2) {
+            pairs = 0;
+            truth_free(t);
+            if (blank) {
+                rc = cli_fail(CMD, "%s:%lld: expected a label, found a blank line (the k-th "
+                              "label belongs to the item with id k)", path, blank);
+                goto cleanup;
+            }
+            continue;
+        }
+        id = strdup(field[0]);
+        if (!id || sv_push(&t->id, id) != 0) {
+            free(id);
+            rc = cli_fail(CMD, "out of memory");
+            goto cleanup;
+        }
+        if (sm_put(&t->ids, id, lineno, &first) != 0) {
+            rc = cli_fail(CMD, "out of memory");
+            goto cleanup;
+        }
+        if (first >= 0) {
+            rc = cli_fail(CMD, "%s:%lld: duplicate id '%s' (first on line %lld)", path, lineno,
+                          id, first);
+            goto cleanup;
+        }
+        cls = sm_get(&t->labels, field[1]);
+        if (cls < 0) {
+            cls = t->names.n;
+            name = strdup(field[1]);
+            if (!name || sv_push(&t->names, name) != 0) {
+                free(name);
+                rc = cli_fail(CMD, "out of memory");
+                goto cleanup;
+            }
+            if (sm_put(&t->labels, name, cls, &first) != 0) {
+                rc = cli_fail(CMD, "out of memory");
+                goto cleanup;
+            }
+        }
+        if (iv_push(&t->label, (mmnc_int)cls) != 0) {
+            rc = cli_fail(CMD, "out of memory");
+            goto cleanup;
+        }
+    }
+    if (ferror(fp)) {
+        rc = cli_fail(CMD, "%s: read error: %s", path, strerror(errno));
+        goto cleanup;
+    }
+    *is_pairs = pairs && nonblank > 0;
+cleanup:
+    if (rc != CLI_EXIT_OK || !*is_pairs) truth_free(t);
+    free(line);
+    fclose(fp);
+    return rc;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static void print_json(FILE *fp, const char *pred, const char *truth, const mmnc_scores *s,
+                       long long no_pred, long long no_truth)
+{
+    fputs("{\"pred\": ", fp);
+    cli_json_string(fp, pred);
+    fputs(", \"truth\": ", fp);
+    cli_json_string(fp, truth);
+    fprintf(fp,
+            ", \"n\": %lld, \"clusters\": %lld, \"classes\": %lld, "
+            "\"acc\": %.10g, \"nmi\": %.10g, \"ari\": %.10g, \"purity\": %.10g, "
+            "\"coverage\": %.10g, \"overall\": %.10g, \"kacc\": %.10g, "
+            "\"truth_without_prediction\": %lld, \"prediction_without_truth\": %lld}\n",
+            (long long)s->n, (long long)s->nclusters, (long long)s->nclasses, s->acc, s->nmi,
+            s->ari, s->purity, s->coverage, s->overall, s->kacc, no_pred, no_truth);
+}
+
+static void print_table(FILE *fp, const mmnc_scores *s)
+{
+    fprintf(fp, "n            %lld\n", (long long)s->n);
+    fprintf(fp, "clusters     %lld\n", (long long)s->nclusters);
+    fprintf(fp, "classes      %lld\n", (long long)s->nclasses);
+    fprintf(fp, "ACC          %.2f%%\n", 100.0 * s->acc);
+    fprintf(fp, "NMI          %.4f\n", s->nmi);
+    fprintf(fp, "ARI          %.4f\n", s->ari);
+    fprintf(fp, "purity       %.2f%%\n", 100.0 * s->purity);
+    fprintf(fp, "coverage     %.2f%%\n", 100.0 * s->coverage);
+    fprintf(fp, "overall      %.2f%%\n", 100.0 * s->overall);
+    fprintf(fp, "k-accuracy   %.2f%%\n", 100.0 * s->kacc);
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    enum { OPT_MAT_VAR = 256, OPT_JSON };
+    static const struct option longopts[] = {
+        {"mat-var", required_argument, NULL, OPT_MAT_VAR},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *mat_var = "gnd", *pred_path, *truth_path;
+    int json = 0, c, rc = CLI_EXIT_OK, is_pairs = 0;
+    pred_file pred = {0};
+    truth_file truth = {0};
+    mmnc_int ntruth = 0, nclasses = 0, *lib_labels = NULL, *pl = NULL, *tl = NULL;
+    long long m = 0, no_pred = 0, no_truth = 0;
+    const char *missing_example = NULL;
+    char idbuf[32];
+    mmnc_err err = {0, ""};
+    mmnc_scores s;
+    unsigned char *has_truth = NULL;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_MAT_VAR:
+            if (!*optarg) return cli_usage_error(CMD, "--mat-var needs a variable name");
+            mat_var = optarg;
+            break;
+        case OPT_JSON: json = 1; break;
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256) return cli_usage_error(CMD, "unknown option '-%c'", optopt);
+            if (optopt >= 256) return cli_usage_error(CMD, "option '%s' takes no value", argv[optind - 1]);
+            return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 2)
+        return cli_usage_error(CMD, "expected two files, PRED and TRUTH (got %d)", argc - optind);
+    pred_path = argv[optind];
+    truth_path = argv[optind + 1];
+
+    rc = read_pred(pred_path, &pred);
+    if (rc != CLI_EXIT_OK) goto cleanup;
+    rc = read_truth_pairs(truth_path, &truth, &is_pairs);
+    if (rc != CLI_EXIT_OK) goto cleanup;
+    if (is_pairs) {
+        ntruth = (mmnc_int)truth.label.n;
+    } else if (mmnc_labels_read(truth_path, mat_var, NULL, &ntruth, &lib_labels, &nclasses,
+                                &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto cleanup;
+    }
+
+    /* Join by id: pl/tl get the cluster and the class of every item that has
+     * both. */
+    pl = malloc(((size_t)ntruth + 1) * sizeof *pl);
+    tl = malloc(((size_t)ntruth + 1) * sizeof *tl);
+    has_truth = calloc((size_t)pred.id.n + 1, 1);
+    if (!pl || !tl || !has_truth) {
+        rc = cli_fail(CMD, "out of memory");
+        goto cleanup;
+    }
+    for (mmnc_int i = 0; i < ntruth; i++) {
+        const char *id;
+        long long j;
+        if (is_pairs) {
+            id = truth.id.s[i];
+        } else {
+            snprintf(idbuf, sizeof idbuf, "%lld", (long long)i + 1);
+            id = idbuf;
+        }
+        j = sm_get(&pred.index, id);
+        if (j < 0) {
+            if (!missing_example && is_pairs) missing_example = id;
+            no_pred++;
+            continue;
+        }
+        has_truth[j] = 1;
+        pl[m] = pred.cluster.x[j];
+        tl[m] = is_pairs ? truth.label.x[i] : lib_labels[i];
+        m++;
+    }
+    for (long long j = 0; j < pred.id.n; j++) no_truth += !has_truth[j];
+    if (m == 0) {
+        rc = cli_fail(CMD,
+                      "no item of %s has a prediction in %s (ids there look like '%s'; "
+                      "here like '%s')",
+                      truth_path, pred_path, pred.id.s[0],
+                      missing_example ? missing_example : "1");
+        goto cleanup;
+    }
+    if (no_pred > 0)
+        fprintf(stderr, "mmnc %s: %lld of %lld items of %s have no prediction and are excluded\n",
+                CMD, no_pred, (long long)ntruth, truth_path);
+    if (no_truth > 0)
+        fprintf(stderr, "mmnc %s: %lld of %lld items of %s have no reference label and are "
+                "excluded\n", CMD, no_truth, pred.id.n, pred_path);
+
+    if (mmnc_evaluate((mmnc_int)m, pl, tl, &s, &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto cleanup;
+    }
+    if (json) print_json(stdout, pred_path, truth_path, &s, no_pred, no_truth);
+    else print_table(stdout, &s);
+    if (fflush(stdout) != 0 || ferror(stdout)) rc = cli_fail(CMD, "cannot write the output");
+
+cleanup:
+    pred_free(&pred);
+    truth_free(&truth);
+    free(lib_labels); /* allocated by the library with mmnc_i_malloc == malloc */
+    free(pl);
+    free(tl);
+    free(has_truth);
+    return rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * cmd_info.c -- `mmnc info`: what a data file holds, before clustering it.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *CMD = "info";
+
+static void help(void)
+{
+    printf("Usage: mmnc info [options] DATA\n\n"
+           "Shape, nonzeros, marginals, connected components (= multiplicity of the DTM's singular\n"
+           "value 1) and optionally the leading singular values of the DTM B_{Y,X}.\n\n"
+           "Options:\n"
+           "  --sv N              compute the N leading singular values of the DTM (default 0: none)\n"
+           "  --seed N            seed of the randomised SVD (default 1)\n"
+           "  --json              print a JSON object instead of text\n"
+           "  -t, --threads N     threads, 0 = all cores (default 0)\n"
+           "  -q, --quiet         no messages on stderr\n"
+           "  -h, --help          this help\n\n");
+    cli_load_help(stdout);
+}
+
+static void marginal(const double *p, mmnc_int n, double *mn, double *mx, double *h)
+{
+    *mn = INFINITY, *mx = 0.0, *h = 0.0;
+    for (mmnc_int i = 0; i < n; i++) {
+        if (p[i] < *mn) *mn = p[i];
+        if (p[i] > *mx) *mx = p[i];
+        if (p[i] > 0) *h -= p[i] * log(p[i]);
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    enum { O_SV = 256, O_SEED, O_JSON, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE, O_MAP, O_NORMROWS };
+    static const struct option opts[] = {
+        {"sv", required_argument, 0, O_SV}, {"seed", required_argument, 0, O_SEED}, {"json", no_argument, 0, O_JSON},
+        {"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
+        {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
+        {"delim", required_argument, 0, O_DELIM}, {"mat-var", required_argument, 0, O_MATVAR},
+        {"transpose", no_argument, 0, O_TRANSPOSE}, {"map", required_argument, 0, O_MAP},
+        {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
+    cli_load load;
+    long long v, nsv = 0, seed = 1;
+    int json = 0, quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = 0;
+    mmnc_data *d = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_int rd = 0, cd = 0, ncomp = 0;
+    double *sv = NULL;
+    int sv_status = MMNC_OK;
+    mmnc_err err = {0, ""};
+    cli_load_default(&load);
+    load.drop_empty = 0; /* report them instead */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":t:qh", opts, &longidx)) != -1) {
+        switch (c) {
+        case O_SV: if (cli_parse_int(CMD, "--sv", optarg, 0, 100000, &nsv)) return CLI_EXIT_USAGE; break;
+        case O_SEED: if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &seed)) return CLI_EXIT_USAGE; break;
+        case O_JSON: json = 1; break;
+        case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; threads = (int)v; break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
+        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        default:
+            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
+    (void)threads;
+    if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
+    mmnc_int nrows = d->A->nrows, ncols = d->A->ncols, nnz = d->A->nnz;
+    mmnc_int erows = 0, ecols = 0;
+    {
+        double *cs = calloc((size_t)ncols + 1, sizeof(double));
+        if (!cs) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        for (mmnc_int i = 0; i < nrows; i++) {
+            double s = 0.0;
+            for (mmnc_int e = d->A->rowptr[i]; e < d->A->rowptr[i + 1]; e++) s += d->A->val[e], cs[d->A->colind[e]] += d->A->val[e];
+            if (!(s > 0)) erows++;
+        }
+        for (mmnc_int j = 0; j < ncols; j++)
+            if (!(cs[j] > 0)) ecols++;
+        free(cs);
+    }
+    if (mmnc_components(d->A, &ncomp, NULL, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_data_drop_empty(d, &rd, &cd, &err) != MMNC_OK || mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) {
+        rc = cli_fail(CMD, "%s: %s", argv[optind], err.msg);
+        goto done;
+    }
+    /* components among rows/columns with mass: isolated vertices were dropped */
+    mmnc_int ncomp_mass = 0;
+    if (mmnc_components(p->P, &ncomp_mass, NULL, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (nsv > 0) {
+        if (nsv > p->ny) nsv = p->ny;
+        if (nsv > p->nx) nsv = p->nx;
+        sv = malloc((size_t)nsv * sizeof(double));
+        if (!sv) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        sv_status = mmnc_dtm_svds(p, nsv, 1e-10, 300, (uint64_t)seed, sv, NULL, NULL, &err);
+        if (sv_status != MMNC_OK && sv_status != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (sv_status == MMNC_ENOCONV && !quiet) fprintf(stderr, "mmnc info: warning: %s\n", err.msg);
+    }
+    {
+        double ymn, ymx, yh, xmn, xmx, xh;
+        marginal(p->py, p->ny, &ymn, &ymx, &yh);
+        marginal(p->px, p->nx, &xmn, &xmx, &xh);
+        mmnc_int unit = 0;
+        for (mmnc_int i = 0; i < nsv; i++)
+            if (sv[i] > 1.0 - 1e-8) unit++;
+        if (json) {
+            printf("{\"file\": ");
+            cli_json_string(stdout, argv[optind]);
+            printf(", \"rows\": %lld, \"columns\": %lld, \"nonzeros\": %lld, \"density\": %.6g, \"sum\": %.17g,\n",
+                   (long long)nrows, (long long)ncols, (long long)nnz, (double)nnz / ((double)nrows * (double)ncols), p->total);
+            printf(" \"empty_rows\": %lld, \"empty_columns\": %lld, \"components\": %lld,\n", (long long)erows,
+                   (long long)ecols, (long long)ncomp_mass);
+            printf(" \"py\": {\"min\": %.6g, \"max\": %.6g, \"entropy\": %.6g}, \"px\": {\"min\": %.6g, \"max\": %.6g, \"entropy\": %.6g}",
+                   ymn, ymx, yh, xmn, xmx, xh);
+            if (nsv > 0) {
+                printf(",\n \"singular_values\": [");
+                for (mmnc_int i = 0; i < nsv; i++) printf("%s%.12g", i ? ", " : "", sv[i]);
+                printf("], \"unit_singular_values\": %lld", (long long)unit);
+            }
+            printf("}\n");
+        } else {
+            printf("file          %s\n", argv[optind]);
+            printf("shape         %lld rows x %lld columns, %lld nonzeros (density %.3g), sum %.6g\n", (long long)nrows,
+                   (long long)ncols, (long long)nnz, (double)nnz / ((double)nrows * (double)ncols), p->total);
+            printf("empty         %lld rows, %lld columns (dropped before clustering)\n", (long long)erows, (long long)ecols);
+            printf("P_Y           min %.3g  max %.3g  entropy %.4f nats (uniform: %.4f)\n", ymn, ymx, yh, log((double)p->ny));
+            printf("P_X           min %.3g  max %.3g  entropy %.4f nats (uniform: %.4f)\n", xmn, xmx, xh, log((double)p->nx));
+            printf("components    %lld (connected components of the bipartite graph of the rows and columns with mass)\n",
+                   (long long)ncomp_mass);
+            if (nsv > 0) {
+                printf("DTM spectrum ");
+                for (mmnc_int i = 0; i < nsv; i++) printf(" %.6f", sv[i]);
+                printf("\n              %lld singular values equal to 1 (to 1e-8)%s\n", (long long)unit,
+                       unit == nsv && nsv < ncomp_mass ? "; ask for more with --sv" : "");
+            }
+        }
+    }
+done:
+    free(sv);
+    mmnc_pmf_free(p);
+    mmnc_data_free(d);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * main.c -- the mmnc command-line tool: dispatch to subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* OpenBLAS: our kernels are threaded with OpenMP; BLAS/LAPACK calls stay on one
+ * thread so that results do not depend on the thread count. */
+void openblas_set_num_threads(int num_threads);
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} commands[] = {
+    {"cluster", cmd_cluster, "learn a clustering P_{Z|Y} (Algorithm 1 or 2 of the paper)"},
+    {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
+    {"info", cmd_info, "shape, marginals, connected components and DTM spectrum of a data file"},
+    {"cooc", cmd_cooc, "word co-occurrence matrix from text files"},
+};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "mmnc %s -- probabilistic clustering by maximal matrix norm couplings\n\n"
+                "Usage: mmnc COMMAND [options] ...\n\nCommands:\n", MMNC_VERSION_STRING);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fprintf(fp, "\n'mmnc COMMAND --help' lists the options of a command and their defaults.\n");
+}
+
+int main(int argc, char **argv)
+{
+    openblas_set_num_threads(1);
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("mmnc %s\n", MMNC_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "mmnc: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_EXIT_USAGE;
+}

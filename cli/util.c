@@ -1,0 +1,108 @@
+/*
+ * util.c -- messages, strict option parsing, JSON strings, progress.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mmnc_i.h"
+
+static void vsay(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "mmnc %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(cmd, fmt, ap);
+    va_end(ap);
+    return CLI_EXIT_FAIL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(cmd, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "Try 'mmnc %s --help'.\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_lib_fail(const char *cmd, const mmnc_err *err)
+{
+    return cli_fail(cmd, "%s", err->msg[0] ? err->msg : mmnc_strerror(err->code));
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out)
+{
+    char *end;
+    long long v;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < min || v > max) {
+        cli_usage_error(cmd, "option %s: expected an integer from %lld to %lld, got '%s'", opt, min, max, s);
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double min, double max, double *out)
+{
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v) || v < min || v > max) {
+        cli_usage_error(cmd, "option %s: expected a number from %g to %g, got '%s'", opt, min, max, s);
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
+void cli_json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        switch (*c) {
+        case '"': fputs("\\\"", fp); break;
+        case '\\': fputs("\\\\", fp); break;
+        case '\n': fputs("\\n", fp); break;
+        case '\r': fputs("\\r", fp); break;
+        case '\t': fputs("\\t", fp); break;
+        default:
+            if (*c < 0x20) fprintf(fp, "\\u%04x", *c);
+            else fputc(*c, fp);
+        }
+    }
+    fputc('"', fp);
+}
+
+void cli_progress_start(cli_progress *p, int quiet)
+{
+    p->t0 = mmnc_i_now();
+    p->last = p->t0;
+    p->quiet = quiet;
+}
+
+void cli_progress_say(cli_progress *p, const char *fmt, ...)
+{
+    double now = mmnc_i_now();
+    va_list ap;
+    if (p->quiet || now - p->t0 < 1.0 || now - p->last < 1.0) return;
+    p->last = now;
+    fprintf(stderr, "[%6.1fs] ", now - p->t0);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}

@@ -743,7 +743,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     ctx c;
     vword *vw = NULL;
     char **names = NULL;
-    mmnc_int nv = 0, *pos = NULL, *tcol = NULL;
+    mmnc_int nv = 0, *pos = NULL, *tcol = NULL, *rp = NULL;
     double *tval = NULL;
     mmnc_csr *A = NULL;
     uint64_t L = 1;
@@ -904,11 +904,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
                 if (p->s[i].key != EMPTY_KEY)
                     nnz += (p->s[i].key >> 32) == (p->s[i].key & 0xffffffffu) ? 1 : 2;
         }
-        A = mmnc_csr_alloc(nv, nv, nnz, err);
-        if (!A) {
-            status = MMNC_ENOMEM;
-            goto cleanup;
-        }
+        MMNC_CALLOC(rp, nv + 1, err, status);
         MMNC_ALLOC(pos, nv, err, status);
         MMNC_ALLOC(tcol, nnz, err, status);
         MMNC_ALLOC(tval, nnz, err, status);
@@ -918,12 +914,12 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
                 uint64_t key = p->s[i].key;
                 if (key == EMPTY_KEY) continue;
                 mmnc_int a = (mmnc_int)(key >> 32), b = (mmnc_int)(key & 0xffffffffu);
-                A->rowptr[a + 1]++;
-                if (a != b) A->rowptr[b + 1]++;
+                rp[a + 1]++;
+                if (a != b) rp[b + 1]++;
             }
         }
-        for (mmnc_int i = 0; i < nv; i++) A->rowptr[i + 1] += A->rowptr[i];
-        memcpy(pos, A->rowptr, (size_t)nv * sizeof(mmnc_int));
+        for (mmnc_int i = 0; i < nv; i++) rp[i + 1] += rp[i];
+        memcpy(pos, rp, (size_t)nv * sizeof(mmnc_int));
         for (int t = 0; t < T; t++) {
             const ptab *p = &c.pairs[t];
             for (size_t i = 0; i < p->cap; i++) {
@@ -940,9 +936,16 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
             }
             ptab_free(&c.pairs[t]);
         }
-        memcpy(pos, A->rowptr, (size_t)nv * sizeof(mmnc_int));
+        /* the tables are gone before the result is allocated */
+        A = mmnc_csr_alloc(nv, nv, nnz, err);
+        if (!A) {
+            status = MMNC_ENOMEM;
+            goto cleanup;
+        }
+        memcpy(A->rowptr, rp, (size_t)(nv + 1) * sizeof(mmnc_int));
+        memcpy(pos, rp, (size_t)nv * sizeof(mmnc_int));
         for (mmnc_int i = 0; i < nv; i++)
-            for (mmnc_int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++) {
+            for (mmnc_int q = rp[i]; q < rp[i + 1]; q++) {
                 mmnc_int j = tcol[q];
                 A->colind[pos[j]] = i;
                 A->val[pos[j]++] = tval[q];
@@ -976,6 +979,7 @@ cleanup:
     mmnc_i_free(vw);
     mmnc_i_free(pos);
     mmnc_i_free(tcol);
+    mmnc_i_free(rp);
     mmnc_i_free(tval);
     if (names) {
         for (mmnc_int i = 0; i < nv; i++) mmnc_i_free(names[i]);

@@ -22,8 +22,8 @@ static void help(void)
            "  -a, --algorithm A     nuclear (Algorithm 2) | frobenius (Algorithm 1) (default nuclear)\n"
            "  -s, --seed N          random seed (default 1)\n"
            "  -r, --restarts N      independent starts; the best objective is kept (default 8)\n"
-           "      --init I          spectral | kmeans++ | random (default spectral: starts cycle through\n"
-           "                        spectral, kmeans++ and random)\n"
+           "      --init I          random | kmeans++ | spectral (default random, as in the paper;\n"
+           "                        spectral cycles the starts through spectral, kmeans++ and random)\n"
            "      --max-iter N      iterations per start, 0 = 300 (nuclear) or 3000 (frobenius) (default 0)\n"
            "      --tol X           Algorithm 1: stop when max |W_t - W_t-1| < X (default 1e-6)\n"
            "      --pz P            cluster marginal: 'uniform' or comma-separated weights, normalised\n"
@@ -37,7 +37,8 @@ static void help(void)
            "                        (default: DATA's file name without extensions, in the current directory)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
-           "      --names-keyed     FILE has 'id|name' or 'id<TAB>name' lines (e.g. MovieLens u.item)\n"
+           "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
+           "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
            "                        the ids in the outputs (default none)\n"
            "      --top N           characteristic columns listed per cluster (default 10)\n"
@@ -102,12 +103,38 @@ static char *default_prefix(const char *path)
     return p;
 }
 
-/* The name of row y: from --row-names if given, else its original id. */
-static const char *row_label(const mmnc_data *d, char **rnames, mmnc_int nrnames, mmnc_int y, char *buf)
+/* A display name: with keyed names, the entry whose numeric id is `id`; else
+ * the entry at the original index.  NULL when there is none. */
+static const char *lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig)
 {
-    mmnc_int orig = d->row_orig ? d->row_orig[y] : y;
-    if (rnames && orig < nrnames && rnames[orig]) return rnames[orig];
-    return mmnc_data_row_id(d, y, buf);
+    if (!names) return NULL;
+    if (keyed) {
+        char *end;
+        long long i = strtoll(id, &end, 10);
+        return (*end == '\0' && end != id && i >= 1 && i <= n) ? names[i - 1] : NULL;
+    }
+    return orig < n ? names[orig] : NULL;
+}
+
+typedef struct namer {
+    const mmnc_data *d;
+    char **rn, **cn;
+    mmnc_int nr, nc;
+    int keyed;
+} namer;
+
+static const char *row_label(const namer *nm, mmnc_int y, char *buf)
+{
+    const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
+    s = lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
+    return s ? s : id;
+}
+
+static const char *col_label(const namer *nm, mmnc_int x, char *buf)
+{
+    const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
+    s = lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
+    return s ? s : id;
 }
 
 static const double *g_sort_py;
@@ -233,7 +260,7 @@ int cmd_cluster(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
-    if (rnames_path && mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) {
+    if (rnames_path && mmnc_names_read(rnames_path, names_keyed, &nrnames, &rnames, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
@@ -261,6 +288,7 @@ int cmd_cluster(int argc, char **argv)
     if (!topc || !tops) { rc = cli_fail(CMD, "out of memory"); goto done; }
     if (mmnc_top_columns(p, res, ntop, topc, tops, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
 
+    namer nm = {d, rnames, names, nrnames, nnames, names_keyed};
     /* ---- outputs: all to temporary files, renamed only when all succeed ---- */
     path_labels = join(prefix, ".labels.tsv");
     path_soft = join(prefix, ".soft.tsv");
@@ -278,20 +306,18 @@ int cmd_cluster(int argc, char **argv)
         FILE *fp = out[0].fp;
         fprintf(fp, "id\tcluster\tprobability\n");
         for (mmnc_int y = 0; y < p->ny; y++)
-            fprintf(fp, "%s\t%lld\t%.6g\n", row_label(d, rnames, nrnames, y, buf), (long long)res->label[y] + 1,
+            fprintf(fp, "%s\t%lld\t%.6g\n", row_label(&nm, y, buf), (long long)res->label[y] + 1,
                     res->W[y * k + res->label[y]]);
         /* top columns */
         fp = out[2].fp;
-        fprintf(fp, "cluster\trank\tcolumn\tname\tscore\tp_x_given_z\n");
+        fprintf(fp, "cluster\trank\tcolumn\tname\tscore\n");
         for (mmnc_int z = 0; z < k; z++)
             for (mmnc_int i = 0; i < ntop; i++) {
                 mmnc_int x = topc[z * ntop + i];
                 if (x < 0) break;
-                const char *id = mmnc_data_col_id(d, x, buf);
-                mmnc_int orig = d->col_orig ? d->col_orig[x] : x;
-                const char *nm = names && !d->col_names && orig < nnames && names[orig] ? names[orig] : id;
-                (void)buf2;
-                fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, nm, tops[z * ntop + i]);
+                const char *id = mmnc_data_col_id(d, x, buf2);
+                fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, col_label(&nm, x, buf),
+                        tops[z * ntop + i]);
             }
         /* soft kernel */
         if (write_soft) {
@@ -300,7 +326,7 @@ int cmd_cluster(int argc, char **argv)
             for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
             fputc('\n', fp);
             for (mmnc_int y = 0; y < p->ny; y++) {
-                fputs(row_label(d, rnames, nrnames, y, buf), fp);
+                fputs(row_label(&nm, y, buf), fp);
                 for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\t%.6g", res->W[y * k + z]);
                 fputc('\n', fp);
             }
@@ -398,14 +424,12 @@ int cmd_cluster(int argc, char **argv)
             for (mmnc_int y = 0; y < p->ny; y++) size += res->label[y] == z;
             printf("cluster %3lld  P_Z %.4f  %lld rows\n  members:", (long long)z + 1, res->stats.pz[z], (long long)size);
             for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
-                if (res->label[order[i]] == z) printf(" %s", row_label(d, rnames, nrnames, order[i], buf)), shown++;
+                if (res->label[order[i]] == z) printf(" %s", row_label(&nm, order[i], buf)), shown++;
             printf("\n  columns:");
             for (mmnc_int i = 0; i < ntop && i < 10; i++) {
                 mmnc_int x = topc[z * ntop + i];
                 if (x < 0) break;
-                const char *id = mmnc_data_col_id(d, x, buf);
-                mmnc_int orig = d->col_orig ? d->col_orig[x] : x;
-                printf(" %s", names && !d->col_names && orig < nnames && names[orig] ? names[orig] : id);
+                printf(" %s", col_label(&nm, x, buf));
             }
             printf("\n");
         }

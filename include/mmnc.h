@@ -339,8 +339,10 @@ typedef struct mmnc_params {
     mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default 2) */
     uint64_t seed;      /* RNG seed (default 1) */
     int restarts;       /* independent starts, best objective kept (default 8) */
-    int init;           /* mmnc_init (default MMNC_INIT_SPECTRAL: restart 0 is spectral,
-                           the others alternate k-means++ and random) */
+    int init;           /* mmnc_init (default MMNC_INIT_RANDOM, the paper's protocol).
+                           MMNC_INIT_SPECTRAL cycles the starts through spectral, k-means++
+                           and random.  Spectral starts reach higher norms, often by isolating
+                           small, nearly disconnected groups of rows (see README). */
     int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1) */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol (default 1e-6) */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the

@@ -15,7 +15,7 @@ void mmnc_params_default(mmnc_params *p)
     p->k = 2;
     p->seed = 1;
     p->restarts = 8;
-    p->init = MMNC_INIT_SPECTRAL;
+    p->init = MMNC_INIT_RANDOM;
     p->max_iter = 0; /* per algorithm */
     p->tol = 1e-6;
     p->pz = NULL;

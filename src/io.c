@@ -886,6 +886,7 @@ int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d, 
         nlab = nv;
         mode = 1;
     } else {
+        long long blank = 0; /* first blank line, if any, since the last label */
         if ((status = lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
         for (;;) {
             const char *b[3], *e[3];
@@ -893,7 +894,18 @@ int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d, 
             mmnc_int id;
             if ((status = lr_next(&r, &s, &len, err)) != MMNC_OK) goto cleanup;
             if (!s) break;
-            if (!*skip_ws(s) || is_comment(skip_ws(s))) continue;
+            if (!*skip_ws(s)) {
+                if (!blank) blank = r.line;
+                continue;
+            }
+            if (is_comment(skip_ws(s))) continue;
+            /* With one label per line, a blank line would shift every later
+             * label to the wrong item: refuse it (trailing blanks are fine). */
+            if (blank && mode != 2 && nlab > 0) {
+                status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: expected a label, found a blank line", path, blank);
+                goto cleanup;
+            }
+            blank = 0;
             nf = split_fields(s, 0, 3, b, e);
             /* a libsvm line gives its first token, like a plain label */
             m = nf == 1 || (nf >= 2 && memchr(b[1], ':', (size_t)(e[1] - b[1]))) ? 1

@@ -400,10 +400,15 @@ static void test_labels_names(void)
     mmnc_data *d;
 
     /* one label per line: classes in order of first appearance */
-    CHECK(mmnc_labels_read(test_tmpfile("earn\nacq\nearn\n\ncrude\n", ".txt"), NULL, NULL, &n,
+    CHECK(mmnc_labels_read(test_tmpfile("earn\nacq\nearn\ncrude\n\n", ".txt"), NULL, NULL, &n,
                            &lab, &ncl, &e) == MMNC_OK);
     CHECK(n == 4 && ncl == 3 && lab[0] == 0 && lab[1] == 1 && lab[2] == 0 && lab[3] == 2);
     free(lab);
+    /* a blank line inside would shift the later labels: refused, with its line */
+    lab = NULL;
+    CHECK(mmnc_labels_read(test_tmpfile("earn\nacq\nearn\n\ncrude\n", ".txt"), NULL, NULL, &n,
+                           &lab, &ncl, &e) == MMNC_EFORMAT);
+    CHECK(lab == NULL && strstr(e.msg, ":4: expected a label, found a blank line") != NULL);
     /* libsvm file: the first token of each line */
     CHECK(mmnc_labels_read(test_tmpfile("3 1:1\n-1 2:2\n3\n", ".svm"), NULL, NULL, &n, &lab, &ncl,
                            &e) == MMNC_OK);

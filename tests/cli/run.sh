@@ -1,3 +1,693 @@
 #!/usr/bin/env bash
-# placeholder replaced below
-exit 77
+#
+# run.sh -- golden tests of the mmnc command-line tool (in the spirit of zstd's
+# cli-tests): run the binary on tiny hand-made files, check the exit status, the
+# key lines of stdout/stderr and which files exist afterwards.
+#
+#   tests/cli/run.sh /path/to/mmnc /path/to/source-dir
+#
+# Every case runs in its own empty directory under a fresh temporary directory
+# (removed on exit).  Bad input must give a non-zero exit (1 bad data, 2 usage),
+# a message naming the file (and line where there is one) and leave no file
+# behind: no PREFIX.* and no *.tmp.* in the case directory.
+#
+# Prints one line per case, then "N passed, N failed"; exits 0 when all pass,
+# 1 otherwise.  Fixtures (all tiny, hand-made) live next to this script:
+#   blocks.mtx     8 x 6, two planted blocks (rows 1-4 | 5-8) plus two weak
+#                  cross entries; blocks.truth is its one-label-per-line truth
+#   blocks2.mtx    6 x 5 block-diagonal: 2 connected components
+#   blocks.svm     libsvm version of two 3-row blocks (labels a/b)
+#   ratings.tsv    "user<TAB>item<TAB>rating"; ratings.truth "user label" pairs
+#   cols.names rows.names   names for blocks.mtx
+#   words.txt para.txt      texts for cooc, with *.expected.* outputs
+
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 /path/to/mmnc /path/to/source-dir" >&2
+    exit 2
+fi
+MMNC=$1
+SRC=$2
+case $MMNC in /*) ;; *) MMNC=$PWD/$MMNC ;; esac
+case $SRC in /*) ;; *) SRC=$PWD/$SRC ;; esac
+FIX=$SRC/tests/cli
+if [ ! -x "$MMNC" ]; then
+    echo "run.sh: $MMNC is not an executable" >&2
+    exit 1
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mmnc-cli.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+LOG=$WORK/log
+mkdir "$LOG"
+
+if command -v python3 >/dev/null 2>&1; then HAVE_PY=1; else HAVE_PY=0; fi
+
+npass=0
+nfail=0
+ncase=0
+CASE=
+WHY=
+OUT=
+ERR=
+RC=
+
+# ---- case bookkeeping ----------------------------------------------------------
+
+# begin NAME: a fresh empty directory for the case, made the current one.
+begin() {
+    ncase=$((ncase + 1))
+    CASE=$1
+    WHY=
+    local d
+    d=$WORK/$(printf '%03d' "$ncase")
+    mkdir "$d" && cd "$d" || exit 1
+    OUT=$LOG/$ncase.out
+    ERR=$LOG/$ncase.err
+    : >"$OUT"
+    : >"$ERR"
+}
+
+fail_because() { WHY="$WHY${WHY:+; }$*"; }
+
+end() {
+    cd "$WORK" || exit 1
+    if [ -z "$WHY" ]; then
+        npass=$((npass + 1))
+        echo "PASS  $CASE"
+    else
+        nfail=$((nfail + 1))
+        echo "FAIL  $CASE: $WHY"
+        if [ -s "$ERR" ]; then sed -n '1,5s/^/        stderr| /p' "$ERR"; fi
+    fi
+}
+
+# run ARGS...: mmnc ARGS, stdout/stderr to $OUT/$ERR, status in $RC.
+run() {
+    "$MMNC" "$@" >"$OUT" 2>"$ERR"
+    RC=$?
+}
+
+# snapshot / expect_nonew: no file appears between the two calls.
+snapshot() { ls -A >"$LOG/$ncase.before"; }
+expect_nonew() {
+    ls -A >"$LOG/$ncase.after"
+    local new
+    new=$(comm -13 "$LOG/$ncase.before" "$LOG/$ncase.after" | tr '\n' ' ')
+    [ -z "$new" ] || fail_because "left files behind: $new"
+}
+
+expect_rc() { [ "$RC" = "$1" ] || fail_because "exit status $RC, expected $1"; }
+expect_out() { grep -Eq -- "$1" "$OUT" || fail_because "stdout lacks /$1/"; }
+expect_err() { grep -Eq -- "$1" "$ERR" || fail_because "stderr lacks /$1/"; }
+expect_file() { for f; do [ -f "$f" ] || fail_because "no file $f"; done; }
+expect_nofile() { for f; do [ ! -e "$f" ] || fail_because "unexpected file $f"; done; }
+expect_same() { cmp -s "$1" "$2" || fail_because "$1 and $2 differ"; }
+expect_grep() { grep -Eq -- "$1" "$2" 2>/dev/null || fail_because "$2 lacks /$1/"; }
+
+# expect_json FILE [KEY...]: FILE is valid JSON with these top-level keys.
+expect_json() {
+    local f=$1
+    shift
+    if [ "$HAVE_PY" = 1 ]; then
+        python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+missing = [k for k in sys.argv[2:] if k not in d]
+if missing:
+    sys.exit("missing keys: " + " ".join(missing))
+' "$f" "$@" 2>>"$ERR" || fail_because "$f: not JSON or keys missing ($*)"
+    else
+        for k; do grep -q "\"$k\"" "$f" || fail_because "$f lacks key $k"; done
+    fi
+}
+
+# expect_partition LABELS "id1 id2 ...|id3 id4 ...": the labels file (header,
+# then "id cluster prob") puts exactly these groups in distinct clusters.
+expect_partition() {
+    awk -F'\t' -v groups="$2" '
+        BEGIN {
+            ng = split(groups, g, "|")
+            for (i = 1; i <= ng; i++) {
+                n = split(g[i], ids, " ")
+                for (j = 1; j <= n; j++) { grp[ids[j]] = i; want++ }
+            }
+        }
+        NR == 1 { if ($0 != "id\tcluster\tprobability") { print "bad header"; bad = 1 } next }
+        {
+            seen++
+            if (!($1 in grp)) { print "unknown id " $1; bad = 1; next }
+            i = grp[$1]; c = $2
+            if ((i in c_of) && c_of[i] != c) { print "group " i " split"; bad = 1 }
+            if ((c in g_of) && g_of[c] != i) { print "cluster " c " mixes groups"; bad = 1 }
+            c_of[i] = c; g_of[c] = i
+        }
+        END {
+            if (seen != want) { print seen " rows, expected " want; bad = 1 }
+            exit bad
+        }' "$1" >"$LOG/$ncase.part" 2>&1 ||
+        fail_because "$1: wrong partition ($(tr '\n' ' ' <"$LOG/$ncase.part"))"
+}
+
+# expect_soft_rows_sum1 SOFT: every row of the soft kernel sums to 1.
+expect_soft_rows_sum1() {
+    awk -F'\t' 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i; if (s < 0.9999 || s > 1.0001) bad = 1; n++ }
+                END { exit (bad || n == 0) }' "$1" ||
+        fail_because "$1: a row does not sum to 1"
+}
+
+# bad NAME STATUS STDERR-PATTERN ARGS...: a failing run leaves nothing behind.
+bad() {
+    local name=$1 status=$2 pat=$3
+    shift 3
+    begin "$name"
+    snapshot
+    run "$@"
+    expect_rc "$status"
+    expect_err "$pat"
+    expect_nonew
+    end
+}
+
+# long options of a subcommand, from its struct option array(s) in the source
+long_options() {
+    local files=$SRC/cli/cmd_$1.c
+    grep -oE '\{"[a-z0-9+-]+", *(no|required|optional)_argument' $files | sed -E 's/^\{"([^"]*)".*/\1/' | sort -u
+}
+
+BLOCKS=$FIX/blocks.mtx
+GROUPS_BLOCKS="1 2 3 4|5 6 7 8"
+
+# ---- top level ----------------------------------------------------------------
+
+begin "mmnc --help"
+run --help
+expect_rc 0
+for c in cluster eval info cooc; do expect_out "^  $c "; done
+end
+
+begin "mmnc --version"
+run --version
+expect_rc 0
+ver=$(sed -n 's/^#define MMNC_VERSION_STRING "\(.*\)"/\1/p' "$SRC/include/mmnc.h")
+expect_out "^mmnc ${ver:-[0-9]}"
+end
+
+begin "mmnc (no command) -> usage, exit 2"
+run
+expect_rc 2
+expect_err "Usage: mmnc COMMAND"
+end
+
+begin "mmnc frobnicate -> unknown command, exit 2"
+run frobnicate
+expect_rc 2
+expect_err "unknown command 'frobnicate'"
+end
+
+for c in cluster eval info cooc; do
+    begin "mmnc $c --help mentions every long option and defaults"
+    run "$c" --help
+    expect_rc 0
+    expect_out "^Usage: mmnc $c"
+    expect_out "default"
+    opts=$(long_options "$c")
+    [ -n "$opts" ] || fail_because "found no options in cli/cmd_$c.c"
+    for o in $opts; do expect_out -- "--$o([^a-z-]|$)"; done
+    [ -s "$ERR" ] && fail_because "help wrote to stderr"
+    end
+done
+
+# ---- cluster ------------------------------------------------------------------
+
+begin "cluster planted 2-block .mtx (nuclear)"
+run cluster -k 2 -o b "$BLOCKS"
+expect_rc 0
+expect_file b.labels.tsv b.soft.tsv b.json b.top.tsv
+expect_partition b.labels.tsv "$GROUPS_BLOCKS"
+expect_json b.json nuclear_norm frobenius_norm singular_values pz mutual_information iterations
+expect_grep '"algorithm": "nuclear"' b.json
+expect_soft_rows_sum1 b.soft.tsv
+expect_out "8 rows x 6 columns, 26 nonzeros"
+expect_out "^singular values: 1\.0000 "
+expect_nofile *.tmp.*
+end
+
+begin "cluster top.tsv: header and rows have the same number of fields"
+run cluster -q -o b "$BLOCKS"
+expect_rc 0
+expect_file b.top.tsv
+awk -F'\t' 'NR == 1 { n = NF; next } NF != n { bad = 1 } END { exit bad }' b.top.tsv 2>/dev/null ||
+    fail_because "b.top.tsv: header has $(head -1 b.top.tsv | awk -F'\t' '{print NF}') fields, rows $(sed -n 2p b.top.tsv | awk -F'\t' '{print NF}')"
+end
+
+begin "cluster default prefix = data file name without extensions, in cwd"
+cp "$BLOCKS" ./planted.mtx
+run cluster -q planted.mtx
+expect_rc 0
+expect_file planted.labels.tsv planted.soft.tsv planted.json planted.top.tsv
+[ -s "$OUT" ] && fail_because "-q printed to stdout"
+end
+
+begin "cluster -a frobenius"
+run cluster -q -a frobenius -o f "$BLOCKS"
+expect_rc 0
+expect_file f.labels.tsv f.soft.tsv f.json f.top.tsv
+expect_partition f.labels.tsv "$GROUPS_BLOCKS"
+expect_json f.json nuclear_norm frobenius_norm singular_values pz mutual_information iterations lambda step
+expect_grep '"algorithm": "frobenius"' f.json
+expect_soft_rows_sum1 f.soft.tsv
+end
+
+begin "cluster --pz 0.5,0.5"
+run cluster -q --pz 0.5,0.5 -o p "$BLOCKS"
+expect_rc 0
+expect_partition p.labels.tsv "$GROUPS_BLOCKS"
+expect_json p.json target_pz pz
+expect_grep '"target_pz": \[0\.5, 0\.5\]' p.json
+end
+
+begin "cluster --pz 1,3 (weights normalised)"
+run cluster -q -a frobenius --pz 1,3 -o p "$BLOCKS"
+expect_rc 0
+expect_grep '"target_pz": \[0\.25, 0\.75\]' p.json
+end
+
+begin "cluster --no-soft writes no soft file"
+run cluster -q --no-soft -o n "$BLOCKS"
+expect_rc 0
+expect_file n.labels.tsv n.json n.top.tsv
+expect_nofile n.soft.tsv
+expect_json n.json
+grep -q '"soft"' n.json && fail_because "n.json names a soft file"
+end
+
+begin "cluster --threads 1 and 2 give identical labels and soft files"
+run cluster -q --threads 1 -o t1 "$BLOCKS"
+expect_rc 0
+run cluster -q --threads 2 -o t2 "$BLOCKS"
+expect_rc 0
+expect_same t1.labels.tsv t2.labels.tsv
+expect_same t1.soft.tsv t2.soft.tsv
+run cluster -q -a frobenius --init random -r 3 --threads 1 -o f1 "$BLOCKS"
+run cluster -q -a frobenius --init random -r 3 --threads 2 -o f2 "$BLOCKS"
+expect_same f1.labels.tsv f2.labels.tsv
+expect_same f1.soft.tsv f2.soft.tsv
+end
+
+begin "cluster same seed twice gives identical output"
+for i in 1 2; do
+    run cluster -q -s 7 --init random -r 2 -o s$i "$BLOCKS"
+    expect_rc 0
+done
+expect_same s1.labels.tsv s2.labels.tsv
+expect_same s1.soft.tsv s2.soft.tsv
+expect_same s1.top.tsv s2.top.tsv
+expect_grep '"seed": 7' s1.json
+end
+
+begin "cluster triplet with string keys"
+run cluster -q --format triplet -o r "$FIX/ratings.tsv"
+expect_rc 0
+expect_partition r.labels.tsv "alice bob carol|dave erin frank"
+expect_grep '"nonzeros": 14' r.json
+expect_grep '^1	1	item[12]	item[12]	' r.top.tsv
+end
+
+begin "cluster triplet auto-detected, --map rating3 drops rating-1 entries"
+run cluster -q --map rating3 -o r "$FIX/ratings.tsv"
+expect_rc 0
+expect_partition r.labels.tsv "alice bob carol|dave erin frank"
+expect_grep '"nonzeros": 12' r.json
+expect_soft_rows_sum1 r.soft.tsv
+end
+
+begin "cluster triplet --transpose clusters the items"
+run cluster -q --format triplet --map rating3 --transpose -o t "$FIX/ratings.tsv"
+expect_rc 0
+expect_partition t.labels.tsv "item1 item2|item3 item4"
+grep -Eq '^(alice|bob|carol|dave|erin|frank)	' t.soft.tsv && fail_because "t.soft.tsv has user ids"
+expect_grep '"rows": 4' t.json
+end
+
+begin "cluster triplet --row-field/--col-field/--value-field"
+awk -F'\t' '{ print $3 "\t" $2 "\t" $1 }' "$FIX/ratings.tsv" >rev.tsv
+run cluster -q --format triplet --delim tab --row-field 3 --col-field 2 --value-field 1 --map rating3 -o v rev.tsv
+expect_rc 0
+expect_partition v.labels.tsv "alice bob carol|dave erin frank"
+expect_grep '"nonzeros": 12' v.json
+end
+
+begin "cluster triplet --truth with 'id label' pairs"
+run cluster --format triplet --map rating3 --truth "$FIX/ratings.truth" -o r "$FIX/ratings.tsv"
+expect_rc 0
+expect_out "ACC 100\.00%"
+expect_json r.json evaluation
+end
+
+begin "cluster libsvm input"
+run cluster -q -o s "$FIX/blocks.svm"
+expect_rc 0
+expect_partition s.labels.tsv "1 2 3|4 5 6"
+expect_grep '"columns": 6' s.json
+end
+
+begin "cluster libsvm --truth from the libsvm labels"
+run cluster --truth "$FIX/blocks.svm" -o s "$FIX/blocks.svm"
+expect_rc 0
+expect_out "ACC 100\.00%"
+expect_json s.json evaluation
+end
+
+begin "cluster gzip-compressed .mtx"
+gzip -c "$BLOCKS" >gz.mtx.gz
+run cluster -q gz.mtx.gz
+expect_rc 0
+expect_file gz.labels.tsv gz.soft.tsv gz.json gz.top.tsv
+expect_partition gz.labels.tsv "$GROUPS_BLOCKS"
+run cluster -q -o plain "$BLOCKS"
+expect_same gz.labels.tsv plain.labels.tsv
+end
+
+begin "cluster --names and --row-names appear in the outputs"
+run cluster --names "$FIX/cols.names" --row-names "$FIX/rows.names" -o nm "$BLOCKS"
+expect_rc 0
+expect_partition nm.labels.tsv "row_one row_two row_three row_four|row_five row_six row_seven row_eight"
+expect_grep '^row_one	' nm.soft.tsv
+expect_grep '	banana	' nm.top.tsv
+expect_grep '	guitar	' nm.top.tsv
+expect_out "members: .*row_"
+expect_out "columns: .*(apple|banana|cherry)"
+end
+
+begin "cluster --truth gives ACC line and JSON evaluation"
+run cluster --truth "$FIX/blocks.truth" -o e "$BLOCKS"
+expect_rc 0
+expect_out "ACC 100\.00%"
+expect_json e.json evaluation
+if [ "$HAVE_PY" = 1 ]; then
+    python3 -c 'import json,sys; e = json.load(open(sys.argv[1]))["evaluation"]; sys.exit(0 if e["acc"] == 1 and e["classes"] == 2 else 1)' e.json ||
+        fail_because "evaluation.acc != 1 or classes != 2"
+fi
+end
+
+begin "cluster drops zero-mass rows/columns, reports them, keeps original ids"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n3 3 1\n' >gap.mtx
+run cluster -k 2 -o g gap.mtx
+expect_rc 0
+expect_err "dropped 1 rows and 1 columns"
+expect_partition g.labels.tsv "1|3"
+expect_grep '"rows_dropped": 1' g.json
+expect_grep '"columns_dropped": 1' g.json
+end
+
+begin "cluster --truth with a blank line is rejected like in eval"
+printf 'a\na\n\na\na\nb\nb\nb\nb\n' >blank.truth
+snapshot
+run cluster -q --truth blank.truth -o out "$BLOCKS"
+expect_rc 1
+expect_err "blank\.truth:3: "
+expect_nonew
+end
+
+# ---- eval ---------------------------------------------------------------------
+
+begin "eval cluster labels vs truth: perfect"
+run cluster -q -o b "$BLOCKS"
+run eval b.labels.tsv "$FIX/blocks.truth"
+expect_rc 0
+expect_out "^ACC +100\.00%"
+expect_out "^NMI +1\.0000"
+expect_out "^n +8"
+end
+
+begin "eval --json parses"
+run cluster -q -o b "$BLOCKS"
+run eval --json b.labels.tsv "$FIX/blocks.truth"
+expect_rc 0
+if [ "$HAVE_PY" = 1 ]; then
+    python3 -c 'import json,sys; d = json.load(sys.stdin); sys.exit(0 if d["acc"] == 1 and d["n"] == 8 else 1)' <"$OUT" ||
+        fail_because "stdout is not JSON with acc 1, n 8"
+else
+    expect_out '"acc": 1'
+fi
+end
+
+begin "eval one mistake: ACC 87.50%"
+printf 'id\tcluster\tprobability\n' >pred.tsv
+for i in 1 2 3; do printf '%s\t1\t1\n' $i; done >>pred.tsv
+for i in 4 5 6 7 8; do printf '%s\t2\t0.9\n' $i; done >>pred.tsv
+run eval pred.tsv "$FIX/blocks.truth"
+expect_rc 0
+expect_out "^ACC +87\.50%"
+expect_out "^purity +87\.50%"
+end
+
+begin "eval string ids with 'id label' truth pairs"
+run cluster -q --map rating3 -o r "$FIX/ratings.tsv"
+run eval r.labels.tsv "$FIX/ratings.truth"
+expect_rc 0
+expect_out "^ACC +100\.00%"
+expect_out "^n +6"
+end
+
+begin "eval: items without prediction are reported and excluded"
+printf 'id\tcluster\tprobability\n1\t1\t1\n2\t1\t1\n5\t2\t1\n6\t2\t1\n' >pred.tsv
+run eval pred.tsv "$FIX/blocks.truth"
+expect_rc 0
+expect_out "^n +4"
+expect_err "4 of 8 items .* have no prediction"
+end
+
+bad "eval: not a labels file -> file:1" 1 "blocks\.truth:1: expected the header" \
+    eval "$FIX/blocks.truth" "$FIX/blocks.truth"
+begin "eval: bad cluster number -> file:line"
+printf 'id\tcluster\tprobability\n1\t1\t1\n2\tx\t1\n' >pred.tsv
+snapshot
+run eval pred.tsv "$FIX/blocks.truth"
+expect_rc 1
+expect_err "pred\.tsv:3: "
+expect_nonew
+end
+bad "eval: one file only -> usage" 2 "expected two files" eval "$FIX/blocks.truth"
+bad "eval: unknown option -> usage" 2 "unknown option '--bogus'" eval --bogus a b
+bad "eval: missing PRED file" 1 "nosuch\.tsv: cannot open" eval nosuch.tsv "$FIX/blocks.truth"
+
+# ---- info ---------------------------------------------------------------------
+
+begin "info shape line"
+run info "$BLOCKS"
+expect_rc 0
+expect_out "^shape +8 rows x 6 columns, 26 nonzeros"
+expect_out "^components +1 "
+end
+
+begin "info --sv 3: first singular value 1"
+run info --sv 3 "$BLOCKS"
+expect_rc 0
+expect_out "^DTM spectrum +1\.000000 0\.[0-9]+ 0\.[0-9]+$"
+expect_out "1 singular values equal to 1"
+end
+
+begin "info block-diagonal: 2 components, 2 unit singular values"
+run info --sv 3 "$FIX/blocks2.mtx"
+expect_rc 0
+expect_out "^components    2 "
+expect_out "^DTM spectrum +1\.000000 1\.000000 "
+expect_out "2 singular values equal to 1"
+end
+
+begin "info --json parses"
+run info --json --sv 2 "$FIX/blocks2.mtx"
+expect_rc 0
+if [ "$HAVE_PY" = 1 ]; then
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ok = d["rows"] == 6 and d["columns"] == 5 and d["nonzeros"] == 12 and d["components"] == 2 \
+     and d["unit_singular_values"] == 2 and abs(d["singular_values"][0] - 1) < 1e-8
+sys.exit(0 if ok else 1)' <"$OUT" || fail_because "stdout is not the expected JSON"
+else
+    expect_out '"components": 2'
+fi
+end
+
+begin "info triplet: --map rating3 and --value-field 0"
+run info --map rating3 "$FIX/ratings.tsv"
+expect_rc 0
+expect_out "^shape +6 rows x 4 columns, 12 nonzeros"
+expect_out "^components +2 "
+run info --format triplet --value-field 0 "$FIX/ratings.tsv"
+expect_rc 0
+expect_out "^shape +6 rows x 4 columns, 14 nonzeros .*sum 14$"
+end
+
+bad "info: missing file" 1 "nosuch\.mtx: cannot open" info nosuch.mtx
+bad "info: --sv not a number -> usage" 2 "option --sv" info --sv x "$BLOCKS"
+
+# ---- cooc ---------------------------------------------------------------------
+
+begin "cooc: golden matrix and vocabulary (harmonic, sentences)"
+run cooc -q --min-count 1 -w 2 "$FIX/words.txt" -o w.mtx
+expect_rc 0
+expect_file w.mtx w.vocab
+expect_same w.mtx "$FIX/words.expected.mtx"
+expect_same w.vocab "$FIX/words.expected.vocab"
+expect_nofile *.tmp.*
+end
+
+begin "cooc: vocabulary by frequency, windows stop at blank lines"
+run cooc --min-count 1 -w 1 --weighting flat "$FIX/para.txt" -o p.mtx
+expect_rc 0
+expect_same p.vocab "$FIX/para.expected.vocab"
+expect_grep '^3 3 4$' p.mtx
+expect_grep '^1 2 2$' p.mtx
+grep -Eq '^(2 3|3 2) ' p.mtx && fail_because "b and c co-occur across a blank line"
+expect_err "1 file, 5 tokens, vocabulary 3"
+end
+
+begin "cooc: gzip input, --vocab path"
+gzip -c "$FIX/words.txt" >words.txt.gz
+run cooc -q --min-count 1 -w 2 words.txt.gz -o w.mtx --vocab v.txt
+expect_rc 0
+expect_same w.mtx "$FIX/words.expected.mtx"
+expect_same v.txt "$FIX/words.expected.vocab"
+expect_nofile w.vocab
+end
+
+bad "cooc: no -o -> usage" 2 "no output file" cooc "$FIX/words.txt"
+bad "cooc: no input -> usage" 2 "no input text files" cooc -o x.mtx
+bad "cooc: missing input file" 1 "nosuch\.txt: cannot open" cooc nosuch.txt -o x.mtx
+bad "cooc: --window 0 -> usage" 2 "--window" cooc -w 0 "$FIX/words.txt" -o x.mtx
+bad "cooc: output dir does not exist" 1 "/nonexistent/dir/x" cooc --min-count 1 "$FIX/words.txt" -o /nonexistent/dir/x.mtx
+begin "cooc: truncated gzip text"
+gzip -c "$FIX/words.txt" | head -c 30 >cut.txt.gz
+snapshot
+run cooc --min-count 1 cut.txt.gz -o x.mtx
+expect_rc 1
+expect_err "cut\.txt\.gz"
+expect_nonew
+end
+
+# ---- cluster: bad input ---------------------------------------------------------
+
+# mtx NAME LAST-LINE: a 3 x 2 Matrix Market file whose third entry (line 5)
+# is LAST-LINE.
+mtx() {
+    printf '%%%%MatrixMarket matrix coordinate real general\n3 2 3\n1 1 1\n2 2 2\n%s\n' "$2" >"$1"
+}
+
+# bad_data NAME FILE STDERR-PATTERN [OPTIONS...]: FILE is created in the case
+# directory by the preceding command list in $MAKE; cluster without -o (default
+# prefix from FILE's name) must fail with status 1.
+bad_data() {
+    local name=$1 file=$2 pat=$3
+    shift 3
+    begin "cluster bad data: $name"
+    eval "$MAKE"
+    snapshot
+    run cluster -q "$@" "$file"
+    expect_rc 1
+    expect_err "$pat"
+    expect_nonew
+    # the same with an explicit prefix and info: also status 1
+    run cluster -q -o out "$@" "$file"
+    expect_rc 1
+    run info -q "$@" "$file"
+    expect_rc 1
+    expect_err "$pat"
+    expect_nonew
+    end
+}
+
+MAKE="mtx bad.mtx '3 1 x'"
+bad_data "malformed line" bad.mtx "bad\.mtx:5: "
+MAKE="mtx bad.mtx '3 1 1 7'"
+bad_data "extra field" bad.mtx "bad\.mtx:5: "
+MAKE="mtx bad.mtx '3 1 nan'"
+bad_data "NaN" bad.mtx "bad\.mtx:5: .*(nan|NaN|finite)"
+MAKE="mtx bad.mtx '3 1 inf'"
+bad_data "Inf" bad.mtx "bad\.mtx:5: .*(inf|Inf|finite)"
+MAKE="mtx bad.mtx '3 1 -1'"
+bad_data "negative value" bad.mtx "bad\.mtx:5: .*negative"
+MAKE="mtx bad.mtx '4 1 1'"
+bad_data "row index out of range" bad.mtx "bad\.mtx:5: .*out of range"
+MAKE="mtx bad.mtx '3 3 1'"
+bad_data "column index out of range" bad.mtx "bad\.mtx:5: .*out of range"
+MAKE="mtx bad.mtx '0 1 1'"
+bad_data "index 0" bad.mtx "bad\.mtx:5: "
+MAKE="printf '%%%%MatrixMarket matrix coordinate real general\n3 2 5\n1 1 1\n2 2 2\n3 1 1\n' >bad.mtx"
+bad_data "truncated MTX (fewer entries than the header)" bad.mtx "bad\.mtx(:[0-9]+)?: .*(truncated|expected 5 entries)"
+MAKE="printf '%%%%MatrixMarket matrix coordinate real general\n3 2 2\n1 1 1\n2 2 2\n3 1 1\n' >bad.mtx"
+bad_data "more entries than the header" bad.mtx "bad\.mtx:5: "
+MAKE="gzip -c '$BLOCKS' | head -c 60 >bad.mtx.gz"
+bad_data "truncated gzip" bad.mtx.gz "bad\.mtx\.gz: .*truncated"
+MAKE="printf '\037\213\010\000garbage that is not deflate data' >bad.mtx.gz"
+bad_data "corrupt gzip" bad.mtx.gz "bad\.mtx\.gz"
+MAKE=": >bad.mtx"
+bad_data "empty file" bad.mtx "bad\.mtx: .*empty"
+MAKE="printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n' >bad.mtx"
+bad_data "wrong format header (array)" bad.mtx "bad\.mtx:1: "
+MAKE="printf '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n' >bad.mtx"
+bad_data "wrong format header (complex)" bad.mtx "bad\.mtx:1: "
+MAKE="printf '%%%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 0\n' >bad.mtx"
+bad_data "all entries zero" bad.mtx "bad\.mtx"
+MAKE="printf 'alice\titem1\t5\nbob\titem2\tabc\n' >bad.tsv"
+bad_data "triplet: value not a number" bad.tsv "bad\.tsv:2: " --format triplet
+MAKE="printf 'alice\titem1\t5\nbob\titem2\n' >bad.tsv"
+bad_data "triplet: missing field" bad.tsv "bad\.tsv:2: " --format triplet
+MAKE="printf 'alice\titem1\t5\nbob\titem2\t-2\n' >bad.tsv"
+bad_data "triplet: negative value" bad.tsv "bad\.tsv:2: .*negative" --format triplet
+MAKE="printf '1 1:5 2:4\n2 3:x\n' >bad.svm"
+bad_data "libsvm: bad feature" bad.svm "bad\.svm:2: "
+MAKE="printf '1 1:5 2:4\n2 0:1\n' >bad.svm"
+bad_data "libsvm: index 0" bad.svm "bad\.svm:2: "
+
+# ---- cluster: usage errors and I/O failures -------------------------------------
+
+bad "cluster -k 0 -> usage" 2 "--clusters" cluster -q -k 0 -o out "$BLOCKS"
+bad "cluster -k 9 > rows -> exit 2, no output" 2 "k = 9 exceeds" cluster -q -k 9 -o out "$BLOCKS"
+bad "cluster unknown option -> usage" 2 "unknown option '--bogus'" cluster -q --bogus -o out "$BLOCKS"
+bad "cluster unknown short option -> usage" 2 "unknown option '-x'" cluster -q -x -o out "$BLOCKS"
+bad "cluster missing option value -> usage" 2 "option -k needs a value" cluster -q -o out "$BLOCKS" -k
+bad "cluster --seed abc -> usage" 2 "--seed" cluster -q --seed abc -o out "$BLOCKS"
+bad "cluster --algorithm bogus -> usage" 2 "--algorithm" cluster -q -a bogus -o out "$BLOCKS"
+bad "cluster --format bogus -> usage" 2 "--format" cluster -q --format bogus -o out "$BLOCKS"
+bad "cluster --map bogus -> usage" 2 "--map" cluster -q --map bogus -o out "$BLOCKS"
+bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q --pz 0.5,0.3,0.2 -o out "$BLOCKS"
+bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q --pz 0.5 -o out "$BLOCKS"
+bad "cluster --pz negative -> usage" 2 "--pz" cluster -q --pz -1,2 -o out "$BLOCKS"
+bad "cluster --pz not a number -> usage" 2 "--pz" cluster -q --pz 0.5,abc -o out "$BLOCKS"
+bad "cluster no DATA -> usage" 2 "missing DATA file" cluster -q -o out
+bad "cluster two DATA files -> usage" 2 "expected one DATA file" cluster -q -o out "$BLOCKS" "$BLOCKS"
+bad "cluster missing input file" 1 "nosuch\.mtx: cannot open" cluster -q nosuch.mtx
+bad "cluster missing --truth file" 1 "nosuch\.truth: cannot open" cluster -q --truth nosuch.truth -o out "$BLOCKS"
+bad "cluster missing --names file" 1 "nosuch\.names: cannot open" cluster -q --names nosuch.names -o out "$BLOCKS"
+bad "cluster --truth with the wrong number of labels" 1 "rows\.names: 8 labels" cluster -q --truth "$FIX/rows.names" -o out "$FIX/blocks2.mtx"
+bad "cluster -o /nonexistent/dir/x" 1 "/nonexistent/dir/x" cluster -q -o /nonexistent/dir/x "$BLOCKS"
+
+begin "cluster: PREFIX.json is a directory -> exit 1, no other output left"
+mkdir out.json
+snapshot
+run cluster -q -o out "$BLOCKS"
+expect_rc 1
+expect_err "out\.json"
+expect_nonew
+expect_nofile out.labels.tsv out.soft.tsv out.top.tsv
+end
+
+begin "cluster: PREFIX.soft.tsv is a directory -> exit 1, no other output left"
+mkdir out.soft.tsv
+snapshot
+run cluster -q -o out "$BLOCKS"
+expect_rc 1
+expect_err "out\.soft\.tsv"
+expect_nonew
+expect_nofile out.labels.tsv out.json out.top.tsv
+end
+
+# ---- summary ----------------------------------------------------------------------
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "solver_i.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 void mmnc_params_default(mmnc_params *p)
 {
@@ -68,8 +71,22 @@ static int start_method(int init, int i)
     return init;
 }
 
+/* The caller's progress function, called by one start at a time. */
+typedef struct progress_lock {
+    mmnc_progress_fn fn;
+    void *ctx;
+} progress_lock;
+
+static void locked_progress(void *ctx, int restart, int iter, double objective)
+{
+    progress_lock *pl = ctx;
+#pragma omp critical(mmnc_progress)
+    pl->fn(pl->ctx, restart, iter, objective);
+}
+
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out, mmnc_err *err)
 {
+    progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL};
     mmnc_params prm;
     mmnc_result *r = NULL;
     mmnc_int k, ny;
@@ -86,6 +103,8 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
     }
     prm = *prm_in;
+    if (err) err->code = MMNC_OK, err->msg[0] = '\0';
+    if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;
     k = prm.k;
     ny = p->ny;
     if (prm.max_iter == 0) prm.max_iter = prm.algorithm == MMNC_ALG_NUCLEAR ? 300 : 3000;
@@ -124,24 +143,70 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         MMNC_ALLOC(emb, ny * (k - 1), err, status);
         if ((status = mmnc_i_spectral_embedding(p, k, prm.seed, emb, err)) != MMNC_OK) goto cleanup;
     }
-    for (int i = 0; i < prm.restarts; i++) {
-        mmnc_i_rng rng;
-        mmnc_i_run run = {0, 0, 0};
-        mmnc_i_rng_seed(&rng, prm.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
-        if ((status = mmnc_i_init_labels(p, k, start_method(prm.init, i), emb, &rng, labels, err)) != MMNC_OK)
-            goto cleanup;
-        if (prm.algorithm == MMNC_ALG_NUCLEAR) status = mmnc_i_nuclear(p, &prm, i, labels, W, &run, err);
-        else status = mmnc_i_frobenius(p, &prm, lambda, step, i, labels, W, &run, err);
-        if (status != MMNC_OK) goto cleanup;
-        r->restart_objective[i] = run.objective;
-        r->restart_iterations[i] = run.iterations;
-        if (r->best_restart < 0 || run.objective > r->objective) {
-            r->best_restart = i;
-            r->objective = run.objective;
-            r->iterations = run.iterations;
-            r->converged = run.converged;
-            memcpy(r->W, W, (size_t)(ny * k) * sizeof(double));
+    /* Starts are independent: on small problems run them side by side (each
+     * start's kernels then run on one thread), on large ones one after the
+     * other with threaded kernels.  Every start computes the same bits either
+     * way, and ties go to the lowest start, so the choice never shows in the
+     * result.  GLPK keeps global state: LP starts run one at a time. */
+    {
+        int nt = 1, par;
+        mmnc_err *errs = NULL;
+        int *st = NULL;
+#ifdef _OPENMP
+        nt = omp_get_max_threads();
+#endif
+        par = nt > 1 && prm.restarts > 1 && p->nnz * k <= 20000000 &&
+              !(prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz);
+        if (!par) nt = 1;
+        if (nt > prm.restarts) nt = prm.restarts;
+        mmnc_i_free(labels);
+        mmnc_i_free(W);
+        labels = NULL;
+        W = NULL;
+        MMNC_ALLOC(labels, (mmnc_int)nt * ny, err, status);
+        MMNC_ALLOC(W, (mmnc_int)nt * ny * k, err, status);
+        MMNC_CALLOC(errs, nt, err, status);
+        MMNC_CALLOC(st, prm.restarts, err, status);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (par)
+        for (int i = 0; i < prm.restarts; i++) {
+            int tid = 0;
+#ifdef _OPENMP
+            if (par) tid = omp_get_thread_num();
+#endif
+            mmnc_int *lab = labels + (mmnc_int)tid * ny;
+            double *w = W + (mmnc_int)tid * ny * k;
+            mmnc_i_rng rng;
+            mmnc_i_run run = {0, 0, 0};
+            int s1;
+            mmnc_i_rng_seed(&rng, prm.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+            s1 = mmnc_i_init_labels(p, k, start_method(prm.init, i), emb, &rng, lab, &errs[tid]);
+            if (s1 == MMNC_OK) {
+                if (prm.algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(p, &prm, i, lab, w, &run, &errs[tid]);
+                else s1 = mmnc_i_frobenius(p, &prm, lambda, step, i, lab, w, &run, &errs[tid]);
+            }
+            st[i] = s1;
+            r->restart_objective[i] = run.objective;
+            r->restart_iterations[i] = run.iterations;
+#pragma omp critical(mmnc_best)
+            if (s1 == MMNC_OK &&
+                (r->best_restart < 0 || run.objective > r->objective ||
+                 (run.objective == r->objective && i < r->best_restart))) {
+                r->best_restart = i;
+                r->objective = run.objective;
+                r->iterations = run.iterations;
+                r->converged = run.converged;
+                memcpy(r->W, w, (size_t)(ny * k) * sizeof(double));
+            }
+            if (s1 != MMNC_OK && st[i] == s1) { /* keep this start's message */
+#pragma omp critical(mmnc_err)
+                if (err && err->code == MMNC_OK) *err = errs[tid];
+            }
         }
+        for (int i = 0; i < prm.restarts && status == MMNC_OK; i++) status = st[i];
+        if (status != MMNC_OK && err && err->code == MMNC_OK) mmnc_i_err(err, status, "a start failed");
+        mmnc_i_free(errs);
+        mmnc_i_free(st);
+        if (status != MMNC_OK) goto cleanup;
     }
     for (mmnc_int y = 0; y < ny; y++) {
         mmnc_int best = 0;

@@ -40,18 +40,22 @@ void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const doub
     }
 }
 
-void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *S)
+void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S)
 {
     const mmnc_csr *P = p->P;
-    const double *px = p->px;
+    /* Tx = D_x^{-1} T once, so the O(nnz k) loop below has no division. */
+#pragma omp parallel for schedule(static) if (p->nx * k > 100000)
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        double ix = 1.0 / p->px[x];
+        for (mmnc_int z = 0; z < k; z++) Tx[x * k + z] = T[x * k + z] * ix;
+    }
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
     for (mmnc_int y = 0; y < p->ny; y++) {
         double *s = S + y * k;
         for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
-            mmnc_int x = P->colind[e];
-            const double *t = T + x * k;
-            double v = P->val[e] / px[x];
+            const double *t = Tx + P->colind[e] * k;
+            double v = P->val[e];
             for (mmnc_int z = 0; z < k; z++) s[z] += v * t[z];
         }
     }

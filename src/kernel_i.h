@@ -21,8 +21,9 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
 /* P_Z from hard labels or soft W.  O(ny k), serial (deterministic). */
 void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *pz);
 
-/* S = P D_x^{-1} T, ny x k: S[y*k+z] = sum_x P[y,x] T[x*k+z] / px[x].  O(nnz k). */
-void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *S);
+/* S = P D_x^{-1} T, ny x k: S[y*k+z] = sum_x P[y,x] T[x*k+z] / px[x].  Tx
+ * (nx x k) is scratch.  O(nnz k). */
+void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S);
 
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
  * G = B B^T (summed over fixed blocks of x in a fixed order) and its

@@ -75,7 +75,7 @@ static int evaluate(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const
 }
 
 /* C = S Mp with Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2}. */
-static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, double *S, double *C)
+static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, double *Tx, double *S, double *C)
 {
     double floor = 1e-10 * (s->sigma[0] > 0 ? s->sigma[0] : 1.0);
     for (mmnc_int i = 0; i < k; i++)
@@ -88,7 +88,7 @@ static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, do
             }
             Mp[i * k + j] = t;
         }
-    mmnc_i_row_gather(p, k, s->T, S);
+    mmnc_i_row_gather(p, k, s->T, Tx, S);
 #pragma omp parallel for schedule(static) if (p->ny * k * k > 100000)
     for (mmnc_int y = 0; y < p->ny; y++) {
         const double *sy = S + y * k;
@@ -136,7 +136,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
         mmnc_int m = 0;
-        scores(p, k, &cur, Mp, S, C);
+        scores(p, k, &cur, Mp, nxt.T, S, C);
         for (mmnc_int y = 0; y < ny; y++) {
             const double *cy = C + y * k;
             mmnc_int best = labels[y];
@@ -214,7 +214,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
         double change = 0.0;
-        scores(p, k, &cur, Mp, S, C);
+        scores(p, k, &cur, Mp, nxt.T, S, C);
         if ((status = mmnc_i_transport_solve(tp, C, Wn, err)) != MMNC_OK) goto cleanup;
         if ((status = evaluate(p, k, NULL, Wn, &nxt, err)) != MMNC_OK) goto cleanup;
         /* The start is off the marginal, so the first step may lower the norm;

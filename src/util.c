@@ -243,6 +243,7 @@ int mmnc_i_threads_push(int threads)
 #ifdef _OPENMP
     int saved = omp_get_max_threads();
     if (threads > 0) omp_set_num_threads(threads);
+    omp_set_max_active_levels(1); /* kernels inside parallel starts run on one thread */
     return saved;
 #else
     (void)threads;

@@ -176,7 +176,7 @@ int cmd_cluster(int argc, char **argv)
         {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
-    const char *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    const char *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     long long v, ntop = 10;
@@ -211,7 +211,7 @@ int cmd_cluster(int argc, char **argv)
         case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; prm.seed = (uint64_t)v; break;
         case 'r': if (cli_parse_int(CMD, "--restarts", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; prm.restarts = (int)v; break;
         case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
-        case 'o': prefix = mmnc_i_strdup(optarg); break;
+        case 'o': prefix_arg = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(); return CLI_EXIT_OK;
         case O_INIT:
@@ -242,7 +242,8 @@ int cmd_cluster(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     data_path = argv[optind];
-    if (!prefix && !(prefix = default_prefix(data_path))) return cli_fail(CMD, "out of memory");
+    prefix = prefix_arg ? mmnc_i_strdup(prefix_arg) : default_prefix(data_path);
+    if (!prefix) return cli_fail(CMD, "out of memory");
 
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK) goto done;
     if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }

@@ -91,6 +91,8 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     mmnc_result *r = NULL;
     mmnc_int k, ny;
     mmnc_int *labels = NULL;
+    mmnc_err *errs = NULL;
+    int *st = NULL;
     double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda = 0.0, step = 0.0;
     int status = MMNC_OK, saved_threads;
     const char *msg;
@@ -150,8 +152,6 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
      * result.  GLPK keeps global state: LP starts run one at a time. */
     {
         int nt = 1, par;
-        mmnc_err *errs = NULL;
-        int *st = NULL;
 #ifdef _OPENMP
         nt = omp_get_max_threads();
 #endif
@@ -204,8 +204,6 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         }
         for (int i = 0; i < prm.restarts && status == MMNC_OK; i++) status = st[i];
         if (status != MMNC_OK && err && err->code == MMNC_OK) mmnc_i_err(err, status, "a start failed");
-        mmnc_i_free(errs);
-        mmnc_i_free(st);
         if (status != MMNC_OK) goto cleanup;
     }
     for (mmnc_int y = 0; y < ny; y++) {
@@ -225,5 +223,7 @@ cleanup:
     mmnc_i_free(W);
     mmnc_i_free(emb);
     mmnc_i_free(pzn);
+    mmnc_i_free(errs);
+    mmnc_i_free(st);
     return status;
 }

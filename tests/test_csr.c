@@ -11,15 +11,6 @@
 #include "mmnc_i.h"
 #include "testutil.h"
 
-static int csr_equal(const mmnc_csr *A, const mmnc_csr *B)
-{
-    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz) return 0;
-    for (mmnc_int i = 0; i <= A->nrows; i++)
-        if (A->rowptr[i] != B->rowptr[i]) return 0;
-    for (mmnc_int p = 0; p < A->nnz; p++)
-        if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
-    return 1;
-}
 
 static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
 {
@@ -133,7 +124,7 @@ static void test_random(void)
             if (entry(T, j, i) != dense[i * n + j]) ok = 0;
     CHECK(ok);
     CHECK(mmnc_csr_transpose(T, &TT, &e) == MMNC_OK);
-    CHECK(csr_equal(A, TT));
+    CHECK(test_csr_equal(A, TT));
     mmnc_csr_free(A);
     mmnc_csr_free(T);
     mmnc_csr_free(TT);
@@ -216,7 +207,7 @@ static void test_write_mtx(void)
                                "1 1 1\n1 4 20\n3 2 3\n") == 0);
     free(text);
     CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_OK);
-    CHECK(d && csr_equal(A, d->A));
+    CHECK(d && test_csr_equal(A, d->A));
     mmnc_data_free(d);
     d = NULL;
     mmnc_csr_free(A);
@@ -227,7 +218,7 @@ static void test_write_mtx(void)
         snprintf(path, sizeof path, "%s", test_tmpfile("", gz ? ".mtx.gz" : ".mtx"));
         CHECK(mmnc_csr_write_mtx(A, path, &e) == MMNC_OK);
         CHECK(mmnc_data_read(path, NULL, &d, &e) == MMNC_OK);
-        CHECK(d && csr_equal(A, d->A));
+        CHECK(d && test_csr_equal(A, d->A));
         mmnc_data_free(d);
         d = NULL;
         if (gz) { /* really compressed */

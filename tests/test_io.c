@@ -24,17 +24,6 @@ static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
     return 0.0;
 }
 
-#ifdef MMNC_HAVE_MATIO
-static int csr_equal(const mmnc_csr *A, const mmnc_csr *B)
-{
-    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz) return 0;
-    for (mmnc_int i = 0; i <= A->nrows; i++)
-        if (A->rowptr[i] != B->rowptr[i]) return 0;
-    for (mmnc_int p = 0; p < A->nnz; p++)
-        if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
-    return 1;
-}
-#endif
 
 /* A gzip file with the given contents; path in a static buffer per call. */
 static const char *gz_tmpfile(const char *contents, const char *suffix)
@@ -568,7 +557,7 @@ static void test_reuters(void)
     CHECK(mmnc_labels_read(gnd, NULL, b, &n2, &l2, &c2, &e) == MMNC_OK && n2 == 8293 && c2 == 65);
 #ifdef MMNC_HAVE_MATIO
     a = READ_OK(mat, NULL);
-    if (a && b) CHECK(csr_equal(a->A, b->A));
+    if (a && b) CHECK(test_csr_equal(a->A, b->A));
     CHECK(mmnc_labels_read(mat, NULL, a, &n1, &l1, &c1, &e) == MMNC_OK && n1 == 8293 && c1 == 65);
     if (l1 && l2) {
         int same = 1;

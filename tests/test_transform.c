@@ -16,15 +16,6 @@ static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
     return 0.0;
 }
 
-static int csr_equal(const mmnc_csr *A, const mmnc_csr *B)
-{
-    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz) return 0;
-    for (mmnc_int i = 0; i <= A->nrows; i++)
-        if (A->rowptr[i] != B->rowptr[i]) return 0;
-    for (mmnc_int p = 0; p < A->nnz; p++)
-        if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
-    return 1;
-}
 
 /* A data set from triplets, with no ids (identity) and no names. */
 static mmnc_data *make(mmnc_int m, mmnc_int n, mmnc_int nnz, const mmnc_int *r, const mmnc_int *c,
@@ -67,7 +58,7 @@ static void test_transpose(void)
     CHECK(strcmp(mmnc_data_row_id(d, 2, buf), "c2") == 0);
     CHECK(strcmp(mmnc_data_col_id(d, 1, buf), "r1") == 0);
     CHECK(mmnc_data_transpose(d, &e) == MMNC_OK);
-    CHECK(csr_equal(d->A, d0->A) && strcmp(d->row_names[1], "r1") == 0);
+    CHECK(test_csr_equal(d->A, d0->A) && strcmp(d->row_names[1], "r1") == 0);
     CHECK(mmnc_data_transpose(NULL, &e) == MMNC_EINVAL);
     mmnc_data_free(d);
     mmnc_data_free(d0);
@@ -208,7 +199,7 @@ static void test_alloc_failures(void)
             break;
         }
         failures++;
-        bad += st != MMNC_ENOMEM || !csr_equal(d->A, ref->A); /* unchanged on failure */
+        bad += st != MMNC_ENOMEM || !test_csr_equal(d->A, ref->A); /* unchanged on failure */
         mmnc_data_free(d);
         mmnc_data_free(ref);
     }

@@ -35,3 +35,13 @@ const char *test_tmpfile(const char *contents, const char *suffix)
     close(fd);
     return path;
 }
+
+int test_csr_equal(const mmnc_csr *A, const mmnc_csr *B)
+{
+    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz) return 0;
+    for (mmnc_int i = 0; i <= A->nrows; i++)
+        if (A->rowptr[i] != B->rowptr[i]) return 0;
+    for (mmnc_int p = 0; p < A->nnz; p++)
+        if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
+    return 1;
+}

@@ -43,6 +43,9 @@ extern int test_passed, test_failed;
         }                                                                                \
     } while (0)
 
+/* Same shape, structure and values, bit for bit. */
+int test_csr_equal(const mmnc_csr *A, const mmnc_csr *B);
+
 /* Print the summary; returns the process exit status. */
 int test_done(void);
 

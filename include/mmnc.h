@@ -344,7 +344,8 @@ typedef struct mmnc_params {
                            and random.  Spectral starts reach higher norms, often by isolating
                            small, nearly disconnected groups of rows (see README). */
     int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1) */
-    double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol (default 1e-6) */
+    double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
+                           less than tol (relative) over 10 steps (default 1e-6) */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
                            transportation LP (needs GLPK); Alg. 1: target (NULL = uniform) */
     double lambda;      /* Alg. 1 marginal penalty; <= 0 selects the default (10) */

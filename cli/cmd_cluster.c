@@ -30,6 +30,8 @@ static void help(void)
            "      --pz P            cluster marginal: 'uniform' or comma-separated weights, normalised\n"
            "                        (nuclear: prescribed, exact LP step; frobenius: target) (default none;\n"
            "                        frobenius then uses uniform)\n"
+           "      --exact-marginal  Algorithm 1: hold P_Z exactly (LP ascent steps, needs GLPK) instead of\n"
+           "                        the penalty; no lambda or step (default off)\n"
            "      --lambda X        Algorithm 1 marginal penalty (default 10)\n"
            "      --step X          Algorithm 1 step size alpha (default 1/lambda)\n"
            "  -t, --threads N       threads, 0 = all cores (default 0); results do not depend on it\n\n"
@@ -157,7 +159,7 @@ static char *join(const char *a, const char *b)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE, O_MAP, O_NORMROWS };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE, O_MAP, O_NORMROWS };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -168,7 +170,7 @@ int cmd_cluster(int argc, char **argv)
         {"no-soft", no_argument, 0, O_NOSOFT},   {"names", required_argument, 0, O_NAMES},
         {"names-keyed", no_argument, 0, O_NAMESK}, {"top", required_argument, 0, O_TOP},
         {"truth", required_argument, 0, O_TRUTH}, {"truth-var", required_argument, 0, O_TRUTHVAR},
-        {"row-names", required_argument, 0, O_ROWNAMES},
+        {"row-names", required_argument, 0, O_ROWNAMES}, {"exact-marginal", no_argument, 0, O_EXACT},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
         {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
@@ -233,6 +235,7 @@ int cmd_cluster(int argc, char **argv)
         case O_TRUTH: truth_path = optarg; break;
         case O_TRUTHVAR: truth_var = optarg; break;
         case O_ROWNAMES: rnames_path = optarg; break;
+        case O_EXACT: prm.exact_marginal = 1; break;
         case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
         case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
         default: {
@@ -345,7 +348,9 @@ int cmd_cluster(int argc, char **argv)
                 res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "frobenius", (long long)k,
                 (unsigned long long)prm.seed, prm.restarts);
         fprintf(fp, "  \"init\": \"%s\",\n", prm.init == MMNC_INIT_SPECTRAL ? "spectral" : prm.init == MMNC_INIT_KMEANSPP ? "kmeans++" : "random");
-        if (res->algorithm == MMNC_ALG_FROBENIUS) fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
+        if (res->algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
+        else if (res->algorithm == MMNC_ALG_FROBENIUS)
+            fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
         if (pz) {
             fprintf(fp, "  \"target_pz\": [");
             for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", pz[z]);

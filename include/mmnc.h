@@ -350,6 +350,8 @@ typedef struct mmnc_params {
                            transportation LP (needs GLPK); Alg. 1: target (NULL = uniform) */
     double lambda;      /* Alg. 1 marginal penalty; <= 0 selects the default (10) */
     double step;        /* Alg. 1 step size alpha (paper's Alg. 1, line 7); <= 0 selects the default 1 / lambda */
+    int exact_marginal; /* Alg. 1: enforce W P_Y = P_Z exactly instead of the penalty: ascent by
+                           transportation-LP steps, no lambda or step (needs GLPK) (default 0) */
     int threads;        /* OpenMP threads; 0 = OpenMP's default */
     mmnc_progress_fn progress; /* called about once per iteration, or NULL */
     void *progress_ctx;

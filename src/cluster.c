@@ -109,7 +109,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;
     k = prm.k;
     ny = p->ny;
-    if (prm.max_iter == 0) prm.max_iter = prm.algorithm == MMNC_ALG_NUCLEAR ? 300 : 3000;
+    if (prm.max_iter == 0) prm.max_iter = prm.algorithm == MMNC_ALG_NUCLEAR ? 300 : prm.exact_marginal ? 100 : 3000;
     if (prm.algorithm == MMNC_ALG_FROBENIUS) {
         lambda = prm.lambda > 0 ? prm.lambda : 10.0;
         step = prm.step > 0 ? prm.step : 1.0 / lambda;
@@ -117,6 +117,8 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
 #ifndef MMNC_HAVE_GLPK
     if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)
         return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: a prescribed P_Z for Algorithm 2 needs it");
+    if (prm.algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal)
+        return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: the exact marginal for Algorithm 1 needs it");
 #endif
     saved_threads = mmnc_i_threads_push(prm.threads);
     MMNC_CALLOC(r, 1, err, status);
@@ -156,7 +158,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         nt = omp_get_max_threads();
 #endif
         par = nt > 1 && prm.restarts > 1 && p->nnz * k <= 20000000 &&
-              !(prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz);
+              !(prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz) && !(prm.algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal);
         if (!par) nt = 1;
         if (nt > prm.restarts) nt = prm.restarts;
         mmnc_i_free(labels);
@@ -182,6 +184,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
             s1 = mmnc_i_init_labels(p, k, start_method(prm.init, i), emb, &rng, lab, &errs[tid]);
             if (s1 == MMNC_OK) {
                 if (prm.algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(p, &prm, i, lab, w, &run, &errs[tid]);
+                else if (prm.exact_marginal) s1 = mmnc_i_frobenius_exact(p, &prm, i, lab, w, &run, &errs[tid]);
                 else s1 = mmnc_i_frobenius(p, &prm, lambda, step, i, lab, w, &run, &errs[tid]);
             }
             st[i] = s1;

@@ -234,3 +234,79 @@ cleanup:
     mmnc_i_free(part);
     return status;
 }
+
+/*
+ * Algorithm 1 with the exact marginal (paper, eq. (9) with P_Z fixed):
+ *
+ *   maximise    F(W) = ||[P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}||_F^2
+ *   subject to  W column-stochastic,  W P_Y = P_Z
+ *
+ * F is a convex quadratic in W (P_Z fixed), so stepping to the maximiser of
+ * its linearisation over the feasible polytope never lowers it:
+ * F(W') >= F(W) + <grad F(W), W' - W> >= F(W).  The gradient is
+ * 2 [P_Z]^{-1} W P [P_X]^{-1} P^T, i.e. 2 S / P_Z with S = P [P_X]^{-1} T,
+ * one O(nnz k) product, and the step is the same transportation LP as
+ * Algorithm 2's (transport.c).  The hard start is off the marginal, so the
+ * guarantee holds from the first LP step on.  No lambda, no step size.  Stops when W or
+ * F stop changing, or after max_iter LP steps.
+ */
+int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restart, const mmnc_int *labels,
+                           double *W, mmnc_i_run *run, mmnc_err *err)
+{
+    mmnc_int k = prm->k, ny = p->ny, nx = p->nx;
+    double *T = NULL, *Tx = NULL, *S = NULL, *C = NULL, *Wn = NULL, *pz = NULL, obj = -INFINITY;
+    mmnc_i_transport *tp = NULL;
+    int status = MMNC_OK, it;
+    MMNC_ALLOC(T, nx * k, err, status);
+    MMNC_ALLOC(Tx, nx * k, err, status);
+    MMNC_ALLOC(S, ny * k, err, status);
+    MMNC_ALLOC(C, ny * k, err, status);
+    MMNC_ALLOC(Wn, ny * k, err, status);
+    MMNC_ALLOC(pz, k, err, status);
+    for (mmnc_int z = 0; z < k; z++) pz[z] = prm->pz ? prm->pz[z] : 1.0 / (double)k;
+    if ((status = mmnc_i_transport_new(p, k, pz, &tp, err)) != MMNC_OK) goto cleanup;
+    memset(W, 0, (size_t)(ny * k) * sizeof(double));
+    for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
+    run->converged = 0;
+    for (it = 0; it <= prm->max_iter; it++) {
+        double f = 0.0, change = 0.0;
+        mmnc_i_pzx(p, k, NULL, W, T);
+        mmnc_i_row_gather(p, k, T, Tx, S);
+        for (mmnc_int y = 0; y < ny; y++)
+            for (mmnc_int z = 0; z < k; z++) {
+                f += W[y * k + z] * S[y * k + z] / pz[z];
+                C[y * k + z] = 2.0 * S[y * k + z] / pz[z];
+            }
+        if (prm->progress) prm->progress(prm->progress_ctx, restart, it, f);
+        /* The start is off the marginal, so only steps from a feasible plan
+         * (it >= 2) are guaranteed not to lower F. */
+        if (it > 1 && f <= obj * (1.0 + 1e-12)) { /* no gain: keep the previous plan */
+            if (f < obj) memcpy(W, Wn, (size_t)(ny * k) * sizeof(double));
+            else obj = f;
+            run->converged = 1;
+            break;
+        }
+        obj = f;
+        if (it == prm->max_iter) break;
+        memcpy(Wn, W, (size_t)(ny * k) * sizeof(double)); /* Wn: the plan we may fall back to */
+        if ((status = mmnc_i_transport_solve(tp, C, W, err)) != MMNC_OK) goto cleanup;
+        for (mmnc_int i = 0; i < ny * k; i++)
+            if (fabs(W[i] - Wn[i]) > change) change = fabs(W[i] - Wn[i]);
+        if (change < 1e-12) {
+            run->converged = 1;
+            it++;
+            break;
+        }
+    }
+    run->iterations = it;
+    run->objective = obj;
+cleanup:
+    mmnc_i_transport_free(tp);
+    mmnc_i_free(T);
+    mmnc_i_free(Tx);
+    mmnc_i_free(S);
+    mmnc_i_free(C);
+    mmnc_i_free(Wn);
+    mmnc_i_free(pz);
+    return status;
+}

@@ -39,6 +39,11 @@ int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
                      const mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
 
+/* Algorithm 1 with the exact marginal: LP ascent steps on ||B_{Z,X}||_F^2
+ * with P_Z = prm->pz (uniform if NULL).  Needs GLPK. */
+int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restart, const mmnc_int *labels,
+                           double *W, mmnc_i_run *run, mmnc_err *err);
+
 /* Transportation LP: maximise sum_{y,z} C[y*k+z] W[y*k+z] over W >= 0 with
  * sum_z W[.,y] = 1 and sum_y W[z,y] py[y] = pz[z].  The state keeps the
  * GLPK problem between calls so that later solves start from the previous

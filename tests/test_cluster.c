@@ -325,7 +325,22 @@ static void test_frobenius_marginal(void)
             if (srt[j] > srt[i]) { double t = srt[i]; srt[i] = srt[j]; srt[j] = t; }
     for (int z = 0; z < 3; z++) CHECK_NEAR(srt[z], pz[z], 0.1);
     CHECK(r->lambda == 10.0 && r->step == 0.1);
+    mmnc_result_free(r), r = NULL;
+#ifdef MMNC_HAVE_GLPK
+    /* exact marginal: P_Z met to round-off, F never decreasing after the first LP step */
+    trace *t = calloc(1, sizeof(trace));
+    prm.exact_marginal = 1;
+    prm.restarts = 2;
+    prm.progress = record;
+    prm.progress_ctx = t;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    for (int z = 0; z < 3; z++) CHECK_NEAR(r->stats.pz[z], pz[z], 1e-9);
+    CHECK_NEAR(r->objective, r->stats.frob * r->stats.frob, 1e-9);
+    CHECK(monotone(t, 1));
+    CHECK(t->n >= 4);
     mmnc_result_free(r);
+    free(t);
+#endif
     mmnc_pmf_free(p);
 }
 

@@ -17,6 +17,7 @@ static const struct {
 } commands[] = {
     {"cluster", cmd_cluster, "learn a clustering P_{Z|Y} (Algorithm 1 or 2 of the paper)"},
     {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
+    {"sweep", cmd_sweep, "the objective against k, with a suggested k and a plot (model selection)"},
     {"info", cmd_info, "shape, marginals, connected components and DTM spectrum of a data file"},
     {"cooc", cmd_cooc, "word co-occurrence matrix from text files"},
 };

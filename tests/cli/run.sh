@@ -184,7 +184,7 @@ GROUPS_BLOCKS="1 2 3 4|5 6 7 8"
 begin "mmnc --help"
 run --help
 expect_rc 0
-for c in cluster eval info cooc; do expect_out "^  $c "; done
+for c in cluster eval info cooc sweep; do expect_out "^  $c "; done
 end
 
 begin "mmnc --version"
@@ -206,7 +206,7 @@ expect_rc 2
 expect_err "unknown command 'frobnicate'"
 end
 
-for c in cluster eval info cooc; do
+for c in cluster eval info cooc sweep; do
     begin "mmnc $c --help mentions every long option and defaults"
     run "$c" --help
     expect_rc 0
@@ -475,6 +475,29 @@ bad "eval: unknown option -> usage" 2 "unknown option '--bogus'" eval --bogus a 
 bad "eval: missing PRED file" 1 "nosuch\.tsv: cannot open" eval nosuch.tsv "$FIX/blocks.truth"
 
 # ---- info ---------------------------------------------------------------------
+
+begin "sweep k = 1..3: table, suggested k, tsv, no plot"
+run sweep --kmin 1 --kmax 3 --plot none -o s "$BLOCKS"
+expect_rc 0
+expect_out "suggested k = 2"
+expect_file s.sweep.tsv
+expect_nofile s.sweep.svg
+expect_grep "^k	objective	gain" s.sweep.tsv
+end
+
+if command -v gnuplot >/dev/null 2>&1; then
+    begin "sweep --plot svg draws the curve with gnuplot"
+    run sweep --kmin 1 --kmax 3 -o s "$BLOCKS"
+    expect_rc 0
+    expect_file s.sweep.svg
+    expect_grep "<svg" s.sweep.svg
+    end
+fi
+
+begin "sweep --kmin 4 --kmax 3 -> usage, exit 2"
+run sweep --kmin 4 --kmax 3 "$BLOCKS"
+expect_rc 2
+end
 
 begin "info shape line"
 run info "$BLOCKS"

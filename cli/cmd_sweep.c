@@ -1,0 +1,202 @@
+/*
+ * cmd_sweep.c -- `mmnc sweep`: the objective against k, for choosing k.
+ *
+ * The paper reads the bend of the nuclear norm against k (it grows more
+ * slowly past the "right" number of clusters).  We report the gain
+ * g(k) = N(k) - N(k-1) of each k over the previous one and suggest the k
+ * after which the gain drops the most: argmax_k g(k) - g(k+1) over the
+ * interior of the sweep.  The curve comes from a non-convex optimiser, so
+ * the suggestion is a reading aid, not a test.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mmnc_i.h"
+
+static const char *CMD = "sweep";
+
+static void help(void)
+{
+    printf("Usage: mmnc sweep [options] DATA\n\n"
+           "Cluster DATA for a range of k and report the objective against k with a suggested k\n"
+           "(the k after which the gain of one more cluster drops the most), as a table and a plot.\n\n"
+           "Options:\n"
+           "      --kmin N          smallest k (default 2)\n"
+           "      --kmax N          largest k (default 10)\n"
+           "  -a, --algorithm A     nuclear | frobenius (default nuclear)\n"
+           "  -s, --seed N          random seed (default 1)\n"
+           "  -r, --restarts N      starts per k, best objective kept (default 8)\n"
+           "      --init I          random | kmeans++ | spectral (default random)\n"
+           "  -t, --threads N       threads, 0 = all cores (default 0)\n"
+           "  -o, --output PREFIX   write PREFIX.sweep.tsv and the plot PREFIX.sweep.svg (default: DATA's\n"
+           "                        file name without extensions)\n"
+           "      --plot F          svg | png | none: the plot, drawn with gnuplot (default svg)\n"
+           "  -q, --quiet           no progress on stderr\n"
+           "  -h, --help            this help\n\n");
+    cli_load_help(stdout);
+}
+
+/* Draw the curve with gnuplot into a temporary file, then rename it into place. */
+static int plot(const char *tsv, const char *out, const char *fmt, const char *metric, long long best)
+{
+    char tmp[4096], cmd[8192];
+    FILE *gp;
+    int rc;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    gp = popen("gnuplot 2>/dev/null", "w");
+    if (!gp) return cli_fail(CMD, "cannot run gnuplot: plot skipped");
+    fprintf(gp, "set terminal %s size 640,420\n", !strcmp(fmt, "png") ? "pngcairo" : "svg");
+    fprintf(gp, "set output '%s'\n", tmp);
+    fprintf(gp, "set xlabel 'k (number of clusters)'\nset ylabel '%s'\nset grid\nset key left top\n", metric);
+    fprintf(gp, "set title 'mmnc sweep: suggested k = %lld'\n", best);
+    fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
+    fprintf(gp, "plot '%s' using 1:2 with linespoints pointtype 7 title '%s'\n", tsv, metric);
+    rc = pclose(gp);
+    if (rc != 0 || access(tmp, F_OK) != 0 || rename(tmp, out) != 0) {
+        remove(tmp);
+        snprintf(cmd, sizeof cmd, "gnuplot failed (is it installed? apt-get install gnuplot-nox): %s not written", out);
+        return cli_fail(CMD, "%s", cmd);
+    }
+    return CLI_EXIT_OK;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    enum { O_KMIN = 256, O_KMAX, O_INIT, O_PLOT, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE,
+           O_MAP, O_NORMROWS };
+    static const struct option opts[] = {
+        {"kmin", required_argument, 0, O_KMIN}, {"kmax", required_argument, 0, O_KMAX},
+        {"algorithm", required_argument, 0, 'a'}, {"seed", required_argument, 0, 's'},
+        {"restarts", required_argument, 0, 'r'}, {"init", required_argument, 0, O_INIT},
+        {"threads", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
+        {"plot", required_argument, 0, O_PLOT}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
+        {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
+        {"delim", required_argument, 0, O_DELIM}, {"mat-var", required_argument, 0, O_MATVAR},
+        {"transpose", no_argument, 0, O_TRANSPOSE}, {"map", required_argument, 0, O_MAP},
+        {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
+    mmnc_params prm;
+    cli_load load;
+    long long v, kmin = 2, kmax = 10, best = -1;
+    const char *prefix_arg = NULL, *plotfmt = "svg";
+    char *prefix = NULL, *tsv = NULL, *img = NULL;
+    int quiet = 0, c, longidx, rc = CLI_EXIT_OK;
+    mmnc_data *d = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_int rd, cd;
+    double *obj = NULL, *frob = NULL, *nuc = NULL, *mi = NULL, *secs = NULL;
+    mmnc_err err = {0, ""};
+    mmnc_i_outfile out = {0};
+
+    mmnc_params_default(&prm);
+    cli_load_default(&load);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":a:s:r:t:o:qh", opts, &longidx)) != -1) {
+        switch (c) {
+        case O_KMIN: if (cli_parse_int(CMD, "--kmin", optarg, 1, 100000, &kmin)) return CLI_EXIT_USAGE; break;
+        case O_KMAX: if (cli_parse_int(CMD, "--kmax", optarg, 1, 100000, &kmax)) return CLI_EXIT_USAGE; break;
+        case 'a':
+            if (!strcmp(optarg, "nuclear") || !strcmp(optarg, "2")) prm.algorithm = MMNC_ALG_NUCLEAR;
+            else if (!strcmp(optarg, "frobenius") || !strcmp(optarg, "1")) prm.algorithm = MMNC_ALG_FROBENIUS;
+            else return cli_usage_error(CMD, "--algorithm: expected nuclear or frobenius, got '%s'", optarg);
+            break;
+        case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; prm.seed = (uint64_t)v; break;
+        case 'r': if (cli_parse_int(CMD, "--restarts", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; prm.restarts = (int)v; break;
+        case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
+        case O_INIT:
+            if (!strcmp(optarg, "spectral")) prm.init = MMNC_INIT_SPECTRAL;
+            else if (!strcmp(optarg, "kmeans++")) prm.init = MMNC_INIT_KMEANSPP;
+            else if (!strcmp(optarg, "random")) prm.init = MMNC_INIT_RANDOM;
+            else return cli_usage_error(CMD, "--init: expected spectral, kmeans++ or random, got '%s'", optarg);
+            break;
+        case 'o': prefix_arg = optarg; break;
+        case O_PLOT:
+            if (strcmp(optarg, "svg") && strcmp(optarg, "png") && strcmp(optarg, "none"))
+                return cli_usage_error(CMD, "--plot: expected svg, png or none, got '%s'", optarg);
+            plotfmt = optarg;
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
+        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        default:
+            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
+    if (kmin > kmax) return cli_usage_error(CMD, "--kmin %lld is larger than --kmax %lld", kmin, kmax);
+    {
+        const char *path = argv[optind], *b = strrchr(path, '/');
+        prefix = mmnc_i_strdup(prefix_arg ? prefix_arg : (b ? b + 1 : path));
+        if (!prefix) return cli_fail(CMD, "out of memory");
+        char *dot = prefix_arg ? NULL : strchr(prefix, '.');
+        if (dot && dot != prefix) *dot = '\0';
+    }
+    if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
+    if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", argv[optind], err.msg); goto done; }
+    if (kmax > p->ny) {
+        rc = cli_usage_error(CMD, "--kmax %lld exceeds the number of rows with nonzero mass (%lld)", kmax, (long long)p->ny);
+        goto done;
+    }
+    mmnc_int n = kmax - kmin + 1;
+    obj = calloc((size_t)n, sizeof(double));
+    frob = calloc((size_t)n, sizeof(double));
+    nuc = calloc((size_t)n, sizeof(double));
+    mi = calloc((size_t)n, sizeof(double));
+    secs = calloc((size_t)n, sizeof(double));
+    tsv = malloc(strlen(prefix) + 16);
+    img = malloc(strlen(prefix) + 16);
+    if (!obj || !frob || !nuc || !mi || !secs || !tsv || !img) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    sprintf(tsv, "%s.sweep.tsv", prefix);
+    sprintf(img, "%s.sweep.%s", prefix, plotfmt);
+    for (mmnc_int i = 0; i < n; i++) {
+        mmnc_result *r = NULL;
+        prm.k = kmin + i;
+        if (mmnc_cluster(p, &prm, &r, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        obj[i] = r->objective;
+        frob[i] = r->stats.frob;
+        nuc[i] = r->stats.nuclear;
+        mi[i] = r->stats.mi;
+        secs[i] = r->seconds;
+        mmnc_result_free(r);
+        if (!quiet) fprintf(stderr, "mmnc sweep: k = %lld: objective %.6f (%.2f s)\n", (long long)prm.k, obj[i], secs[i]);
+    }
+    /* suggested k: the largest drop of the gain g(k) = obj(k) - obj(k-1) */
+    {
+        double bestdrop = -INFINITY;
+        for (mmnc_int i = 1; i + 1 < n; i++) {
+            double drop = (obj[i] - obj[i - 1]) - (obj[i + 1] - obj[i]);
+            if (drop > bestdrop) bestdrop = drop, best = kmin + i;
+        }
+        if (best < 0) best = kmax;
+    }
+    const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
+    if (mmnc_i_out_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");
+    printf("%-4s %-12s %-10s %-10s %-10s %-10s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)", "seconds");
+    for (mmnc_int i = 0; i < n; i++) {
+        double gain = i ? obj[i] - obj[i - 1] : NAN;
+        fprintf(out.fp, "%lld\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.4f\n", (long long)(kmin + i), obj[i], gain, nuc[i],
+                frob[i], mi[i], secs[i]);
+        printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain, nuc[i],
+               frob[i], mi[i], secs[i], kmin + i == best ? "  <- suggested" : "");
+    }
+    if (mmnc_i_out_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    printf("suggested k = %lld (the gain of one more cluster drops most after it); wrote %s", best, tsv);
+    if (strcmp(plotfmt, "none")) {
+        if ((rc = plot(tsv, img, plotfmt, metric, best)) == CLI_EXIT_OK) printf(", %s", img);
+    }
+    printf("\n");
+done:
+    if (out.fp) mmnc_i_out_abort(&out);
+    mmnc_pmf_free(p);
+    mmnc_data_free(d);
+    free(obj), free(frob), free(nuc), free(mi), free(secs), free(tsv), free(img);
+    mmnc_i_free(prefix);
+    return rc;
+}

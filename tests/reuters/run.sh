@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Regression floors for Algorithm 2 on Reuters21578 (default settings: random
+# starts, 8 restarts, seed 1, the best start chosen by objective only): the
+# nuclear norm and the paper's overall accuracy must not fall below what mmnc
+# reached when these floors were set (bench/reuters-k-sweep).  The data is
+# research-use only and lives in ../shared/data; without it the test is skipped.
+# Usage: tests/reuters/run.sh MMNC SOURCE_DIR
+set -u
+mmnc=$1
+src=$2
+data=$src/../shared/data/reuters21578/Reuters21578.mat
+if [ ! -f "$data" ]; then
+    echo "SKIP: $data is absent (Reuters21578 lives in ../shared/data beside the project)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+#     k  nuclear  overall%
+floors="2 1.7110 64.14
+3 2.3384 63.83
+4 2.8339 61.73
+5 3.2445 58.23
+6 3.5922 57.29
+7 4.0142 53.14
+8 4.3781 43.50
+9 4.7865 51.20
+10 5.0690 41.53"
+pass=0 fail=0
+while read -r k nuc acc; do
+    if ! "$mmnc" cluster "$data" -k "$k" --truth "$data" -q -o "$tmp/r" --no-soft; then
+        echo "FAIL k=$k: mmnc cluster failed"; fail=$((fail + 1)); continue
+    fi
+    got_nuc=$(sed -n 's/^  "nuclear_norm": \([0-9.eE+-]*\),$/\1/p' "$tmp/r.json")
+    got_acc=$(sed -n 's/.*"overall": \([0-9.eE+-]*\),.*/\1/p' "$tmp/r.json")
+    if awk -v a="$got_nuc" -v b="$nuc" -v c="$got_acc" -v d="$acc" 'BEGIN { exit !(a >= b && 100 * c >= d) }'; then
+        echo "ok   k=$k nuclear $got_nuc >= $nuc, overall $(awk -v c="$got_acc" 'BEGIN{printf "%.2f", 100*c}')% >= $acc%"
+        pass=$((pass + 1))
+    else
+        echo "FAIL k=$k nuclear $got_nuc (floor $nuc), overall $got_acc (floor $acc%)"
+        fail=$((fail + 1))
+    fi
+done <<< "$floors"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

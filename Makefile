@@ -7,7 +7,7 @@ DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-d
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO = $(BUILD)/demo
 
-.PHONY: all deps demo check asan bench clean
+.PHONY: all deps bench-deps demo check asan bench clean
 
 all: $(BUILD)/Makefile
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
@@ -19,6 +19,10 @@ $(BUILD)/Makefile:
 deps:
 	$(SUDO) apt-get update
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $(DEPS)
+
+# Python peers for the benchmarks (not needed to build or test).
+bench-deps:
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends python3-numpy python3-scipy python3-sklearn
 
 # The main job on the shipped novel: word co-occurrences, then 20 clusters of words.
 demo: all
@@ -37,7 +41,7 @@ asan:
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 bench: all
-	bench/reuters-k-sweep $(BUILD)/mmnc
+	bench/run-all $(BUILD)/mmnc $(BUILD)/bench
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

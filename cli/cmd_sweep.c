@@ -100,20 +100,11 @@ int cmd_sweep(int argc, char **argv)
         switch (c) {
         case O_KMIN: if (cli_parse_int(CMD, "--kmin", optarg, 1, 100000, &kmin)) return CLI_EXIT_USAGE; break;
         case O_KMAX: if (cli_parse_int(CMD, "--kmax", optarg, 1, 100000, &kmax)) return CLI_EXIT_USAGE; break;
-        case 'a':
-            if (!strcmp(optarg, "nuclear") || !strcmp(optarg, "2")) prm.algorithm = MMNC_ALG_NUCLEAR;
-            else if (!strcmp(optarg, "frobenius") || !strcmp(optarg, "1")) prm.algorithm = MMNC_ALG_FROBENIUS;
-            else return cli_usage_error(CMD, "--algorithm: expected nuclear or frobenius, got '%s'", optarg);
-            break;
+        case 'a': if (cli_parse_algorithm(CMD, optarg, &prm.algorithm)) return CLI_EXIT_USAGE; break;
         case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; prm.seed = (uint64_t)v; break;
         case 'r': if (cli_parse_int(CMD, "--restarts", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; prm.restarts = (int)v; break;
         case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
-        case O_INIT:
-            if (!strcmp(optarg, "spectral")) prm.init = MMNC_INIT_SPECTRAL;
-            else if (!strcmp(optarg, "kmeans++")) prm.init = MMNC_INIT_KMEANSPP;
-            else if (!strcmp(optarg, "random")) prm.init = MMNC_INIT_RANDOM;
-            else return cli_usage_error(CMD, "--init: expected spectral, kmeans++ or random, got '%s'", optarg);
-            break;
+        case O_INIT: if (cli_parse_init(CMD, optarg, &prm.init)) return CLI_EXIT_USAGE; break;
         case 'o': prefix_arg = optarg; break;
         case O_PLOT:
             if (strcmp(optarg, "svg") && strcmp(optarg, "png") && strcmp(optarg, "none"))

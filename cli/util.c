@@ -106,3 +106,26 @@ void cli_progress_say(cli_progress *p, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
 }
+
+int cli_parse_algorithm(const char *cmd, const char *s, int *alg)
+{
+    if (!strcmp(s, "nuclear") || !strcmp(s, "2")) *alg = MMNC_ALG_NUCLEAR;
+    else if (!strcmp(s, "frobenius") || !strcmp(s, "1")) *alg = MMNC_ALG_FROBENIUS;
+    else {
+        cli_usage_error(cmd, "--algorithm: expected nuclear or frobenius, got '%s'", s);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_parse_init(const char *cmd, const char *s, int *init)
+{
+    if (!strcmp(s, "spectral")) *init = MMNC_INIT_SPECTRAL;
+    else if (!strcmp(s, "kmeans++")) *init = MMNC_INIT_KMEANSPP;
+    else if (!strcmp(s, "random")) *init = MMNC_INIT_RANDOM;
+    else {
+        cli_usage_error(cmd, "--init: expected spectral, kmeans++ or random, got '%s'", s);
+        return 1;
+    }
+    return 0;
+}

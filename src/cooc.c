@@ -667,7 +667,7 @@ static int do_file(ctx *c, const char *path, mmnc_err *err)
                 status = mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory", path);
             else
                 status = mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", path,
-                                    zmsg ? zmsg : "unknown error");
+                                    mmnc_i_gz_msg(path, zmsg));
             goto cleanup;
         }
         n = carry + (size_t)got;

@@ -54,7 +54,7 @@ static int lr_fill(lreader *r, mmnc_err *err)
         const char *m = gzerror(r->gz, &zerr);
         if (zerr == Z_ERRNO)
             return mmnc_i_err(err, MMNC_EIO, "%s: read error: %s", r->path, strerror(errno));
-        return mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", r->path, m ? m : "?");
+        return mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", r->path, mmnc_i_gz_msg(r->path, m));
     }
     if (memchr(r->buf + r->end, '\0', (size_t)got))
         return mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: NUL byte: this is not a text file",
@@ -71,7 +71,7 @@ static int lr_fill(lreader *r, mmnc_err *err)
                               r->path);
         if (zerr != Z_OK)
             return mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", r->path,
-                              m ? m : "?");
+                              mmnc_i_gz_msg(r->path, m));
         r->eof = 1;
     }
     return MMNC_OK;
@@ -147,7 +147,7 @@ static const char *excerpt(const char *s, size_t n, char *buf /* 80 */)
     size_t i, k = 0;
     for (i = 0; i < n && k < 60; i++) {
         unsigned char c = (unsigned char)s[i];
-        buf[k++] = (c < 32 || c == 127) ? '?' : (char)c;
+        buf[k++] = c == '\t' ? ' ' : (c < 32 || c == 127) ? '?' : (char)c;
     }
     if (i < n) {
         memcpy(buf + k, "...", 3);

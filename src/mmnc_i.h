@@ -64,6 +64,10 @@ double mmnc_i_rng_uniform(mmnc_i_rng *r);            /* in [0, 1) */
 mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n); /* in [0, n) */
 double mmnc_i_rng_normal(mmnc_i_rng *r);
 
+/* zlib's gzerror() message without the "path: " prefix it adds, so that
+ * our own "path: ..." messages do not name the file twice. */
+const char *mmnc_i_gz_msg(const char *path, const char *msg);
+
 /* Wall-clock seconds since an arbitrary origin. */
 double mmnc_i_now(void);
 

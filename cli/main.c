@@ -19,6 +19,7 @@ static const struct {
     {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
     {"sweep", cmd_sweep, "the objective against k, with a suggested k and a plot (model selection)"},
     {"info", cmd_info, "shape, marginals, connected components and DTM spectrum of a data file"},
+    {"generate", cmd_generate, "planted-partition test data with ground truth, deterministic from a seed"},
     {"cooc", cmd_cooc, "word co-occurrence matrix from text files"},
 };
 

@@ -184,7 +184,7 @@ GROUPS_BLOCKS="1 2 3 4|5 6 7 8"
 begin "mmnc --help"
 run --help
 expect_rc 0
-for c in cluster eval info cooc sweep; do expect_out "^  $c "; done
+for c in cluster eval info cooc sweep generate; do expect_out "^  $c "; done
 end
 
 begin "mmnc --version"
@@ -206,7 +206,7 @@ expect_rc 2
 expect_err "unknown command 'frobnicate'"
 end
 
-for c in cluster eval info cooc sweep; do
+for c in cluster eval info cooc sweep generate; do
     begin "mmnc $c --help mentions every long option and defaults"
     run "$c" --help
     expect_rc 0
@@ -497,6 +497,25 @@ fi
 begin "sweep --kmin 4 --kmax 3 -> usage, exit 2"
 run sweep --kmin 4 --kmax 3 "$BLOCKS"
 expect_rc 2
+end
+
+begin "generate: deterministic planted partition that cluster recovers"
+run generate --rows 600 --cols 300 -k 3 --ratio 50 --draws 30 -o g.mtx
+expect_rc 0
+expect_file g.mtx g.truth
+expect_grep "^600 300 [0-9]+ *$" g.mtx
+[ "$(wc -l < g.truth)" = 600 ] || fail_because "g.truth does not have 600 labels"
+"$MMNC" generate --rows 600 --cols 300 -k 3 --ratio 50 --draws 30 -q -o g2.mtx >/dev/null 2>&1
+expect_same g.mtx g2.mtx
+"$MMNC" cluster g.mtx -k 3 --truth g.truth -q -o gc >/dev/null 2>&1
+expect_grep '"acc": 1[,.]' gc.json
+end
+
+begin "generate -k larger than rows -> usage, exit 2, no files"
+snapshot
+run generate --rows 2 -k 3 -o h.mtx
+expect_rc 2
+expect_nonew
 end
 
 begin "info shape line"

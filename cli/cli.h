@@ -66,6 +66,16 @@ typedef struct cli_load {
 } cli_load;
 
 void cli_load_default(cli_load *l);
+
+/* The load options' entries for a struct option array: each has the value
+ * CLI_OPT_LOAD, to be handed to cli_load_option by name. */
+#define CLI_OPT_LOAD 0x4000
+#define CLI_LOAD_OPTIONS                                                                                  \
+    {"format", required_argument, 0, CLI_OPT_LOAD}, {"row-field", required_argument, 0, CLI_OPT_LOAD},   \
+        {"col-field", required_argument, 0, CLI_OPT_LOAD}, {"value-field", required_argument, 0, CLI_OPT_LOAD}, \
+        {"delim", required_argument, 0, CLI_OPT_LOAD}, {"mat-var", required_argument, 0, CLI_OPT_LOAD},  \
+        {"transpose", no_argument, 0, CLI_OPT_LOAD}, {"map", required_argument, 0, CLI_OPT_LOAD},        \
+        {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}
 /* If opt (a long option name without dashes) is a load option, apply its
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */

@@ -159,7 +159,7 @@ static char *join(const char *a, const char *b)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE, O_MAP, O_NORMROWS };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -172,11 +172,7 @@ int cmd_cluster(int argc, char **argv)
         {"truth", required_argument, 0, O_TRUTH}, {"truth-var", required_argument, 0, O_TRUTHVAR},
         {"row-names", required_argument, 0, O_ROWNAMES}, {"exact-marginal", no_argument, 0, O_EXACT},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
-        {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
-        {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
-        {"delim", required_argument, 0, O_DELIM}, {"mat-var", required_argument, 0, O_MATVAR},
-        {"transpose", no_argument, 0, O_TRANSPOSE}, {"map", required_argument, 0, O_MAP},
-        {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
+        CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
     const char *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
@@ -229,10 +225,9 @@ int cmd_cluster(int argc, char **argv)
         case O_EXACT: prm.exact_marginal = 1; break;
         case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
         case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-        default: {
-            int r = cli_load_option(CMD, &load, opts[longidx].name, optarg);
-            if (r < 0) return CLI_EXIT_USAGE;
-        }
+        case CLI_OPT_LOAD:
+            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");

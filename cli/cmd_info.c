@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static const char *CMD = "info";
 
@@ -37,15 +40,11 @@ static void marginal(const double *p, mmnc_int n, double *mn, double *mx, double
 
 int cmd_info(int argc, char **argv)
 {
-    enum { O_SV = 256, O_SEED, O_JSON, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE, O_MAP, O_NORMROWS };
+    enum { O_SV = 256, O_SEED, O_JSON };
     static const struct option opts[] = {
         {"sv", required_argument, 0, O_SV}, {"seed", required_argument, 0, O_SEED}, {"json", no_argument, 0, O_JSON},
         {"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
-        {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
-        {"delim", required_argument, 0, O_DELIM}, {"mat-var", required_argument, 0, O_MATVAR},
-        {"transpose", no_argument, 0, O_TRANSPOSE}, {"map", required_argument, 0, O_MAP},
-        {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
+        CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     cli_load load;
     long long v, nsv = 0, seed = 1;
     int json = 0, quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = 0;
@@ -69,12 +68,15 @@ int cmd_info(int argc, char **argv)
         case 'h': help(); return CLI_EXIT_OK;
         case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
         case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-        default:
+        case CLI_OPT_LOAD:
             if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
-    (void)threads;
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#endif
     if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
     mmnc_int nrows = d->A->nrows, ncols = d->A->ncols, nnz = d->A->nnz;
     mmnc_int erows = 0, ecols = 0;

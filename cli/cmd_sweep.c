@@ -66,19 +66,14 @@ static int plot(const char *tsv, const char *out, const char *fmt, const char *m
 
 int cmd_sweep(int argc, char **argv)
 {
-    enum { O_KMIN = 256, O_KMAX, O_INIT, O_PLOT, O_FORMAT, O_ROWF, O_COLF, O_VALF, O_DELIM, O_MATVAR, O_TRANSPOSE,
-           O_MAP, O_NORMROWS };
+    enum { O_KMIN = 256, O_KMAX, O_INIT, O_PLOT };
     static const struct option opts[] = {
         {"kmin", required_argument, 0, O_KMIN}, {"kmax", required_argument, 0, O_KMAX},
         {"algorithm", required_argument, 0, 'a'}, {"seed", required_argument, 0, 's'},
         {"restarts", required_argument, 0, 'r'}, {"init", required_argument, 0, O_INIT},
         {"threads", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
         {"plot", required_argument, 0, O_PLOT}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {"format", required_argument, 0, O_FORMAT}, {"row-field", required_argument, 0, O_ROWF},
-        {"col-field", required_argument, 0, O_COLF}, {"value-field", required_argument, 0, O_VALF},
-        {"delim", required_argument, 0, O_DELIM}, {"mat-var", required_argument, 0, O_MATVAR},
-        {"transpose", no_argument, 0, O_TRANSPOSE}, {"map", required_argument, 0, O_MAP},
-        {"normalize-rows", no_argument, 0, O_NORMROWS}, {0, 0, 0, 0}};
+        CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
     long long v, kmin = 2, kmax = 10, best = -1;
@@ -115,8 +110,9 @@ int cmd_sweep(int argc, char **argv)
         case 'h': help(); return CLI_EXIT_OK;
         case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
         case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-        default:
+        case CLI_OPT_LOAD:
             if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");

@@ -173,6 +173,7 @@ bad() {
 # long options of a subcommand, from its struct option array(s) in the source
 long_options() {
     local files=$SRC/cli/cmd_$1.c
+    grep -q CLI_LOAD_OPTIONS "$files" && files="$files $SRC/cli/cli.h"
     grep -oE '\{"[a-z0-9+-]+", *(no|required|optional)_argument' $files | sed -E 's/^\{"([^"]*)".*/\1/' | sort -u
 }
 

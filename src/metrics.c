@@ -293,15 +293,6 @@ cleanup:
 
 /* ---- matching on a sparse table ---------------------------------------- */
 
-static mmnc_int uf_find(mmnc_int *parent, mmnc_int x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
 /*
  * Maximum total count of a one-to-one matching between the rows (where
  * rowsel == NULL or rowsel[i] != 0) and the columns of the nr x nc sparse
@@ -327,13 +318,13 @@ static int match_sparse(mmnc_int nr, mmnc_int nc, const mmnc_int *rowptr, const 
     for (mmnc_int i = 0; i < nr; i++) {
         if (rowsel && !rowsel[i]) continue;
         for (mmnc_int t = rowptr[i]; t < rowptr[i + 1]; t++) {
-            mmnc_int a = uf_find(parent, i), b = uf_find(parent, nr + colind[t]);
+            mmnc_int a = mmnc_i_uf_find(parent, i), b = mmnc_i_uf_find(parent, nr + colind[t]);
             if (a != b) parent[a > b ? a : b] = a < b ? a : b;
         }
     }
     /* Number the components by their smallest vertex; count their sizes. */
     for (mmnc_int x = 0; x < nv; x++) {
-        mmnc_int r = uf_find(parent, x);
+        mmnc_int r = mmnc_i_uf_find(parent, x);
         comp[x] = r == x ? ncomp++ : comp[r];
     }
     MMNC_CALLOC(cstart, ncomp + 1, err, status);

@@ -82,6 +82,9 @@ int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err);
 int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err); /* checks write errors */
 void mmnc_i_out_abort(mmnc_i_outfile *o);
 
+/* Union-find: the root of x, halving the path on the way. */
+mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
+
 /* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
 double mmnc_i_sum(const double *x, mmnc_int n);
 

@@ -230,15 +230,6 @@ cleanup:
 
 /* ---- connected components (union-find over rows and columns) ----------- */
 
-static mmnc_int find(mmnc_int *parent, mmnc_int a)
-{
-    while (parent[a] != a) {
-        parent[a] = parent[parent[a]];
-        a = parent[a];
-    }
-    return a;
-}
-
 int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_row, mmnc_err *err)
 {
     mmnc_int *parent = NULL, *id = NULL, n, count = 0;
@@ -251,17 +242,17 @@ int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_row, mmnc
     for (mmnc_int i = 0; i < A->nrows; i++)
         for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) {
             if (A->val[e] == 0.0) continue;
-            mmnc_int a = find(parent, i), b = find(parent, A->nrows + A->colind[e]);
+            mmnc_int a = mmnc_i_uf_find(parent, i), b = mmnc_i_uf_find(parent, A->nrows + A->colind[e]);
             if (a != b) parent[a < b ? b : a] = a < b ? a : b;
         }
     /* Count components that contain at least one edge or one row/column
      * vertex: isolated vertices (empty rows or columns) count too. */
     for (mmnc_int i = 0; i < n; i++) {
-        mmnc_int r = find(parent, i);
+        mmnc_int r = mmnc_i_uf_find(parent, i);
         if (id[r] < 0) id[r] = count++;
     }
     if (comp_row)
-        for (mmnc_int i = 0; i < A->nrows; i++) comp_row[i] = id[find(parent, i)];
+        for (mmnc_int i = 0; i < A->nrows; i++) comp_row[i] = id[mmnc_i_uf_find(parent, i)];
     *ncomp = count;
 cleanup:
     mmnc_i_free(parent);

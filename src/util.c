@@ -217,6 +217,15 @@ void mmnc_i_out_abort(mmnc_i_outfile *o)
     o->path = o->tmp = NULL;
 }
 
+mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
 /* ---- parallel helpers ------------------------------------------------------ */
 
 #define SUM_BLOCK 4096

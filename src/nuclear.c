@@ -101,6 +101,31 @@ static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, do
     }
 }
 
+/* Buffers of one start: the current and the candidate state, and the scores. */
+typedef struct work {
+    state cur, nxt;
+    double *Mp, *S, *C;
+} work;
+
+static void work_free(work *w)
+{
+    state_free(&w->cur);
+    state_free(&w->nxt);
+    mmnc_i_free(w->Mp);
+    mmnc_i_free(w->S);
+    mmnc_i_free(w->C);
+}
+
+static int work_alloc(work *w, mmnc_int nx, mmnc_int ny, mmnc_int k, mmnc_err *err)
+{
+    int ok = state_alloc(&w->cur, nx, k) & state_alloc(&w->nxt, nx, k);
+    w->Mp = mmnc_i_malloc((size_t)(k * k), sizeof(double));
+    w->S = mmnc_i_malloc((size_t)(ny * k), sizeof(double));
+    w->C = mmnc_i_malloc((size_t)(ny * k), sizeof(double));
+    if (!ok || !w->Mp || !w->S || !w->C) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    return MMNC_OK;
+}
+
 typedef struct move {
     double gain;
     mmnc_int y, to;
@@ -118,27 +143,20 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                     mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny;
-    state cur = {0}, nxt = {0};
-    double *Mp = NULL, *S = NULL, *C = NULL;
+    work w = {0};
     mmnc_int *trial = NULL;
     move *mv = NULL;
     int status = MMNC_OK, it;
-    if (!state_alloc(&cur, p->nx, k) || !state_alloc(&nxt, p->nx, k)) {
-        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-        goto cleanup;
-    }
-    MMNC_ALLOC(Mp, k * k, err, status);
-    MMNC_ALLOC(S, ny * k, err, status);
-    MMNC_ALLOC(C, ny * k, err, status);
+    if ((status = work_alloc(&w, p->nx, ny, k, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(trial, ny, err, status);
     MMNC_ALLOC(mv, ny, err, status);
-    if ((status = evaluate(p, k, labels, NULL, &cur, err)) != MMNC_OK) goto cleanup;
+    if ((status = evaluate(p, k, labels, NULL, &w.cur, err)) != MMNC_OK) goto cleanup;
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
         mmnc_int m = 0;
-        scores(p, k, &cur, Mp, nxt.T, S, C);
+        scores(p, k, &w.cur, w.Mp, w.nxt.T, w.S, w.C);
         for (mmnc_int y = 0; y < ny; y++) {
-            const double *cy = C + y * k;
+            const double *cy = w.C + y * k;
             mmnc_int best = labels[y];
             for (mmnc_int z = 0; z < k; z++)
                 if (cy[z] > cy[best]) best = z;
@@ -158,18 +176,18 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         for (mmnc_int take = m; take >= 1; take /= 2) {
             memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
             for (mmnc_int i = 0; i < take; i++) trial[mv[i].y] = mv[i].to;
-            mmnc_i_fill_empty(ny, k, trial, C, NULL);
-            if ((status = evaluate(p, k, trial, NULL, &nxt, err)) != MMNC_OK) goto cleanup;
-            if (nxt.obj > cur.obj * (1.0 + 1e-13)) {
-                state t = cur;
-                cur = nxt;
-                nxt = t;
+            mmnc_i_fill_empty(ny, k, trial, w.C, NULL);
+            if ((status = evaluate(p, k, trial, NULL, &w.nxt, err)) != MMNC_OK) goto cleanup;
+            if (w.nxt.obj > w.cur.obj * (1.0 + 1e-13)) {
+                state t = w.cur;
+                w.cur = w.nxt;
+                w.nxt = t;
                 memcpy(labels, trial, (size_t)ny * sizeof(mmnc_int));
                 accepted = 1;
                 break;
             }
         }
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, cur.obj);
+        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, w.cur.obj);
         if (!accepted) {
             run->converged = 1;
             it++;
@@ -177,15 +195,11 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         }
     }
     run->iterations = it;
-    run->objective = cur.obj;
+    run->objective = w.cur.obj;
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
 cleanup:
-    state_free(&cur);
-    state_free(&nxt);
-    mmnc_i_free(Mp);
-    mmnc_i_free(S);
-    mmnc_i_free(C);
+    work_free(&w);
     mmnc_i_free(trial);
     mmnc_i_free(mv);
     return status;
@@ -195,42 +209,36 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
                           mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny;
-    state cur = {0}, nxt = {0};
-    double *Mp = NULL, *S = NULL, *C = NULL, *Wn = NULL;
+    work w = {0};
+    double *Wn = NULL;
     mmnc_i_transport *tp = NULL;
     int status = MMNC_OK, it;
-    if (!state_alloc(&cur, p->nx, k) || !state_alloc(&nxt, p->nx, k)) {
-        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-        goto cleanup;
-    }
-    MMNC_ALLOC(Mp, k * k, err, status);
-    MMNC_ALLOC(S, ny * k, err, status);
-    MMNC_ALLOC(C, ny * k, err, status);
+    if ((status = work_alloc(&w, p->nx, ny, k, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(Wn, ny * k, err, status);
     if ((status = mmnc_i_transport_new(p, k, prm->pz, &tp, err)) != MMNC_OK) goto cleanup;
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
-    if ((status = evaluate(p, k, NULL, W, &cur, err)) != MMNC_OK) goto cleanup;
+    if ((status = evaluate(p, k, NULL, W, &w.cur, err)) != MMNC_OK) goto cleanup;
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
         double change = 0.0;
-        scores(p, k, &cur, Mp, nxt.T, S, C);
-        if ((status = mmnc_i_transport_solve(tp, C, Wn, err)) != MMNC_OK) goto cleanup;
-        if ((status = evaluate(p, k, NULL, Wn, &nxt, err)) != MMNC_OK) goto cleanup;
+        scores(p, k, &w.cur, w.Mp, w.nxt.T, w.S, w.C);
+        if ((status = mmnc_i_transport_solve(tp, w.C, Wn, err)) != MMNC_OK) goto cleanup;
+        if ((status = evaluate(p, k, NULL, Wn, &w.nxt, err)) != MMNC_OK) goto cleanup;
         /* The start is off the marginal, so the first step may lower the norm;
          * afterwards the alternation is monotone up to LP round-off. */
-        if (it > 0 && nxt.obj < cur.obj) {
+        if (it > 0 && w.nxt.obj < w.cur.obj) {
             run->converged = 1;
             break;
         }
         for (mmnc_int i = 0; i < ny * k; i++)
             if (fabs(Wn[i] - W[i]) > change) change = fabs(Wn[i] - W[i]);
-        int flat = it > 0 && nxt.obj <= cur.obj * (1.0 + 1e-12);
-        state t = cur;
-        cur = nxt;
-        nxt = t;
+        int flat = it > 0 && w.nxt.obj <= w.cur.obj * (1.0 + 1e-12);
+        state t = w.cur;
+        w.cur = w.nxt;
+        w.nxt = t;
         memcpy(W, Wn, (size_t)(ny * k) * sizeof(double));
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, cur.obj);
+        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, w.cur.obj);
         if (change < 1e-12 || flat) {
             run->converged = 1;
             it++;
@@ -238,7 +246,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
         }
     }
     run->iterations = it;
-    run->objective = cur.obj;
+    run->objective = w.cur.obj;
     for (mmnc_int y = 0; y < ny; y++) {
         mmnc_int best = 0;
         for (mmnc_int z = 1; z < k; z++)
@@ -247,11 +255,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
     }
 cleanup:
     mmnc_i_transport_free(tp);
-    state_free(&cur);
-    state_free(&nxt);
-    mmnc_i_free(Mp);
-    mmnc_i_free(S);
-    mmnc_i_free(C);
+    work_free(&w);
     mmnc_i_free(Wn);
     return status;
 }

@@ -232,6 +232,8 @@ int cmd_cluster(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     data_path = argv[optind];
+    if (!prefix_arg && !strcmp(data_path, "-"))
+        return cli_usage_error(CMD, "reading standard input: give the outputs a name with -o PREFIX");
     prefix = prefix_arg ? mmnc_i_strdup(prefix_arg) : default_prefix(data_path);
     if (!prefix) return cli_fail(CMD, "out of memory");
 

@@ -169,8 +169,8 @@ typedef struct mmnc_read_opts {
 void mmnc_read_opts_default(mmnc_read_opts *o);
 
 /*
- * Read a data file (gzip-compressed or plain, detected by magic bytes) into
- * *out.  MMNC_FMT_AUTO picks MAT for files starting with "MATLAB", Matrix
+ * Read a data file (plain, gzip or xz, detected by magic bytes; "-" reads
+ * standard input) into *out.  MMNC_FMT_AUTO picks MAT for files starting with "MATLAB", Matrix
  * Market for files starting with "%%MatrixMarket", and also for files that
  * start with a '%' comment line and whose first other line is three integers
  * "rows cols entries" (Matrix Market text without its banner, as many tools

@@ -1,8 +1,8 @@
 /*
  * cooc.c -- word co-occurrence matrices from text files.
  *
- * Two streaming passes over the files, read through zlib (gzread reads
- * plain and gzip files alike), never holding more than a block of text:
+ * Two streaming passes over the files, read through stream.c (plain, gzip or
+ * xz), never holding more than a block of text:
  *
  *   pass 1  tokenise and count every distinct token (a hash table of
  *           strings); the vocabulary is the words with count >= min_count,
@@ -31,7 +31,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -645,33 +644,16 @@ static int do_block(ctx *c, size_t n, int line_start)
 /* Stream one file through do_block. */
 static int do_file(ctx *c, const char *path, mmnc_err *err)
 {
-    int status = MMNC_OK, errnum = Z_OK, first = 1;
+    int status, first = 1;
     size_t carry = 0;
-    gzFile gz;
+    mmnc_i_in *in;
 
-    errno = 0;
-    gz = gzopen(path, "rb");
-    if (!gz) {
-        if (errno == 0) return mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory opening", path);
-        return mmnc_i_err(err, MMNC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    }
-    gzbuffer(gz, 1 << 17);
+    if ((status = mmnc_i_in_open(path, &in, err)) != MMNC_OK) return status;
     for (;;) {
-        size_t want = c->bufcap - carry, n, end;
-        int got = gzread(gz, c->buf + carry, (unsigned)want);
-        const char *zmsg = gzerror(gz, &errnum);
-        if (got < 0 || errnum != Z_OK) {
-            if (errnum == Z_ERRNO)
-                status = mmnc_i_err(err, MMNC_EIO, "%s: read error: %s", path, strerror(errno));
-            else if (errnum == Z_MEM_ERROR)
-                status = mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory", path);
-            else
-                status = mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", path,
-                                    mmnc_i_gz_msg(path, zmsg));
-            goto cleanup;
-        }
-        n = carry + (size_t)got;
-        int eof = (size_t)got < want;
+        size_t want = c->bufcap - carry, got, n, end;
+        if ((status = mmnc_i_in_read(in, c->buf + carry, want, &got, err)) != MMNC_OK) goto cleanup;
+        n = carry + got;
+        int eof = got < want;
         end = n;
         if (!eof) {
             end = find_cut(c->buf, 0, n - 1);
@@ -697,11 +679,7 @@ static int do_file(ctx *c, const char *path, mmnc_err *err)
     c->nseq = 0;
 
 cleanup:
-    errnum = gzclose_r(gz);
-    if (status == MMNC_OK && errnum != Z_OK)
-        status = mmnc_i_err(err, errnum == Z_ERRNO ? MMNC_EIO : MMNC_EFORMAT,
-                            "%s: error closing: %s", path,
-                            errnum == Z_ERRNO ? strerror(errno) : "corrupt gzip data");
+    mmnc_i_in_close(in);
     return status;
 }
 
@@ -756,8 +734,12 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     if (ntokens) *ntokens = 0;
     if (!paths || npaths < 1 || !o || !out)
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cooc_build: no input files or NULL argument");
-    for (int f = 0; f < npaths; f++)
+    for (int f = 0; f < npaths; f++) {
         if (!paths[f]) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cooc_build: path %d is NULL", f);
+        if (!strcmp(paths[f], "-"))
+            return mmnc_i_err(err, MMNC_EINVAL, "standard input cannot be read twice: co-occurrence "
+                              "counting reads its files in two passes; give file names");
+    }
     if (o->window < 1 || o->window > MAX_WINDOW)
         return mmnc_i_err(err, MMNC_EINVAL, "window must be between 1 and %d (got %d)", MAX_WINDOW,
                           o->window);

@@ -1,16 +1,16 @@
 /*
- * io.c -- data sets from text files (Matrix Market, triplets, libsvm; plain
- * or gzip), class labels and names.  MATLAB files are delegated to io_mat.c.
+ * io.c -- data sets from text files (Matrix Market, triplets, libsvm; plain,
+ * gzip or xz), class labels and names.  MATLAB files are delegated to
+ * io_mat.c.
  *
- * All text goes through zlib's gzread, which reads plain files unchanged, in
- * large blocks cut into lines with memchr; numbers are parsed by hand (with
- * strtod only for values that are not short decimals), never with sscanf.
+ * All text comes through stream.c in large blocks cut into lines with
+ * memchr; numbers are parsed by hand (with strtod only for values that are
+ * not short decimals), never with sscanf.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "io_i.h"
 
@@ -22,7 +22,7 @@
 /* ------------------------------------------------------------------------ */
 
 typedef struct lreader {
-    gzFile gz;
+    mmnc_i_in *in;
     const char *path;
     char *buf;          /* cap + 1 bytes: room for a final NUL */
     size_t cap, beg, end;
@@ -32,8 +32,8 @@ typedef struct lreader {
 
 static int lr_fill(lreader *r, mmnc_err *err)
 {
-    int got;
-    size_t want;
+    int st;
+    size_t want, got;
     if (r->beg > 0) {
         memmove(r->buf, r->buf + r->beg, r->end - r->beg);
         r->end -= r->beg;
@@ -47,60 +47,32 @@ static int lr_fill(lreader *r, mmnc_err *err)
         r->cap *= 2;
     }
     want = r->cap - r->end;
-    if (want > (1u << 30)) want = 1u << 30;
-    got = gzread(r->gz, r->buf + r->end, (unsigned)want);
-    if (got < 0) {
-        int zerr = Z_OK;
-        const char *m = gzerror(r->gz, &zerr);
-        if (zerr == Z_ERRNO)
-            return mmnc_i_err(err, MMNC_EIO, "%s: read error: %s", r->path, strerror(errno));
-        return mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", r->path, mmnc_i_gz_msg(r->path, m));
-    }
-    if (memchr(r->buf + r->end, '\0', (size_t)got))
+    if ((st = mmnc_i_in_read(r->in, r->buf + r->end, want, &got, err)) != MMNC_OK) return st;
+    if (memchr(r->buf + r->end, '\0', got))
         return mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: NUL byte: this is not a text file",
                           r->path, r->line + 1);
-    r->end += (size_t)got;
-    if ((size_t)got < want) {
-        /* zlib stops at the end of the input; Z_BUF_ERROR means the end came
-         * inside a gzip stream, i.e. the file is truncated */
-        int zerr = Z_OK;
-        const char *m = gzerror(r->gz, &zerr);
-        if (zerr == Z_BUF_ERROR)
-            return mmnc_i_err(err, MMNC_EFORMAT,
-                              "%s: truncated gzip file (unexpected end of compressed data)",
-                              r->path);
-        if (zerr != Z_OK)
-            return mmnc_i_err(err, MMNC_EFORMAT, "%s: corrupt gzip data: %s", r->path,
-                              mmnc_i_gz_msg(r->path, m));
-        r->eof = 1;
-    }
+    r->end += got;
+    if (got < want) r->eof = 1;
     return MMNC_OK;
 }
 
 static int lr_open(lreader *r, const char *path, mmnc_err *err)
 {
+    int st;
     memset(r, 0, sizeof *r);
     r->path = path;
-    errno = 0;
-    r->gz = gzopen(path, "rb");
-    if (!r->gz) {
-        int e = errno;
-        return mmnc_i_err(err, e ? MMNC_EIO : MMNC_ENOMEM, "%s: cannot open: %s", path,
-                          e ? strerror(e) : "out of memory");
-    }
-    gzbuffer(r->gz, 1u << 17);
+    if ((st = mmnc_i_in_open(path, &r->in, err)) != MMNC_OK) return st;
     r->cap = LR_CHUNK;
     r->buf = mmnc_i_malloc(r->cap + 1, 1);
     if (!r->buf) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
     return lr_fill(r, err);
 }
 
-/* Close; a clean close of a fully read gzip stream is checked by lr_fill. */
 static void lr_close(lreader *r)
 {
-    if (r->gz) gzclose_r(r->gz);
+    mmnc_i_in_close(r->in);
     mmnc_i_free(r->buf);
-    r->gz = NULL;
+    r->in = NULL;
     r->buf = NULL;
 }
 

@@ -64,9 +64,17 @@ double mmnc_i_rng_uniform(mmnc_i_rng *r);            /* in [0, 1) */
 mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n); /* in [0, n) */
 double mmnc_i_rng_normal(mmnc_i_rng *r);
 
-/* zlib's gzerror() message without the "path: " prefix it adds, so that
- * our own "path: ..." messages do not name the file twice. */
-const char *mmnc_i_gz_msg(const char *path, const char *msg);
+/* Input streams (stream.c): a plain, gzip or xz file, told apart by its
+ * magic bytes, or standard input for the path "-".  mmnc_i_in_read reads up
+ * to n decoded bytes; *got < n only at the end of the input.  Errors name
+ * the file: MMNC_EIO (open or read), MMNC_EFORMAT (corrupt or truncated
+ * compressed data, never a short read), MMNC_EUNSUP (xz without liblzma),
+ * MMNC_ENOMEM. */
+typedef struct mmnc_i_in mmnc_i_in;
+int mmnc_i_in_open(const char *path, mmnc_i_in **out, mmnc_err *err);
+int mmnc_i_in_read(mmnc_i_in *s, void *buf, size_t n, size_t *got, mmnc_err *err);
+const char *mmnc_i_in_kind(const mmnc_i_in *s); /* "plain", "gzip" or "xz" */
+void mmnc_i_in_close(mmnc_i_in *s);
 
 /* Wall-clock seconds since an arbitrary origin. */
 double mmnc_i_now(void);

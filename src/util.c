@@ -146,14 +146,6 @@ double mmnc_i_rng_normal(mmnc_i_rng *r)
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-const char *mmnc_i_gz_msg(const char *path, const char *msg)
-{
-    size_t n = strlen(path);
-    if (!msg) return "unknown error";
-    if (!strncmp(msg, path, n) && msg[n] == ':' && msg[n + 1] == ' ') return msg + n + 2;
-    return msg;
-}
-
 double mmnc_i_now(void)
 {
     struct timespec ts;

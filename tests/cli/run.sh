@@ -371,6 +371,21 @@ run cluster -q -o plain "$BLOCKS"
 expect_same gz.labels.tsv plain.labels.tsv
 end
 
+begin "cluster xz-compressed .mtx and standard input"
+xz -c "$BLOCKS" >xz.mtx.xz
+run cluster -q xz.mtx.xz
+expect_rc 0
+expect_partition xz.labels.tsv "$GROUPS_BLOCKS"
+"$MMNC" cluster -q -o si - <xz.mtx.xz >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0
+expect_same xz.labels.tsv si.labels.tsv
+run cluster -q -o plain "$BLOCKS"
+expect_same xz.labels.tsv plain.labels.tsv
+end
+
+bad "cluster: standard input needs -o" 2 "give the outputs a name with -o" cluster -
+
 begin "cluster --names and --row-names appear in the outputs"
 run cluster --names "$FIX/cols.names" --row-names "$FIX/rows.names" -o nm "$BLOCKS"
 expect_rc 0
@@ -604,6 +619,37 @@ bad "cooc: no input -> usage" 2 "no input text files" cooc -o x.mtx
 bad "cooc: missing input file" 1 "nosuch\.txt: cannot open" cooc nosuch.txt -o x.mtx
 bad "cooc: --window 0 -> usage" 2 "--window" cooc -w 0 "$FIX/words.txt" -o x.mtx
 bad "cooc: output dir does not exist" 1 "/nonexistent/dir/x" cooc --min-count 1 "$FIX/words.txt" -o /nonexistent/dir/x.mtx
+begin "cooc: xz input gives the same matrix as plain text"
+xz -c "$FIX/words.txt" >words.txt.xz
+run cooc -q --min-count 1 -w 2 words.txt.xz -o w.mtx
+expect_rc 0
+expect_same w.mtx "$FIX/words.expected.mtx"
+expect_same w.vocab "$FIX/words.expected.vocab"
+end
+
+begin "cooc: concatenated gzip members and xz streams read as one text"
+head -c 40 "$FIX/words.txt" >part1.txt
+tail -c +41 "$FIX/words.txt" >part2.txt
+{ gzip -c part1.txt; gzip -c part2.txt; } >cat.txt.gz
+{ xz -c part1.txt; xz -c part2.txt; } >cat.txt.xz
+run cooc -q --min-count 1 -w 2 cat.txt.gz -o g.mtx
+expect_rc 0
+expect_same g.mtx "$FIX/words.expected.mtx"
+run cooc -q --min-count 1 -w 2 cat.txt.xz -o x.mtx
+expect_rc 0
+expect_same x.mtx "$FIX/words.expected.mtx"
+end
+
+begin "cooc: truncated xz text"
+xz -c "$FIX/words.txt" | head -c 50 >cut.txt.xz
+snapshot
+run cooc --min-count 1 cut.txt.xz -o x.mtx
+expect_rc 1
+expect_err "cut\.txt\.xz: truncated xz"
+expect_nonew
+end
+
+bad "cooc: standard input is refused (two passes)" 1 "standard input cannot be read twice" cooc -o x.mtx -
 begin "cooc: truncated gzip text"
 gzip -c "$FIX/words.txt" | head -c 30 >cut.txt.gz
 snapshot
@@ -668,6 +714,12 @@ MAKE="gzip -c '$BLOCKS' | head -c 60 >bad.mtx.gz"
 bad_data "truncated gzip" bad.mtx.gz "bad\.mtx\.gz: .*truncated"
 MAKE="printf '\037\213\010\000garbage that is not deflate data' >bad.mtx.gz"
 bad_data "corrupt gzip" bad.mtx.gz "bad\.mtx\.gz"
+MAKE="xz -c '$BLOCKS' | head -c 60 >bad.mtx.xz"
+bad_data "truncated xz" bad.mtx.xz "bad\.mtx\.xz: truncated xz"
+MAKE="xz -c '$BLOCKS' >bad.mtx.xz && printf 'XXXX' | dd of=bad.mtx.xz bs=1 seek=30 conv=notrunc 2>/dev/null"
+bad_data "corrupt xz" bad.mtx.xz "bad\.mtx\.xz: corrupt xz data"
+MAKE="gzip -c '$BLOCKS' >bad.mtx.gz && printf 'trailing junk' >>bad.mtx.gz"
+bad_data "gzip with trailing garbage" bad.mtx.gz "bad\.mtx\.gz: corrupt gzip data: trailing garbage"
 MAKE=": >bad.mtx"
 bad_data "empty file" bad.mtx "bad\.mtx: .*empty"
 MAKE="printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n' >bad.mtx"

@@ -18,8 +18,8 @@ static void usage(FILE *fp)
     fprintf(fp,
             "Usage: mmnc cooc [options] TEXT... -o OUT.mtx\n"
             "\n"
-            "Count how often words occur near each other in the text files TEXT (plain\n"
-            "or gzip) and write the symmetric word x word matrix as Matrix Market\n"
+            "Count how often words occur near each other in the text files TEXT (plain,\n"
+            "gzip or xz) and write the symmetric word x word matrix as Matrix Market\n"
             "(OUT.mtx, or OUT.mtx.gz compressed) and its vocabulary, one word per line,\n"
             "line i = row i, most frequent first.  Words are lower-cased runs of letters\n"
             "and digits with inner ' and -; words below --min-count are removed before\n"
@@ -37,6 +37,9 @@ static void usage(FILE *fp)
             "                        (default 0)\n"
             "      --no-sentences    let windows cross sentence ends . ! ? (default: they\n"
             "                        do not)\n"
+            "      --tokens PATH     also write the text as the windows see it: vocabulary\n"
+            "                        words only, a line per sentence, an empty line per\n"
+            "                        paragraph (what word2vec-style trainers read)\n"
             "  -t, --threads N       threads; 0 = all cores (default 0)\n"
             "  -q, --quiet           no summary on stderr\n"
             "  -h, --help            this help\n"
@@ -83,7 +86,7 @@ static double now_seconds(void)
 
 int cmd_cooc(int argc, char **argv)
 {
-    enum { OPT_VOCAB = 256, OPT_WEIGHTING, OPT_MIN_COUNT, OPT_MAX_VOCAB, OPT_NO_SENTENCES };
+    enum { OPT_VOCAB = 256, OPT_WEIGHTING, OPT_MIN_COUNT, OPT_MAX_VOCAB, OPT_NO_SENTENCES, OPT_TOKENS };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"vocab", required_argument, NULL, OPT_VOCAB},
@@ -92,6 +95,7 @@ int cmd_cooc(int argc, char **argv)
         {"min-count", required_argument, NULL, OPT_MIN_COUNT},
         {"max-vocab", required_argument, NULL, OPT_MAX_VOCAB},
         {"no-sentences", no_argument, NULL, OPT_NO_SENTENCES},
+        {"tokens", required_argument, NULL, OPT_TOKENS},
         {"threads", required_argument, NULL, 't'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -135,6 +139,7 @@ int cmd_cooc(int argc, char **argv)
             o.max_vocab = (mmnc_int)v;
             break;
         case OPT_NO_SENTENCES: o.sentences = 0; break;
+        case OPT_TOKENS: o.tokens = optarg; break;
         case 't':
             if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE;
             o.threads = (int)v;

@@ -442,6 +442,7 @@ typedef struct mmnc_cooc_opts {
     mmnc_int max_vocab;  /* keep at most this many most frequent words; 0 = no limit (default) */
     int sentences;       /* 1: windows do not cross sentence ends . ! ? (default 1) */
     int threads;         /* 0 = OpenMP default */
+    const char *tokens;  /* if not NULL: write the token stream to this file (below) */
 } mmnc_cooc_opts;
 
 void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
@@ -473,6 +474,14 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  * them; rows and columns are in order of decreasing count, ties by bytewise
  * word order, and (*vocab)[i] is the word of row i (UTF-8).  A vocabulary
  * word may have an empty row (drop it with mmnc_data_drop_empty).
+ *
+ * Token stream (o->tokens): the text as the windows see it, in vocabulary
+ * words only, one line per window segment (a sentence, or the text between
+ * two breaks), words separated by single spaces, and an empty line after a
+ * paragraph (a blank line or the end of a file).  It is what word2vec-style
+ * trainers read (gensim's LineSentence), so that they train on the same
+ * corpus and vocabulary as this matrix.  Written atomically, only when the
+ * whole call succeeds.
  *
  * Outputs: *out (free with mmnc_csr_free); *vocab (may be NULL; free with
  * mmnc_names_free(*nvocab, *vocab)); *nvocab = |V|; *ntokens (may be NULL) =

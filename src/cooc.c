@@ -62,6 +62,7 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
     o->max_vocab = 0;
     o->sentences = 1;
     o->threads = 0;
+    o->tokens = NULL;
 }
 
 /* ---- hashing -------------------------------------------------------------- */
@@ -387,7 +388,9 @@ static int is_abbrev(const char *w, size_t n)
 }
 
 /* Where the tokens of a piece of text go: counted (pass 1) or appended to an
- * id stream with -1 for window breaks (pass 2). */
+ * id stream with BRK_SENT or BRK_PARA for window breaks (pass 2). */
+#define BRK_SENT (-1) /* a sentence end */
+#define BRK_PARA (-2) /* a blank line or the end of a file */
 typedef struct sink {
     wtab *words;        /* pass 1 */
     const wtab *vocab;  /* pass 2 */
@@ -425,10 +428,11 @@ static void sink_word(sink *k, const char *w, size_t n)
     }
 }
 
-static void sink_break(sink *k)
+static void sink_break(sink *k, int32_t brk)
 {
     if (k->words) return;
-    if (k->nids == 0 || k->ids[k->nids - 1] != -1) sink_push(k, -1);
+    if (k->nids == 0 || k->ids[k->nids - 1] >= 0) sink_push(k, brk);
+    else if (brk < k->ids[k->nids - 1]) k->ids[k->nids - 1] = brk; /* the stronger break */
 }
 
 /*
@@ -488,11 +492,11 @@ static void tokenize(const unsigned char *s, size_t n, int line_start, int sente
         }
         switch (cls) {
         case C_SENT:
-            if (sentences && !(cp == '.' && ended && is_abbrev(w, wn))) sink_break(k);
+            if (sentences && !(cp == '.' && ended && is_abbrev(w, wn))) sink_break(k, BRK_SENT);
             content = 1;
             break;
         case C_NL:
-            if (!content) sink_break(k); /* a blank line: paragraph break */
+            if (!content) sink_break(k, BRK_PARA); /* a blank line */
             content = 0;
             break;
         case C_SPACE: break;
@@ -534,7 +538,37 @@ typedef struct ctx {
     int32_t *seq;   /* pass 2: previous tail + this block's ids */
     size_t nseq, seqcap, ntail;
     int64_t tokens;
+    FILE *tok;      /* pass 2: the token stream (o->tokens), or NULL */
+    char **names;   /* pass 2: the vocabulary, for tok */
+    int tok_line;   /* tokens written on the current line of tok */
+    int tok_para;   /* tok is at the start of a paragraph */
 } ctx;
+
+/* The token stream: a line per window segment, an empty line after a
+ * paragraph. */
+static void tok_break(ctx *c, int32_t brk)
+{
+    if (c->tok_line) putc('\n', c->tok);
+    c->tok_line = 0;
+    if (brk == BRK_PARA && !c->tok_para) {
+        putc('\n', c->tok);
+        c->tok_para = 1;
+    }
+}
+
+static void write_tokens(ctx *c, size_t lo, size_t hi)
+{
+    for (size_t i = lo; i < hi; i++) {
+        int32_t id = c->seq[i];
+        if (id < 0) {
+            tok_break(c, id);
+            continue;
+        }
+        if (c->tok_line++) putc(' ', c->tok);
+        fputs(c->names[id], c->tok);
+        c->tok_para = 0;
+    }
+}
 
 /* Count the pairs whose right member is at seq[lo..hi-1] and whose key
  * falls in partition `part` of P into t. */
@@ -612,12 +646,16 @@ static int do_block(ctx *c, size_t n, int line_start)
     for (int t = 0; t < team; t++) {
         const sink *k = &c->sinks[t];
         size_t j = 0;
-        if (k->nids && k->ids[0] == -1 && c->nseq && c->seq[c->nseq - 1] == -1) j = 1;
+        if (k->nids && k->ids[0] < 0 && c->nseq && c->seq[c->nseq - 1] < 0) {
+            if (k->ids[0] < c->seq[c->nseq - 1]) c->seq[c->nseq - 1] = k->ids[0];
+            j = 1;
+        }
         if (k->nids > j) {
             memcpy(c->seq + c->nseq, k->ids + j, (k->nids - j) * sizeof(int32_t));
             c->nseq += k->nids - j;
         }
     }
+    if (c->tok) write_tokens(c, c->ntail, c->nseq);
     for (int t = 0; t < c->nthreads; t++) c->tstatus[t] = MMNC_OK;
 #pragma omp parallel
     {
@@ -677,6 +715,7 @@ static int do_file(ctx *c, const char *path, mmnc_err *err)
     }
     c->ntail = 0; /* the end of a file ends every window */
     c->nseq = 0;
+    if (c->tok) tok_break(c, BRK_PARA);
 
 cleanup:
     mmnc_i_in_close(in);
@@ -726,6 +765,8 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     mmnc_csr *A = NULL;
     uint64_t L = 1;
     int64_t vtokens = 0;
+    mmnc_i_outfile tokfile;
+    int tok_open = 0;
 
     memset(&c, 0, sizeof c);
     if (out) *out = NULL;
@@ -857,6 +898,13 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     /* Pass 2: pair counts. */
     c.pass = 2;
     c.tokens = 0;
+    if (o->tokens) {
+        if ((status = mmnc_i_out_open(&tokfile, o->tokens, err)) != MMNC_OK) goto cleanup;
+        tok_open = 1;
+        c.tok = tokfile.fp;
+        c.names = names;
+        c.tok_para = 1;
+    }
     for (int t = 0; t < T; t++) {
         c.sinks[t].words = NULL;
         c.sinks[t].vocab = &c.vocab;
@@ -867,6 +915,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     }
     for (int f = 0; f < npaths; f++)
         if ((status = do_file(&c, paths[f], err)) != MMNC_OK) goto cleanup;
+    c.tok = NULL;
     for (int t = 0; t < T; t++) {
         mmnc_i_free(c.sinks[t].ids);
         c.sinks[t].ids = NULL;
@@ -934,6 +983,10 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
             }
     }
 
+    if (tok_open) {
+        tok_open = 0;
+        if ((status = mmnc_i_out_commit(&tokfile, err)) != MMNC_OK) goto cleanup;
+    }
     *out = A;
     A = NULL;
     if (vocab) {
@@ -944,6 +997,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
 
 cleanup:
     if (pushed) mmnc_i_threads_pop(saved);
+    if (tok_open) mmnc_i_out_abort(&tokfile);
     if (c.words)
         for (int t = 0; t < T; t++) wtab_free(&c.words[t]);
     if (c.pairs)

@@ -478,6 +478,58 @@ static double *reference(const gen *g, int window, int harmonic, long min_count)
     return C;
 }
 
+/* Recount the pairs of a token stream file (a line per segment) as r's
+ * matrix should have them; the largest relative difference, or -1 when the
+ * file has a word outside r's vocabulary, empty lines in a row, or does not
+ * end with an empty line. */
+static double recount_tokens(const char *path, const res *r, int window, int harmonic)
+{
+    FILE *fp = fopen(path, "rb");
+    mmnc_int nv = r->nv, seg[4096];
+    double *C = calloc((size_t)(nv * nv), sizeof(double)), maxdiff = 0.0;
+    char line[1 << 16];
+    int blank_run = 0, last_blank = 0;
+    if (!fp || !C) return -1;
+    while (fgets(line, sizeof line, fp)) {
+        size_t n = 0;
+        line[strcspn(line, "\n")] = 0;
+        last_blank = line[0] == 0;
+        blank_run = last_blank ? blank_run + 1 : 0;
+        if (blank_run > 1) maxdiff = -1;
+        for (char *w = strtok(line, " "); w && n < 4096; w = strtok(NULL, " ")) {
+            mmnc_int id = word_id(r, w);
+            if (id < 0) maxdiff = -1;
+            else seg[n++] = id;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (int d = 1; d <= window && (size_t)d <= i; d++) {
+                double u = harmonic ? 1.0 / d : 1.0;
+                C[seg[i - d] * nv + seg[i]] += u;
+                C[seg[i] * nv + seg[i - d]] += u;
+            }
+    }
+    fclose(fp);
+    if (!last_blank) maxdiff = -1;
+    for (mmnc_int i = 0; i < nv && maxdiff >= 0; i++)
+        for (mmnc_int j = 0; j < nv; j++) {
+            double e = entry(r->A, i, j), ref = C[i * nv + j];
+            double d = fabs(e - ref) / (ref > 1 ? ref : 1);
+            if (d > maxdiff) maxdiff = d;
+        }
+    free(C);
+    return maxdiff;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int ca, cb, same = fa && fb;
+    while (same && ((ca = getc(fa)) != EOF) | ((cb = getc(fb)) != EOF)) same = ca == cb;
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
 static int write_gz(const char *path, const char *data, size_t n)
 {
     gzFile gz = gzopen(path, "wb6");
@@ -552,6 +604,27 @@ static void test_generated(void)
         res r2 = run_paths(&plain, 1, &o);
         CHECK(same_matrix(&r1, &r2));
         res_free(&r2);
+
+        /* The token stream holds exactly the windows the matrix counted,
+         * and is the same for any number of threads. */
+        char tok1[320], tok2[320];
+        snprintf(tok1, sizeof tok1, "%s.tok1", plain);
+        snprintf(tok2, sizeof tok2, "%s.tok2", plain);
+        o.tokens = tok2;
+        r2 = run_paths(&plain, 1, &o);
+        o.threads = 1;
+        o.tokens = tok1;
+        res_free(&r2);
+        r2 = run_paths(&plain, 1, &o);
+        CHECK(r2.status == MMNC_OK && same_matrix(&r1, &r2));
+        double tdiff = recount_tokens(tok1, &r2, o.window, harmonic);
+        CHECK(tdiff >= 0 && tdiff < 1e-9);
+        CHECK(same_file(tok1, tok2));
+        res_free(&r2);
+        remove(tok1);
+        remove(tok2);
+        o.tokens = NULL;
+        o.threads = 2;
 #ifdef _OPENMP
         int saved = omp_get_max_threads();
         o.threads = 0;

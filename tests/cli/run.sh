@@ -650,6 +650,24 @@ expect_nonew
 end
 
 bad "cooc: standard input is refused (two passes)" 1 "standard input cannot be read twice" cooc -o x.mtx -
+begin "cooc --tokens: the text as the windows see it"
+printf 'The cat sat. The dog ran!\n\nA cat, a dog.\nrare zebra\n' >t1.txt
+printf 'Dog and cat\n' >t2.txt
+run cooc -q --min-count 2 t1.txt t2.txt -o t.mtx --tokens t.tok
+expect_rc 0
+printf 'the cat\nthe dog\n\na cat a dog\n\ndog cat\n\n' >expected.tok
+expect_same t.tok expected.tok
+end
+
+begin "cooc --tokens: no token file when an input fails"
+printf 'The cat sat.\n' >t1.txt
+snapshot
+run cooc -q --min-count 1 t1.txt nosuch.txt -o t.mtx --tokens t.tok
+expect_rc 1
+expect_err "nosuch\.txt: cannot open"
+expect_nonew
+end
+
 begin "cooc: truncated gzip text"
 gzip -c "$FIX/words.txt" | head -c 30 >cut.txt.gz
 snapshot

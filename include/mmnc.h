@@ -285,11 +285,84 @@ void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
 int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed,
                   double *sigma, double *U, double *V, mmnc_err *err);
 
+/* mmnc_dtm_svds with the block size r + oversample chosen by the caller
+ * (oversample < 0: r/2, at least 10, as mmnc_dtm_svds) and the number of
+ * iterations done returned in *iters (may be NULL).  A larger oversample
+ * converges in fewer, costlier iterations: the error of sigma_j shrinks like
+ * (sigma_{r+oversample+1} / sigma_j)^2 per iteration.  Each iteration costs
+ * two sparse products, O(nnz l), and two orthonormalisations, O((|Y| + |X|)
+ * l^2), with l = r + oversample; memory (|Y| + |X| + 12 l) l doubles. */
+int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit,
+                     uint64_t seed, double *sigma, double *U, double *V, int *iters, mmnc_err *err);
+
 /* Connected components of the bipartite graph of A (rows and columns are
  * vertices, nonzeros are edges).  comp_row (nrows) may be NULL.  The
  * multiplicity of singular value 1 of the DTM equals this number.
  * O(nnz + nrows + ncols). */
 int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_row, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Embeddings from the DTM                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_embed_opts {
+    mmnc_int dim;        /* d, the number of coordinates per row (default 640, the paper's) */
+    int keep_trivial;    /* 1: keep the pair sigma = 1, U = sqrt(P_Y), which gives every row
+                            the same coordinate 1 (default 0: drop it) */
+    double sigma_power;  /* scale coordinate j by sigma_j^sigma_power (default 0: unscaled,
+                            the paper's [P_Y]^{-1/2} U) */
+    mmnc_int oversample; /* extra columns of the subspace iteration; < 0: max(20, d/4) (default) */
+    double tol;          /* stop when the singular values change by less than tol (relative to
+                            sigma_1) in an iteration (default 1e-3) */
+    int maxit;           /* at most this many iterations (default 50) */
+    uint64_t seed;       /* of the random start (default 1) */
+    int threads;         /* 0 = OpenMP default */
+} mmnc_embed_opts;
+
+void mmnc_embed_opts_default(mmnc_embed_opts *o);
+
+/*
+ * Embed the rows Y of the pmf p (words, for a word x context matrix) in d =
+ * o->dim dimensions (paper, Sec. 5.3: the ACE features of the DTM): row y is
+ *
+ *     E[y][j] = sigma_j^power * U[y][j] / sqrt(P_Y(y)),  j = 1..d,
+ *
+ * where U holds the left singular vectors of the DTM B_{Y,X} for its
+ * largest singular values after the trivial one (mmnc_dtm_svds_ex).  Rows
+ * close in cosine co-occur with the same contexts beyond what their
+ * frequencies explain.  E is |Y| x d, row-major (caller-allocated); sigma (d,
+ * may be NULL) receives the singular values used; *iters (may be NULL) the
+ * iterations done.  Deterministic given o->seed for any number of threads.
+ * Errors: MMNC_EINVAL (d < 1 or d + 1 > min(|Y|, |X|), bad options);
+ * MMNC_ENOCONV when o->maxit iterations did not reach o->tol (E and sigma
+ * are still written: the best estimate so far); MMNC_ENOMEM.
+ * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + 1 + oversample.
+ */
+int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,
+               mmnc_err *err);
+
+/*
+ * Write n vectors of d coordinates (E, n x d row-major) with their words in
+ * the word2vec format that word2vec, gensim and most embedding tools read:
+ * "n d" on the first line, then per word either the word and its d values
+ * as text ("%.8g" of the float32 value; binary = 0) or the word, a space, d
+ * little-endian float32 and a newline (binary = 1).  Atomic: written to a
+ * temporary file renamed into place.  MMNC_EINVAL if a word is empty or
+ * holds white space; MMNC_EIO.  O(n d).
+ */
+int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *words, const double *E,
+                       int binary, mmnc_err *err);
+
+/*
+ * Read a word2vec file (text or binary; binary < 0 tells them apart by the
+ * first record, 0 or 1 forces one) as written by mmnc_vectors_write,
+ * word2vec or gensim; plain, gzip or xz.  *words (n, free with
+ * mmnc_names_free) and *E (n x d float32, row-major, free with mmnc_free).
+ * MMNC_EFORMAT with file and line for a bad header, a short or long record,
+ * a non-finite value or a truncated file; MMNC_EIO; MMNC_ENOMEM.  O(n d).
+ */
+int mmnc_vectors_read(const char *path, int binary, mmnc_int *n, mmnc_int *d, char ***words, float **E,
+                      mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
 /* Couplings: statistics of a given kernel W = P_{Z|Y}                        */
@@ -501,6 +574,18 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
 int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err);
+
+/*
+ * Split text[0 .. n-1] into the tokens mmnc_cooc_build counts (same rules:
+ * lower-cased ASCII, UTF-8 out, Windows-1252 bytes converted), calling
+ * fn(ctx, word, len) for each token (word is not NUL-terminated and lives
+ * only during the call) and fn(ctx, NULL, 0) at each window break: a blank
+ * line and, when `sentences`, a sentence end.  Tokens longer than 255 bytes
+ * are skipped.  Use it to map other text (queries, test sentences) onto a
+ * vocabulary made by mmnc_cooc_build.  O(n).
+ */
+typedef void (*mmnc_token_fn)(void *ctx, const char *word, size_t len);
+void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -398,6 +398,8 @@ typedef struct sink {
     size_t nids, cap;
     int64_t tokens;
     int status;
+    mmnc_token_fn fn;   /* mmnc_tokenize: handed every token and break */
+    void *fnctx;
     char pad[128];      /* each thread's sink on its own cache lines */
 } sink;
 
@@ -418,8 +420,13 @@ static void sink_push(sink *k, int32_t id)
 
 static void sink_word(sink *k, const char *w, size_t n)
 {
-    uint64_t h = hash_str(w, n);
+    uint64_t h;
     k->tokens++;
+    if (k->fn) {
+        k->fn(k->fnctx, w, n);
+        return;
+    }
+    h = hash_str(w, n);
     if (k->words) {
         if (wtab_add(k->words, w, n, h, 1) != MMNC_OK) k->status = MMNC_ENOMEM;
     } else {
@@ -430,6 +437,10 @@ static void sink_word(sink *k, const char *w, size_t n)
 
 static void sink_break(sink *k, int32_t brk)
 {
+    if (k->fn) {
+        k->fn(k->fnctx, NULL, 0);
+        return;
+    }
     if (k->words) return;
     if (k->nids == 0 || k->ids[k->nids - 1] >= 0) sink_push(k, brk);
     else if (brk < k->ids[k->nids - 1]) k->ids[k->nids - 1] = brk; /* the stronger break */
@@ -504,6 +515,16 @@ static void tokenize(const unsigned char *s, size_t n, int line_start, int sente
         }
     }
     if (in_word && !too_long && k->status == MMNC_OK) sink_word(k, w, wn);
+}
+
+void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, void *ctx)
+{
+    sink k;
+    if (!text || !fn) return;
+    memset(&k, 0, sizeof k);
+    k.fn = fn;
+    k.fnctx = ctx;
+    tokenize((const unsigned char *)text, n, 1, sentences, &k);
 }
 
 /* The largest p in (lo, hi] where a piece of text may end: s[p] is an ASCII

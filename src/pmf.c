@@ -1,9 +1,8 @@
 /*
  * pmf.c -- the joint pmf P_{Y,X}, products with its DTM
- * B_{Y,X} = [P_Y]^{-1/2} P_{Y,X} [P_X]^{-1/2}, the DTM's leading singular
- * triplets, and the connected components of the bipartite graph.
+ * B_{Y,X} = [P_Y]^{-1/2} P_{Y,X} [P_X]^{-1/2} (its truncated SVD is in
+ * svd.c), and the connected components of the bipartite graph.
  */
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -105,127 +104,6 @@ void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
     scaled_mul(p->Pt, p->px, p->py, m, X, Y);
-}
-
-/* Orthonormalise the columns of the n x m row-major block Q in place (Householder QR). */
-static int orthonormalise(mmnc_int n, mmnc_int m, double *Q, double *tau, mmnc_err *err)
-{
-    lapack_int info = LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)m, Q, (lapack_int)m, tau);
-    if (info == 0) info = LAPACKE_dorgqr(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)m, (lapack_int)m, Q, (lapack_int)m, tau);
-    if (info != 0) return mmnc_i_err(err, MMNC_ENOCONV, "QR factorisation failed (LAPACK info %d)", (int)info);
-    return MMNC_OK;
-}
-
-int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, double *sigma,
-                  double *U, double *V, mmnc_err *err)
-{
-    mmnc_int ny, nx, l, it;
-    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *tau = NULL, *prev = NULL,
-           *superb = NULL;
-    int status = MMNC_OK, converged = 0;
-    mmnc_i_rng rng;
-    if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
-    ny = p->ny;
-    nx = p->nx;
-    if (r < 1 || r > ny || r > nx)
-        return mmnc_i_err(err, MMNC_EINVAL, "rank %lld must be between 1 and min(%lld, %lld)", (long long)r,
-                          (long long)ny, (long long)nx);
-    if (ny > INT32_MAX || nx > INT32_MAX)
-        return mmnc_i_err(err, MMNC_EINVAL, "matrix too large for LAPACK's int indices");
-    if (tol <= 0) tol = 1e-10;
-    if (maxit <= 0) maxit = 200;
-    l = r + (r < 10 ? 10 : r / 2); /* oversampling */
-    if (l > ny) l = ny;
-    if (l > nx) l = nx;
-    MMNC_ALLOC(Q, nx * l, err, status);
-    MMNC_ALLOC(Yb, ny * l, err, status);
-    MMNC_ALLOC(R, l * l, err, status);
-    MMNC_ALLOC(s, l, err, status);
-    MMNC_ALLOC(su, l * l, err, status);
-    MMNC_ALLOC(svt, l * l, err, status);
-    MMNC_ALLOC(tau, l, err, status);
-    MMNC_ALLOC(prev, r, err, status);
-    MMNC_ALLOC(superb, l, err, status);
-    mmnc_i_rng_seed(&rng, seed);
-    for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_i_rng_normal(&rng);
-    if ((status = orthonormalise(nx, l, Q, tau, err)) != MMNC_OK) goto cleanup;
-    for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
-    for (it = 0; it < maxit; it++) {
-        /* Y = orth(B Q); Z = B^T Y = Q_z R; B ~ Y Z^T = Y R^T Q_z^T. */
-        mmnc_dtm_mul(p, l, Q, Yb);
-        if ((status = orthonormalise(ny, l, Yb, tau, err)) != MMNC_OK) goto cleanup;
-        mmnc_dtm_tmul(p, l, Yb, Q);
-        lapack_int info = LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, (lapack_int)nx, (lapack_int)l, Q, (lapack_int)l, tau);
-        if (info != 0) { status = mmnc_i_err(err, MMNC_ENOCONV, "QR failed (LAPACK info %d)", (int)info); goto cleanup; }
-        memset(R, 0, (size_t)(l * l) * sizeof(double));
-        for (mmnc_int i = 0; i < l; i++)
-            for (mmnc_int j = i; j < l; j++) R[i * l + j] = Q[i * l + j];
-        info = LAPACKE_dorgqr(LAPACK_ROW_MAJOR, (lapack_int)nx, (lapack_int)l, (lapack_int)l, Q, (lapack_int)l, tau);
-        if (info != 0) { status = mmnc_i_err(err, MMNC_ENOCONV, "QR failed (LAPACK info %d)", (int)info); goto cleanup; }
-        /* R^T = su diag(s) svt, so B ~ Y su s svt Q^T: U = Y su, V = Q svt^T. */
-        for (mmnc_int i = 0; i < l; i++)
-            for (mmnc_int j = 0; j < l; j++) svt[i * l + j] = R[j * l + i];
-        info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'O', 'A', (lapack_int)l, (lapack_int)l, svt, (lapack_int)l, s, NULL,
-                              (lapack_int)l, su, (lapack_int)l, superb);
-        if (info != 0) { status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info); goto cleanup; }
-        /* dgesvd with jobu='O' overwrote svt with U of R^T; su holds V^T of R^T. */
-        double change = 0.0;
-        for (mmnc_int i = 0; i < r; i++) {
-            double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
-            if (d > change) change = d;
-            prev[i] = s[i];
-        }
-        if (change < tol) { converged = 1; it++; break; }
-    }
-    for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
-    /* Here svt = left vectors of R^T (l x l), su = right vectors transposed. */
-    if (U) {
-        for (mmnc_int y = 0; y < ny; y++)
-            for (mmnc_int j = 0; j < r; j++) {
-                double t = 0.0;
-                for (mmnc_int i = 0; i < l; i++) t += Yb[y * l + i] * svt[i * l + j];
-                U[y * r + j] = t;
-            }
-    }
-    if (V) {
-        for (mmnc_int x = 0; x < nx; x++)
-            for (mmnc_int j = 0; j < r; j++) {
-                double t = 0.0;
-                for (mmnc_int i = 0; i < l; i++) t += Q[x * l + i] * su[j * l + i];
-                V[x * r + j] = t;
-            }
-    }
-    /* Sign convention: the entry of largest magnitude of each U column is positive. */
-    if (U || V) {
-        for (mmnc_int j = 0; j < r; j++) {
-            double big = 0.0;
-            int neg = 0;
-            if (U) {
-                for (mmnc_int y = 0; y < ny; y++)
-                    if (fabs(U[y * r + j]) > big + 1e-15) { big = fabs(U[y * r + j]); neg = U[y * r + j] < 0; }
-            } else {
-                for (mmnc_int x = 0; x < nx; x++)
-                    if (fabs(V[x * r + j]) > big + 1e-15) { big = fabs(V[x * r + j]); neg = V[x * r + j] < 0; }
-            }
-            if (neg) {
-                if (U) for (mmnc_int y = 0; y < ny; y++) U[y * r + j] = -U[y * r + j];
-                if (V) for (mmnc_int x = 0; x < nx; x++) V[x * r + j] = -V[x * r + j];
-            }
-        }
-    }
-    if (!converged)
-        status = mmnc_i_err(err, MMNC_ENOCONV, "truncated SVD: %d iterations without reaching tolerance %g", maxit, tol);
-cleanup:
-    mmnc_i_free(Q);
-    mmnc_i_free(Yb);
-    mmnc_i_free(R);
-    mmnc_i_free(s);
-    mmnc_i_free(su);
-    mmnc_i_free(svt);
-    mmnc_i_free(tau);
-    mmnc_i_free(prev);
-    mmnc_i_free(superb);
-    return status;
 }
 
 /* ---- connected components (union-find over rows and columns) ----------- */

@@ -677,6 +677,87 @@ expect_err "cut\.txt\.gz"
 expect_nonew
 end
 
+# ---- embed and msr ----------------------------------------------------------------
+
+begin "embed: word2vec text with the cooc vocabulary, then binary"
+cp "$FIX/words.expected.mtx" w.mtx
+cp "$FIX/words.expected.vocab" w.vocab
+run embed -q w.mtx -d 2 -o w.txt --sv w.sv
+expect_rc 0
+expect_grep '^3 2$' w.txt
+expect_grep '^apple -?[0-9.e-]+ -?[0-9.e-]+$' w.txt
+expect_grep '^cherry ' w.txt
+[ "$(wc -l <w.sv)" = 2 ] || fail_because "w.sv should hold 2 singular values"
+run embed -q w.mtx -d 2 -o w.bin
+expect_rc 0
+[ "$(head -n 1 w.bin)" = "3 2" ] || fail_because "w.bin header"
+# "3 2\n", then per word: the word, a space, 2 float32, a newline
+[ "$(stat -c %s w.bin)" = $((4 + 5 + 6 + 6 + 3 * (1 + 8 + 1))) ] || fail_because "w.bin size $(stat -c %s w.bin)"
+end
+
+begin "embed: same vectors for 1 and 2 threads"
+run embed -q "$BLOCKS" -d 1 -t 1 -o one.txt
+run embed -q "$BLOCKS" -d 1 -t 2 -o two.txt
+expect_rc 0
+expect_same one.txt two.txt
+end
+
+bad "embed: --dim too large" 2 "--dim 3 is too large" embed "$FIX/words.expected.mtx" -d 3 -o x.txt
+bad "embed: no -o" 2 "no output file" embed "$FIX/words.expected.mtx"
+bad "embed: missing data" 1 "nosuch\.mtx: cannot open" embed nosuch.mtx -o x.txt
+
+# Vectors where cat ~ sat and road ~ drove; zebra has none.
+msr_files() {
+    printf '6 2\ncat 1 0\ndog 0.9 0.1\nsat 1 0.05\ncar 0 1\nroad 0.1 1\ndrove 0 0.9\n' >v.txt
+    printf 'id,question,a),b),c),d),e)\r\n1,The _____ sat on the mat.,car,cat,road,zebra,drove\r\n' >q.csv
+    printf '2,"He drove the _____ , fast.",cat,dog,road,sat,zebra\r\n3,Nothing _____ known here.,cat,dog,road,sat,car\r\n' >>q.csv
+    printf 'id,answer\r\n1,b\r\n2,c\r\n3,a\r\n' >a.csv
+}
+
+begin "msr: answers by mean cosine; unanswered counts as wrong"
+msr_files
+run msr v.txt q.csv a.csv -o pred.tsv
+expect_rc 0
+expect_out "^accuracy 0\.6667 \(2/3\)$"
+expect_out "answered 2"
+expect_grep '^1	b	' pred.tsv
+expect_grep '^2	c	' pred.tsv
+expect_grep '^3	-	-	-' pred.tsv
+end
+
+begin "msr: --half odd, binary vectors, -q"
+msr_files
+python3 -c '
+import struct, sys
+lines = open("v.txt").read().split("\n")
+with open("v.bin", "wb") as f:
+    f.write((lines[0] + "\n").encode())
+    for l in lines[1:]:
+        if l:
+            w, *x = l.split()
+            f.write(w.encode() + b" " + struct.pack("<%df" % len(x), *map(float, x)) + b"\n")
+'
+run msr -q --half odd v.bin q.csv a.csv
+expect_rc 0
+[ "$(cat "$OUT")" = "accuracy 0.5000 (1/2)" ] || fail_because "stdout: $(cat "$OUT")"
+end
+
+begin "msr: bad question file -> file:line"
+msr_files
+printf '4,No blank here.,a,b,c,d,e\r\n' >>q.csv
+run msr v.txt q.csv a.csv
+expect_rc 1
+expect_err "q\.csv:5: .*blank"
+end
+
+begin "msr: an answer missing"
+msr_files
+printf 'id,answer\r\n1,b\r\n' >a.csv
+run msr v.txt q.csv a.csv
+expect_rc 1
+expect_err "a\.csv: no answer for question 2"
+end
+
 # ---- cluster: bad input ---------------------------------------------------------
 
 # mtx NAME LAST-LINE: a 3 x 2 Matrix Market file whose third entry (line 5)

@@ -1,0 +1,194 @@
+/*
+ * cmd_embed.c -- `mmnc embed`: row embeddings [P_Y]^{-1/2} U from a truncated
+ * SVD of the DTM, written as word2vec vectors.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mmnc_i.h"
+
+static const char *CMD = "embed";
+
+static void help(void)
+{
+    printf("Usage: mmnc embed [options] DATA -o VECTORS\n\n"
+           "Embed the rows of DATA (e.g. the word x word matrix of `mmnc cooc`) in d dimensions:\n"
+           "row y gets U[y][1..d] / sqrt(P_Y(y)), where U holds the left singular vectors of the\n"
+           "DTM B_{Y,X} for its d largest singular values after the trivial one (sigma = 1).\n"
+           "Rows with close directions (cosine) have similar contexts.  VECTORS is written in\n"
+           "the word2vec format (text; binary if it ends in .bin or with --binary), which\n"
+           "word2vec, gensim and most tools read; the singular values go to stderr and, with\n"
+           "--sv FILE, to FILE.\n\n"
+           "Options:\n"
+           "  -o, --output PATH     the vectors (required)\n"
+           "  -d, --dim N           dimensions (default 640, the paper's)\n"
+           "      --row-names FILE  the words: line i names row i of the data as read\n"
+           "                        (default: the data's own row ids; `mmnc cooc` writes\n"
+           "                        OUT.vocab, which is used when DATA is OUT.mtx[.gz])\n"
+           "      --binary          word2vec binary format (float32)\n"
+           "      --text            word2vec text format even for a .bin name\n"
+           "      --sigma-power P   scale coordinate j by sigma_j^P (default 0: unscaled)\n"
+           "      --keep-trivial    keep the trivial coordinate (1 for every row)\n"
+           "      --oversample N    extra subspace columns (default max(20, d/4))\n"
+           "      --tol X           stop when the singular values move less than X (relative)\n"
+           "                        in an iteration (default 1e-3)\n"
+           "      --max-iter N      at most N subspace iterations (default 50)\n"
+           "      --sv FILE         write the d singular values, one per line\n"
+           "  -s, --seed N          seed of the random start (default 1)\n"
+           "  -t, --threads N       threads, 0 = all cores (default 0)\n"
+           "  -q, --quiet           no summary on stderr\n"
+           "  -h, --help            this help\n\n"
+           "Example: mmnc cooc novels/*.txt -o words.mtx && mmnc embed words.mtx -d 300 -o words.bin\n\n");
+    cli_load_help(stdout);
+}
+
+/* DATA's cooc vocabulary: DATA with .mtx or .mtx.gz replaced by .vocab, if
+ * that file exists. */
+static char *cooc_vocab(const char *data)
+{
+    size_t n = strlen(data), stem;
+    char *p;
+    if (n >= 7 && !strcmp(data + n - 7, ".mtx.gz")) stem = n - 7;
+    else if (n >= 4 && !strcmp(data + n - 4, ".mtx")) stem = n - 4;
+    else return NULL;
+    if (!(p = malloc(stem + 7))) return NULL;
+    memcpy(p, data, stem);
+    memcpy(p + stem, ".vocab", 7);
+    FILE *fp = fopen(p, "rb");
+    if (!fp) {
+        free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int cmd_embed(int argc, char **argv)
+{
+    enum { O_ROWNAMES = 256, O_BINARY, O_TEXT, O_SPOW, O_KEEP, O_OVER, O_TOL, O_MAXIT, O_SV };
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'},       {"dim", required_argument, 0, 'd'},
+        {"row-names", required_argument, 0, O_ROWNAMES}, {"binary", no_argument, 0, O_BINARY},
+        {"text", no_argument, 0, O_TEXT},            {"sigma-power", required_argument, 0, O_SPOW},
+        {"keep-trivial", no_argument, 0, O_KEEP},    {"oversample", required_argument, 0, O_OVER},
+        {"tol", required_argument, 0, O_TOL},        {"max-iter", required_argument, 0, O_MAXIT},
+        {"sv", required_argument, 0, O_SV},          {"seed", required_argument, 0, 's'},
+        {"threads", required_argument, 0, 't'},      {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},               CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
+    mmnc_embed_opts eo;
+    cli_load load;
+    const char *out = NULL, *rnames_path = NULL, *sv_path = NULL, *data_path;
+    char *vocab_guess = NULL, **rnames = NULL, **words = NULL;
+    int binary = -1, quiet = 0, c, longidx, rc = CLI_EXIT_OK, iters = 0, st;
+    long long v;
+    double dv, *E = NULL, *sigma = NULL, t0 = mmnc_i_now(), t_load, t_svd;
+    mmnc_data *d = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_int rd = 0, cd = 0, nrnames = 0;
+    mmnc_err err = {0, ""};
+
+    mmnc_embed_opts_default(&eo);
+    cli_load_default(&load);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:d:s:t:qh", opts, &longidx)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'd': if (cli_parse_int(CMD, "--dim", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; eo.dim = v; break;
+        case O_ROWNAMES: rnames_path = optarg; break;
+        case O_BINARY: binary = 1; break;
+        case O_TEXT: binary = 0; break;
+        case O_SPOW: if (cli_parse_double(CMD, "--sigma-power", optarg, -10, 10, &dv)) return CLI_EXIT_USAGE; eo.sigma_power = dv; break;
+        case O_KEEP: eo.keep_trivial = 1; break;
+        case O_OVER: if (cli_parse_int(CMD, "--oversample", optarg, 0, 100000, &v)) return CLI_EXIT_USAGE; eo.oversample = v; break;
+        case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; eo.tol = dv; break;
+        case O_MAXIT: if (cli_parse_int(CMD, "--max-iter", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; eo.maxit = (int)v; break;
+        case O_SV: sv_path = optarg; break;
+        case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; eo.seed = (uint64_t)v; break;
+        case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; eo.threads = (int)v; break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
+        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        case CLI_OPT_LOAD:
+            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+            break;
+        }
+    }
+    if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
+    if (!out) return cli_usage_error(CMD, "no output file: give -o VECTORS");
+    data_path = argv[optind];
+    if (binary < 0) binary = ends_with(out, ".bin");
+    if (!rnames_path && !load.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
+
+    if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
+    if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }
+    if (rnames_path) {
+        if (mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (nrnames < d->orig_rows) {
+            rc = cli_fail(CMD, "%s: %lld names for %lld rows", rnames_path, (long long)nrnames, (long long)d->orig_rows);
+            goto done;
+        }
+    }
+    if (eo.dim + (eo.keep_trivial ? 0 : 1) > (p->ny < p->nx ? p->ny : p->nx)) {
+        rc = cli_usage_error(CMD, "--dim %lld is too large for a %lld x %lld matrix (at most %lld)", (long long)eo.dim,
+                             (long long)p->ny, (long long)p->nx,
+                             (long long)((p->ny < p->nx ? p->ny : p->nx) - (eo.keep_trivial ? 0 : 1)));
+        goto done;
+    }
+    t_load = mmnc_i_now() - t0;
+    E = malloc((size_t)(p->ny * eo.dim) * sizeof(double));
+    sigma = malloc((size_t)eo.dim * sizeof(double));
+    words = calloc((size_t)p->ny, sizeof(char *));
+    if (!E || !sigma || !words) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    if (!quiet)
+        fprintf(stderr, "mmnc embed: %lld x %lld, %lld nonzeros: SVD for %lld dimensions ...\n", (long long)p->ny,
+                (long long)p->nx, (long long)p->nnz, (long long)eo.dim);
+    st = mmnc_embed(p, &eo, sigma, E, &iters, &err);
+    if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (st == MMNC_ENOCONV && !quiet)
+        fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);
+    t_svd = mmnc_i_now() - t0 - t_load;
+    {
+        char buf[32];
+        for (mmnc_int y = 0; y < p->ny; y++) {
+            mmnc_int orig = d->row_orig ? d->row_orig[y] : y;
+            words[y] = rnames ? rnames[orig] : (char *)mmnc_data_row_id(d, y, buf);
+            if (!rnames && !d->row_names) words[y] = strdup(buf); /* buf is reused */
+            if (!words[y]) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        }
+    }
+    if (mmnc_vectors_write(out, p->ny, eo.dim, words, E, binary, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (sv_path) {
+        mmnc_i_outfile o;
+        if (mmnc_i_out_open(&o, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        for (mmnc_int j = 0; j < eo.dim; j++) fprintf(o.fp, "%.17g\n", sigma[j]);
+        if (mmnc_i_out_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    }
+    if (!quiet) {
+        fprintf(stderr, "mmnc embed: %lld rows x %lld dimensions, %d iterations; sigma %.4f ... %.4f; load %.2f s, SVD %.2f s, "
+                        "total %.2f s -> %s (%s)\n",
+                (long long)p->ny, (long long)eo.dim, iters, sigma[0], sigma[eo.dim - 1], t_load, t_svd,
+                mmnc_i_now() - t0, out, binary ? "binary" : "text");
+    }
+
+done:
+    if (words && !rnames && !(d && d->row_names))
+        for (mmnc_int y = 0; p && y < p->ny; y++) free(words[y]);
+    free(words);
+    if (rnames) mmnc_names_free(nrnames, rnames);
+    free(vocab_guess);
+    free(E);
+    free(sigma);
+    mmnc_pmf_free(p);
+    mmnc_data_free(d);
+    return rc;
+}

@@ -1,0 +1,336 @@
+/*
+ * svd.c -- the leading singular triplets of the DTM B = B_{Y,X}, and word
+ * embeddings from them.
+ *
+ * Problem: the r largest singular values sigma_1 >= ... >= sigma_r of
+ *
+ *     B = [P_Y]^{-1/2} P_{Y,X} [P_X]^{-1/2}     (never formed)
+ *
+ * and their vectors, by randomised block subspace iteration with a
+ * Rayleigh-Ritz step (Halko, Martinsson & Tropp, SIAM Review 2011, Alg. 4.4
+ * and 5.1): with l = r + oversample random columns Q,
+ *
+ *     repeat  Y = orth(B Q);  Q R = B^T Y  (thin QR);
+ *             R^T = Us S Vs^T  (l x l SVD):  B ~ (Y Us) S (Q Vs)^T
+ *     until the r leading Ritz values S change by less than tol * S_1.
+ *
+ * Each sweep multiplies by B^T B, so the error in sigma_j shrinks like
+ * (sigma_{l+1} / sigma_j)^2 per iteration; oversampling widens that gap.
+ * The two sparse products are O(nnz l); the orthonormalisations are
+ * CholeskyQR2 (Fukaya et al. 2014: two rounds of G = Q^T Q, G = R^T R,
+ * Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks, instead of a
+ * Householder QR; Householder remains the fallback when the block is too
+ * ill-conditioned for the Cholesky factorisation.
+ *
+ * Determinism: Gram matrices are summed over a fixed partition of the rows
+ * in a fixed order, so the result does not depend on the thread count
+ * (with a single-threaded BLAS, which the command-line tool enforces).
+ *
+ * Embedding (paper, Sec. 5.3, after the ACE features of Huang et al.): word
+ * y gets the row y of [P_Y]^{-1/2} U, i.e. e_j(y) = U_{y,j} / sqrt(P_Y(y)),
+ * optionally scaled by sigma_j^power.  The first pair, sigma = 1 with
+ * U = sqrt(P_Y), is the same constant 1 for every word and is dropped unless
+ * asked for.
+ */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "mmnc_i.h"
+
+#define NBLOCKS 8 /* the fixed row partition of the Gram sums */
+
+/* Rows [lo, hi) of block b of n rows. */
+static void block_range(mmnc_int n, int b, mmnc_int *lo, mmnc_int *hi)
+{
+    *lo = n * b / NBLOCKS;
+    *hi = n * (b + 1) / NBLOCKS;
+}
+
+/* G = Q^T Q (upper triangle) for the n x m row-major Q; part holds
+ * NBLOCKS m x m partial sums. */
+static void gram(mmnc_int n, mmnc_int m, const double *Q, double *G, double *part)
+{
+#pragma omp parallel for schedule(static, 1) if (n * m * m > 1000000)
+    for (int b = 0; b < NBLOCKS; b++) {
+        mmnc_int lo, hi;
+        block_range(n, b, &lo, &hi);
+        double *Gb = part + (size_t)b * (size_t)(m * m);
+        if (hi > lo)
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)m, (int)(hi - lo), 1.0, Q + lo * m,
+                        (int)m, 0.0, Gb, (int)m);
+        else
+            memset(Gb, 0, (size_t)(m * m) * sizeof(double));
+    }
+#pragma omp parallel for schedule(static) if (m * m > 10000)
+    for (mmnc_int i = 0; i < m; i++)
+        for (mmnc_int j = i; j < m; j++) {
+            double t = 0.0;
+            for (int b = 0; b < NBLOCKS; b++) t += part[(size_t)b * (size_t)(m * m) + (size_t)(i * m + j)];
+            G[i * m + j] = t;
+        }
+}
+
+/* Householder QR: Q <- orth(Q), R (m x m upper) with Q_in = Q_out R. */
+static int householder(mmnc_int n, mmnc_int m, double *Q, double *R, double *tau, mmnc_err *err)
+{
+    lapack_int info = LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)m, Q, (lapack_int)m, tau);
+    if (info == 0 && R) {
+        memset(R, 0, (size_t)(m * m) * sizeof(double));
+        for (mmnc_int i = 0; i < m; i++)
+            for (mmnc_int j = i; j < m; j++) R[i * m + j] = Q[i * m + j];
+    }
+    if (info == 0)
+        info = LAPACKE_dorgqr(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)m, (lapack_int)m, Q, (lapack_int)m, tau);
+    if (info != 0) return mmnc_i_err(err, MMNC_ENOCONV, "QR factorisation failed (LAPACK info %d)", (int)info);
+    return MMNC_OK;
+}
+
+/* Workspace of orth(): 2 m^2 + NBLOCKS m^2 + m doubles. */
+typedef struct orthws {
+    double *G, *R1, *part, *tau;
+} orthws;
+
+/*
+ * Q <- an orthonormal basis of the columns of the n x m row-major Q (n >= m),
+ * and, if R is not NULL, the m x m upper triangular R with Q_in = Q_out R.
+ * CholeskyQR2, or Householder when a Cholesky factorisation fails (Q
+ * numerically rank deficient).
+ */
+static int orth(mmnc_int n, mmnc_int m, double *Q, double *R, orthws *w, mmnc_err *err)
+{
+    int round;
+    for (round = 0; round < 2; round++) {
+        gram(n, m, Q, w->G, w->part);
+        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, w->G, (lapack_int)m) != 0) break;
+        /* Q <- Q G^{-1}, row blocks independent. */
+#pragma omp parallel for schedule(static, 1) if (n * m * m > 1000000)
+        for (int b = 0; b < NBLOCKS; b++) {
+            mmnc_int lo, hi;
+            block_range(n, b, &lo, &hi);
+            if (hi > lo)
+                cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)(hi - lo),
+                            (int)m, 1.0, w->G, (int)m, Q + lo * m, (int)m);
+        }
+        if (R) {
+            for (mmnc_int i = 0; i < m; i++)
+                for (mmnc_int j = 0; j < i; j++) w->G[i * m + j] = 0.0;
+            if (round == 0) {
+                memcpy(w->R1, w->G, (size_t)(m * m) * sizeof(double));
+            } else { /* R = R2 R1 */
+                memcpy(R, w->R1, (size_t)(m * m) * sizeof(double));
+                cblas_dtrmm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int)m, (int)m, 1.0,
+                            w->G, (int)m, R, (int)m);
+            }
+        }
+    }
+    if (round == 2) return MMNC_OK;
+    /* Cholesky failed in round `round`; Q = Q_cur R1 if round 1. */
+    if (round == 0) return householder(n, m, Q, R, w->tau, err);
+    {
+        int st = householder(n, m, Q, R ? w->G : NULL, w->tau, err);
+        if (st == MMNC_OK && R) {
+            memcpy(R, w->R1, (size_t)(m * m) * sizeof(double));
+            cblas_dtrmm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int)m, (int)m, 1.0, w->G,
+                        (int)m, R, (int)m);
+        }
+        return st;
+    }
+}
+
+/* C (n x r) = A (n x l) * Bm[:, 0..r-1] (Bm is l x l), in row blocks. */
+static void block_gemm(mmnc_int n, mmnc_int l, mmnc_int r, const double *A, const double *Bm, int transB,
+                       double *C)
+{
+#pragma omp parallel for schedule(static, 1) if (n * l * r > 1000000)
+    for (int b = 0; b < NBLOCKS; b++) {
+        mmnc_int lo, hi;
+        block_range(n, b, &lo, &hi);
+        if (hi > lo)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, transB ? CblasTrans : CblasNoTrans, (int)(hi - lo), (int)r,
+                        (int)l, 1.0, A + lo * l, (int)l, Bm, (int)l, 0.0, C + lo * r, (int)r);
+    }
+}
+
+int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
+                     double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+{
+    mmnc_int ny, nx, l, it = 0;
+    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL;
+    orthws w = {NULL, NULL, NULL, NULL};
+    int status = MMNC_OK, converged = 0;
+    mmnc_i_rng rng;
+    if (iters) *iters = 0;
+    if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
+    ny = p->ny;
+    nx = p->nx;
+    if (r < 1 || r > ny || r > nx)
+        return mmnc_i_err(err, MMNC_EINVAL, "rank %lld must be between 1 and min(%lld, %lld)", (long long)r,
+                          (long long)ny, (long long)nx);
+    if (ny > INT32_MAX || nx > INT32_MAX)
+        return mmnc_i_err(err, MMNC_EINVAL, "matrix too large for LAPACK's int indices");
+    if (tol <= 0) tol = 1e-10;
+    if (maxit <= 0) maxit = 200;
+    if (oversample < 0) oversample = r < 10 ? 10 : r / 2;
+    l = r + oversample;
+    if (l > ny) l = ny;
+    if (l > nx) l = nx;
+    if ((double)l * (double)l * NBLOCKS > (double)INT32_MAX * 8)
+        return mmnc_i_err(err, MMNC_EINVAL, "rank %lld too large", (long long)r);
+    MMNC_ALLOC(Q, nx * l, err, status);
+    MMNC_ALLOC(Yb, ny * l, err, status);
+    MMNC_ALLOC(R, l * l, err, status);
+    MMNC_ALLOC(s, l, err, status);
+    MMNC_ALLOC(su, l * l, err, status);
+    MMNC_ALLOC(svt, l * l, err, status);
+    MMNC_ALLOC(prev, r, err, status);
+    MMNC_ALLOC(superb, l, err, status);
+    MMNC_ALLOC(w.G, l * l, err, status);
+    MMNC_ALLOC(w.R1, l * l, err, status);
+    MMNC_ALLOC(w.part, NBLOCKS * l * l, err, status);
+    MMNC_ALLOC(w.tau, l, err, status);
+    mmnc_i_rng_seed(&rng, seed);
+    for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_i_rng_normal(&rng);
+    if ((status = orth(nx, l, Q, NULL, &w, err)) != MMNC_OK) goto cleanup;
+    for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
+    while (it < maxit) {
+        /* Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
+        mmnc_dtm_mul(p, l, Q, Yb);
+        if ((status = orth(ny, l, Yb, NULL, &w, err)) != MMNC_OK) goto cleanup;
+        mmnc_dtm_tmul(p, l, Yb, Q);
+        if ((status = orth(nx, l, Q, R, &w, err)) != MMNC_OK) goto cleanup;
+        it++;
+        /* R^T = Us S Vs^T: dgesvd with jobu = 'O' leaves Us in svt, and
+         * su = Vs^T. */
+        for (mmnc_int i = 0; i < l; i++)
+            for (mmnc_int j = 0; j < l; j++) svt[i * l + j] = R[j * l + i];
+        lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'O', 'A', (lapack_int)l, (lapack_int)l, svt,
+                                         (lapack_int)l, s, NULL, (lapack_int)l, su, (lapack_int)l, superb);
+        if (info != 0) {
+            status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info);
+            goto cleanup;
+        }
+        double change = 0.0;
+        for (mmnc_int i = 0; i < r; i++) {
+            double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
+            if (d > change) change = d;
+            prev[i] = s[i];
+        }
+        if (change < tol) {
+            converged = 1;
+            break;
+        }
+    }
+    for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
+    if (U) block_gemm(ny, l, r, Yb, svt, 0, U);  /* U = Y Us */
+    if (V) block_gemm(nx, l, r, Q, su, 1, V);    /* V = Q Vs */
+    /* Sign convention: the entry of largest magnitude of each U column is positive. */
+    if (U || V) {
+        for (mmnc_int j = 0; j < r; j++) {
+            double big = 0.0;
+            int neg = 0;
+            if (U) {
+                for (mmnc_int y = 0; y < ny; y++)
+                    if (fabs(U[y * r + j]) > big + 1e-15) {
+                        big = fabs(U[y * r + j]);
+                        neg = U[y * r + j] < 0;
+                    }
+            } else {
+                for (mmnc_int x = 0; x < nx; x++)
+                    if (fabs(V[x * r + j]) > big + 1e-15) {
+                        big = fabs(V[x * r + j]);
+                        neg = V[x * r + j] < 0;
+                    }
+            }
+            if (neg) {
+                if (U)
+                    for (mmnc_int y = 0; y < ny; y++) U[y * r + j] = -U[y * r + j];
+                if (V)
+                    for (mmnc_int x = 0; x < nx; x++) V[x * r + j] = -V[x * r + j];
+            }
+        }
+    }
+    if (iters) *iters = (int)it;
+    if (!converged)
+        status = mmnc_i_err(err, MMNC_ENOCONV, "truncated SVD: %d iterations without reaching tolerance %g", maxit,
+                            tol);
+cleanup:
+    mmnc_i_free(Q);
+    mmnc_i_free(Yb);
+    mmnc_i_free(R);
+    mmnc_i_free(s);
+    mmnc_i_free(su);
+    mmnc_i_free(svt);
+    mmnc_i_free(prev);
+    mmnc_i_free(superb);
+    mmnc_i_free(w.G);
+    mmnc_i_free(w.R1);
+    mmnc_i_free(w.part);
+    mmnc_i_free(w.tau);
+    return status;
+}
+
+int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, double *sigma, double *U,
+                  double *V, mmnc_err *err)
+{
+    return mmnc_dtm_svds_ex(p, r, -1, tol, maxit, seed, sigma, U, V, NULL, err);
+}
+
+/* ---- embeddings ------------------------------------------------------------ */
+
+void mmnc_embed_opts_default(mmnc_embed_opts *o)
+{
+    o->dim = 640;
+    o->keep_trivial = 0;
+    o->sigma_power = 0.0;
+    o->oversample = -1;
+    o->tol = 1e-3;
+    o->maxit = 50;
+    o->seed = 1;
+    o->threads = 0;
+}
+
+int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters, mmnc_err *err)
+{
+    mmnc_int d, r, skip, ny;
+    double *U = NULL, *s = NULL;
+    int status = MMNC_OK, saved;
+    if (iters) *iters = 0;
+    if (!p || !o || !E) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: NULL argument");
+    d = o->dim;
+    skip = o->keep_trivial ? 0 : 1;
+    r = d + skip;
+    ny = p->ny;
+    if (d < 1 || r > ny || r > p->nx)
+        return mmnc_i_err(err, MMNC_EINVAL,
+                          "dimension %lld must be between 1 and %lld (the smaller side of the matrix%s)",
+                          (long long)d, (long long)((ny < p->nx ? ny : p->nx) - skip),
+                          skip ? ", less the trivial singular pair" : "");
+    if (!isfinite(o->sigma_power) || o->tol < 0 || o->maxit < 0 || o->threads < 0)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: invalid options (sigma_power, tol, maxit, threads)");
+    saved = mmnc_i_threads_push(o->threads);
+    MMNC_ALLOC(U, ny * r, err, status);
+    MMNC_ALLOC(s, r, err, status);
+    {
+        mmnc_int over = o->oversample;
+        if (over < 0) over = r / 4 > 20 ? r / 4 : 20;
+        status = mmnc_dtm_svds_ex(p, r, over, o->tol, o->maxit, o->seed, s, U, NULL, iters, err);
+    }
+    if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
+#pragma omp parallel for schedule(static) if (ny * d > 100000)
+    for (mmnc_int y = 0; y < ny; y++) {
+        double a = 1.0 / sqrt(p->py[y]);
+        for (mmnc_int j = 0; j < d; j++) {
+            double f = o->sigma_power != 0.0 ? pow(s[j + skip], o->sigma_power) : 1.0;
+            E[y * d + j] = a * f * U[y * r + j + skip];
+        }
+    }
+    if (sigma)
+        for (mmnc_int j = 0; j < d; j++) sigma[j] = s[j + skip];
+cleanup:
+    mmnc_i_threads_pop(saved);
+    mmnc_i_free(U);
+    mmnc_i_free(s);
+    return status;
+}

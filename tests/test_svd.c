@@ -1,0 +1,380 @@
+/*
+ * test_svd.c -- the truncated SVD of the DTM (block subspace iteration with
+ * CholeskyQR2) and embeddings: against a dense LAPACK SVD for several
+ * oversamplings, a rank-deficient matrix (the Householder fallback), the
+ * embedding's definition and options, the same bits for 1 and 2 threads,
+ * word2vec files (text, binary, gzip; bad files), the tokenizer, and every
+ * allocation failing in turn.
+ */
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "mmnc_i.h"
+#include "testutil.h"
+
+static mmnc_pmf *random_pmf(mmnc_int nr, mmnc_int nc, double density, uint64_t seed)
+{
+    mmnc_i_rng rng;
+    mmnc_int cap = nr * nc + nr + nc, n = 0;
+    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_i_rng_seed(&rng, seed);
+    for (mmnc_int i = 0; i < nr; i++)
+        for (mmnc_int j = 0; j < nc; j++)
+            if (mmnc_i_rng_uniform(&rng) < density) ri[n] = i, ci[n] = j, v[n++] = 1 + mmnc_i_rng_below(&rng, 9);
+    for (mmnc_int i = 0; i < nr; i++) ri[n] = i, ci[n] = i % nc, v[n++] = 1;
+    for (mmnc_int j = 0; j < nc; j++) ri[n] = j % nr, ci[n] = j, v[n++] = 1;
+    mmnc_csr_from_triplets(nr, nc, n, ri, ci, v, &A, NULL);
+    mmnc_pmf_build(A, &p, NULL);
+    mmnc_csr_free(A);
+    free(ri), free(ci), free(v);
+    return p;
+}
+
+/* Dense SVD of the DTM: s (min), U (ny x ny), all row-major. */
+static void dense_svd(const mmnc_pmf *p, double *s, double *U)
+{
+    mmnc_int ny = p->ny, nx = p->nx, mn = ny < nx ? ny : nx;
+    double *B = calloc(ny * nx, sizeof(double)), *Vt = malloc(nx * nx * sizeof(double));
+    double *sup = malloc(mn * sizeof(double));
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int e = p->P->rowptr[y]; e < p->P->rowptr[y + 1]; e++)
+            B[y * nx + p->P->colind[e]] = p->P->val[e] / sqrt(p->py[y] * p->px[p->P->colind[e]]);
+    CHECK(LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'A', ny, nx, B, nx, s, U, ny, Vt, nx, sup) == 0);
+    free(B), free(Vt), free(sup);
+}
+
+/* max over columns j < r of 1 - |<a_j, b_j>| for unit columns (sign-free). */
+static double col_misfit(mmnc_int n, mmnc_int r, const double *a, mmnc_int lda, const double *b, mmnc_int ldb)
+{
+    double worst = 0.0;
+    for (mmnc_int j = 0; j < r; j++) {
+        double dot = 0.0, na = 0.0, nb = 0.0;
+        for (mmnc_int i = 0; i < n; i++) {
+            dot += a[i * lda + j] * b[i * ldb + j];
+            na += a[i * lda + j] * a[i * lda + j];
+            nb += b[i * ldb + j] * b[i * ldb + j];
+        }
+        double m = 1.0 - fabs(dot) / sqrt(na * nb);
+        if (m > worst) worst = m;
+    }
+    return worst;
+}
+
+static void test_svds_oversampling(void)
+{
+    mmnc_pmf *p = random_pmf(90, 70, 0.1, 5);
+    mmnc_int r = 8, ny = p->ny;
+    double *s = malloc(70 * sizeof(double)), *Ud = malloc(ny * ny * sizeof(double));
+    dense_svd(p, s, Ud);
+    mmnc_int overs[] = {0, 4, 30, 200}; /* 200: the block is the whole space */
+    for (int k = 0; k < 4; k++) {
+        double sig[8], *U = malloc(ny * r * sizeof(double)), *V = malloc(p->nx * r * sizeof(double));
+        int iters = 0;
+        CHECK_OK(mmnc_dtm_svds_ex(p, r, overs[k], 1e-13, 3000, 9, sig, U, V, &iters, NULL));
+        double worst = 0;
+        for (int j = 0; j < r; j++) worst = fmax(worst, fabs(sig[j] - s[j]));
+        CHECK_NEAR(worst, 0.0, 1e-9);
+        CHECK(col_misfit(ny, r, U, r, Ud, ny) < 1e-7);
+        CHECK(iters >= 1);
+        /* U^T B V = diag(sigma) */
+        double *BV = malloc(ny * r * sizeof(double));
+        mmnc_dtm_mul(p, r, V, BV);
+        double off = 0;
+        for (int a = 0; a < r; a++)
+            for (int b = 0; b < r; b++) {
+                double t = 0;
+                for (mmnc_int y = 0; y < ny; y++) t += U[y * r + a] * BV[y * r + b];
+                off = fmax(off, fabs(t - (a == b ? sig[a] : 0.0)));
+            }
+        CHECK_NEAR(off, 0.0, 1e-8);
+        free(BV), free(U), free(V);
+    }
+    free(s), free(Ud);
+    mmnc_pmf_free(p);
+}
+
+/* Rank 3 (three disjoint pairs of identical rows): Cholesky of the block
+ * fails and Householder takes over; the zero singular values come out 0. */
+static void test_svds_rank_deficient(void)
+{
+    mmnc_int ri[12], ci[12];
+    double v[12];
+    int n = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 2; j++) ri[n] = i, ci[n] = 2 * (i / 2) + j, v[n++] = 1.0 + j;
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    CHECK_OK(mmnc_csr_from_triplets(6, 6, n, ri, ci, v, &A, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    double sig[5];
+    CHECK_OK(mmnc_dtm_svds_ex(p, 5, 10, 1e-12, 100, 1, sig, NULL, NULL, NULL, NULL));
+    CHECK_NEAR(sig[0], 1.0, 1e-12);
+    CHECK_NEAR(sig[1], 1.0, 1e-12); /* three components: sigma = 1 three times */
+    CHECK_NEAR(sig[2], 1.0, 1e-12);
+    CHECK_NEAR(sig[3], 0.0, 1e-12);
+    CHECK_NEAR(sig[4], 0.0, 1e-12);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+static void test_embed(void)
+{
+    mmnc_pmf *p = random_pmf(80, 80, 0.12, 17);
+    mmnc_int ny = p->ny, d = 5;
+    double *s = malloc(80 * sizeof(double)), *Ud = malloc(ny * ny * sizeof(double));
+    dense_svd(p, s, Ud);
+    mmnc_embed_opts o;
+    mmnc_embed_opts_default(&o);
+    CHECK(o.dim == 640 && o.keep_trivial == 0 && o.sigma_power == 0.0);
+    o.dim = d;
+    o.tol = 1e-12;
+    o.maxit = 2000;
+    double *E = malloc(ny * (d + 1) * sizeof(double)), sig[6], *ref = malloc(ny * d * sizeof(double));
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    /* E = U[:, 1..d] / sqrt(P_Y), up to the sign of each column */
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = 0; j < d; j++) ref[y * d + j] = Ud[y * ny + j + 1] / sqrt(p->py[y]);
+    CHECK(col_misfit(ny, d, E, d, ref, d) < 1e-8);
+    for (mmnc_int j = 0; j < d; j++) CHECK_NEAR(sig[j], s[j + 1], 1e-10);
+    /* sigma_power scales column j by sigma_j^power */
+    double *E2 = malloc(ny * d * sizeof(double));
+    o.sigma_power = 1.0;
+    CHECK_OK(mmnc_embed(p, &o, NULL, E2, NULL, NULL));
+    double worst = 0;
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, fabs(E2[y * d + j] - sig[j] * E[y * d + j]));
+    CHECK_NEAR(worst, 0.0, 1e-12);
+    /* keep_trivial: the first coordinate is 1 for every row */
+    o.sigma_power = 0.0;
+    o.keep_trivial = 1;
+    o.dim = d + 1;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    worst = 0;
+    for (mmnc_int y = 0; y < ny; y++) worst = fmax(worst, fabs(fabs(E[y * (d + 1)]) - 1.0));
+    CHECK_NEAR(worst, 0.0, 1e-9);
+    CHECK_NEAR(sig[0], 1.0, 1e-12);
+    /* bad dimensions */
+    mmnc_err err;
+    o.keep_trivial = 0;
+    o.dim = 80;
+    CHECK(mmnc_embed(p, &o, NULL, E, NULL, &err) == MMNC_EINVAL && strstr(err.msg, "dimension"));
+    o.dim = 0;
+    CHECK(mmnc_embed(p, &o, NULL, E, NULL, &err) == MMNC_EINVAL);
+    /* not converged: ENOCONV, with the estimate written */
+    o.dim = d;
+    o.tol = 1e-300;
+    o.maxit = 2;
+    int iters = 0;
+    CHECK(mmnc_embed(p, &o, sig, E, &iters, &err) == MMNC_ENOCONV && iters == 2 && sig[0] > 0.1);
+    free(s), free(Ud), free(E), free(E2), free(ref);
+    mmnc_pmf_free(p);
+}
+
+static void test_embed_threads(void)
+{
+#ifdef _OPENMP
+    mmnc_pmf *p = random_pmf(700, 600, 0.05, 23);
+    mmnc_embed_opts o;
+    mmnc_embed_opts_default(&o);
+    o.dim = 40;
+    o.maxit = 8;
+    double *E1 = malloc(p->ny * 40 * sizeof(double)), *E2 = malloc(p->ny * 40 * sizeof(double));
+    o.threads = 1;
+    int s1 = mmnc_embed(p, &o, NULL, E1, NULL, NULL);
+    o.threads = 2;
+    int s2 = mmnc_embed(p, &o, NULL, E2, NULL, NULL);
+    CHECK(s1 == s2 && (s1 == MMNC_OK || s1 == MMNC_ENOCONV));
+    CHECK(memcmp(E1, E2, p->ny * 40 * sizeof(double)) == 0);
+    free(E1), free(E2);
+    mmnc_pmf_free(p);
+#endif
+}
+
+/* ---- word2vec files ------------------------------------------------------------ */
+
+static void test_vectors_roundtrip(void)
+{
+    char *words[3] = {"alpha", "b\xc3\xa9ta", "don't"};
+    double E[3 * 4] = {0.5, -1.25, 3e-7, 1e6, 0, 1, 2, 3, -0.1, 0.2, -0.3, 0.4};
+    const char *base = test_tmpfile("", ".vec");
+    char path[320], gzpath[330];
+    for (int binary = 0; binary <= 1; binary++) {
+        snprintf(path, sizeof path, "%s.%d", base, binary);
+        CHECK_OK(mmnc_vectors_write(path, 3, 4, words, E, binary, NULL));
+        for (int mode = -1; mode <= 1; mode++) {
+            if (mode >= 0 && mode != binary) continue;
+            mmnc_int n, d;
+            char **w;
+            float *F;
+            CHECK_OK(mmnc_vectors_read(path, mode, &n, &d, &w, &F, NULL));
+            if (n == 3 && d == 4) {
+                int same = 1;
+                for (int i = 0; i < 3; i++) same &= strcmp(w[i], words[i]) == 0;
+                for (int i = 0; i < 12; i++) same &= F[i] == (float)E[i];
+                CHECK(same);
+                mmnc_names_free(n, w);
+                mmnc_free(F);
+            } else {
+                CHECK(0);
+            }
+        }
+    }
+    /* gzip-compressed text */
+    {
+        snprintf(path, sizeof path, "%s.0", base);
+        snprintf(gzpath, sizeof gzpath, "%s.gz", base);
+        FILE *fp = fopen(path, "rb");
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf, fp);
+        fclose(fp);
+        gzFile gz = gzopen(gzpath, "wb");
+        gzwrite(gz, buf, (unsigned)n);
+        gzclose(gz);
+        mmnc_int nn, d;
+        char **w;
+        float *F;
+        CHECK_OK(mmnc_vectors_read(gzpath, -1, &nn, &d, &w, &F, NULL));
+        CHECK(nn == 3 && d == 4 && F[3] == 1e6f);
+        mmnc_names_free(nn, w);
+        mmnc_free(F);
+        remove(gzpath);
+    }
+    /* a word with a space cannot be written */
+    char *bad[1] = {"two words"};
+    mmnc_err err;
+    CHECK(mmnc_vectors_write(path, 1, 4, bad, E, 0, &err) == MMNC_EINVAL);
+    for (int binary = 0; binary <= 1; binary++) {
+        snprintf(path, sizeof path, "%s.%d", base, binary);
+        remove(path);
+    }
+}
+
+static void expect_bad(const char *contents, size_t len, int binary, const char *pattern)
+{
+    const char *path = test_tmpfile("", ".bad");
+    FILE *fp = fopen(path, "wb");
+    fwrite(contents, 1, len, fp);
+    fclose(fp);
+    mmnc_int n = 7, d = 7;
+    char **w = (char **)1;
+    float *F = (float *)1;
+    mmnc_err err = {0, ""};
+    int st = mmnc_vectors_read(path, binary, &n, &d, &w, &F, &err);
+    CHECK(st == MMNC_EFORMAT && n == 0 && w == NULL && F == NULL);
+    if (!strstr(err.msg, pattern)) {
+        fprintf(stderr, "  message '%s' lacks '%s'\n", err.msg, pattern);
+        CHECK(0);
+    }
+    remove(path);
+}
+
+static void test_vectors_bad(void)
+{
+    expect_bad("", 0, -1, "header");
+    expect_bad("3\n", 2, -1, "header");
+    expect_bad("two 3\n", 6, -1, ":1: expected the header");
+    expect_bad("2 3\na 1 2 3\n", 12, 0, "truncated");
+    expect_bad("2 3\na 1 2 3\nb 1 2\n", 18, 0, ":3: expected 3 numbers");
+    expect_bad("2 3\na 1 2 3\nb 1 2 3 4\n", 22, 0, ":3: more than 3 values");
+    expect_bad("1 2\na 1 nan\n", 12, 0, ":2: expected 2 numbers");
+    /* binary: a record cut short, and a NaN */
+    char buf[64];
+    float f[2] = {1.0f, 2.0f};
+    int n = snprintf(buf, sizeof buf, "1 2\nw ");
+    memcpy(buf + n, f, 6);
+    expect_bad(buf, (size_t)n + 6, 1, "truncated in the values of word 1");
+    f[1] = NAN;
+    memcpy(buf + n, f, 8);
+    expect_bad(buf, (size_t)n + 8, 1, "not finite");
+}
+
+/* ---- tokenizer ------------------------------------------------------------------ */
+
+typedef struct tcoll {
+    char out[256];
+} tcoll;
+
+static void collect(void *ctx, const char *w, size_t len)
+{
+    tcoll *c = ctx;
+    size_t n = strlen(c->out);
+    if (!w) snprintf(c->out + n, sizeof c->out - n, "|");
+    else snprintf(c->out + n, sizeof c->out - n, "%s%.*s", n && c->out[n - 1] != '|' ? " " : "", (int)len, w);
+}
+
+static void test_tokenize(void)
+{
+    tcoll c = {""};
+    const char *t = "Mr. Holmes said: don't go!\n\nWell-known _____ ends.";
+    mmnc_tokenize(t, strlen(t), 1, collect, &c);
+    CHECK(strcmp(c.out, "mr holmes said don't go||well-known ends|") == 0);
+    if (strcmp(c.out, "mr holmes said don't go||well-known ends|")) fprintf(stderr, "  got '%s'\n", c.out);
+    tcoll c2 = {""};
+    mmnc_tokenize(t, strlen(t), 0, collect, &c2);
+    CHECK(strcmp(c2.out, "mr holmes said don't go|well-known ends") == 0);
+}
+
+static void test_fault_injection(void)
+{
+    mmnc_pmf *p = random_pmf(60, 50, 0.1, 3);
+    mmnc_embed_opts o;
+    mmnc_embed_opts_default(&o);
+    o.dim = 4;
+    o.maxit = 3;
+    double *E = malloc(p->ny * 4 * sizeof(double));
+    int ok = 1;
+    for (int k = 1; k < 200; k++) {
+        mmnc_err err;
+        mmnc_i_fail_after(k);
+        int st = mmnc_embed(p, &o, NULL, E, NULL, &err);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK || st == MMNC_ENOCONV) break;
+        if (st != MMNC_ENOMEM) ok = 0;
+    }
+    CHECK(ok);
+    char *words[2] = {"a", "b"};
+    double V[4] = {1, 2, 3, 4};
+    const char *path = test_tmpfile("", ".fi");
+    CHECK_OK(mmnc_vectors_write(path, 2, 2, words, V, 0, NULL));
+    ok = 1;
+    for (int k = 1; k < 100; k++) {
+        mmnc_int n, d;
+        char **w;
+        float *F;
+        mmnc_err err;
+        mmnc_i_fail_after(k);
+        int st = mmnc_vectors_read(path, -1, &n, &d, &w, &F, &err);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_names_free(n, w);
+            mmnc_free(F);
+            break;
+        }
+        if (st != MMNC_ENOMEM) ok = 0;
+    }
+    CHECK(ok);
+    remove(path);
+    free(E);
+    mmnc_pmf_free(p);
+}
+
+int main(void)
+{
+    test_svds_oversampling();
+    test_svds_rank_deficient();
+    test_embed();
+    test_embed_threads();
+    test_vectors_roundtrip();
+    test_vectors_bad();
+    test_tokenize();
+    test_fault_injection();
+    return test_done();
+}

@@ -22,6 +22,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_cooc(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* "mmnc <cmd>: message\n" on stderr; returns CLI_EXIT_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -21,6 +21,7 @@ static const struct {
     {"info", cmd_info, "shape, marginals, connected components and DTM spectrum of a data file"},
     {"generate", cmd_generate, "planted-partition test data with ground truth, deterministic from a seed"},
     {"cooc", cmd_cooc, "word co-occurrence matrix from text files"},
+    {"convert", cmd_convert, "to mmnc's binary matrix format (loads at memory speed) and back to .mtx"},
 };
 
 static void usage(FILE *fp)

@@ -61,10 +61,19 @@ static unsigned char *slurp(const char *path, size_t *n)
     return b;
 }
 
+/* The bytes b[0..n) in a scratch file (one per process, rewritten by each
+ * call, removed at exit); returns its path. */
+static char spit_path[256];
+static void spit_remove(void) { unlink(spit_path); }
 static const char *spit(const unsigned char *b, size_t n)
 {
-    const char *path = test_tmpfile("", ".bin");
-    FILE *fp = fopen(path, "wb");
+    const char *path = spit_path;
+    FILE *fp;
+    if (!spit_path[0]) {
+        snprintf(spit_path, sizeof spit_path, "%s", test_tmpfile("", ".bin"));
+        atexit(spit_remove);
+    }
+    fp = fopen(path, "wb");
     fwrite(b, 1, n, fp);
     fclose(fp);
     return path;
@@ -333,9 +342,12 @@ static unsigned char *sample_file(size_t *n, mmnc_data **dout)
     mmnc_data *d = read_text("r1 c1 1\nr1 c2 2\nr2 c1 3\nr3 c3 0.5\nr4 c4 0\n", ".tsv");
     const char *path = test_tmpfile("", ".bin");
     mmnc_data_drop_empty(d, NULL, NULL, &e);
+    unsigned char *b;
     CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_OK);
     *dout = d;
-    return slurp(path, n);
+    b = slurp(path, n);
+    unlink(path);
+    return b;
 }
 
 static void test_truncated(void)
@@ -554,6 +566,7 @@ static void test_block_joints(void)
     p32(b + sec_off(b, S_COLIND) + 4 * (uint64_t)e0, (uint32_t)d->A->colind[e0 - 1]);
     unlink(path);
     snprintf(bad, sizeof bad, "%s", spit(b, n));
+    /* bad is the scratch file: nothing below calls spit() */
     for (int t = 1; t <= 2; t++) {
         char what[128];
 #ifdef _OPENMP
@@ -565,7 +578,6 @@ static void test_block_joints(void)
         EXPECT_READ_ERROR(bad, MMNC_BIN_NO_VERIFY | MMNC_BIN_NO_MMAP, MMNC_EFORMAT, what);
         EXPECT_READ_ERROR(bad, 0, MMNC_EFORMAT, "checksum mismatch in the column index section");
     }
-    unlink(bad);
     free(b);
     mmnc_data_free(d);
 }

@@ -24,6 +24,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_msr(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* "mmnc <cmd>: message\n" on stderr; returns CLI_EXIT_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

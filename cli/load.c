@@ -23,8 +23,9 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         else if (!strcmp(val, "triplet")) l->ro.format = MMNC_FMT_TRIPLET;
         else if (!strcmp(val, "libsvm")) l->ro.format = MMNC_FMT_LIBSVM;
         else if (!strcmp(val, "mat")) l->ro.format = MMNC_FMT_MAT;
+        else if (!strcmp(val, "bin")) l->ro.format = MMNC_FMT_BIN;
         else {
-            cli_usage_error(cmd, "--format: expected auto, mtx, triplet, libsvm or mat, got '%s'", val);
+            cli_usage_error(cmd, "--format: expected auto, mtx, triplet, libsvm, mat or bin, got '%s'", val);
             return -1;
         }
         return 1;
@@ -77,7 +78,7 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
 void cli_load_help(FILE *fp)
 {
     fputs("Input options:\n"
-          "  --format F          auto | mtx | triplet | libsvm | mat (default auto: from the contents)\n"
+          "  --format F          auto | mtx | triplet | libsvm | mat | bin (default auto: from the contents)\n"
           "  --row-field N       triplet: field holding the row key (default 1)\n"
           "  --col-field N       triplet: field holding the column key (default 2)\n"
           "  --value-field N     triplet: field holding the value, 0 = each line counts 1 (default 3)\n"

@@ -23,6 +23,7 @@ static const struct {
     {"cooc", cmd_cooc, "word co-occurrence matrix from text files"},
     {"embed", cmd_embed, "row (word) embeddings from a truncated SVD of the DTM, in word2vec format"},
     {"msr", cmd_msr, "score word vectors on the MSR Sentence Completion questions"},
+    {"convert", cmd_convert, "to mmnc's binary matrix format (loads at memory speed) and back to .mtx"},
 };
 
 static void usage(FILE *fp)

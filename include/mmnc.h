@@ -153,7 +153,8 @@ typedef enum {
     MMNC_FMT_MTX,      /* Matrix Market coordinate: real, integer or pattern; general */
     MMNC_FMT_TRIPLET,  /* text "row col [value]" with string keys */
     MMNC_FMT_LIBSVM,   /* libsvm/svmlight: "label idx:val idx:val ..." one row per line */
-    MMNC_FMT_MAT       /* MATLAB v5/v7 .mat (libmatio): a sparse or dense variable */
+    MMNC_FMT_MAT,      /* MATLAB v5/v7 .mat (libmatio): a sparse or dense variable */
+    MMNC_FMT_BIN       /* mmnc's binary matrix file (mmnc_data_write_bin, docs/binary-format.md) */
 } mmnc_format;
 
 typedef struct mmnc_read_opts {
@@ -164,13 +165,17 @@ typedef struct mmnc_read_opts {
     char delim;          /* field separator; 0 = any run of spaces/tabs (default) */
     const char *mat_var; /* MAT: variable to read, default "fea" */
     int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
+    int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
+                            checked) (default 0: verify) */
 } mmnc_read_opts;
 
 void mmnc_read_opts_default(mmnc_read_opts *o);
 
 /*
  * Read a data file (plain, gzip or xz, detected by magic bytes; "-" reads
- * standard input) into *out.  MMNC_FMT_AUTO picks MAT for files starting with "MATLAB", Matrix
+ * standard input) into *out.  MMNC_FMT_AUTO picks the binary format for
+ * files starting with its magic bytes (see mmnc_data_read_bin), MAT for
+ * files starting with "MATLAB", Matrix
  * Market for files starting with "%%MatrixMarket", and also for files that
  * start with a '%' comment line and whose first other line is three integers
  * "rows cols entries" (Matrix Market text without its banner, as many tools
@@ -189,6 +194,9 @@ void mmnc_read_opts_default(mmnc_read_opts *o);
  *     mmnc_labels_read); ids are row numbers and feature indices; ncols is
  *     the largest feature index (+1 when zero-based).
  *   - MAT: the variable o->mat_var, sparse or dense double/integer.
+ *   - binary: as mmnc_data_read_bin (checksums verified unless
+ *     o->bin_no_verify); ids, names and the original shape come back as
+ *     they were written.
  * Entries with value 0 are allowed and dropped.
  * Errors: MMNC_EIO (cannot open/read), MMNC_EFORMAT (malformed line, NaN or
  * Inf, negative value, index out of range, truncated or corrupt file, empty
@@ -217,6 +225,57 @@ int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d,
  * numeric ids) and missing ids get NULL.  O(file size). */
 int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
 void mmnc_names_free(mmnc_int n, char **names);
+
+/*
+ * Binary matrix files: a data set in a form that loads at memory speed.
+ * The byte layout is specified in docs/binary-format.md; in short, a
+ * little-endian file of a 384-byte header (magic "\x89MMNC\r\n\x1a",
+ * format version, shape, nnz, index width, value type, a table of
+ * sections, an XXH64 checksum of the header) followed by the sections, each
+ * starting at a multiple of 64 bytes so that they can be used in place from
+ * a memory map: rowptr (i64, nrows + 1), colind (u32 when ncols < 2^31,
+ * else i64), values (f64, or f32 when every value is exactly a float),
+ * and optionally row_orig, col_orig (i64) and row_names, col_names
+ * (string tables).  Each section carries an XXH64-based checksum.
+ */
+
+/* Write d to path in the binary format, atomically (a temporary file
+ * renamed into place; nothing is left at path on failure).  Everything in d
+ * is kept: the matrix (bit for bit), row_names/col_names (NULL entries
+ * included), row_orig/col_orig and orig_rows/orig_cols.  Column indices are
+ * stored in 32 bits when ncols < 2^31 and values in 32 bits when every one
+ * of them is exactly representable as a float (e.g. counts); reading gives
+ * the same doubles back.  A matrix without nonzeros may be written.
+ * Errors: MMNC_EINVAL (d invalid: mmnc_csr_check fails, or a row_orig /
+ * col_orig entry outside [0, orig_rows) / [0, orig_cols)), MMNC_EIO,
+ * MMNC_ENOMEM, MMNC_EUNSUP on a big-endian host.
+ * O(nnz + nrows + ncols + name bytes) time, O(1) extra memory (one 1 MB block). */
+int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
+
+/* Flags of mmnc_data_read_bin. */
+#define MMNC_BIN_NO_VERIFY 1 /* skip the section checksums (structure and values are still checked) */
+#define MMNC_BIN_NO_MMAP 2   /* read with pread() instead of mapping the file (e.g. a file that
+                                another process may truncate: a mapped read would get SIGBUS) */
+
+/* Read a binary matrix file (mmnc_data_write_bin) into *out, which owns its
+ * memory (the file is memory-mapped while reading, or read with pread()
+ * where mapping fails).  Checked: the magic, the format version, the header
+ * checksum, the file size, the section table, every section's checksum
+ * (unless flags has MMNC_BIN_NO_VERIFY), the CSR structure (rowptr
+ * monotone from 0 to nnz, columns in range and strictly increasing in each
+ * row), values (finite, >= 0), the id maps and the name tables.  A matrix
+ * without nonzeros is returned as is (mmnc_data_read rejects it).
+ * Errors (the message starts with the path): MMNC_EFORMAT for a file that
+ * is not a binary matrix ("not an mmnc binary matrix (bad magic)"), of a
+ * newer format version ("format version N is newer than this mmnc supports
+ * (1)"), truncated ("truncated: header says N bytes, file has M"), with a
+ * checksum mismatch (naming the section) or invalid contents; MMNC_EIO,
+ * MMNC_ENOMEM, MMNC_EUNSUP on a big-endian host.
+ * Checksums, checks and the widening of 32-bit indices and values run in
+ * parallel over fixed 1 MB blocks (OpenMP); the result does not depend on
+ * the number of threads.  O(file size) time, no memory beyond the result
+ * (plus one block per thread without mmap). */
+int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *err);
 
 /* Transforms, applied in place. */
 

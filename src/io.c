@@ -727,7 +727,7 @@ static mmnc_format detect(const lreader *r)
 
 static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 {
-    if (o->format < MMNC_FMT_AUTO || o->format > MMNC_FMT_MAT)
+    if (o->format < MMNC_FMT_AUTO || o->format > MMNC_FMT_BIN)
         return mmnc_i_err(err, MMNC_EINVAL, "unknown format %d", (int)o->format);
     if (o->row_field < 1 || o->row_field > MAXFIELDS || o->col_field < 1 ||
         o->col_field > MAXFIELDS || o->value_field < 0 || o->value_field > MAXFIELDS)
@@ -761,7 +761,10 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     if ((status = check_opts(&opts, err)) != MMNC_OK) return status;
     fmt = opts.format;
 
-    if (fmt == MMNC_FMT_MAT || (fmt == MMNC_FMT_AUTO && is_mat_file(path))) {
+    if (fmt == MMNC_FMT_BIN || (fmt == MMNC_FMT_AUTO && mmnc_i_bin_sniff(path))) {
+        status = mmnc_data_read_bin(path, opts.bin_no_verify ? MMNC_BIN_NO_VERIFY : 0, &d, err);
+        if (status) goto cleanup;
+    } else if (fmt == MMNC_FMT_MAT || (fmt == MMNC_FMT_AUTO && is_mat_file(path))) {
         status = mmnc_i_mat_read(path, opts.mat_var ? opts.mat_var : "fea", &d, err);
         if (status) goto cleanup;
     } else {

@@ -1,6 +1,7 @@
 /*
- * io_i.h -- private interface between the text readers (io.c) and the
- * MATLAB reader (io_mat.c), which is the only file that touches libmatio.
+ * io_i.h -- private interface between the text readers (io.c), the
+ * MATLAB reader (io_mat.c), which is the only file that touches libmatio,
+ * and the binary format (binfmt.c).
  */
 #ifndef MMNC_IO_I_H
 #define MMNC_IO_I_H
@@ -19,5 +20,11 @@ int mmnc_i_mat_read(const char *path, const char *var, mmnc_data **out, mmnc_err
  * file as doubles; *out (n entries) is released with mmnc_i_free. */
 int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, double **out,
                            mmnc_err *err);
+
+/* Binary matrix files (binfmt.c): 1 if the file starts with the binary
+ * magic (or is a nonempty prefix of it, i.e. a truncated binary file). */
+int mmnc_i_bin_sniff(const char *path);
+/* XXH64 of len bytes with the given seed (the checksum of binary files). */
+uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed);
 
 #endif /* MMNC_IO_I_H */

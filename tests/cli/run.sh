@@ -881,6 +881,162 @@ expect_nonew
 expect_nofile out.labels.tsv out.json out.top.tsv
 end
 
+# ---- convert and the binary format ----------------------------------------------
+
+# u64 FILE OFFSET: the little-endian 64-bit integer at OFFSET.
+u64() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+# poke FILE OFFSET: flip the bits of one byte in place.
+poke() {
+    local b
+    b=$(od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' ')
+    printf "\\$(printf '%03o' $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+begin "mmnc --help lists convert; convert --help mentions every long option and defaults"
+run --help
+expect_out "^  convert "
+run convert --help
+expect_rc 0
+expect_out "^Usage: mmnc convert"
+expect_out "default"
+for o in $(long_options convert); do expect_out -- "--$o([^a-z-]|$)"; done
+[ -s "$ERR" ] && fail_because "help wrote to stderr"
+end
+
+begin "convert mtx -> bin -> mtx gives the same text as mtx -> mtx; bin -> bin is identical"
+run convert "$BLOCKS" direct.mtx
+expect_rc 0
+expect_err "8 x 6, 26 nonzeros"
+run convert -q "$BLOCKS" b.bin
+expect_rc 0
+[ -s "$ERR" ] && fail_because "-q printed to stderr"
+expect_grep "^%%MatrixMarket" direct.mtx
+run convert -q b.bin via.mtx
+expect_rc 0
+expect_same direct.mtx via.mtx
+run convert -q b.bin b2.bin
+expect_same b.bin b2.bin
+run convert -q b.bin via.mtx.gz
+gzip -dc via.mtx.gz >unzipped.mtx 2>/dev/null
+expect_same direct.mtx unzipped.mtx
+[ "$(head -c 8 b.bin | od -An -t x1 | tr -d ' ')" = 894d4d4e430d0a1a ] || fail_because "b.bin lacks the magic"
+expect_nofile *.tmp.* b.rows b.cols via.rows
+end
+
+begin "convert a generated matrix round trip; cluster on .bin = on .mtx"
+"$MMNC" generate --rows 600 --cols 300 -k 3 --ratio 50 --draws 30 -q -o g.mtx >/dev/null 2>&1
+run convert -q g.mtx g.bin
+expect_rc 0
+run convert -q g.bin g2.mtx
+run convert -q g.mtx g1.mtx
+expect_same g1.mtx g2.mtx
+run cluster -q -k 3 -o fromtext g.mtx
+run cluster -q -k 3 -o frombin g.bin
+expect_rc 0
+expect_same fromtext.labels.tsv frombin.labels.tsv
+expect_same fromtext.soft.tsv frombin.soft.tsv
+run cluster -q -k 2 -o bt "$BLOCKS"
+run convert -q "$BLOCKS" blocks.bin
+run cluster -q -k 2 -o bb blocks.bin
+expect_same bt.labels.tsv bb.labels.tsv
+end
+
+begin "convert triplets keeps the string ids; back to mtx writes .rows/.cols"
+run convert -q "$FIX/ratings.tsv" r.bin
+expect_rc 0
+run cluster -q --map rating3 -o rb r.bin
+expect_rc 0
+expect_partition rb.labels.tsv "alice bob carol|dave erin frank"
+run info r.bin
+expect_out "^shape +6 rows x 4 columns, 14 nonzeros"
+run convert r.bin r.mtx
+expect_rc 0
+expect_file r.mtx r.rows r.cols
+expect_err "row ids written to r\.rows"
+[ "$(tr '\n' ' ' <r.rows)" = "alice bob carol dave erin frank " ] || fail_because "r.rows: $(tr '\n' ' ' <r.rows)"
+expect_grep "^item1$" r.cols
+end
+
+begin "convert --transpose and --map apply before writing; --format bin"
+run convert -q --transpose "$BLOCKS" t.bin
+expect_rc 0
+run info --format bin t.bin
+expect_out "^shape +6 rows x 8 columns, 26 nonzeros"
+run convert -q --map binary "$BLOCKS" m.bin
+run info --json m.bin
+expect_out '"sum": 26[,}]'
+end
+
+begin "convert --check: reads and verifies, writes nothing"
+run convert -q "$BLOCKS" b.bin
+snapshot
+run convert --check b.bin
+expect_rc 0
+expect_err "b\.bin: 8 x 6, 26 nonzeros; read"
+expect_nonew
+end
+
+begin "convert: bad binary files -> message, exit 1, no output"
+run convert -q "$BLOCKS" good.bin
+size=$(wc -c <good.bin)
+head -c 500 good.bin >cut.bin
+cp good.bin flip.bin
+poke flip.bin "$(( $(u64 good.bin 192) + 1 ))"  # a byte of the values section
+cp good.bin newer.bin
+printf '\002' | dd of=newer.bin bs=1 seek=8 conv=notrunc 2>/dev/null
+snapshot
+run convert cut.bin out.mtx
+expect_rc 1
+expect_err "cut\.bin: truncated: header says $size bytes, file has 500"
+run convert flip.bin out.bin
+expect_rc 1
+expect_err "flip\.bin: checksum mismatch in the value section"
+run cluster -q -o out flip.bin
+expect_rc 1
+expect_err "flip\.bin: checksum mismatch"
+run info newer.bin
+expect_rc 1
+expect_err "newer\.bin: format version 2 is newer than this mmnc supports \(1\)"
+run convert --format bin "$BLOCKS" out.bin
+expect_rc 1
+expect_err "blocks\.mtx: not an mmnc binary matrix \(bad magic\)"
+expect_nonew
+expect_nofile out.bin out.mtx
+end
+
+begin "convert --no-verify skips the checksums, not the checks"
+run convert -q "$BLOCKS" good.bin
+cp good.bin flip.bin
+off=$(u64 good.bin 192)
+# the first value is 5 (a float): 0x40a00000; flipping its low byte keeps it finite and > 0
+poke flip.bin "$off"
+run convert --check flip.bin
+expect_rc 1
+run convert --check --no-verify flip.bin
+expect_rc 0
+# a sign bit flip (the value's top byte) is caught by the value check
+cp good.bin neg.bin
+poke neg.bin "$((off + 3))"
+run convert --check --no-verify neg.bin
+expect_rc 1
+expect_err "neg\.bin: invalid value .* at row 1, column 1"
+end
+
+bad "convert: missing OUT -> usage" 2 "missing OUT file" convert "$BLOCKS"
+bad "convert: --check with OUT -> usage" 2 "--check takes one file" convert --check "$BLOCKS" x.bin
+bad "convert: --to bogus -> usage" 2 "--to: expected bin or mtx" convert --to bogus "$BLOCKS" x.bin
+bad "convert: missing input" 1 "nosuch\.mtx: cannot open" convert nosuch.mtx x.bin
+bad "convert: bad text input -> file:line" 1 "blocks\.truth:1: expected at least 3 fields" convert "$FIX/blocks.truth" x.bin
+bad "convert: output dir does not exist" 1 "/nonexistent/dir/x\.bin" convert "$BLOCKS" /nonexistent/dir/x.bin
+begin "convert: an empty matrix is refused like in the text readers"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 0\n' >zero.mtx
+snapshot
+run convert zero.mtx z.bin
+expect_rc 1
+expect_err "zero\.mtx: the matrix \(3 x 2\) has no nonzero entries"
+expect_nonew
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -1,0 +1,206 @@
+/*
+ * cmd_convert.c -- `mmnc convert`: any input format to mmnc's binary matrix
+ * format (which loads at memory speed) or back to Matrix Market.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mmnc_i.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const char *CMD = "convert";
+
+static void help(void)
+{
+    printf("Usage: mmnc convert [options] IN OUT\n"
+           "       mmnc convert --check [options] IN\n\n"
+           "Read IN in any format mmnc reads (Matrix Market, triplets, libsvm, MATLAB .mat, plain or\n"
+           "gzip, or mmnc's binary format) and write OUT: Matrix Market when OUT ends in .mtx or\n"
+           ".mtx.gz, else mmnc's binary format (use the suffix .bin), which every command reads at\n"
+           "memory speed, checksummed (docs/binary-format.md).  The matrix is kept as read (rows and\n"
+           "columns without mass are not dropped); OUT is written atomically.  The binary format keeps\n"
+           "the row and column ids (triplet keys, original indices); Matrix Market has only 1-based\n"
+           "indices, so ids other than 1..n go to OUT's stem + .rows / .cols, one per line (for\n"
+           "cluster --row-names / --names).\n\n"
+           "Options:\n"
+           "      --to FMT          output format bin | mtx, whatever OUT's name (default: from the name)\n"
+           "      --check           only read and check IN (every checksum of a binary file); no OUT\n"
+           "      --no-verify       binary input: skip the checksums (structure and values are still\n"
+           "                        checked) (default: verify)\n"
+           "  -t, --threads N       threads, 0 = all cores (default 0)\n"
+           "  -q, --quiet           no summary on stderr\n"
+           "  -h, --help            this help\n\n");
+    cli_load_help(stdout);
+    printf("(convert drops nothing: the last line above does not apply to it.)\n");
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static double file_mb(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
+}
+
+/* OUT minus ".mtx" or ".mtx.gz", plus suf. */
+static char *side_path(const char *out, const char *suf)
+{
+    size_t n = strlen(out), stem = n;
+    char *p;
+    if (ends_with(out, ".mtx.gz")) stem = n - 7;
+    else if (ends_with(out, ".mtx")) stem = n - 4;
+    if (!(p = malloc(stem + strlen(suf) + 1))) return NULL;
+    memcpy(p, out, stem);
+    strcpy(p + stem, suf);
+    return p;
+}
+
+/* The ids of the rows (cols = 0) or columns, one per line, to path; 0 or errno. */
+static int write_ids(const char *path, const mmnc_data *d, int cols)
+{
+    FILE *fp = fopen(path, "wb");
+    mmnc_int n = cols ? d->A->ncols : d->A->nrows;
+    int e = 0;
+    char buf[32];
+    if (!fp) return errno ? errno : EIO;
+    for (mmnc_int i = 0; i < n; i++)
+        fprintf(fp, "%s\n", cols ? mmnc_data_col_id(d, i, buf) : mmnc_data_row_id(d, i, buf));
+    if (ferror(fp)) e = errno ? errno : EIO;
+    if (fclose(fp) != 0 && !e) e = errno ? errno : EIO;
+    return e;
+}
+
+/* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files:
+ * all of them or none (side files go to temporary names first). */
+static int write_mtx(const char *out, const mmnc_data *d, int quiet)
+{
+    int need[2] = {d->row_names || d->row_orig, d->col_names || d->col_orig}, rc = CLI_EXIT_OK;
+    char *side[2] = {NULL, NULL}, *tmp[2] = {NULL, NULL};
+    mmnc_err err = {0, ""};
+    for (int t = 0; t < 2; t++) {
+        if (!need[t]) continue;
+        side[t] = side_path(out, t ? ".cols" : ".rows");
+        tmp[t] = side[t] ? malloc(strlen(side[t]) + 32) : NULL;
+        if (!tmp[t]) {
+            rc = cli_fail(CMD, "out of memory");
+            goto done;
+        }
+        sprintf(tmp[t], "%s.tmp.%ld", side[t], (long)getpid());
+        int e = write_ids(tmp[t], d, t);
+        if (e) {
+            rc = cli_fail(CMD, "%s: cannot write: %s", side[t], strerror(e));
+            goto done;
+        }
+    }
+    if (mmnc_csr_write_mtx(d->A, out, &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto done;
+    }
+    for (int t = 0; t < 2; t++) {
+        if (!need[t]) continue;
+        if (rename(tmp[t], side[t]) != 0) {
+            rc = cli_fail(CMD, "%s: cannot write: %s", side[t], strerror(errno));
+            remove(out);
+            if (t == 1 && need[0]) remove(side[0]);
+            goto done;
+        }
+        free(tmp[t]);
+        tmp[t] = NULL;
+        if (!quiet) fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side[t]);
+    }
+done:
+    for (int t = 0; t < 2; t++) {
+        if (tmp[t]) remove(tmp[t]);
+        free(tmp[t]);
+        free(side[t]);
+    }
+    return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    enum { O_TO = 256, O_CHECK, O_NOVERIFY };
+    static const struct option opts[] = {
+        {"to", required_argument, 0, O_TO}, {"check", no_argument, 0, O_CHECK},
+        {"no-verify", no_argument, 0, O_NOVERIFY}, {"threads", required_argument, 0, 't'},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
+    cli_load load;
+    long long v;
+    int quiet = 0, check = 0, c, longidx, rc = CLI_EXIT_OK, to_mtx = -1;
+    const char *in, *out = NULL;
+    mmnc_data *d = NULL;
+    mmnc_int rd = 0, cd = 0;
+    mmnc_err err = {0, ""};
+    double t0, t1, t2;
+
+    cli_load_default(&load);
+    load.drop_empty = 0; /* a converter keeps the matrix as it is */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":t:qh", opts, &longidx)) != -1) {
+        switch (c) {
+        case O_TO:
+            if (!strcmp(optarg, "mtx")) to_mtx = 1;
+            else if (!strcmp(optarg, "bin")) to_mtx = 0;
+            else return cli_usage_error(CMD, "--to: expected bin or mtx, got '%s'", optarg);
+            break;
+        case O_CHECK: check = 1; break;
+        case O_NOVERIFY: load.ro.bin_no_verify = 1; break;
+        case 't':
+            if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE;
+#ifdef _OPENMP
+            if (v > 0) omp_set_num_threads((int)v);
+#endif
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
+        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        case CLI_OPT_LOAD:
+            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+            break;
+        }
+    }
+    if (optind >= argc) return cli_usage_error(CMD, "missing IN file");
+    in = argv[optind];
+    if (check) {
+        if (optind + 1 != argc) return cli_usage_error(CMD, "--check takes one file, IN");
+    } else {
+        if (optind + 2 != argc)
+            return cli_usage_error(CMD, optind + 1 >= argc ? "missing OUT file" : "expected two files, IN and OUT");
+        out = argv[optind + 1];
+        if (to_mtx < 0) to_mtx = ends_with(out, ".mtx") || ends_with(out, ".mtx.gz");
+    }
+
+    t0 = mmnc_i_now();
+    if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
+    t1 = mmnc_i_now();
+    if (out) {
+        if (to_mtx) rc = write_mtx(out, d, quiet);
+        else if (mmnc_data_write_bin(d, out, &err) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
+    }
+    t2 = mmnc_i_now();
+    if (rc == CLI_EXIT_OK && !quiet) {
+        double mb = file_mb(in), rs = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
+        fprintf(stderr, "mmnc convert: %s: %lld x %lld, %lld nonzeros; read %.1f MB in %.3f s (%.0f MB/s)",
+                in, (long long)d->A->nrows, (long long)d->A->ncols, (long long)d->A->nnz, mb, t1 - t0,
+                mb / rs);
+        if (out)
+            fprintf(stderr, "; wrote %s (%s, %.1f MB) in %.3f s", out, to_mtx ? "Matrix Market" : "binary",
+                    file_mb(out), t2 - t1);
+        fputc('\n', stderr);
+    }
+    mmnc_data_free(d);
+    return rc;
+}

@@ -11,25 +11,6 @@
 #include "mmnc_i.h"
 #include "testutil.h"
 
-/* Random sparse nr x nc matrix with every row and column nonzero. */
-static mmnc_csr *random_matrix(mmnc_int nr, mmnc_int nc, double density, uint64_t seed)
-{
-    mmnc_i_rng rng;
-    mmnc_int cap = nr * nc + nr + nc, n = 0;
-    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
-    double *v = malloc(cap * sizeof(double));
-    mmnc_csr *A = NULL;
-    mmnc_i_rng_seed(&rng, seed);
-    for (mmnc_int i = 0; i < nr; i++)
-        for (mmnc_int j = 0; j < nc; j++)
-            if (mmnc_i_rng_uniform(&rng) < density) ri[n] = i, ci[n] = j, v[n++] = 1 + mmnc_i_rng_below(&rng, 9);
-    for (mmnc_int i = 0; i < nr; i++) ri[n] = i, ci[n] = i % nc, v[n++] = 1;
-    for (mmnc_int j = 0; j < nc; j++) ri[n] = j % nr, ci[n] = j, v[n++] = 1;
-    mmnc_csr_from_triplets(nr, nc, n, ri, ci, v, &A, NULL);
-    free(ri), free(ci), free(v);
-    return A;
-}
-
 static double *dense_dtm(const mmnc_pmf *p)
 {
     double *B = calloc(p->ny * p->nx, sizeof(double));
@@ -41,7 +22,7 @@ static double *dense_dtm(const mmnc_pmf *p)
 
 static void test_top_singular_pair(void)
 {
-    mmnc_csr *A = random_matrix(40, 25, 0.2, 7);
+    mmnc_csr *A = test_random_csr(40, 25, 0.2, 7);
     mmnc_pmf *p = NULL;
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     double *x = malloc(p->nx * sizeof(double)), *y = malloc(p->ny * sizeof(double));
@@ -66,7 +47,7 @@ static void test_top_singular_pair(void)
 
 static void test_svds_against_dense(void)
 {
-    mmnc_csr *A = random_matrix(60, 45, 0.15, 11);
+    mmnc_csr *A = test_random_csr(60, 45, 0.15, 11);
     mmnc_pmf *p = NULL;
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     mmnc_int r = 6, ny = p->ny, nx = p->nx, mn = ny < nx ? ny : nx;
@@ -168,7 +149,7 @@ static void test_bad_and_tiny(void)
 
 static void test_alloc_failures(void)
 {
-    mmnc_csr *A = random_matrix(20, 15, 0.3, 5);
+    mmnc_csr *A = test_random_csr(20, 15, 0.3, 5);
     int failures = 0;
     for (long n = 1; n < 200; n++) {
         mmnc_pmf *p = NULL;

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "mmnc_i.h"
 #include "testutil.h"
 
 int test_passed = 0, test_failed = 0;
@@ -44,4 +45,23 @@ int test_csr_equal(const mmnc_csr *A, const mmnc_csr *B)
     for (mmnc_int p = 0; p < A->nnz; p++)
         if (A->colind[p] != B->colind[p] || A->val[p] != B->val[p]) return 0;
     return 1;
+}
+
+/* Random sparse nr x nc matrix with every row and column nonzero. */
+mmnc_csr *test_random_csr(mmnc_int nr, mmnc_int nc, double density, uint64_t seed)
+{
+    mmnc_i_rng rng;
+    mmnc_int cap = nr * nc + nr + nc, n = 0;
+    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    mmnc_csr *A = NULL;
+    mmnc_i_rng_seed(&rng, seed);
+    for (mmnc_int i = 0; i < nr; i++)
+        for (mmnc_int j = 0; j < nc; j++)
+            if (mmnc_i_rng_uniform(&rng) < density) ri[n] = i, ci[n] = j, v[n++] = 1 + mmnc_i_rng_below(&rng, 9);
+    for (mmnc_int i = 0; i < nr; i++) ri[n] = i, ci[n] = i % nc, v[n++] = 1;
+    for (mmnc_int j = 0; j < nc; j++) ri[n] = j % nr, ci[n] = j, v[n++] = 1;
+    mmnc_csr_from_triplets(nr, nc, n, ri, ci, v, &A, NULL);
+    free(ri), free(ci), free(v);
+    return A;
 }

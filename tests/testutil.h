@@ -55,4 +55,8 @@ const char *test_src(const char *rel);
 /* Write text to a fresh temporary file; returns its path (static buffer per call index). */
 const char *test_tmpfile(const char *contents, const char *suffix);
 
+/* Random sparse nr x nc matrix, values 1..9 with the given density, plus an
+ * entry in every row and column (so none is empty).  Deterministic. */
+mmnc_csr *test_random_csr(mmnc_int nr, mmnc_int nc, double density, uint64_t seed);
+
 #endif

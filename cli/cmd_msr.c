@@ -10,7 +10,10 @@
  *
  * where the context words are the question's tokens (mmnc_tokenize, as
  * `mmnc cooc` reads text) other than the blank that have a vector, all of
- * them or those within --window tokens of the blank.  A candidate of
+ * them or those within --window tokens of the blank, optionally without the
+ * --ignore-top most frequent words of a vocabulary file (function words
+ * carry no topic: their cosine with every candidate is noise around the
+ * same value).  A candidate of
  * several tokens is the mean of their vectors.  The answer is the candidate
  * with the highest score (the first on a tie); a question whose candidates
  * have no vector, or that has no context word with one, is unanswered and
@@ -41,6 +44,10 @@ static void help(void)
            "Options:\n"
            "  -w, --window N        only context words within N tokens of the blank (default 0:\n"
            "                        the whole question)\n"
+           "      --ignore-top N    do not use the N most frequent words of --vocab as context\n"
+           "                        (default 0)\n"
+           "      --vocab FILE      words, one per line, most frequent first (as `mmnc cooc`\n"
+           "                        writes OUT.vocab)\n"
            "      --half H          all, odd or even question ids (default all): choose settings\n"
            "                        on one half, report the other\n"
            "  -o, --output FILE     write id, answer, and the five scores as TSV\n"
@@ -214,12 +221,16 @@ static int mean_vector(const char *text, const wmap *m, const double *unit, mmnc
 
 int cmd_msr(int argc, char **argv)
 {
-    enum { O_HALF = 256 };
+    enum { O_HALF = 256, O_TOP, O_VOCAB };
     static const struct option opts[] = {
         {"window", required_argument, 0, 'w'}, {"half", required_argument, 0, O_HALF},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
+        {"ignore-top", required_argument, 0, O_TOP}, {"vocab", required_argument, 0, O_VOCAB},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    const char *vpath, *qpath, *apath = NULL, *out = NULL;
+    const char *vpath, *qpath, *apath = NULL, *out = NULL, *vocab_path = NULL;
+    long long ignore_top = 0;
+    char **vocab = NULL, *ignored = NULL;
+    mmnc_int nvocab = 0;
     int window = 0, half = 0, quiet = 0, c, rc = CLI_EXIT_OK;
     long long v;
     mmnc_int n = 0, d = 0;
@@ -243,6 +254,8 @@ int cmd_msr(int argc, char **argv)
             else return cli_usage_error(CMD, "--half must be all, odd or even, not '%s'", optarg);
             break;
         case 'o': out = optarg; break;
+        case O_TOP: if (cli_parse_int(CMD, "--ignore-top", optarg, 0, INT32_MAX, &ignore_top)) return CLI_EXIT_USAGE; break;
+        case O_VOCAB: vocab_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(); return CLI_EXIT_OK;
         case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
@@ -254,6 +267,7 @@ int cmd_msr(int argc, char **argv)
     vpath = argv[optind];
     qpath = argv[optind + 1];
     if (argc - optind == 3) apath = argv[optind + 2];
+    if (ignore_top > 0 && !vocab_path) return cli_usage_error(CMD, "--ignore-top needs --vocab FILE");
 
     if (mmnc_vectors_read(vpath, -1, &n, &d, &words, &E, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
     unit = malloc((size_t)(n * d) * sizeof(double));
@@ -264,6 +278,16 @@ int cmd_msr(int argc, char **argv)
         for (mmnc_int j = 0; j < d; j++) s += (double)E[i * d + j] * E[i * d + j];
         s = s > 0 ? 1.0 / sqrt(s) : 0.0; /* a zero vector: every cosine 0 */
         for (mmnc_int j = 0; j < d; j++) unit[i * d + j] = s * E[i * d + j];
+    }
+    /* Context words to ignore (candidates keep their vectors). */
+    ignored = calloc((size_t)n + 1, 1);
+    if (!ignored) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    if (vocab_path) {
+        if (mmnc_names_read(vocab_path, 0, &nvocab, &vocab, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        for (mmnc_int i = 0; i < nvocab && i < ignore_top; i++) {
+            mmnc_int id = wmap_find(&m, vocab[i], strlen(vocab[i]));
+            if (id >= 0) ignored[id] = 1;
+        }
     }
 
     /* questions */
@@ -318,7 +342,16 @@ int cmd_msr(int argc, char **argv)
         const char *after = blank + strlen(BLANK);
         while (*after == '_') after++; /* a longer run of underscores is still the blank */
         mmnc_tokenize(after, strlen(after), 0, on_token, &right);
-        if (left.bad || right.bad) { free(left.id); free(right.id); rc = cli_fail(CMD, "out of memory"); goto done; }
+        if (left.bad || right.bad) {
+            free(left.id);
+            free(right.id);
+            rc = cli_fail(CMD, "out of memory");
+            goto done;
+        }
+        for (int i = 0; i < left.n; i++)
+            if (left.id[i] >= 0 && ignored[left.id[i]]) left.id[i] = -1;
+        for (int i = 0; i < right.n; i++)
+            if (right.id[i] >= 0 && ignored[right.id[i]]) right.id[i] = -1;
         int nctx = 0;
         for (int i = 0; i < left.n; i++)
             if (left.id[i] >= 0 && (!window || left.n - i <= window)) nctx++;
@@ -402,11 +435,13 @@ int cmd_msr(int argc, char **argv)
         printf("questions %ld (%s ids), answered %ld, context %s\n", nq, half == 0 ? "all" : half == 1 ? "odd" : "even",
                answered, window ? "window" : "whole question");
         if (window) printf("window    %d tokens each side of the blank\n", window);
+        if (ignore_top) printf("ignored   the %lld most frequent words of %s as context\n", ignore_top, vocab_path);
     }
     if (apath) printf("accuracy %.4f (%ld/%ld)\n", (double)correct / (double)scored, correct, scored);
     else if (!quiet) printf("no answers given: see -o for the predictions\n");
 
 done:
+    free(ignored);
     free(qs);
     free(qbuf);
     free(abuf);
@@ -414,6 +449,7 @@ done:
     free(unit);
     free(cand);
     mmnc_names_free(n, words);
+    mmnc_names_free(nvocab, vocab);
     mmnc_free(E);
     return rc;
 }

@@ -742,6 +742,18 @@ expect_rc 0
 [ "$(cat "$OUT")" = "accuracy 0.5000 (1/2)" ] || fail_because "stdout: $(cat "$OUT")"
 end
 
+begin "msr: --ignore-top drops the most frequent words as context"
+msr_files
+printf 'sat\nthe\ndrove\n' >freq.vocab
+run msr --ignore-top 1 --vocab freq.vocab v.txt q.csv a.csv -o pred.tsv
+expect_rc 0
+expect_out "^accuracy 0\.3333 \(1/3\)$"
+expect_grep '^1	-	' pred.tsv
+run msr --ignore-top 1 v.txt q.csv a.csv
+expect_rc 2
+expect_err "needs --vocab"
+end
+
 begin "msr: bad question file -> file:line"
 msr_files
 printf '4,No blank here.,a,b,c,d,e\r\n' >>q.csv

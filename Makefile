@@ -40,9 +40,9 @@ asan:
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-# The benchmark tools alone (bench/stream.c, bench/itertime.c -> $(BUILD)/bench/).
+# The benchmark tools alone (bench/stream.c, itertime.c, kernel-variants.c -> $(BUILD)/bench/).
 bench-tools: $(BUILD)/Makefile
-	$(CMAKE) --build $(BUILD) -j $(JOBS) --target mmnc_stream mmnc_itertime
+	$(CMAKE) --build $(BUILD) -j $(JOBS) --target mmnc_stream mmnc_itertime mmnc_kernel_variants
 
 bench: all
 	bench/run-all $(BUILD)/mmnc $(BUILD)/bench

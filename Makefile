@@ -7,7 +7,7 @@ DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-d
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO = $(BUILD)/demo
 
-.PHONY: all deps bench-deps demo check asan bench clean
+.PHONY: all deps bench-deps bench-tools demo check asan bench clean
 
 all: $(BUILD)/Makefile
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
@@ -39,6 +39,10 @@ asan:
 	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMMNC_SANITIZE=ON
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# The benchmark tools alone (bench/stream.c, itertime.c, kernel-variants.c -> $(BUILD)/bench/).
+bench-tools: $(BUILD)/Makefile
+	$(CMAKE) --build $(BUILD) -j $(JOBS) --target mmnc_stream mmnc_itertime mmnc_kernel_variants
 
 bench: all
 	bench/run-all $(BUILD)/mmnc $(BUILD)/bench

@@ -239,6 +239,7 @@ int cmd_cluster(int argc, char **argv)
 
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK) goto done;
     if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }
+    mmnc_data_drop_values(d); /* the pmf holds its own copies */
     t_load = mmnc_i_now() - t_start;
     if (prm.k > p->ny) {
         rc = cli_usage_error(CMD, "k = %lld exceeds the number of rows with nonzero mass (%lld)", (long long)prm.k,

@@ -131,6 +131,7 @@ int cmd_embed(int argc, char **argv)
 
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }
+    mmnc_data_drop_values(d); /* the pmf holds its own copies */
     if (rnames_path) {
         if (mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         if (nrnames < d->orig_rows) {

@@ -126,6 +126,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", argv[optind], err.msg); goto done; }
+    mmnc_data_drop_values(d); /* the pmf holds its own copies */
     if (kmax > p->ny) {
         rc = cli_usage_error(CMD, "--kmax %lld exceeds the number of rows with nonzero mass (%lld)", kmax, (long long)p->ny);
         goto done;

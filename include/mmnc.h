@@ -142,6 +142,12 @@ typedef struct mmnc_data {
 
 void mmnc_data_free(mmnc_data *d);
 
+/* Release the nonzeros of d->A, keeping its shape and the ids: d->A becomes
+ * an empty nrows x ncols matrix.  For after mmnc_pmf_build, which copies
+ * what it needs, when d is kept only to name rows and columns (and to read
+ * labels against it): saves 16 bytes per nonzero of peak memory. */
+void mmnc_data_drop_values(mmnc_data *d);
+
 /* The original id of row i (resp. column j) as a string: row_names[i] if
  * present, else the 1-based original index written into buf.  buf must hold
  * 32 bytes.  Returns a pointer to the id (into d or into buf). */

@@ -794,6 +794,17 @@ cleanup:
     return status;
 }
 
+void mmnc_data_drop_values(mmnc_data *d)
+{
+    if (!d || !d->A) return;
+    mmnc_i_free(d->A->colind);
+    mmnc_i_free(d->A->val);
+    d->A->colind = NULL;
+    d->A->val = NULL;
+    d->A->nnz = 0;
+    if (d->A->rowptr) memset(d->A->rowptr, 0, (size_t)(d->A->nrows + 1) * sizeof(mmnc_int));
+}
+
 void mmnc_data_free(mmnc_data *d)
 {
     mmnc_int i;

@@ -8,6 +8,7 @@
 #ifndef MMNC_CLI_H
 #define MMNC_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include "mmnc.h"
 
@@ -83,6 +84,13 @@ void cli_load_default(cli_load *l);
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */
 int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *val);
+/* The getopt results every command handles alike: ':' (an option without
+ * its value), the load options (CLI_OPT_LOAD, when load is not NULL; opts
+ * and longidx as getopt_long left them) and anything else (an unknown
+ * option).  Returns 0 when c was applied, else the exit status to return
+ * (the message is printed). */
+int cli_other_option(const char *cmd, int c, char **argv, cli_load *load, const struct option *opts,
+                     int longidx);
 /* Help text for the load options. */
 void cli_load_help(FILE *fp);
 /* Read and transform; prints what was dropped to stderr unless quiet.

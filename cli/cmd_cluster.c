@@ -223,10 +223,8 @@ int cmd_cluster(int argc, char **argv)
         case O_TRUTHVAR: truth_var = optarg; break;
         case O_ROWNAMES: rnames_path = optarg; break;
         case O_EXACT: prm.exact_marginal = 1; break;
-        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
-        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-        case CLI_OPT_LOAD:
-            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+        default:
+            if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
             break;
         }
     }

@@ -165,10 +165,8 @@ int cmd_convert(int argc, char **argv)
             break;
         case 'q': quiet = 1; break;
         case 'h': help(); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
-        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-        case CLI_OPT_LOAD:
-            if (cli_load_option(CMD, &load, opts[longidx].name, optarg) < 0) return CLI_EXIT_USAGE;
+        default:
+            if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
             break;
         }
     }

@@ -258,8 +258,9 @@ int cmd_msr(int argc, char **argv)
         case O_VOCAB: vocab_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(CMD, "option %s needs a value", argv[optind - 1]);
-        case '?': return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        default:
+            if ((c = cli_other_option(CMD, c, argv, NULL, opts, 0)) != 0) return c;
+            break;
         }
     }
     if (argc - optind < 2 || argc - optind > 3)

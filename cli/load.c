@@ -1,5 +1,6 @@
 /*
- * load.c -- the data-reading options shared by `mmnc cluster` and `mmnc info`.
+ * load.c -- the data-reading options shared by the commands that read a data file, and the
+ * getopt cases every command shares.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -111,4 +112,13 @@ int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quie
                 (long long)*rows_dropped, (long long)*cols_dropped);
     *out = d;
     return CLI_EXIT_OK;
+}
+
+int cli_other_option(const char *cmd, int c, char **argv, cli_load *load, const struct option *opts,
+                     int longidx)
+{
+    if (c == ':') return cli_usage_error(cmd, "option %s needs a value", argv[optind - 1]);
+    if (c == CLI_OPT_LOAD && load)
+        return cli_load_option(cmd, load, opts[longidx].name, optarg) < 0 ? CLI_EXIT_USAGE : 0;
+    return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }

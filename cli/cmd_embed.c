@@ -94,6 +94,8 @@ int cmd_embed(int argc, char **argv)
     mmnc_pmf *p = NULL;
     mmnc_int rd = 0, cd = 0, nrnames = 0;
     mmnc_err err = {0, ""};
+    mmnc_i_outfile svo;
+    int sv_open = 0;
 
     mmnc_embed_opts_default(&eo);
     cli_load_default(&load);
@@ -165,12 +167,21 @@ int cmd_embed(int argc, char **argv)
             if (!words[y]) { rc = cli_fail(CMD, "out of memory"); goto done; }
         }
     }
-    if (mmnc_vectors_write(out, p->ny, eo.dim, words, E, binary, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    /* The singular values go to a temporary file first, renamed into place
+     * only after the vectors are written, so a failure leaves neither. */
     if (sv_path) {
-        mmnc_i_outfile o;
-        if (mmnc_i_out_open(&o, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-        for (mmnc_int j = 0; j < eo.dim; j++) fprintf(o.fp, "%.17g\n", sigma[j]);
-        if (mmnc_i_out_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_i_out_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        sv_open = 1;
+        for (mmnc_int j = 0; j < eo.dim; j++) fprintf(svo.fp, "%.17g\n", sigma[j]);
+    }
+    if (mmnc_vectors_write(out, p->ny, eo.dim, words, E, binary, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (sv_open) {
+        sv_open = 0;
+        if (mmnc_i_out_commit(&svo, &err) != MMNC_OK) {
+            remove(out);
+            rc = cli_lib_fail(CMD, &err);
+            goto done;
+        }
     }
     if (!quiet) {
         fprintf(stderr, "mmnc embed: %lld rows x %lld dimensions, %d iterations; sigma %.4f ... %.4f; load %.2f s, SVD %.2f s, "
@@ -180,6 +191,7 @@ int cmd_embed(int argc, char **argv)
     }
 
 done:
+    if (sv_open) mmnc_i_out_abort(&svo);
     if (words && !rnames && !(d && d->row_names))
         for (mmnc_int y = 0; p && y < p->ny; y++) free(words[y]);
     free(words);

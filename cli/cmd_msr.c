@@ -165,6 +165,15 @@ static int csv_record(char *buf, size_t len, size_t *pos, char **f, int maxf, in
     return nf;
 }
 
+/* 1 (and past it) if a blank line starts at *pos. */
+static int skip_blank_line(const char *buf, size_t len, size_t *pos, int *line)
+{
+    if (buf[*pos] != '\n' && buf[*pos] != '\r') return 0;
+    *pos += buf[*pos] == '\r' && *pos + 1 < len && buf[*pos + 1] == '\n' ? 2 : 1;
+    (*line)++;
+    return 1;
+}
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
@@ -303,11 +312,7 @@ int cmd_msr(int argc, char **argv)
     }
     line += used;
     while (pos < qlen) {
-        if (qbuf[pos] == '\n' || qbuf[pos] == '\r') { /* blank line */
-            pos += qbuf[pos] == '\r' && pos + 1 < qlen && qbuf[pos + 1] == '\n' ? 2 : 1;
-            line++;
-            continue;
-        }
+        if (skip_blank_line(qbuf, qlen, &pos, &line)) continue;
         int at = line;
         nf = csv_record(qbuf, qlen, &pos, f, NOPT + 3, &used);
         line += used;
@@ -390,11 +395,7 @@ int cmd_msr(int argc, char **argv)
         if (nf != 2 || strcmp(f[0], "id") != 0) { rc = cli_fail(CMD, "%s:1: expected the header id,answer", apath); goto done; }
         line += used;
         while (pos < alen) {
-            if (abuf[pos] == '\n' || abuf[pos] == '\r') {
-                pos += abuf[pos] == '\r' && pos + 1 < alen && abuf[pos + 1] == '\n' ? 2 : 1;
-                line++;
-                continue;
-            }
+            if (skip_blank_line(abuf, alen, &pos, &line)) continue;
             int at = line;
             nf = csv_record(abuf, alen, &pos, f, 3, &used);
             line += used;

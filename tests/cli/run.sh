@@ -705,6 +705,7 @@ end
 bad "embed: --dim too large" 2 "--dim 3 is too large" embed "$FIX/words.expected.mtx" -d 3 -o x.txt
 bad "embed: no -o" 2 "no output file" embed "$FIX/words.expected.mtx"
 bad "embed: missing data" 1 "nosuch\.mtx: cannot open" embed nosuch.mtx -o x.txt
+bad "embed: --sv unwritable -> no vectors either" 1 "/nonexistent/sv" embed -q "$FIX/words.expected.mtx" -d 1 -o x.txt --sv /nonexistent/sv
 
 # Vectors where cat ~ sat and road ~ drove; zebra has none.
 msr_files() {

@@ -318,6 +318,8 @@ int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dr
  * independent rows or columns without atomics.  Marginals are strictly
  * positive (mmnc_pmf_build refuses zero rows or columns).
  */
+typedef struct mmnc_dist mmnc_dist;
+
 typedef struct mmnc_pmf {
     mmnc_int ny, nx, nnz;
     mmnc_csr *P;   /* |Y| x |X|, sums to 1 */
@@ -325,6 +327,11 @@ typedef struct mmnc_pmf {
     double *py;    /* P_Y, |Y| */
     double *px;    /* P_X, |X| */
     double total;  /* sum of the input values */
+    /* Distributed runs (mmnc_pmf_build_dist): this process holds rows
+     * y0 .. y0 + ny - 1 of ny_all; nnz is the local count, px and total are
+     * global.  Otherwise dist is NULL, y0 = 0 and ny_all = ny. */
+    mmnc_int y0, ny_all;
+    const mmnc_dist *dist;
 } mmnc_pmf;
 
 /* Normalise A to a joint pmf.  MMNC_EINVAL if A is empty, has a negative or
@@ -332,6 +339,64 @@ typedef struct mmnc_pmf {
  * mmnc_data_drop_empty).  O(nnz) time, 2 nnz extra memory. */
 int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
 void mmnc_pmf_free(mmnc_pmf *p);
+
+/*
+ * Distributed runs.  The rows of P_{Y,X} are split in contiguous ranges
+ * across processes (the ranks of an MPI job; see mmnc_mpi.h and
+ * docs/mpi.md); each holds its rows of P and of P^T restricted to them,
+ * and the k x |X| products of the solvers are summed across ranks.  The
+ * library itself has no MPI dependency: the collectives are these function
+ * pointers, which the caller fills (mmnc_mpi_dist() does it with MPI).
+ * Every rank must make the same calls in the same order.  Each collective
+ * gives every rank the same bits (so that all ranks take the same
+ * decisions); sums over ranks are not the sums of a single process bit for
+ * bit, so objectives agree with a one-process run to rounding and the
+ * clusterings agree except at exact ties.  The library only calls them, and
+ * never fails inside them: a communication error is the caller's (MPI's
+ * default handler aborts the job).
+ */
+struct mmnc_dist {
+    int rank, size;
+    void *ctx;
+    /* x[0..n-1] <- the element-wise sum (max) over ranks, on every rank */
+    void (*sum)(const mmnc_dist *d, double *x, mmnc_int n);
+    void (*max)(const mmnc_dist *d, double *x, mmnc_int n);
+    void (*isum)(const mmnc_dist *d, int64_t *x, mmnc_int n);
+    /* out (size * bytes) <- the `bytes` of every rank at in, in rank order */
+    void (*allgather)(const mmnc_dist *d, const void *in, size_t bytes, void *out);
+    void (*bcast)(const mmnc_dist *d, void *buf, size_t bytes, int root);
+    /* gatherv: root's out <- every rank's n doubles at in, in rank order
+     * (out ignored elsewhere); scatterv: the inverse (in ignored off root) */
+    void (*gatherv)(const mmnc_dist *d, const double *in, mmnc_int n, double *out, int root);
+    void (*scatterv)(const mmnc_dist *d, const double *in, double *out, mmnc_int n, int root);
+};
+
+/* The pmf of this rank's rows A (every rank with the same ncols; ranks hold
+ * consecutive row ranges in rank order, so y0 is the number of rows on lower
+ * ranks): P_X and the total are summed across ranks.  Collective.  The checks of mmnc_pmf_build, agreed across ranks:
+ * if any rank finds a problem, every rank returns an error (the others'
+ * message says which rank).  A rank may hold no rows. */
+int mmnc_pmf_build_dist(const mmnc_csr *A, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err);
+
+/* mmnc_data_drop_empty for a row slice: rows with zero mass are dropped
+ * locally, columns with zero mass across all ranks are dropped on every
+ * rank (the same columns).  Counts are global.  Collective. */
+int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_dropped,
+                              mmnc_int *cols_dropped, mmnc_err *err);
+
+/* Rows part of nparts of a data file, balanced by nonzeros: part r holds the
+ * rows y with floor(r nnz / nparts) <= rowptr[y] < floor((r+1) nnz / nparts)
+ * (empty rows go with the part of their position).  *y0 is the first row's
+ * index in the whole file, and row_orig holds the original indices, so ids
+ * in outputs are the file's.  A binary file (mmnc convert) is read in
+ * place: only the part's ranges are copied, and its checksums are verified
+ * by all parts together (each hashes 1/nparts of the blocks; the block
+ * digests are summed with dist->isum), so pass the dist of the job, or NULL
+ * to hash every block locally.  Other formats are read whole and sliced
+ * (memory O(file) per process while reading).  Collective when dist is
+ * given. */
+int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
+                        const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err);
 
 /* Y = B X and Y = B^T X for the DTM B = B_{Y,X}, never formed: X is
  * ncols(B) x m (resp. nrows(B) x m), row-major, and so is Y.  O(nnz m). */

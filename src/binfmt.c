@@ -727,6 +727,232 @@ cleanup:
     return status;
 }
 
+/* ---- one part of the rows (distributed runs) ----------------------------- */
+
+/* n bytes of the file at off: in place in the map, else read into buf (n <=
+ * the caller's buffer).  NULL on a read error (errno set). */
+static const unsigned char *span(const rd *r, uint64_t off, size_t n, unsigned char *buf)
+{
+    if (r->map) return r->map + off;
+    return read_at(r->fd, buf, n, off) == 0 ? buf : NULL;
+}
+
+static mmnc_int part_rowptr(void *ctx, mmnc_int i)
+{
+    const rd *r = ctx;
+    unsigned char b[8];
+    const unsigned char *p = span(r, r->s[SEC_ROWPTR].off + 8 * (uint64_t)i, 8, b);
+    return p ? (mmnc_int)get64(p) : -1; /* a read error shows as an invalid rowptr below */
+}
+
+/* The checksums of every section present, the blocks shared among the
+ * ranks of dist (each hashes a contiguous share; the digests are combined
+ * by an integer sum of otherwise-zero slots).  Same verdict on every rank. */
+static int verify_shared(rd *r, const mmnc_dist *dist, mmnc_err *err)
+{
+    int rank = dist ? dist->rank : 0, size = dist ? dist->size : 1, status = MMNC_OK;
+    int64_t *bh = NULL;
+    for (int k = 0; k < SEC_USED; k++) {
+        const sec *s = &r->s[k];
+        uint64_t nb = (s->bytes + r->block - 1) / r->block, b0, b1;
+        int ioerr = 0;
+        if (!s->off) continue;
+        mmnc_i_free(bh);
+        MMNC_CALLOC(bh, nb ? nb : 1, err, status);
+        b0 = nb * (uint64_t)rank / (uint64_t)size;
+        b1 = nb * (uint64_t)(rank + 1) / (uint64_t)size;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : ioerr) if (b1 - b0 > 1)
+        for (int64_t b = (int64_t)b0; b < (int64_t)b1; b++) {
+            uint64_t at = (uint64_t)b * r->block;
+            size_t n = s->bytes - at < r->block ? (size_t)(s->bytes - at) : r->block;
+            unsigned char *buf = r->map ? NULL : mmnc_i_malloc(n, 1);
+            const unsigned char *p = r->map || buf ? span(r, s->off + at, n, buf) : NULL;
+            if (p) bh[b] = (int64_t)mmnc_i_xxh64(p, n, 0);
+            else ioerr = 1;
+            mmnc_i_free(buf);
+        }
+        /* a failed read leaves a zero digest: the checksum then fails on every rank */
+        if (dist && size > 1) dist->isum(dist, bh, (mmnc_int)nb);
+        if (sec_checksum((const uint64_t *)bh, nb) != s->sum) {
+            status = rd_err(r, MMNC_EFORMAT, err,
+                            "checksum mismatch in the %s section (bytes %llu to %llu): the file is corrupt%s",
+                            SEC_NAME[k], (unsigned long long)s->off, (unsigned long long)(s->off + s->bytes),
+                            ioerr ? " or could not be read" : "");
+            goto cleanup;
+        }
+    }
+cleanup:
+    mmnc_i_free(bh);
+    return status;
+}
+
+/* Entries [a, b) of an i64 section (rowptr, row_orig, col_orig) into dst. */
+static int read_i64s(const rd *r, int k, mmnc_int a, mmnc_int b, mmnc_int *dst, unsigned char *buf, mmnc_err *err)
+{
+    for (mmnc_int i = a; i < b;) {
+        mmnc_int m = b - i < (mmnc_int)(r->block / 8) ? b - i : (mmnc_int)(r->block / 8);
+        const unsigned char *p = span(r, r->s[k].off + 8 * (uint64_t)i, (size_t)m * 8, buf);
+        if (!p) return rd_err(r, MMNC_EIO, err, "read error: %s", strerror(errno));
+        for (mmnc_int j = 0; j < m; j++) dst[i - a + j] = (mmnc_int)get64(p + 8 * j);
+        i += m;
+    }
+    return MMNC_OK;
+}
+
+/* Names [a, b) of a string table (all of them when a = 0, b = n). */
+static int read_names_part(const rd *r, int k, mmnc_int n, mmnc_int a, mmnc_int b, char ***out, mmnc_err *err)
+{
+    const sec *s = &r->s[k];
+    uint64_t blen = s->bytes - 8 * ((uint64_t)n + 1), base = s->off + 8 * ((uint64_t)n + 1);
+    mmnc_int *off = NULL;
+    char **names = NULL;
+    unsigned char *buf = NULL;
+    int status = MMNC_OK;
+    MMNC_ALLOC(off, b - a + 1, err, status);
+    MMNC_CALLOC(names, b - a ? b - a : 1, err, status);
+    MMNC_ALLOC(buf, r->block, err, status);
+    if ((status = read_i64s(r, k, a, b + 1, off, buf, err)) != MMNC_OK) goto cleanup;
+    for (mmnc_int i = a; i < b; i++) {
+        uint64_t o0 = (uint64_t)off[i - a], o1 = (uint64_t)off[i - a + 1], len = o1 - o0;
+        if (o1 < o0 || o1 > blen) {
+            status = rd_err(r, MMNC_EFORMAT, err, "invalid %s table: offset %lld is %llu (after %llu; %llu bytes of names)",
+                            SEC_NAME[k], (long long)i + 1, (unsigned long long)o1, (unsigned long long)o0,
+                            (unsigned long long)blen);
+            goto cleanup;
+        }
+        if (len == 0) continue;
+        MMNC_ALLOC(names[i - a], len, err, status);
+        if (read_at(r->fd, names[i - a], (size_t)len, base + o0) != 0) {
+            status = rd_err(r, MMNC_EIO, err, "read error: %s", strerror(errno));
+            goto cleanup;
+        }
+        if (memchr(names[i - a], '\0', (size_t)len) != names[i - a] + len - 1) {
+            status = rd_err(r, MMNC_EFORMAT, err, "invalid %s table: entry %lld is not one NUL-terminated string",
+                            SEC_NAME[k], (long long)i);
+            goto cleanup;
+        }
+    }
+    *out = names;
+    names = NULL;
+cleanup:
+    if (names) {
+        for (mmnc_int i = 0; i < b - a; i++) mmnc_i_free(names[i]);
+        mmnc_i_free(names);
+    }
+    mmnc_i_free(off);
+    mmnc_i_free(buf);
+    return status;
+}
+
+int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, const mmnc_dist *dist, mmnc_data **out,
+                         mmnc_int *y0, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    rd r;
+    mmnc_int first = 0, end = 0, e0, e1, m;
+    mmnc_data *d = NULL;
+    unsigned char *buf = NULL;
+
+    memset(&r, 0, sizeof r);
+    r.fd = -1;
+    *out = NULL;
+    if (!HOST_LITTLE)
+        return mmnc_i_err(err, MMNC_EUNSUP, "%s: binary matrices need a little-endian machine", path);
+    r.path = path;
+    r.verify = !(flags & MMNC_BIN_NO_VERIFY);
+    /* the header is the same on every rank: its errors are everyone's */
+    if ((status = open_header(&r, err)) != MMNC_OK) goto cleanup;
+    if (!(flags & MMNC_BIN_NO_MMAP) && (uint64_t)(size_t)r.size == r.size) {
+        void *mp = mmap(NULL, (size_t)r.size, PROT_READ, MAP_PRIVATE, r.fd, 0);
+        if (mp != MAP_FAILED) r.map = mp, r.maplen = (size_t)r.size;
+    }
+    if (r.verify && (status = verify_shared(&r, dist, err)) != MMNC_OK) goto cleanup;
+
+    /* from here on, errors are this rank's own (the caller agrees on them) */
+    MMNC_ALLOC(buf, r.block, err, status);
+    mmnc_i_part_rows(r.nrows, part_rowptr, &r, part, nparts, &first, &end);
+    m = end - first;
+    e0 = part_rowptr(&r, first);
+    e1 = part_rowptr(&r, end);
+    if (e0 < 0 || e1 < e0 || e1 > r.nnz) {
+        status = rd_err(&r, MMNC_EFORMAT, err, "invalid rowptr: rows %lld to %lld span entries %lld to %lld of %lld",
+                        (long long)first, (long long)end, (long long)e0, (long long)e1, (long long)r.nnz);
+        goto cleanup;
+    }
+    MMNC_CALLOC(d, 1, err, status);
+    d->orig_rows = r.orig_rows;
+    d->orig_cols = r.orig_cols;
+    if (!(d->A = mmnc_csr_alloc(m, r.ncols, e1 - e0, err))) {
+        status = MMNC_ENOMEM;
+        goto cleanup;
+    }
+    if ((status = read_i64s(&r, SEC_ROWPTR, first, end + 1, d->A->rowptr, buf, err)) != MMNC_OK) goto cleanup;
+    for (mmnc_int i = 0; i <= m; i++) {
+        d->A->rowptr[i] -= e0;
+        if (d->A->rowptr[i] < 0 || d->A->rowptr[i] > e1 - e0 || (i > 0 && d->A->rowptr[i] < d->A->rowptr[i - 1])) {
+            status = rd_err(&r, MMNC_EFORMAT, err, "invalid rowptr at row %lld", (long long)(first + i));
+            goto cleanup;
+        }
+    }
+    /* column indices and values of the part, widened and checked */
+    for (mmnc_int e = e0; e < e1;) {
+        mmnc_int cnt = e1 - e < (mmnc_int)(r.block / 8) ? e1 - e : (mmnc_int)(r.block / 8);
+        const unsigned char *pc = span(&r, r.s[SEC_COLIND].off + (uint64_t)e * (uint64_t)r.ib, (size_t)cnt * (size_t)r.ib, buf);
+        if (!pc) { status = rd_err(&r, MMNC_EIO, err, "read error: %s", strerror(errno)); goto cleanup; }
+        for (mmnc_int j = 0; j < cnt; j++)
+            d->A->colind[e - e0 + j] = r.ib == 4 ? (mmnc_int)get32(pc + 4 * j) : (mmnc_int)get64(pc + 8 * j);
+        {
+            int vb = r.vt == VT_F64 ? 8 : 4;
+            const unsigned char *pv = span(&r, r.s[SEC_VALUES].off + (uint64_t)e * (uint64_t)vb, (size_t)cnt * (size_t)vb, buf);
+            if (!pv) { status = rd_err(&r, MMNC_EIO, err, "read error: %s", strerror(errno)); goto cleanup; }
+            for (mmnc_int j = 0; j < cnt; j++) {
+                double v;
+                if (vb == 8) { uint64_t u = get64(pv + 8 * j); memcpy(&v, &u, 8); }
+                else { uint32_t u = get32(pv + 4 * j); float f; memcpy(&f, &u, 4); v = f; }
+                d->A->val[e - e0 + j] = v;
+            }
+        }
+        e += cnt;
+    }
+    for (mmnc_int i = 0; i < m; i++)
+        for (mmnc_int e = d->A->rowptr[i]; e < d->A->rowptr[i + 1]; e++) {
+            mmnc_int c = d->A->colind[e];
+            double v = d->A->val[e];
+            if (c < 0 || c >= r.ncols || (e > d->A->rowptr[i] && c <= d->A->colind[e - 1]) || !(v >= 0.0) || v > DBL_MAX) {
+                status = rd_err(&r, MMNC_EFORMAT, err, "invalid entry %lld (row %lld): column %lld, value %g",
+                                (long long)(e + e0), (long long)(first + i), (long long)c, v);
+                goto cleanup;
+            }
+        }
+    /* ids: the file's original rows (so outputs name rows as the whole file does) */
+    MMNC_ALLOC(d->row_orig, m ? m : 1, err, status);
+    if (r.s[SEC_ROW_ORIG].off) {
+        if ((status = read_i64s(&r, SEC_ROW_ORIG, first, end, d->row_orig, buf, err)) != MMNC_OK) goto cleanup;
+    } else {
+        for (mmnc_int i = 0; i < m; i++) d->row_orig[i] = first + i;
+        if (d->orig_rows < r.nrows) d->orig_rows = r.nrows;
+    }
+    if (r.s[SEC_COL_ORIG].off) {
+        MMNC_ALLOC(d->col_orig, r.ncols ? r.ncols : 1, err, status);
+        if ((status = read_i64s(&r, SEC_COL_ORIG, 0, r.ncols, d->col_orig, buf, err)) != MMNC_OK) goto cleanup;
+    }
+    if (r.s[SEC_ROW_NAMES].off &&
+        (status = read_names_part(&r, SEC_ROW_NAMES, r.nrows, first, end, &d->row_names, err)) != MMNC_OK)
+        goto cleanup;
+    if (r.s[SEC_COL_NAMES].off &&
+        (status = read_names_part(&r, SEC_COL_NAMES, r.ncols, 0, r.ncols, &d->col_names, err)) != MMNC_OK)
+        goto cleanup;
+    *y0 = first;
+    *out = d;
+    d = NULL;
+cleanup:
+    if (r.map) munmap((void *)r.map, r.maplen);
+    if (r.fd >= 0) close(r.fd);
+    mmnc_i_free(buf);
+    mmnc_data_free(d);
+    return status;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 /* ------------------------------------------------------------------------ */

@@ -98,12 +98,15 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     const char *msg;
     if (!p || !prm_in || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cluster: NULL argument");
     *out = NULL;
-    if ((msg = mmnc_params_check(prm_in, p->ny)) != NULL) {
-        if (prm_in->k > p->ny)
+    if ((msg = mmnc_params_check(prm_in, p->ny_all)) != NULL) {
+        if (prm_in->k > p->ny_all)
             return mmnc_i_err(err, MMNC_EINVAL, "k = %lld must not exceed the number of rows (%lld)",
-                              (long long)prm_in->k, (long long)p->ny);
+                              (long long)prm_in->k, (long long)p->ny_all);
         return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
     }
+    if (mmnc_i_distributed(p) && prm_in->init == MMNC_INIT_SPECTRAL && prm_in->k > 1)
+        return mmnc_i_err(err, MMNC_EUNSUP, "spectral starts are not available in distributed runs yet: "
+                                            "use random or kmeans++ starts");
     prm = *prm_in;
     if (err) err->code = MMNC_OK, err->msg[0] = '\0';
     if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;
@@ -157,7 +160,8 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
 #ifdef _OPENMP
         nt = omp_get_max_threads();
 #endif
-        par = nt > 1 && prm.restarts > 1 && p->nnz * k <= 20000000 &&
+        /* distributed: the starts' collectives must come in one order */
+        par = nt > 1 && prm.restarts > 1 && p->nnz * k <= 20000000 && !mmnc_i_distributed(p) &&
               !(prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz) && !(prm.algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal);
         if (!par) nt = 1;
         if (nt > prm.restarts) nt = prm.restarts;

@@ -128,6 +128,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
                 for (mmnc_int z = 0; z < k; z++) r[z] += b * a[z];
             }
         }
+        mmnc_i_dsum(p, R, nx * k); /* distributed: the ranks' parts of A B */
         for (mmnc_int x = 0; x < nx; x++)
             for (mmnc_int z = 0; z < k; z++) fro2 += R[x * k + z] * R[x * k + z];
         /* Q = (A B) B^T, ny x k, by rows of P */
@@ -142,9 +143,10 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
             }
         }
         /* marginal deviation A sqrt(P_Y) - sqrt(P_Z) (serial: fixed order) */
-        for (mmnc_int z = 0; z < k; z++) dev[z] = -w[z];
+        for (mmnc_int z = 0; z < k; z++) dev[z] = p->y0 == 0 ? -w[z] : 0.0; /* once, on the first rank */
         for (mmnc_int y = 0; y < ny; y++)
             for (mmnc_int z = 0; z < k; z++) dev[z] += A[y * k + z] * v[y];
+        mmnc_i_dsum(p, dev, k);
         for (mmnc_int z = 0; z < k; z++) pen += dev[z] * dev[z];
         obj = fro2 - lambda * pen;
         if (prm->progress) prm->progress(prm->progress_ctx, restart, it, obj);
@@ -201,6 +203,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
         }
         for (mmnc_int b = 0; b < nb; b++)
             if (part[b] > change) change = part[b];
+        mmnc_i_dmax(p, &change, 1);
         if (change < prm->tol) {
             run->converged = 1;
             it++;
@@ -277,6 +280,7 @@ int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restar
                 f += W[y * k + z] * S[y * k + z] / pz[z];
                 C[y * k + z] = 2.0 * S[y * k + z] / pz[z];
             }
+        mmnc_i_dsum(p, &f, 1);
         if (prm->progress) prm->progress(prm->progress_ctx, restart, it, f);
         /* The start is off the marginal, so only steps from a feasible plan
          * (it >= 2) are guaranteed not to lower F. */
@@ -292,6 +296,7 @@ int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restar
         if ((status = mmnc_i_transport_solve(tp, C, W, err)) != MMNC_OK) goto cleanup;
         for (mmnc_int i = 0; i < ny * k; i++)
             if (fabs(W[i] - Wn[i]) > change) change = fabs(W[i] - Wn[i]);
+        mmnc_i_dmax(p, &change, 1);
         if (change < 1e-12) {
             run->converged = 1;
             it++;

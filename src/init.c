@@ -16,31 +16,58 @@
 
 #include "solver_i.h"
 
-void mmnc_i_fill_empty(mmnc_int ny, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng)
+/* A candidate row for an empty cluster: the smallest (key, row) wins. */
+typedef struct cand {
+    double key;
+    int64_t row, from; /* global row (-1: none), its cluster */
+} cand;
+
+void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng)
 {
-    mmnc_int *count = mmnc_i_calloc((size_t)k, sizeof(mmnc_int));
-    if (!count) return; /* callers tolerate empty clusters; this only improves starts */
+    mmnc_int ny = p->ny;
+    int nr = mmnc_i_distributed(p) ? p->dist->size : 1;
+    int64_t *count = mmnc_i_calloc((size_t)k, sizeof(int64_t));
+    cand *all = mmnc_i_malloc((size_t)nr, sizeof(cand));
+    /* callers tolerate empty clusters (this only improves them), but all
+     * ranks must take the same path: a failed allocation is a failed job */
+    if (!count || !all) {
+        mmnc_i_free(count);
+        mmnc_i_free(all);
+        return;
+    }
     for (mmnc_int y = 0; y < ny; y++) count[labels[y]]++;
+    mmnc_i_disum(p, count, k);
     for (mmnc_int z = 0; z < k; z++) {
+        cand me = {INFINITY, -1, -1}, best;
         if (count[z] > 0) continue;
-        mmnc_int pick = -1;
-        if (score) {
-            double worst = INFINITY;
+        if (score) { /* the row that fits its own cluster worst */
             for (mmnc_int y = 0; y < ny; y++)
-                if (count[labels[y]] >= 2 && score[y * k + labels[y]] < worst) worst = score[y * k + labels[y]], pick = y;
-        } else {
-            mmnc_int start = rng ? mmnc_i_rng_below(rng, ny) : 0;
-            for (mmnc_int i = 0; i < ny; i++) {
-                mmnc_int y = (start + i) % ny;
-                if (count[labels[y]] >= 2) { pick = y; break; }
+                if (count[labels[y]] >= 2 && score[y * k + labels[y]] < me.key)
+                    me.key = score[y * k + labels[y]], me.row = p->y0 + y;
+        } else { /* the first row from a random position on */
+            mmnc_int start = rng ? mmnc_i_rng_below(rng, p->ny_all) : 0;
+            for (mmnc_int y = 0; y < ny; y++) {
+                mmnc_int d = (p->y0 + y - start + p->ny_all) % p->ny_all;
+                if (count[labels[y]] >= 2 && (double)d < me.key) me.key = (double)d, me.row = p->y0 + y;
             }
         }
-        if (pick < 0) break; /* k > ny: nothing to take */
-        count[labels[pick]]--;
-        labels[pick] = z;
+        if (me.row >= 0) me.from = labels[me.row - p->y0];
+        best = me;
+        if (nr > 1) {
+            p->dist->allgather(p->dist, &me, sizeof me, all);
+            best = all[0];
+            for (int r = 1; r < nr; r++)
+                if (all[r].row >= 0 && (best.row < 0 || all[r].key < best.key ||
+                                        (all[r].key == best.key && all[r].row < best.row)))
+                    best = all[r];
+        }
+        if (best.row < 0) break; /* k > |Y|: nothing to take */
+        count[best.from]--;
         count[z] = 1;
+        if (best.row >= p->y0 && best.row < p->y0 + ny) labels[best.row - p->y0] = z;
     }
     mmnc_i_free(count);
+    mmnc_i_free(all);
 }
 
 /* Draw an index with probability w[i] / sum(w). */
@@ -57,6 +84,44 @@ static mmnc_int draw(const double *w, mmnc_int n, mmnc_i_rng *rng)
     for (mmnc_int i = n - 1; i >= 0; i--)
         if (w[i] > 0.0) return i;
     return n - 1;
+}
+
+/* draw() over the rows of all ranks (w: this rank's weights): the global
+ * row, the same on every rank, as one process would draw it. */
+static mmnc_int draw_rows(const mmnc_pmf *p, const double *w, mmnc_i_rng *rng, mmnc_err *err)
+{
+    int nr = p->dist->size, owner = -1;
+    double mine = 0.0, *tot = NULL, total = 0.0, u, acc = 0.0;
+    int64_t pick = -1;
+    for (mmnc_int i = 0; i < p->ny; i++) mine += w[i];
+    if (!(tot = mmnc_i_malloc((size_t)nr, sizeof(double)))) {
+        mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        return -1;
+    }
+    p->dist->allgather(p->dist, &mine, sizeof mine, tot);
+    for (int r = 0; r < nr; r++) total += tot[r];
+    if (!(total > 0.0)) {
+        mmnc_i_free(tot);
+        return mmnc_i_rng_below(rng, p->ny_all);
+    }
+    u = mmnc_i_rng_uniform(rng) * total;
+    for (int r = 0; r < nr; r++) {
+        if (tot[r] > 0.0) owner = r; /* the last one with weight, if round-off runs past the end */
+        if (tot[r] > 0.0 && u < acc + tot[r]) break;
+        acc += tot[r];
+    }
+    if (p->dist->rank == owner) {
+        double a = acc;
+        for (mmnc_int i = 0; i < p->ny && pick < 0; i++) {
+            a += w[i];
+            if (u < a && w[i] > 0.0) pick = p->y0 + i;
+        }
+        for (mmnc_int i = p->ny - 1; i >= 0 && pick < 0; i--)
+            if (w[i] > 0.0) pick = p->y0 + i;
+    }
+    p->dist->bcast(p->dist, &pick, sizeof pick, owner);
+    mmnc_i_free(tot);
+    return pick;
 }
 
 /* k-means++ on the chi^2 rows of the data. */
@@ -82,15 +147,50 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_in
         labels[y] = 0;
     }
     for (mmnc_int c = 0; c < k; c++) {
-        mmnc_int y0;
-        if (c == 0) y0 = draw(p->py, ny, rng);
-        else {
+        mmnc_int y0, g, len;
+        const double *wc = p->py;
+        if (c > 0) {
             for (mmnc_int y = 0; y < ny; y++) w[y] = p->py[y] * d2[y];
-            y0 = draw(w, ny, rng);
+            wc = w;
         }
-        for (mmnc_int e = P->rowptr[y0]; e < P->rowptr[y0 + 1]; e++)
-            center[P->colind[e]] = P->val[e] / p->py[y0] / p->px[P->colind[e]];
-        cnorm = norm2[y0];
+        if (!mmnc_i_distributed(p)) {
+            y0 = draw(wc, ny, rng);
+            for (mmnc_int e = P->rowptr[y0]; e < P->rowptr[y0 + 1]; e++)
+                center[P->colind[e]] = P->val[e] / p->py[y0] / p->px[P->colind[e]];
+            cnorm = norm2[y0];
+        } else { /* the seed's row comes from the rank that holds it */
+            int owner;
+            if ((g = draw_rows(p, wc, rng, err)) < 0) { status = MMNC_ENOMEM; goto cleanup; }
+            int64_t *at = NULL;
+            MMNC_ALLOC(at, p->dist->size, err, status);
+            {
+                int64_t me = p->y0;
+                p->dist->allgather(p->dist, &me, sizeof me, at);
+            }
+            for (owner = p->dist->size - 1; owner > 0 && at[owner] > g; owner--) {}
+            mmnc_i_free(at);
+            y0 = g - p->y0; /* local index on the owner */
+            int64_t hdr[1] = {p->dist->rank == owner ? P->rowptr[y0 + 1] - P->rowptr[y0] : 0};
+            p->dist->bcast(p->dist, hdr, sizeof hdr, owner);
+            len = hdr[0];
+            if (len > 0) {
+                double *buf = NULL;
+                MMNC_ALLOC(buf, 2 * len + 1, err, status);
+                if (p->dist->rank == owner) {
+                    for (mmnc_int e = P->rowptr[y0], i = 0; e < P->rowptr[y0 + 1]; e++, i++) {
+                        buf[2 * i] = (double)P->colind[e];
+                        buf[2 * i + 1] = P->val[e] / p->py[y0] / p->px[P->colind[e]];
+                    }
+                    buf[2 * len] = norm2[y0];
+                }
+                p->dist->bcast(p->dist, buf, (size_t)(2 * len + 1) * sizeof(double), owner);
+                for (mmnc_int i = 0; i < len; i++) center[(mmnc_int)buf[2 * i]] = buf[2 * i + 1];
+                cnorm = buf[2 * len];
+                mmnc_i_free(buf);
+            } else {
+                cnorm = 0.0;
+            }
+        }
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz > 100000)
         for (mmnc_int y = 0; y < ny; y++) {
             double dot = 0.0;
@@ -99,7 +199,7 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_in
             if (d < 0.0) d = 0.0;
             if (d < d2[y]) d2[y] = d, labels[y] = c;
         }
-        for (mmnc_int e = P->rowptr[y0]; e < P->rowptr[y0 + 1]; e++) center[P->colind[e]] = 0.0;
+        memset(center, 0, (size_t)nx * sizeof(double)); /* O(|X|) per seed, k seeds */
     }
 cleanup:
     mmnc_i_free(norm2);
@@ -206,7 +306,13 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
     }
     switch (method) {
     case MMNC_INIT_RANDOM:
-        for (mmnc_int y = 0; y < p->ny; y++) labels[y] = mmnc_i_rng_below(rng, k);
+        /* distributed: every rank draws the labels of all rows and keeps its
+         * own, so that the labels and the generator's state are those of one
+         * process (O(|Y|) draws, small next to an iteration) */
+        for (mmnc_int y = 0; y < p->ny_all; y++) {
+            mmnc_int z = mmnc_i_rng_below(rng, k);
+            if (y >= p->y0 && y < p->y0 + p->ny) labels[y - p->y0] = z;
+        }
         break;
     case MMNC_INIT_KMEANSPP:
         status = kmeanspp_rows(p, k, rng, labels, err);
@@ -218,6 +324,6 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
     default:
         return mmnc_i_err(err, MMNC_EINVAL, "unknown initialisation %d", method);
     }
-    if (status == MMNC_OK) mmnc_i_fill_empty(p->ny, k, labels, NULL, rng);
+    if (status == MMNC_OK) mmnc_i_fill_empty(p, k, labels, NULL, rng);
     return status;
 }

@@ -37,6 +37,7 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
         }
     }
     mmnc_i_free(l8);
+    mmnc_i_dsum(p, T, nx * k); /* distributed: each rank has its rows' part */
 }
 
 void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *pz)
@@ -47,6 +48,7 @@ void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const doub
         else
             for (mmnc_int z = 0; z < k; z++) pz[z] += W[y * k + z] * p->py[y];
     }
+    mmnc_i_dsum(p, pz, k);
 }
 
 void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S)
@@ -73,16 +75,20 @@ void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *T
 int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,
                     double *U, mmnc_err *err)
 {
-    mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
+    mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK, b0 = 0, b1 = nb;
     double *part = NULL, *iz = NULL, *ev = NULL;
     int status = MMNC_OK;
     if (k > 46340) return mmnc_i_err(err, MMNC_EINVAL, "k = %lld is too large for LAPACK", (long long)k);
+    if (mmnc_i_distributed(p)) { /* T is on every rank: each sums a share of the blocks */
+        b0 = nb * p->dist->rank / p->dist->size;
+        b1 = nb * (p->dist->rank + 1) / p->dist->size;
+    }
     MMNC_ALLOC(part, nb * k * k, err, status);
     MMNC_ALLOC(iz, k, err, status);
     MMNC_ALLOC(ev, k, err, status);
     for (mmnc_int z = 0; z < k; z++) iz[z] = pz[z] > 0.0 ? 1.0 / sqrt(pz[z]) : 0.0;
-#pragma omp parallel for schedule(static) if (nb > 1)
-    for (mmnc_int b = 0; b < nb; b++) {
+#pragma omp parallel for schedule(static) if (b1 - b0 > 1)
+    for (mmnc_int b = b0; b < b1; b++) {
         double *g = part + b * k * k, row[64];
         double *r = k <= 64 ? row : NULL;
         memset(g, 0, (size_t)(k * k) * sizeof(double));
@@ -108,9 +114,10 @@ int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double
     }
     /* Sum the partials in block order into U, then symmetrise. */
     memset(U, 0, (size_t)(k * k) * sizeof(double));
-    for (mmnc_int b = 0; b < nb; b++)
+    for (mmnc_int b = b0; b < b1; b++)
         for (mmnc_int i = 0; i < k; i++)
             for (mmnc_int j = i; j < k; j++) U[i * k + j] += part[b * k * k + i * k + j];
+    mmnc_i_dsum(p, U, k * k); /* the same bits on every rank, so the same eigenvectors */
     for (mmnc_int i = 0; i < k; i++)
         for (mmnc_int j = 0; j < i; j++) U[i * k + j] = U[j * k + i];
     {

@@ -15,7 +15,9 @@
 #include "mmnc_i.h"
 
 /* T = (W P)^T, nx x k: T[x*k+z] = sum_y W[z,y] P[y,x].  Hard labels (W
- * NULL) make it a scatter of rows; soft W is k x ny (W[y*k+z]).  O(nnz (k)). */
+ * NULL) make it a scatter of rows; soft W is k x ny (W[y*k+z]).  O(nnz (k)).
+ * Distributed: each rank scatters its rows, then T is summed across ranks
+ * (collective; so are mmnc_i_pz, mmnc_i_spectrum and mmnc_i_stats_from). */
 void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *T);
 
 /* P_Z from hard labels or soft W.  O(ny k), serial (deterministic). */
@@ -26,7 +28,8 @@ void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const doub
 void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S);
 
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
- * G = B B^T (summed over fixed blocks of x in a fixed order) and its
+ * G = B B^T (summed over fixed blocks of x in a fixed order; distributed,
+ * each rank sums a share of the blocks, then G is summed across ranks) and its
  * eigen-decomposition.  sigma (k, descending), U (k x k row-major, column i
  * = left singular vector i).  Clusters with pz = 0 give zero rows.
  * Returns MMNC_OK or an error from LAPACK.  O(k^2 nx + k^3). */

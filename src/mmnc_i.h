@@ -93,11 +93,45 @@ void mmnc_i_out_abort(mmnc_i_outfile *o);
 /* Union-find: the root of x, halving the path on the way. */
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
 
+/* s[i] = sum of row i of A (pmf.c). */
+void mmnc_i_row_sums(const mmnc_csr *A, double *s);
+
 /* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
 double mmnc_i_sum(const double *x, mmnc_int n);
 
 /* Set the OpenMP thread count for the duration of a call (0 = leave). */
 int mmnc_i_threads_push(int threads);
 void mmnc_i_threads_pop(int saved);
+
+/* Part `part` of `nparts` of a binary matrix file (mmnc_data_read_part). */
+int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, const mmnc_dist *dist, mmnc_data **out,
+                         mmnc_int *y0, mmnc_err *err);
+
+/* Keep rows a .. b-1 of d (ids kept through row_orig / row_names). */
+int mmnc_i_data_keep_rows(mmnc_data *d, mmnc_int a, mmnc_int b, mmnc_err *err);
+
+/* Distributed runs (dist.c): the collectives of p->dist, no-ops for a
+ * one-process pmf.  Every rank must call them in the same order. */
+static inline int mmnc_i_distributed(const mmnc_pmf *p) { return p->dist && p->dist->size > 1; }
+static inline void mmnc_i_dsum(const mmnc_pmf *p, double *x, mmnc_int n)
+{
+    if (mmnc_i_distributed(p)) p->dist->sum(p->dist, x, n);
+}
+static inline void mmnc_i_dmax(const mmnc_pmf *p, double *x, mmnc_int n)
+{
+    if (mmnc_i_distributed(p)) p->dist->max(p->dist, x, n);
+}
+static inline void mmnc_i_disum(const mmnc_pmf *p, int64_t *x, mmnc_int n)
+{
+    if (mmnc_i_distributed(p)) p->dist->isum(p->dist, x, n);
+}
+/* The status every rank returns after a step that may fail on some ranks:
+ * MMNC_OK only if it succeeded everywhere; a rank that succeeded gets an
+ * error naming the first rank that failed. */
+int mmnc_i_agree(const mmnc_dist *dist, int status, mmnc_err *err);
+/* Rows [first, end) of part `part` of `nparts` for a CSR row pointer read
+ * through get(i) = rowptr[i] (balanced by nonzeros, see mmnc_data_read_part). */
+void mmnc_i_part_rows(mmnc_int nrows, mmnc_int (*get)(void *ctx, mmnc_int i), void *ctx, int part, int nparts,
+                      mmnc_int *first, mmnc_int *end);
 
 #endif /* MMNC_I_H */

@@ -139,6 +139,61 @@ static int by_gain(const void *a, const void *b)
     return (u->y > v->y) - (u->y < v->y);
 }
 
+/* Bits of a positive double, ordered as the doubles are. */
+static uint64_t bits_of(double g)
+{
+    uint64_t u;
+    memcpy(&u, &g, sizeof u);
+    return u;
+}
+
+/* Local moves ranked before the threshold (gain bits > u, or == u with
+ * global row <= ylast), mv sorted by by_gain: a prefix, found by bisection. */
+static mmnc_int count_before(const move *mv, mmnc_int m, mmnc_int y0, uint64_t u, int64_t ylast)
+{
+    mmnc_int lo = 0, hi = m; /* first index not before the threshold */
+    while (lo < hi) {
+        mmnc_int mid = lo + (hi - lo) / 2;
+        uint64_t b = bits_of(mv[mid].gain);
+        if (b > u || (b == u && y0 + mv[mid].y <= ylast)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The number of this rank's moves among the `take` best over all ranks, by
+ * gain (ties to the lower global row): the same set as the first `take` of
+ * one process's sorted list.  mv (m local moves) is sorted by by_gain.
+ * Bisection on the gain's bits, then on the row among equal gains: about
+ * 64 + log2 |Y| one-integer sums, whatever the number of moves. */
+static mmnc_int select_global(const mmnc_pmf *p, const move *mv, mmnc_int m, int64_t take)
+{
+    uint64_t lo = 0, hi = UINT64_C(0x7ff0000000000001); /* count(bits >= lo) >= take > count(>= hi) */
+    int64_t c, need, ylo = -1, yhi;
+    if (!mmnc_i_distributed(p)) return (mmnc_int)take;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        c = count_before(mv, m, p->y0, mid, INT64_MAX); /* gain bits >= mid */
+        mmnc_i_disum(p, &c, 1);
+        if (c >= take) lo = mid;
+        else hi = mid;
+    }
+    /* moves with larger gains all go; of those with gain bits == lo, the
+     * `need` with the smallest global rows */
+    c = count_before(mv, m, p->y0, lo, -1); /* gain bits > lo */
+    mmnc_i_disum(p, &c, 1);
+    need = take - c;
+    yhi = p->ny_all - 1; /* count(equal, row <= yhi) >= need > count(equal, row <= ylo) */
+    while (yhi - ylo > 1) {
+        int64_t mid = ylo + (yhi - ylo) / 2;
+        c = count_before(mv, m, p->y0, lo, mid) - count_before(mv, m, p->y0, lo, -1);
+        mmnc_i_disum(p, &c, 1);
+        if (c >= need) yhi = mid;
+        else ylo = mid;
+    }
+    return count_before(mv, m, p->y0, lo, yhi);
+}
+
 static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                     mmnc_i_run *run, mmnc_err *err)
 {
@@ -167,18 +222,22 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 m++;
             }
         }
-        if (m == 0) {
+        int64_t mall = m; /* moves on all ranks */
+        mmnc_i_disum(p, &mall, 1);
+        if (mall == 0) {
             run->converged = 1;
             break;
         }
         int accepted = 0;
-        for (mmnc_int take = m; take >= 1; take /= 2) {
+        for (int64_t take = mall; take >= 1; take /= 2) {
             /* The whole step takes every move, in any order: sort by gain only
              * when a part of it is tried (bench/NOTES.md: 7% of an iteration). */
-            if (take == m / 2) qsort(mv, (size_t)m, sizeof(move), by_gain);
+            mmnc_int here = m;
+            if (take == mall / 2) qsort(mv, (size_t)m, sizeof(move), by_gain);
+            if (take < mall) here = select_global(p, mv, m, take);
             memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
-            for (mmnc_int i = 0; i < take; i++) trial[mv[i].y] = mv[i].to;
-            mmnc_i_fill_empty(ny, k, trial, w.C, NULL);
+            for (mmnc_int i = 0; i < here; i++) trial[mv[i].y] = mv[i].to;
+            mmnc_i_fill_empty(p, k, trial, w.C, NULL);
             if ((status = evaluate(p, k, trial, NULL, &w.nxt, err)) != MMNC_OK) goto cleanup;
             if (w.nxt.obj > w.cur.obj * (1.0 + 1e-13)) {
                 state t = w.cur;
@@ -235,6 +294,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
         }
         for (mmnc_int i = 0; i < ny * k; i++)
             if (fabs(Wn[i] - W[i]) > change) change = fabs(Wn[i] - W[i]);
+        mmnc_i_dmax(p, &change, 1);
         int flat = it > 0 && w.nxt.obj <= w.cur.obj * (1.0 + 1e-12);
         state t = w.cur;
         w.cur = w.nxt;

@@ -18,7 +18,7 @@ void mmnc_pmf_free(mmnc_pmf *p)
     mmnc_i_free(p);
 }
 
-static void row_sums(const mmnc_csr *A, double *s)
+void mmnc_i_row_sums(const mmnc_csr *A, double *s)
 {
 #pragma omp parallel for schedule(static) if (A->nnz > 100000)
     for (mmnc_int i = 0; i < A->nrows; i++) {
@@ -40,6 +40,7 @@ int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
                           (long long)A->nrows, (long long)A->ncols, (long long)A->nnz);
     MMNC_CALLOC(p, 1, err, status);
     p->ny = A->nrows;
+    p->ny_all = A->nrows;
     p->nx = A->ncols;
     p->nnz = A->nnz;
     p->total = mmnc_i_sum(A->val, A->nnz);
@@ -58,8 +59,8 @@ int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
     if ((status = mmnc_csr_transpose(p->P, &p->Pt, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(p->py, p->ny, err, status);
     MMNC_ALLOC(p->px, p->nx, err, status);
-    row_sums(p->P, p->py);
-    row_sums(p->Pt, p->px);
+    mmnc_i_row_sums(p->P, p->py);
+    mmnc_i_row_sums(p->Pt, p->px);
     for (mmnc_int y = 0; y < p->ny; y++)
         if (!(p->py[y] > 0.0)) {
             status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first", (long long)y + 1);

@@ -25,9 +25,10 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
 
 /* Give every empty cluster one row, taken from a cluster with at least two
  * rows: the row with the smallest score[y*k + labels[y]] when score is
- * given, else a row found by a scan from a random position.  Requires
- * k <= ny. */
-void mmnc_i_fill_empty(mmnc_int ny, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng);
+ * given (ties to the lower row), else the first row from a random position
+ * on.  Distributed: over all ranks' rows (collective), the same choice as
+ * one process. */
+void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng);
 
 /* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
  * result is hard (labels updated, W filled one-hot); with prm->pz it is the

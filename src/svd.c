@@ -163,6 +163,8 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     mmnc_i_rng rng;
     if (iters) *iters = 0;
     if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
+    if (mmnc_i_distributed(p))
+        return mmnc_i_err(err, MMNC_EUNSUP, "the truncated SVD is not available in distributed runs yet");
     ny = p->ny;
     nx = p->nx;
     if (r < 1 || r > ny || r > nx)

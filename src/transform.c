@@ -185,8 +185,8 @@ cleanup:
  * columns; when no more rows or columns die, one rebuild keeps the alive
  * ones.  So a failure leaves d unchanged, and only one copy is made.
  */
-int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dropped,
-                         mmnc_err *err)
+static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_dropped, mmnc_int *cols_dropped,
+                      mmnc_err *err)
 {
     int status;
     mmnc_int *newrow = NULL, *newcol = NULL, i, j, p, nr, nc;
@@ -205,6 +205,11 @@ int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dr
     for (j = 0; j < A->ncols; j++) newcol[j] = 0;
     nr = A->nrows;
     nc = A->ncols;
+    if (dist) {
+        int64_t t = nr;
+        dist->isum(dist, &t, 1);
+        nr = t;
+    }
     for (;;) {
         mmnc_int nr2 = 0, nc2 = 0;
         memset(rs, 0, (size_t)A->nrows * sizeof(double));
@@ -218,9 +223,15 @@ int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dr
                 cs[c] += A->val[p];
             }
         }
+        if (dist) dist->sum(dist, cs, A->ncols); /* zero iff zero on every rank, in any order */
         for (i = 0; i < A->nrows; i++) {
             if (newrow[i] >= 0 && rs[i] == 0) newrow[i] = -1;
             nr2 += newrow[i] >= 0;
+        }
+        if (dist) { /* the loop and its verdict are global */
+            int64_t t = nr2;
+            dist->isum(dist, &t, 1);
+            nr2 = t;
         }
         for (j = 0; j < A->ncols; j++) {
             if (newcol[j] >= 0 && cs[j] == 0) newcol[j] = -1;
@@ -237,20 +248,53 @@ int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dr
         nr = nr2;
         nc = nc2;
     }
-    if (nr < A->nrows || nc < A->ncols) {
-        mmnc_int k = 0, m0 = A->nrows, n0 = A->ncols; /* keep_subset frees A */
+    {
+        mmnc_int k = 0, m0 = A->nrows, n0 = A->ncols, lr; /* keep_subset frees A */
         for (i = 0; i < m0; i++)
             if (newrow[i] >= 0) newrow[i] = k++;
+        lr = k;
         for (j = 0, k = 0; j < n0; j++)
             if (newcol[j] >= 0) newcol[j] = k++;
-        if ((status = keep_subset(d, newrow, newcol, nr, nc, err)) != MMNC_OK) goto cleanup;
-        if (rows_dropped) *rows_dropped = m0 - nr;
+        if ((lr < m0 || nc < n0) && (status = keep_subset(d, newrow, newcol, lr, nc, err)) != MMNC_OK)
+            goto cleanup;
+        if (rows_dropped) *rows_dropped = m0 - lr;
         if (cols_dropped) *cols_dropped = n0 - nc;
+        if (dist && rows_dropped) {
+            int64_t t = *rows_dropped;
+            dist->isum(dist, &t, 1);
+            *rows_dropped = t;
+        }
     }
 
 cleanup:
     mmnc_i_free(rs);
     mmnc_i_free(cs);
+    mmnc_i_free(newrow);
+    mmnc_i_free(newcol);
+    return status;
+}
+
+int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dropped, mmnc_err *err)
+{
+    return drop_empty(d, NULL, rows_dropped, cols_dropped, err);
+}
+
+int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_dropped,
+                              mmnc_int *cols_dropped, mmnc_err *err)
+{
+    return drop_empty(d, dist, rows_dropped, cols_dropped, err);
+}
+
+int mmnc_i_data_keep_rows(mmnc_data *d, mmnc_int a, mmnc_int b, mmnc_err *err)
+{
+    mmnc_int *newrow = NULL, *newcol = NULL, m = d->A->nrows, n = d->A->ncols;
+    int status = MMNC_OK;
+    MMNC_ALLOC(newrow, m ? m : 1, err, status);
+    MMNC_ALLOC(newcol, n ? n : 1, err, status);
+    for (mmnc_int i = 0; i < m; i++) newrow[i] = i >= a && i < b ? i - a : -1;
+    for (mmnc_int j = 0; j < n; j++) newcol[j] = j;
+    status = keep_subset(d, newrow, newcol, b - a, n, err);
+cleanup:
     mmnc_i_free(newrow);
     mmnc_i_free(newcol);
     return status;

@@ -25,9 +25,11 @@
 #include <setjmp.h>
 
 struct mmnc_i_transport {
-    glp_prob *lp;
-    mmnc_int ny, k;
+    glp_prob *lp;     /* on the root rank only when distributed */
+    mmnc_int ny, k;   /* ny: the rows of the LP (all ranks' rows) */
     int solved;
+    const mmnc_pmf *p;
+    double *Call, *Wall; /* distributed, on the root: all ranks' C and W */
 };
 
 static void on_glpk_error(void *info)
@@ -51,7 +53,8 @@ static int guarded(int (*fn)(void *), void *arg, mmnc_err *err)
 }
 
 typedef struct build_args {
-    const mmnc_pmf *p;
+    mmnc_int ny;
+    const double *py;
     mmnc_int k;
     const double *pz;
     mmnc_i_transport *t;
@@ -62,7 +65,7 @@ typedef struct build_args {
 static int do_build(void *v)
 {
     build_args *a = v;
-    mmnc_int ny = a->p->ny, k = a->k, n = 0;
+    mmnc_int ny = a->ny, k = a->k, n = 0;
     glp_prob *lp = glp_create_prob();
     a->t->lp = lp;
     glp_set_obj_dir(lp, GLP_MAX);
@@ -85,40 +88,69 @@ static int do_build(void *v)
                 n++;
                 a->ia[n] = (int)(ny + z) + 1;
                 a->ja[n] = col;
-                a->ar[n] = a->p->py[y] * (double)ny;
+                a->ar[n] = a->py[y] * (double)ny;
             }
         }
     glp_load_matrix(lp, (int)n, a->ia, a->ja, a->ar);
     return MMNC_OK;
 }
 
+/*
+ * Distributed runs: the LP couples all rows through the marginal rows, so it
+ * is solved on rank 0: each step gathers C (|Y| k doubles) there and
+ * scatters the plan W back, O(|Y| k) traffic and memory on rank 0 per LP
+ * step (docs/mpi.md).  A decomposition by the k marginal multipliers would
+ * avoid it; not done.
+ */
 int mmnc_i_transport_new(const mmnc_pmf *p, mmnc_int k, const double *pz, mmnc_i_transport **out, mmnc_err *err)
 {
-    build_args a = {p, k, pz, NULL, NULL, NULL, NULL};
-    mmnc_int nz = p->ny * (2 * k - 1);
+    int dist = mmnc_i_distributed(p), root = !dist || p->dist->rank == 0;
+    build_args a = {p->ny_all, p->py, k, pz, NULL, NULL, NULL, NULL};
+    mmnc_int nz = p->ny_all * (2 * k - 1);
+    double *pyall = NULL;
     int status = MMNC_OK;
     *out = NULL;
-    if (p->ny * k >= INT_MAX / 2 || nz >= INT_MAX / 2)
+    if (p->ny_all * k >= INT_MAX / 2 || nz >= INT_MAX / 2)
         return mmnc_i_err(err, MMNC_EINVAL, "the transportation LP (%lld x %lld) is too large for GLPK",
-                          (long long)k, (long long)p->ny);
+                          (long long)k, (long long)p->ny_all);
     MMNC_CALLOC(a.t, 1, err, status);
-    MMNC_ALLOC(a.ia, nz + 1, err, status);
-    MMNC_ALLOC(a.ja, nz + 1, err, status);
-    MMNC_ALLOC(a.ar, nz + 1, err, status);
-    a.t->ny = p->ny;
+    a.t->ny = p->ny_all;
     a.t->k = k;
-    glp_term_out(GLP_OFF);
-    if ((status = guarded(do_build, &a, err)) != MMNC_OK) {
-        a.t->lp = NULL; /* freed with the environment */
-        goto cleanup;
+    a.t->p = p;
+    if (dist && root) {
+        MMNC_ALLOC(pyall, p->ny_all, err, status);
+        MMNC_ALLOC(a.t->Call, p->ny_all * k, err, status);
+        MMNC_ALLOC(a.t->Wall, p->ny_all * k, err, status);
+        a.py = pyall;
     }
-    *out = a.t;
-    a.t = NULL;
 cleanup:
+    if (dist) {
+        if ((status = mmnc_i_agree(p->dist, status, err)) != MMNC_OK) goto done;
+        p->dist->gatherv(p->dist, p->py, p->ny, pyall, 0);
+    } else if (status != MMNC_OK) {
+        goto done;
+    }
+    if (root) {
+        a.ia = mmnc_i_malloc((size_t)nz + 1, sizeof(int));
+        a.ja = mmnc_i_malloc((size_t)nz + 1, sizeof(int));
+        a.ar = mmnc_i_malloc((size_t)nz + 1, sizeof(double));
+        if (!a.ia || !a.ja || !a.ar) status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        if (status == MMNC_OK) {
+            glp_term_out(GLP_OFF);
+            if ((status = guarded(do_build, &a, err)) != MMNC_OK) a.t->lp = NULL; /* freed with the environment */
+        }
+    }
+    if (dist) status = mmnc_i_agree(p->dist, status, err);
+    if (status == MMNC_OK) {
+        *out = a.t;
+        a.t = NULL;
+    }
+done:
     mmnc_i_transport_free(a.t);
     mmnc_i_free(a.ia);
     mmnc_i_free(a.ja);
     mmnc_i_free(a.ar);
+    mmnc_i_free(pyall);
     return status;
 }
 
@@ -166,7 +198,7 @@ static int do_solve(void *v)
     return MMNC_OK;
 }
 
-int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err)
+static int solve_here(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err)
 {
     solve_args a = {t, C, W, 0, 0};
     int status = guarded(do_solve, &a, err);
@@ -179,10 +211,24 @@ int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc
     return MMNC_OK;
 }
 
+int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err)
+{
+    const mmnc_pmf *p = t->p;
+    int status = MMNC_OK;
+    if (!mmnc_i_distributed(p)) return solve_here(t, C, W, err);
+    p->dist->gatherv(p->dist, C, p->ny * t->k, t->Call, 0);
+    if (p->dist->rank == 0) status = solve_here(t, t->Call, t->Wall, err);
+    if ((status = mmnc_i_agree(p->dist, status, err)) != MMNC_OK) return status;
+    p->dist->scatterv(p->dist, t->Wall, W, p->ny * t->k, 0);
+    return MMNC_OK;
+}
+
 void mmnc_i_transport_free(mmnc_i_transport *t)
 {
     if (!t) return;
     if (t->lp) glp_delete_prob(t->lp);
+    mmnc_i_free(t->Call);
+    mmnc_i_free(t->Wall);
     mmnc_i_free(t);
 }
 

@@ -672,6 +672,83 @@ static void test_out_of_memory(void)
     mmnc_data_free(d);
 }
 
+/* Row parts (distributed runs): the parts of a binary file and of a text
+ * file, concatenated, are the whole, with the file's row ids; the same
+ * rows for both; empty parts when there are more parts than rows. */
+static void test_parts(void)
+{
+    mmnc_err e = {0, ""};
+    mmnc_csr *A = test_random_csr(300, 70, 0.05, 11);
+    mmnc_data whole = {0}, *w2 = NULL;
+    char mtx[64];
+    const char *bin;
+    CHECK(A != NULL);
+    if (!A) return;
+    whole.A = A;
+    whole.orig_rows = A->nrows;
+    whole.orig_cols = A->ncols;
+    bin = ROUND_TRIP(&whole);
+    snprintf(mtx, sizeof mtx, "%s", test_tmpfile("", ".mtx"));
+    CHECK_OK(mmnc_csr_write_mtx(A, mtx, &e));
+    CHECK_OK(mmnc_data_read(mtx, NULL, &w2, &e));
+    for (int nparts = 1; nparts <= 7; nparts += 2) {
+        for (int f = 0; f < 2; f++) {
+            mmnc_int next = 0, enext = 0;
+            for (int r = 0; r < nparts; r++) {
+                mmnc_data *d = NULL;
+                mmnc_int y0 = -1;
+                if (mmnc_data_read_part(f ? mtx : bin, NULL, r, nparts, NULL, &d, &y0, &e) != MMNC_OK) {
+                    CHECK(!"read_part");
+                    fprintf(stderr, "  %s\n", e.msg);
+                    continue;
+                }
+                CHECK(y0 == next);
+                for (mmnc_int i = 0; i < d->A->nrows; i++) {
+                    mmnc_int y = y0 + i, len = d->A->rowptr[i + 1] - d->A->rowptr[i];
+                    CHECK(d->row_orig && d->row_orig[i] == y);
+                    CHECK(len == A->rowptr[y + 1] - A->rowptr[y]);
+                    for (mmnc_int q = 0; q < len; q++) {
+                        CHECK(d->A->colind[d->A->rowptr[i] + q] == A->colind[A->rowptr[y] + q]);
+                        CHECK(d->A->val[d->A->rowptr[i] + q] == A->val[A->rowptr[y] + q]);
+                    }
+                    enext += len;
+                }
+                CHECK(d->A->ncols == A->ncols && d->orig_rows == A->nrows);
+                /* balanced by nonzeros: no part is far above its share */
+                CHECK(d->A->nnz <= A->nnz / nparts + A->ncols);
+                next = y0 + d->A->nrows;
+                mmnc_data_free(d);
+            }
+            CHECK(next == A->nrows && enext == A->nnz);
+        }
+    }
+    /* more parts than rows */
+    {
+        mmnc_data *d = NULL;
+        mmnc_int y0 = 0;
+        CHECK_OK(mmnc_data_read_part(bin, NULL, 500, 1000, NULL, &d, &y0, &e));
+        CHECK(d && d->A->nrows <= 1);
+        mmnc_data_free(d);
+        CHECK(mmnc_data_read_part(bin, NULL, 3, 3, NULL, &d, &y0, &e) == MMNC_EINVAL);
+    }
+    /* every part verifies the whole file's checksums (dist NULL: all blocks) */
+    {
+        size_t n;
+        unsigned char *b = slurp(bin, &n);
+        mmnc_data *d = NULL;
+        mmnc_int y0 = 0;
+        CHECK(b != NULL);
+        if (b) {
+            b[n - 3] ^= 0x40;
+            CHECK(mmnc_data_read_part(spit(b, n), NULL, 0, 4, NULL, &d, &y0, &e) == MMNC_EFORMAT &&
+                  strstr(e.msg, "checksum mismatch") && d == NULL);
+            free(b);
+        }
+    }
+    mmnc_data_free(w2);
+    mmnc_csr_free(A);
+}
+
 int main(void)
 {
     test_xxh64();
@@ -686,5 +763,6 @@ int main(void)
     test_empty();
     test_write_errors();
     test_out_of_memory();
+    test_parts();
     return test_done();
 }

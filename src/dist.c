@@ -1,0 +1,167 @@
+/*
+ * dist.c -- distributed runs: the rows of P_{Y,X} split across processes
+ * (mmnc.h, "Distributed runs"; docs/mpi.md).  The collectives are the
+ * caller's function pointers (mmnc_dist); this file builds a rank's pmf,
+ * agrees on errors and cuts a data file into row parts.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io_i.h"
+
+int mmnc_i_agree(const mmnc_dist *dist, int status, mmnc_err *err)
+{
+    int *all;
+    if (!dist || dist->size <= 1) return status;
+    all = mmnc_i_malloc((size_t)dist->size, sizeof(int));
+    if (!all) {
+        /* cannot take part: the caller's error path must end the job (the
+         * other ranks are in the collective) */
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    }
+    dist->allgather(dist, &status, sizeof status, all);
+    for (int r = 0; r < dist->size; r++)
+        if (all[r] != MMNC_OK) {
+            int code = all[r];
+            mmnc_i_free(all);
+            if (status != MMNC_OK) return status; /* this rank's own message */
+            return mmnc_i_err(err, code, "rank %d failed (%s): see its message", r, mmnc_strerror(code));
+        }
+    mmnc_i_free(all);
+    return MMNC_OK;
+}
+
+void mmnc_i_part_rows(mmnc_int nrows, mmnc_int (*get)(void *ctx, mmnc_int i), void *ctx, int part, int nparts,
+                      mmnc_int *first, mmnc_int *end)
+{
+    mmnc_int nnz = get(ctx, nrows);
+    /* the first row y with rowptr[y] >= e, for e = the part's share bounds */
+    for (int side = 0; side < 2; side++) {
+        int r = part + side;
+        mmnc_int lo = 0, hi = nrows, e;
+        if (r == 0) { *first = 0; continue; }
+        if (r == nparts) { *end = nrows; continue; }
+        e = (mmnc_int)((double)r / (double)nparts * (double)nnz);
+        while (lo < hi) { /* smallest y in [0, nrows] with rowptr[y] >= e */
+            mmnc_int mid = lo + (hi - lo) / 2;
+            if (get(ctx, mid) >= e) hi = mid;
+            else lo = mid + 1;
+        }
+        if (side == 0) *first = lo;
+        else *end = lo;
+    }
+    if (*end < *first) *end = *first;
+}
+
+static mmnc_int rowptr_of(void *ctx, mmnc_int i)
+{
+    return ((const mmnc_int *)ctx)[i];
+}
+
+int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
+                        const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err)
+{
+    mmnc_read_opts def;
+    mmnc_data *d = NULL;
+    mmnc_int first = 0, end = 0;
+    int status;
+    if (!path || !out || !y0) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read_part: NULL argument");
+    if (nparts < 1 || part < 0 || part >= nparts)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read_part: part %d of %d", part, nparts);
+    *out = NULL;
+    if (!o) mmnc_read_opts_default(&def), o = &def;
+    if (o->format == MMNC_FMT_BIN || (o->format == MMNC_FMT_AUTO && mmnc_i_bin_sniff(path) == 1))
+        return mmnc_i_bin_read_part(path, 0, part, nparts, dist, out, y0, err);
+    if ((status = mmnc_data_read(path, o, &d, err)) != MMNC_OK) return status;
+    mmnc_i_part_rows(d->A->nrows, rowptr_of, d->A->rowptr, part, nparts, &first, &end);
+    if ((status = mmnc_i_data_keep_rows(d, first, end, err)) != MMNC_OK) {
+        mmnc_data_free(d);
+        return status;
+    }
+    *y0 = first;
+    *out = d;
+    return MMNC_OK;
+}
+
+int mmnc_pmf_build_dist(const mmnc_csr *A, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err)
+{
+    mmnc_pmf *p = NULL;
+    int64_t cnt[2], *ny_of = NULL;
+    int status = MMNC_OK;
+    if (!A || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_pmf_build_dist: NULL argument");
+    if (!dist || dist->size <= 1) {
+        if ((status = mmnc_pmf_build(A, out, err)) == MMNC_OK) (*out)->dist = dist;
+        return status;
+    }
+    *out = NULL;
+    /* Every step below either fails on all ranks alike (global quantities)
+     * or is followed by mmnc_i_agree, so no rank is left in a collective. */
+    status = mmnc_i_agree(dist, mmnc_csr_check(A, err), err);
+    if (status != MMNC_OK) return status;
+    cnt[0] = A->nrows;
+    cnt[1] = A->nnz;
+    dist->isum(dist, cnt, 2);
+    if (cnt[0] == 0 || A->ncols == 0 || cnt[1] == 0)
+        return mmnc_i_err(err, MMNC_EINVAL, "the matrix is empty (%lld x %lld, %lld nonzeros)", (long long)cnt[0],
+                          (long long)A->ncols, (long long)cnt[1]);
+    p = mmnc_i_calloc(1, sizeof *p);
+    ny_of = mmnc_i_malloc((size_t)dist->size, sizeof(int64_t));
+    if (!p || !ny_of) status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_i_agree(dist, status, err)) != MMNC_OK) goto cleanup;
+    p->ny = A->nrows;
+    p->nx = A->ncols;
+    p->nnz = A->nnz;
+    p->dist = dist;
+    p->total = mmnc_i_sum(A->val, A->nnz);
+    dist->sum(dist, &p->total, 1);
+    if (!(p->total > 0.0) || !isfinite(p->total)) {
+        status = mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", p->total);
+        goto cleanup;
+    }
+    {
+        int64_t me = A->nrows;
+        dist->allgather(dist, &me, sizeof me, ny_of);
+        p->y0 = 0;
+        p->ny_all = 0;
+        for (int r = 0; r < dist->size; r++) {
+            if (r < dist->rank) p->y0 += ny_of[r];
+            p->ny_all += ny_of[r];
+        }
+    }
+    p->P = mmnc_csr_alloc(A->nrows, A->ncols, A->nnz, err);
+    if (!p->P) status = err ? err->code : MMNC_ENOMEM;
+    if (status == MMNC_OK) {
+        double inv = 1.0 / p->total;
+        memcpy(p->P->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int));
+        memcpy(p->P->colind, A->colind, (size_t)A->nnz * sizeof(mmnc_int));
+        for (mmnc_int e = 0; e < A->nnz; e++) p->P->val[e] = A->val[e] * inv;
+        status = mmnc_csr_transpose(p->P, &p->Pt, err);
+    }
+    if (status == MMNC_OK) {
+        p->py = mmnc_i_malloc((size_t)(p->ny ? p->ny : 1), sizeof(double));
+        p->px = mmnc_i_malloc((size_t)p->nx, sizeof(double));
+        if (!p->py || !p->px) status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    }
+    if (status == MMNC_OK) {
+        mmnc_i_row_sums(p->P, p->py);
+        mmnc_i_row_sums(p->Pt, p->px);
+        for (mmnc_int y = 0; y < p->ny && status == MMNC_OK; y++)
+            if (!(p->py[y] > 0.0))
+                status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first",
+                                    (long long)(p->y0 + y) + 1);
+    }
+    if ((status = mmnc_i_agree(dist, status, err)) != MMNC_OK) goto cleanup;
+    dist->sum(dist, p->px, p->nx);
+    for (mmnc_int x = 0; x < p->nx; x++)
+        if (!(p->px[x] > 0.0)) {
+            status = mmnc_i_err(err, MMNC_EINVAL, "column %lld has zero mass: drop empty columns first", (long long)x + 1);
+            goto cleanup;
+        }
+    *out = p;
+    p = NULL;
+cleanup:
+    mmnc_pmf_free(p);
+    mmnc_i_free(ny_of);
+    return status;
+}

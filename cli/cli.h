@@ -98,4 +98,48 @@ void cli_load_help(FILE *fp);
 int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,
                   mmnc_int *rows_dropped, mmnc_int *cols_dropped);
 
+/*
+ * Processes: the plain mmnc is one process (cli/single.c); mmnc-mpi, built
+ * with MMNC_MPI, is one of the ranks of an MPI job holding a part of the
+ * rows (cli/mpi.c).  The commands call these so that one source serves both.
+ */
+int cli_rank(void);   /* 0 in the plain build */
+int cli_nranks(void); /* 1 in the plain build */
+/* Load DATA as cli_load_data does and build its pmf: the whole in one
+ * process, this rank's rows in mmnc-mpi (dropped counts are global).  d
+ * keeps the ids (values dropped).  Returns 0 or an exit status. */
+int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **d, mmnc_pmf **p,
+                 mmnc_int *rows_dropped, mmnc_int *cols_dropped);
+/* Nonzeros of the whole matrix (all ranks). */
+mmnc_int cli_nnz_all(const mmnc_pmf *p);
+/* Every rank's len bytes at buf, in rank order, written to fp on rank 0
+ * (fp ignored elsewhere).  Collective.  0, or an exit status (message
+ * printed) on a write error on rank 0. */
+int cli_write_parts(const char *cmd, FILE *fp, const char *buf, size_t len);
+/* Rank 0: *all = the labels of all rows (its own copy, free()); elsewhere
+ * *all = NULL.  Collective.  0 or an exit status. */
+int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label, mmnc_int **all);
+/* Reference labels for all rows, on rank 0 (*truth NULL elsewhere);
+ * collective.  0 or an exit status. */
+int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
+                   mmnc_int **truth, mmnc_int *nclasses);
+/* This rank's seconds in the library's collectives and the bytes it has
+ * summed across ranks so far (0 in one process). */
+void cli_comm_stats(double *seconds, double *summed_bytes);
+/* The worst exit status over all ranks (collective; rc in one process). */
+int cli_agree(int rc);
+/* Rows of a table that every rank writes (labels, soft kernel): in one
+ * process straight into out; with MPI into memory, then cli_part_write
+ * sends them to rank 0, which appends every rank's part to out in rank
+ * order.  cli_part_close frees what is left (after an error). */
+typedef struct cli_part {
+    FILE *fp;
+    char *buf;
+    size_t len;
+    int mem;
+} cli_part;
+int cli_part_open(const char *cmd, cli_part *part, FILE *out);
+int cli_part_write(const char *cmd, cli_part *part, FILE *out);
+void cli_part_close(cli_part *part);
+
 #endif

@@ -183,7 +183,7 @@ int cmd_cluster(int argc, char **argv)
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
     mmnc_result *res = NULL;
-    mmnc_int rows_dropped = 0, cols_dropped = 0, nnames = 0, *topc = NULL, *truth = NULL, ntruth = 0, nclasses = 0;
+    mmnc_int rows_dropped = 0, cols_dropped = 0, nnames = 0, *topc = NULL, *truth = NULL, nclasses = 0;
     char **names = NULL, **rnames = NULL;
     mmnc_int nrnames = 0, *order = NULL;
     double *tops = NULL;
@@ -191,9 +191,11 @@ int cmd_cluster(int argc, char **argv)
     int have_scores = 0;
     mmnc_err err = {0, ""};
     mmnc_i_outfile out[4];
-    int nopen = 0;
+    int nopen = 0, root = 1;
+    mmnc_int nnz_all = 0, *labels_all = NULL;
+    cli_part part = {0};
     progress_ctx pctx;
-    double t_start = mmnc_i_now(), t_load;
+    double t_start = mmnc_i_now(), t_load, comm_s = 0.0, comm_b = 0.0;
 
     mmnc_params_default(&prm);
     cli_load_default(&load);
@@ -208,7 +210,7 @@ int cmd_cluster(int argc, char **argv)
         case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
         case 'o': prefix_arg = optarg; break;
         case 'q': quiet = 1; break;
-        case 'h': help(); return CLI_EXIT_OK;
+        case 'h': if (cli_rank() == 0) help(); return CLI_EXIT_OK;
         case O_INIT: if (cli_parse_init(CMD, optarg, &prm.init)) return CLI_EXIT_USAGE; break;
         case O_MAXIT: if (cli_parse_int(CMD, "--max-iter", optarg, 0, 100000000, &v)) return CLI_EXIT_USAGE; prm.max_iter = (int)v; break;
         case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; prm.tol = dv; break;
@@ -235,13 +237,15 @@ int cmd_cluster(int argc, char **argv)
     prefix = prefix_arg ? mmnc_i_strdup(prefix_arg) : default_prefix(data_path);
     if (!prefix) return cli_fail(CMD, "out of memory");
 
-    if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK) goto done;
-    if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }
-    mmnc_data_drop_values(d); /* the pmf holds its own copies */
+    root = cli_rank() == 0;
+    if (!root) quiet = 1; /* rank 0 speaks for the job */
+    if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK)
+        goto done;
     t_load = mmnc_i_now() - t_start;
-    if (prm.k > p->ny) {
+    nnz_all = cli_nnz_all(p);
+    if (prm.k > p->ny_all) {
         rc = cli_usage_error(CMD, "k = %lld exceeds the number of rows with nonzero mass (%lld)", (long long)prm.k,
-                             (long long)p->ny);
+                             (long long)p->ny_all);
         goto done;
     }
     if (pz_arg) {
@@ -256,23 +260,17 @@ int cmd_cluster(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
-    if (truth_path) {
-        if (mmnc_labels_read(truth_path, truth_var, d, &ntruth, &truth, &nclasses, &err) != MMNC_OK) {
-            rc = cli_lib_fail(CMD, &err);
-            goto done;
-        }
-        if (ntruth != p->ny) {
-            rc = cli_fail(CMD, "%s: %lld labels for %lld rows", truth_path, (long long)ntruth, (long long)p->ny);
-            goto done;
-        }
-    }
+    if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
+        goto done;
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
     prm.progress = on_progress;
     prm.progress_ctx = &pctx;
     if (mmnc_cluster(p, &prm, &res, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    cli_comm_stats(&comm_s, &comm_b); /* rank 0's, for the clustering (load included) */
+    if ((rc = cli_gather_labels(CMD, p, res->label, &labels_all)) != CLI_EXIT_OK) goto done; /* on rank 0 */
     if (truth) {
-        if (mmnc_evaluate(p->ny, res->label, truth, &scores, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_evaluate(p->ny_all, labels_all, truth, &scores, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         have_scores = 1;
     }
     topc = malloc((size_t)(res->k * ntop) * sizeof(mmnc_int));
@@ -291,15 +289,38 @@ int cmd_cluster(int argc, char **argv)
         const char *paths[4] = {path_labels, path_json, path_top, path_soft};
         int nout = write_soft ? 4 : 3;
         char buf[32], buf2[32];
-        for (nopen = 0; nopen < nout; nopen++)
-            if (mmnc_i_out_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (root)
+            for (nopen = 0; nopen < nout; nopen++)
+                if (mmnc_i_out_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
+        if ((rc = cli_agree(rc)) != CLI_EXIT_OK) goto done;
         mmnc_int k = res->k;
-        /* labels */
-        FILE *fp = out[0].fp;
-        fprintf(fp, "id\tcluster\tprobability\n");
+        /* labels and the soft kernel: every rank formats its rows, rank 0 writes them in order */
+        FILE *fp = root ? out[0].fp : NULL;
+        if (root) fprintf(fp, "id\tcluster\tprobability\n");
+        if ((rc = cli_part_open(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
         for (mmnc_int y = 0; y < p->ny; y++)
-            fprintf(fp, "%s\t%lld\t%.6g\n", row_label(&nm, y, buf), (long long)res->label[y] + 1,
+            fprintf(part.fp, "%s\t%lld\t%.6g\n", row_label(&nm, y, buf), (long long)res->label[y] + 1,
                     res->W[y * k + res->label[y]]);
+        if ((rc = cli_part_write(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
+        if (write_soft) {
+            fp = root ? out[3].fp : NULL;
+            if (root) {
+                fprintf(fp, "id");
+                for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
+                fputc('\n', fp);
+            }
+            if ((rc = cli_part_open(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
+            for (mmnc_int y = 0; y < p->ny; y++) {
+                fputs(row_label(&nm, y, buf), part.fp);
+                for (mmnc_int z = 0; z < k; z++) fprintf(part.fp, "\t%.6g", res->W[y * k + z]);
+                fputc('\n', part.fp);
+            }
+            if ((rc = cli_part_write(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
+        }
+        if (!root) { /* the rest is rank 0's */
+            nopen = 0;
+            goto done;
+        }
         /* top columns */
         fp = out[2].fp;
         fprintf(fp, "cluster\trank\tcolumn\tname\tscore\n");
@@ -311,24 +332,13 @@ int cmd_cluster(int argc, char **argv)
                 fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, col_label(&nm, x, buf),
                         tops[z * ntop + i]);
             }
-        /* soft kernel */
-        if (write_soft) {
-            fp = out[3].fp;
-            fprintf(fp, "id");
-            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
-            fputc('\n', fp);
-            for (mmnc_int y = 0; y < p->ny; y++) {
-                fputs(row_label(&nm, y, buf), fp);
-                for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\t%.6g", res->W[y * k + z]);
-                fputc('\n', fp);
-            }
-        }
         /* JSON summary */
         fp = out[1].fp;
         fprintf(fp, "{\n  \"mmnc_version\": \"%s\",\n  \"input\": ", MMNC_VERSION_STRING);
         cli_json_string(fp, data_path);
-        fprintf(fp, ",\n  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)p->ny,
-                (long long)p->nx, (long long)p->nnz);
+        fprintf(fp, ",\n  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)p->ny_all,
+                (long long)p->nx, (long long)nnz_all);
+        if (cli_nranks() > 1) fprintf(fp, "  \"ranks\": %d,\n", cli_nranks());
         fprintf(fp, "  \"rows_dropped\": %lld,\n  \"columns_dropped\": %lld,\n", (long long)rows_dropped,
                 (long long)cols_dropped);
         fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
@@ -353,7 +363,7 @@ int cmd_cluster(int argc, char **argv)
         {
             mmnc_int *cnt = calloc((size_t)k, sizeof(mmnc_int));
             if (!cnt) { rc = cli_fail(CMD, "out of memory"); goto done; }
-            for (mmnc_int y = 0; y < p->ny; y++) cnt[res->label[y]]++;
+            for (mmnc_int y = 0; y < p->ny_all; y++) cnt[labels_all[y]]++;
             for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%lld", z ? ", " : "", (long long)cnt[z]);
             free(cnt);
         }
@@ -367,6 +377,8 @@ int cmd_cluster(int argc, char **argv)
         fprintf(fp, "],\n  \"restart_iterations\": [");
         for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
         fprintf(fp, "],\n  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", t_load, res->seconds);
+        if (cli_nranks() > 1)
+            fprintf(fp, ",\n  \"seconds_collectives\": %.6f,\n  \"bytes_summed\": %.0f", comm_s, comm_b);
         if (have_scores)
             fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
                         "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
@@ -397,8 +409,10 @@ int cmd_cluster(int argc, char **argv)
     if (!quiet) {
         mmnc_int k = res->k;
         char buf[32];
-        printf("%s: %lld rows x %lld columns, %lld nonzeros\n", data_path, (long long)p->ny, (long long)p->nx,
-               (long long)p->nnz);
+        printf("%s: %lld rows x %lld columns, %lld nonzeros", data_path, (long long)p->ny_all, (long long)p->nx,
+               (long long)nnz_all);
+        if (cli_nranks() > 1) printf(", on %d ranks", cli_nranks());
+        printf("\n");
         printf("%s norm, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
                res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "Frobenius", (long long)k, res->objective,
                res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
@@ -412,14 +426,20 @@ int cmd_cluster(int argc, char **argv)
         for (mmnc_int y = 0; y < p->ny; y++) order[y] = y;
         g_sort_py = p->py;
         qsort(order, (size_t)p->ny, sizeof(mmnc_int), by_mass);
-        printf("each cluster: its 10 largest members by P_Y, then its most characteristic columns\n");
+        /* rank 0 holds only its own rows' ids: with MPI, no member lists */
+        int members = cli_nranks() == 1;
+        printf("each cluster: %sits most characteristic columns\n", members ? "its 10 largest members by P_Y, then " : "");
         for (mmnc_int z = 0; z < k && z < 50; z++) {
             mmnc_int shown = 0, size = 0;
-            for (mmnc_int y = 0; y < p->ny; y++) size += res->label[y] == z;
-            printf("cluster %3lld  P_Z %.4f  %lld rows\n  members:", (long long)z + 1, res->stats.pz[z], (long long)size);
-            for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
-                if (res->label[order[i]] == z) printf(" %s", row_label(&nm, order[i], buf)), shown++;
-            printf("\n  columns:");
+            for (mmnc_int y = 0; y < p->ny_all; y++) size += labels_all[y] == z;
+            printf("cluster %3lld  P_Z %.4f  %lld rows\n", (long long)z + 1, res->stats.pz[z], (long long)size);
+            if (members) {
+                printf("  members:");
+                for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
+                    if (res->label[order[i]] == z) printf(" %s", row_label(&nm, order[i], buf)), shown++;
+                printf("\n");
+            }
+            printf("  columns:");
             for (mmnc_int i = 0; i < ntop && i < 10; i++) {
                 mmnc_int x = topc[z * ntop + i];
                 if (x < 0) break;
@@ -442,6 +462,8 @@ done:
     if (names) mmnc_names_free(nnames, names);
     if (rnames) mmnc_names_free(nrnames, rnames);
     free(order);
+    free(labels_all);
+    cli_part_close(&part);
     mmnc_i_free(truth);
     free(pz);
     free(topc);

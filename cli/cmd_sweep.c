@@ -107,7 +107,7 @@ int cmd_sweep(int argc, char **argv)
             plotfmt = optarg;
             break;
         case 'q': quiet = 1; break;
-        case 'h': help(); return CLI_EXIT_OK;
+        case 'h': if (cli_rank() == 0) help(); return CLI_EXIT_OK;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
             break;
@@ -122,11 +122,11 @@ int cmd_sweep(int argc, char **argv)
         char *dot = prefix_arg ? NULL : strchr(prefix, '.');
         if (dot && dot != prefix) *dot = '\0';
     }
-    if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
-    if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", argv[optind], err.msg); goto done; }
-    mmnc_data_drop_values(d); /* the pmf holds its own copies */
-    if (kmax > p->ny) {
-        rc = cli_usage_error(CMD, "--kmax %lld exceeds the number of rows with nonzero mass (%lld)", kmax, (long long)p->ny);
+    if (cli_rank() != 0) quiet = 1; /* rank 0 speaks for the job */
+    if ((rc = cli_load_pmf(CMD, argv[optind], &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
+    if (kmax > p->ny_all) {
+        rc = cli_usage_error(CMD, "--kmax %lld exceeds the number of rows with nonzero mass (%lld)", kmax,
+                             (long long)p->ny_all);
         goto done;
     }
     mmnc_int n = kmax - kmin + 1;
@@ -161,6 +161,7 @@ int cmd_sweep(int argc, char **argv)
         }
         if (best < 0) best = kmax;
     }
+    if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
     if (mmnc_i_out_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");

@@ -26,6 +26,49 @@ static const struct {
     {"convert", cmd_convert, "to mmnc's binary matrix format (loads at memory speed) and back to .mtx"},
 };
 
+#ifdef MMNC_MPI
+/* mmnc-mpi: the commands that run on the rows of several ranks (cli/mpi.c). */
+void cli_mpi_init(int *argc, char ***argv);
+void cli_mpi_finish(int rc);
+
+static int run(int argc, char **argv)
+{
+    static const char *dist_ok[] = {"cluster", "sweep"};
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        if (cli_rank() == 0)
+            fprintf(argc < 2 ? stderr : stdout,
+                    "mmnc-mpi %s -- mmnc on the rows of several MPI ranks\n\n"
+                    "Usage: mpirun -np N mmnc-mpi COMMAND [options] DATA\n\nCommands:\n"
+                    "  cluster  as 'mmnc cluster'; outputs written by rank 0\n"
+                    "  sweep    as 'mmnc sweep'\n\n"
+                    "Each rank reads its part of the rows (a binary matrix from 'mmnc convert' is read in\n"
+                    "place; other formats are read whole and cut).  See docs/mpi.md.\n",
+                    MMNC_VERSION_STRING);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        if (cli_rank() == 0) printf("mmnc-mpi %s\n", MMNC_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof dist_ok / sizeof dist_ok[0]; i++)
+        if (!strcmp(argv[1], dist_ok[i]))
+            for (size_t j = 0; j < sizeof commands / sizeof commands[0]; j++)
+                if (!strcmp(argv[1], commands[j].name)) return commands[j].fn(argc - 1, argv + 1);
+    if (cli_rank() == 0)
+        fprintf(stderr, "mmnc-mpi: '%s' is not a distributed command (cluster, sweep); use mmnc %s\n", argv[1], argv[1]);
+    return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    openblas_set_num_threads(1);
+    cli_mpi_init(&argc, &argv);
+    rc = run(argc, argv);
+    cli_mpi_finish(rc);
+    return rc;
+}
+#else
 static void usage(FILE *fp)
 {
     fprintf(fp, "mmnc %s -- probabilistic clustering by maximal matrix norm couplings\n\n"
@@ -56,3 +99,4 @@ int main(int argc, char **argv)
     usage(stderr);
     return CLI_EXIT_USAGE;
 }
+#endif

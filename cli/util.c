@@ -12,9 +12,11 @@
 
 static void vsay(const char *cmd, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "mmnc %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    /* one write per message, so that the lines of several ranks do not mix */
+    if (cli_nranks() > 1) fprintf(stderr, "mmnc %s [rank %d of %d]: %s\n", cmd, cli_rank(), cli_nranks(), msg);
+    else fprintf(stderr, "mmnc %s: %s\n", cmd, msg);
 }
 
 int cli_fail(const char *cmd, const char *fmt, ...)
@@ -29,6 +31,7 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    if (cli_rank() != 0) return CLI_EXIT_USAGE; /* every rank finds it; rank 0 says it */
     va_start(ap, fmt);
     vsay(cmd, fmt, ap);
     va_end(ap);
@@ -128,4 +131,41 @@ int cli_parse_init(const char *cmd, const char *s, int *init)
         return 1;
     }
     return 0;
+}
+
+int cli_part_open(const char *cmd, cli_part *part, FILE *out)
+{
+    memset(part, 0, sizeof *part);
+    if (cli_nranks() == 1) {
+        part->fp = out;
+        return CLI_EXIT_OK;
+    }
+    part->mem = 1;
+    if (!(part->fp = open_memstream(&part->buf, &part->len))) return cli_fail(cmd, "out of memory");
+    return CLI_EXIT_OK;
+}
+
+int cli_part_write(const char *cmd, cli_part *part, FILE *out)
+{
+    int rc;
+    if (!part->mem) {
+        part->fp = NULL;
+        return CLI_EXIT_OK;
+    }
+    if (fclose(part->fp) != 0) {
+        part->fp = NULL;
+        return cli_fail(cmd, "out of memory");
+    }
+    part->fp = NULL;
+    rc = cli_write_parts(cmd, out, part->buf, part->len);
+    free(part->buf);
+    part->buf = NULL;
+    return rc;
+}
+
+void cli_part_close(cli_part *part)
+{
+    if (part->mem && part->fp) fclose(part->fp);
+    free(part->buf);
+    memset(part, 0, sizeof *part);
 }

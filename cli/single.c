@@ -1,0 +1,64 @@
+/*
+ * single.c -- the process layer of the plain mmnc (cli.h, "Processes"):
+ * one process holds all rows.  mmnc-mpi uses cli/mpi.c instead.
+ */
+#ifndef MMNC_MPI
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mmnc_i.h"
+
+int cli_rank(void) { return 0; }
+int cli_nranks(void) { return 1; }
+int cli_agree(int rc) { return rc; }
+void cli_comm_stats(double *seconds, double *summed_bytes) { *seconds = *summed_bytes = 0.0; }
+
+int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **d, mmnc_pmf **p,
+                 mmnc_int *rows_dropped, mmnc_int *cols_dropped)
+{
+    mmnc_err err = {0, ""};
+    int rc;
+    *p = NULL;
+    if ((rc = cli_load_data(cmd, path, l, quiet, d, rows_dropped, cols_dropped)) != CLI_EXIT_OK) return rc;
+    if (mmnc_pmf_build((*d)->A, p, &err) != MMNC_OK) {
+        mmnc_data_free(*d);
+        *d = NULL;
+        return cli_fail(cmd, "%s: %s", path, err.msg);
+    }
+    mmnc_data_drop_values(*d); /* the pmf holds its own copies */
+    return CLI_EXIT_OK;
+}
+
+mmnc_int cli_nnz_all(const mmnc_pmf *p) { return p->nnz; }
+
+int cli_write_parts(const char *cmd, FILE *fp, const char *buf, size_t len)
+{
+    (void)cmd;
+    if (len && fwrite(buf, 1, len, fp) != len) return cli_fail(cmd, "write error");
+    return CLI_EXIT_OK;
+}
+
+int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label, mmnc_int **all)
+{
+    *all = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(mmnc_int));
+    if (!*all) return cli_fail(cmd, "out of memory");
+    memcpy(*all, label, (size_t)p->ny * sizeof(mmnc_int));
+    return CLI_EXIT_OK;
+}
+
+int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
+                   mmnc_int **truth, mmnc_int *nclasses)
+{
+    mmnc_err err = {0, ""};
+    mmnc_int n = 0;
+    *truth = NULL;
+    if (mmnc_labels_read(path, var, d, &n, truth, nclasses, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
+    if (n != p->ny) {
+        mmnc_i_free(*truth);
+        *truth = NULL;
+        return cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny);
+    }
+    return CLI_EXIT_OK;
+}
+#endif

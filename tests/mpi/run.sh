@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+#
+# tests/mpi/run.sh MMNC MMNC_MPI [SOURCE_DIR] -- mmnc-mpi against the plain mmnc.
+#
+# The same seed must give the same clustering for 1, 2 and 4 ranks, for every
+# solver path (Algorithm 2 hard and with a prescribed P_Z, Algorithm 1 with the
+# penalty and with the exact marginal, k-means++ starts, text and binary
+# input), objectives equal to rounding, the same evaluation and k sweep; and a
+# job whose rank fails must end with a clear message, never hang.  Skipped
+# (exit 77) when mmnc-mpi was not built or mpirun is missing.
+set -u
+MMNC=$1
+MPI=$2
+SRC=${3:-}
+if [ ! -x "$MPI" ]; then echo "mpi: mmnc-mpi was not built (no MPI found by CMake): skipped"; exit 77; fi
+if ! command -v mpirun >/dev/null; then echo "mpi: mpirun not found: skipped"; exit 77; fi
+case $MMNC in /*) ;; *) MMNC=$PWD/$MMNC ;; esac
+case $MPI in /*) ;; *) MPI=$PWD/$MPI ;; esac
+RUN=(mpirun)
+if mpirun --version 2>&1 | grep -q "Open MPI"; then
+    RUN+=(--oversubscribe)
+    [ "$(id -u)" = 0 ] && RUN+=(--allow-run-as-root)
+fi
+# Open MPI's own allocations are reported as leaks under LeakSanitizer.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+# An oversubscribed rank should yield its core while it waits.
+export OMPI_MCA_mpi_yield_when_idle=1
+LIMIT=${MPI_TEST_TIMEOUT:-300}
+
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cd "$W"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$MMNC" generate --rows 3000 --cols 800 -k 5 --draws 30 --seed 7 -q -o g.mtx || exit 1
+"$MMNC" convert -q g.mtx g.bin || exit 1
+
+obj() { sed -n 's/^  "objective": \(.*\),$/\1/p' "$1"; }
+close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (a < 0 ? -a : a)) }'; }
+
+# case NAME ARGS...: serial reference, then 1, 2, 4 ranks
+check() {
+    local name=$1 n
+    shift
+    "$MMNC" cluster -q -o "s_$name" "$@" >/dev/null 2>"s_$name.err" || { fail "$name: mmnc failed: $(cat "s_$name.err")"; return; }
+    for n in 1 2 4; do
+        if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "m${n}_$name" "$@" >/dev/null 2>"m${n}_$name.err"; then
+            fail "$name: mmnc-mpi on $n ranks failed: $(head -3 "m${n}_$name.err")"
+            continue
+        fi
+        cmp -s "s_$name.labels.tsv" "m${n}_$name.labels.tsv" || fail "$name: labels differ on $n ranks"
+        close "$(obj "s_$name.json")" "$(obj "m${n}_$name.json")" ||
+            fail "$name: objective $(obj "s_$name.json") vs $(obj "m${n}_$name.json") on $n ranks"
+    done
+    echo "ok: $name (1, 2, 4 ranks)"
+}
+
+check nuclear g.bin -k 5 -r 4
+check nuclear_mtx g.mtx -k 5 -r 3 --map log1p
+check kmeanspp g.bin -k 5 -r 3 --init kmeans++
+check frobenius g.bin -k 5 -r 2 -a frobenius
+if "$MMNC" cluster -q -o probe g.bin -k 2 -r 1 --pz uniform >/dev/null 2>&1; then # GLPK in this build
+    check prescribed g.bin -k 5 -r 2 --pz uniform
+    check exact g.mtx -k 4 -r 2 -a frobenius --exact-marginal
+fi
+check soft g.bin -k 6 -r 2 --max-iter 3 # stopped early: the soft outputs
+# Word co-occurrences of the shipped novel: Algorithm 2 tries partial steps
+# there (the best half of the moves, chosen across ranks).
+if [ -n "$SRC" ] && "$MMNC" cooc "$SRC/data/great-expectations.txt.gz" --window 5 --min-count 20 -q -o ge.mtx; then
+    check partial ge.mtx -k 5 -r 2 --threads 1
+fi
+for n in 2 4; do cmp -s s_soft.soft.tsv m${n}_soft.soft.tsv || fail "soft kernel differs on $n ranks"; done
+
+# evaluation against the planted truth, on rank 0 from all ranks' labels
+"$MMNC" cluster -q -o se g.bin -k 5 -r 2 --truth g.truth >/dev/null 2>&1
+timeout "$LIMIT" "${RUN[@]}" -np 3 "$MPI" cluster -q -o me g.bin -k 5 -r 2 --truth g.truth >/dev/null 2>me.err ||
+    fail "evaluation on 3 ranks: $(head -3 me.err)"
+a=$(grep -o '"acc": [0-9.e-]*' se.json)
+b=$(grep -o '"acc": [0-9.e-]*' me.json)
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "evaluation: '$a' vs '$b'"
+
+# the k sweep
+"$MMNC" sweep -q -o ss g.bin --kmin 2 --kmax 5 -r 2 --plot none >/dev/null 2>&1
+timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" sweep -q -o ms g.bin --kmin 2 --kmax 5 -r 2 --plot none >/dev/null 2>ms.err ||
+    fail "sweep on 2 ranks: $(head -3 ms.err)"
+[ "$(cut -f1,2 ss.sweep.tsv | cut -c1-14)" = "$(cut -f1,2 ms.sweep.tsv | cut -c1-14)" ] || fail "sweep tables differ"
+echo "ok: evaluation and sweep"
+
+# ---- failures: a clear message and a non-zero exit, never a hang ----
+expect_fail() { # NAME PATTERN COMMAND...
+    local name=$1 pat=$2 rc
+    shift 2
+    timeout "$LIMIT" "$@" >/dev/null 2>"$name.err"
+    rc=$?
+    if [ $rc = 124 ]; then fail "$name: the job hung"; return; fi
+    [ $rc != 0 ] || fail "$name: exit status 0"
+    grep -q -- "$pat" "$name.err" || fail "$name: no '$pat' in: $(head -5 "$name.err")"
+    ls "$name".* 2>/dev/null | grep -qv "\.err$" && fail "$name: output files left behind"
+    echo "ok: $name fails cleanly"
+}
+head -c 100000 g.bin >trunc.bin
+expect_fail truncated "truncated" "${RUN[@]}" -np 2 "$MPI" cluster -q -o truncated trunc.bin -k 3
+# a corrupt byte near the end of the values: in the last rank's part
+cp g.bin damaged.bin
+size=$(stat -c %s damaged.bin)
+printf '\x7f' | dd of=damaged.bin bs=1 seek=$((size - 100)) conv=notrunc status=none
+expect_fail corrupt "checksum mismatch" "${RUN[@]}" -np 4 "$MPI" cluster -q -o corrupt damaged.bin -k 3
+expect_fail missing "cannot open" "${RUN[@]}" -np 2 "$MPI" cluster -q -o missing nothere.bin -k 3
+expect_fail spectral "spectral starts are not available" "${RUN[@]}" -np 2 "$MPI" cluster -q -o spectral g.bin -k 3 --init spectral
+# One rank runs out of memory in the middle of the solver while the other
+# waits in a collective (k = 3000 needs about 1.5 GB per rank; rank 1 gets 1 GB
+# of address space, enough for MPI itself): the job must end.
+# (Not under AddressSanitizer, whose shadow memory needs terabytes of address space.)
+if grep -qa "__asan_init" "$MPI"; then
+    echo "skipped: oom (the sanitizer build cannot start under ulimit -v)"
+else
+    "$MMNC" generate --rows 20000 --cols 5000 -k 5 --draws 10 --seed 3 -q -o mid.mtx && "$MMNC" convert -q mid.mtx mid.bin
+    expect_fail oom "rank 1 of 2\]: out of memory" "${RUN[@]}" -np 1 "$MPI" cluster -q -o oom mid.bin -k 3000 -r 1 \
+        : -np 1 bash -c "ulimit -v 1000000; exec $MPI cluster -q -o oom mid.bin -k 3000 -r 1"
+fi
+
+if [ $fails -gt 0 ]; then echo "mpi: $fails failure(s)"; exit 1; fi
+echo "mpi: all passed"

@@ -313,17 +313,21 @@ int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dr
 /* ------------------------------------------------------------------------ */
 
 /*
- * The joint pmf P_{Y,X} = A / sum(A), stored twice: by rows (P) and by
- * columns (Pt = P^T), so that both W P and B x products run over
- * independent rows or columns without atomics.  Marginals are strictly
- * positive (mmnc_pmf_build refuses zero rows or columns).
+ * The joint pmf P_{Y,X} = A / sum(A), stored by rows (P) and, unless built
+ * with MMNC_PMF_NO_TRANSPOSE, also by columns (Pt = P^T), so that both
+ * W P and B x products run over independent rows or columns without
+ * atomics.  Without Pt the W P products scatter the rows of P, each thread
+ * over a range of columns, adding in the same order: the results are the
+ * same, bit for bit, for half the memory (16 bytes per nonzero less) and a
+ * slower W P product (bench/NOTES.md).  Marginals are strictly positive
+ * (mmnc_pmf_build refuses zero rows or columns).
  */
 typedef struct mmnc_dist mmnc_dist;
 
 typedef struct mmnc_pmf {
     mmnc_int ny, nx, nnz;
     mmnc_csr *P;   /* |Y| x |X|, sums to 1 */
-    mmnc_csr *Pt;  /* |X| x |Y|, the transpose */
+    mmnc_csr *Pt;  /* |X| x |Y|, the transpose, or NULL (MMNC_PMF_NO_TRANSPOSE) */
     double *py;    /* P_Y, |Y| */
     double *px;    /* P_X, |X| */
     double total;  /* sum of the input values */
@@ -339,6 +343,16 @@ typedef struct mmnc_pmf {
  * mmnc_data_drop_empty).  O(nnz) time, 2 nnz extra memory. */
 int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
 void mmnc_pmf_free(mmnc_pmf *p);
+
+/* Flags of mmnc_pmf_build_ex. */
+#define MMNC_PMF_TAKE 1         /* take A's column indices and values instead of copying them (scaled in
+                                   place); A is left an empty nrows x ncols matrix, as
+                                   mmnc_data_drop_values leaves it, even on failure once taken */
+#define MMNC_PMF_NO_TRANSPOSE 2 /* keep one copy of the matrix (Pt = NULL): see above */
+
+/* mmnc_pmf_build with flags: with both, the pmf costs no memory beyond A
+ * itself and O(|X| + |Y|). */
+int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err);
 
 /*
  * Distributed runs.  The rows of P_{Y,X} are split in contiguous ranges
@@ -371,12 +385,12 @@ struct mmnc_dist {
     void (*scatterv)(const mmnc_dist *d, const double *in, double *out, mmnc_int n, int root);
 };
 
-/* The pmf of this rank's rows A (every rank with the same ncols; ranks hold
+/* The pmf of this rank's rows A (flags as mmnc_pmf_build_ex; every rank with the same ncols; ranks hold
  * consecutive row ranges in rank order, so y0 is the number of rows on lower
  * ranks): P_X and the total are summed across ranks.  Collective.  The checks of mmnc_pmf_build, agreed across ranks:
  * if any rank finds a problem, every rank returns an error (the others'
  * message says which rank).  A rank may hold no rows. */
-int mmnc_pmf_build_dist(const mmnc_csr *A, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err);
+int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err);
 
 /* mmnc_data_drop_empty for a row slice: rows with zero mass are dropped
  * locally, columns with zero mass across all ranks are dropped on every

@@ -84,14 +84,14 @@ int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int
     return MMNC_OK;
 }
 
-int mmnc_pmf_build_dist(const mmnc_csr *A, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err)
+int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err)
 {
     mmnc_pmf *p = NULL;
     int64_t cnt[2], *ny_of = NULL;
     int status = MMNC_OK;
     if (!A || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_pmf_build_dist: NULL argument");
     if (!dist || dist->size <= 1) {
-        if ((status = mmnc_pmf_build(A, out, err)) == MMNC_OK) (*out)->dist = dist;
+        if ((status = mmnc_pmf_build_ex(A, flags, out, err)) == MMNC_OK) (*out)->dist = dist;
         return status;
     }
     *out = NULL;
@@ -129,28 +129,11 @@ int mmnc_pmf_build_dist(const mmnc_csr *A, const mmnc_dist *dist, mmnc_pmf **out
             p->ny_all += ny_of[r];
         }
     }
-    p->P = mmnc_csr_alloc(A->nrows, A->ncols, A->nnz, err);
-    if (!p->P) status = err ? err->code : MMNC_ENOMEM;
-    if (status == MMNC_OK) {
-        double inv = 1.0 / p->total;
-        memcpy(p->P->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int));
-        memcpy(p->P->colind, A->colind, (size_t)A->nnz * sizeof(mmnc_int));
-        for (mmnc_int e = 0; e < A->nnz; e++) p->P->val[e] = A->val[e] * inv;
-        status = mmnc_csr_transpose(p->P, &p->Pt, err);
-    }
-    if (status == MMNC_OK) {
-        p->py = mmnc_i_malloc((size_t)(p->ny ? p->ny : 1), sizeof(double));
-        p->px = mmnc_i_malloc((size_t)p->nx, sizeof(double));
-        if (!p->py || !p->px) status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    }
-    if (status == MMNC_OK) {
-        mmnc_i_row_sums(p->P, p->py);
-        mmnc_i_row_sums(p->Pt, p->px);
-        for (mmnc_int y = 0; y < p->ny && status == MMNC_OK; y++)
-            if (!(p->py[y] > 0.0))
-                status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first",
-                                    (long long)(p->y0 + y) + 1);
-    }
+    status = mmnc_i_pmf_fill(p, A, flags, err); /* P_X: this rank's column sums so far */
+    for (mmnc_int y = 0; y < p->ny && status == MMNC_OK; y++)
+        if (!(p->py[y] > 0.0))
+            status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first",
+                                (long long)(p->y0 + y) + 1);
     if ((status = mmnc_i_agree(dist, status, err)) != MMNC_OK) goto cleanup;
     dist->sum(dist, p->px, p->nx);
     for (mmnc_int x = 0; x < p->nx; x++)

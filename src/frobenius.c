@@ -92,7 +92,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
     MMNC_ALLOC(A, ny * k, err, status);
     MMNC_ALLOC(Aprev, ny * k, err, status);
     MMNC_ALLOC(bv, p->nnz, err, status);
-    MMNC_ALLOC(btv, p->nnz, err, status);
+    if (Pt) MMNC_ALLOC(btv, p->nnz, err, status);
     MMNC_ALLOC(R, nx * k, err, status);
     MMNC_ALLOC(Q, ny * k, err, status);
     MMNC_ALLOC(v, ny, err, status);
@@ -105,8 +105,9 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
     for (mmnc_int x = 0; x < nx; x++) isx[x] = 1.0 / sqrt(p->px[x]);
     for (mmnc_int y = 0; y < ny; y++)
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) bv[e] = P->val[e] * isx[P->colind[e]] / v[y];
-    for (mmnc_int x = 0; x < nx; x++)
-        for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++) btv[e] = Pt->val[e] * isx[x] / v[Pt->colind[e]];
+    if (Pt)
+        for (mmnc_int x = 0; x < nx; x++)
+            for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++) btv[e] = Pt->val[e] * isx[x] / v[Pt->colind[e]];
     for (mmnc_int z = 0; z < k; z++) w[z] = prm->pz ? sqrt(prm->pz[z]) : sqrt(1.0 / (double)k);
     for (mmnc_int y = 0; y < ny; y++)
         for (mmnc_int z = 0; z < k; z++) {
@@ -117,7 +118,10 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
         double fro2 = 0.0, pen = 0.0, change = 0.0;
-        /* R = (A B)^T, nx x k, by columns of P */
+        /* R = (A B)^T, nx x k, by columns of P (without P^T: the rows of P
+         * scattered, the same sums) */
+        if (!Pt) mmnc_i_col_scatter(p, k, NULL, NULL, A, bv, NULL, R);
+        else
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
         for (mmnc_int x = 0; x < nx; x++) {
             double *r = R + x * k;

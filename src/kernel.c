@@ -4,6 +4,9 @@
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "kernel_i.h"
 
@@ -19,6 +22,12 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
     uint8_t *l8 = labels && k <= 256 ? mmnc_i_malloc((size_t)p->ny, 1) : NULL;
     if (l8)
         for (mmnc_int y = 0; y < p->ny; y++) l8[y] = (uint8_t)labels[y];
+    if (!Pt) { /* one copy of the matrix: scatter its rows (the same sums) */
+        mmnc_i_col_scatter(p, k, labels, l8, W, NULL, NULL, T);
+        mmnc_i_free(l8);
+        mmnc_i_dsum(p, T, nx * k);
+        return;
+    }
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
     for (mmnc_int x = 0; x < nx; x++) {
         double *t = T + x * k;
@@ -170,4 +179,65 @@ double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const 
     for (mmnc_int b = 0; b < nb; b++) s += part[b];
     mmnc_i_free(part);
     return s;
+}
+
+/* First entry of row y of P with column >= c (P's columns increase within a row). */
+static mmnc_int row_lower_bound(const mmnc_csr *P, mmnc_int y, mmnc_int c)
+{
+    mmnc_int lo = P->rowptr[y], hi = P->rowptr[y + 1];
+    while (lo < hi) {
+        mmnc_int mid = lo + (hi - lo) / 2;
+        if (P->colind[mid] < c) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const uint8_t *l8, const double *W,
+                        const double *vals, const double *rsq, double *T)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int nx = p->nx;
+    int want = 1;
+#ifdef _OPENMP
+    if (p->nnz * k > 100000) want = omp_get_max_threads();
+#endif
+    if (!vals) vals = P->val;
+#pragma omp parallel num_threads(want)
+    {
+        int t = 0, nt = 1; /* the team actually started (1 when nested in a busy region) */
+        mmnc_int c0, c1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        /* columns [c0, c1): a share of the mass P_X, a proxy for the work */
+        {
+            double target0 = (double)t / nt, target1 = (double)(t + 1) / nt, acc = 0.0;
+            c0 = t == 0 ? 0 : -1;
+            c1 = t == nt - 1 ? nx : -1;
+            for (mmnc_int x = 0; x < nx && (c0 < 0 || c1 < 0); x++) {
+                if (c0 < 0 && acc >= target0) c0 = x;
+                if (c1 < 0 && acc >= target1) c1 = x;
+                acc += p->px[x];
+            }
+            if (c0 < 0) c0 = nx;
+            if (c1 < 0) c1 = nx;
+        }
+        memset(T + c0 * k, 0, (size_t)((c1 - c0) * k) * sizeof(double));
+        for (mmnc_int y = 0; y < P->nrows && c0 < c1; y++) {
+            mmnc_int e = c0 == 0 ? P->rowptr[y] : row_lower_bound(P, y, c0), end = P->rowptr[y + 1];
+            double d = rsq ? sqrt(rsq[y]) : 1.0;
+            if (l8 || labels) {
+                mmnc_int z = l8 ? l8[y] : labels[y];
+                for (; e < end && P->colind[e] < c1; e++) T[P->colind[e] * k + z] += vals[e] / d;
+            } else {
+                const double *w = W + y * k;
+                for (; e < end && P->colind[e] < c1; e++) {
+                    double *tx = T + P->colind[e] * k, v = vals[e] / d;
+                    for (mmnc_int z = 0; z < k; z++) tx[z] += w[z] * v;
+                }
+            }
+        }
+    }
 }

@@ -20,6 +20,16 @@
  * (collective; so are mmnc_i_pz, mmnc_i_spectrum and mmnc_i_stats_from). */
 void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *T);
 
+/* The same T from the rows of P alone (pmfs without P^T): T[x*k + z] sums,
+ * over the rows y in increasing order, labels (or l8, its bytes) ?
+ * [z == label(y)] v(e) : W[y*k + z] v(e), v(e) = vals[e] / sqrt(rsq[y])
+ * (vals NULL: P's values; rsq NULL: v(e) = vals[e]).  Threads take ranges of columns (each
+ * reads its part of every row), so every sum is made in the order of a pass
+ * over P^T: the same bits as that pass, for any thread count.  Local to
+ * this rank (no sum across ranks).  O(nnz k + ny log(row length) threads). */
+void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const uint8_t *l8, const double *W,
+                        const double *vals, const double *rsq, double *T);
+
 /* P_Z from hard labels or soft W.  O(ny k), serial (deterministic). */
 void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *pz);
 

@@ -93,6 +93,10 @@ void mmnc_i_out_abort(mmnc_i_outfile *o);
 /* Union-find: the root of x, halving the path on the way. */
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
 
+/* Fill p's P (copied or taken from A), Pt, py and this process's column
+ * sums px, given p->ny, nx, nnz and total (pmf.c). */
+int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err);
+
 /* s[i] = sum of row i of A (pmf.c). */
 void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 

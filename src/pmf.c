@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mmnc_i.h"
+#include "kernel_i.h"
 
 void mmnc_pmf_free(mmnc_pmf *p)
 {
@@ -28,7 +28,54 @@ void mmnc_i_row_sums(const mmnc_csr *A, double *s)
     }
 }
 
+int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    double inv = 1.0 / p->total;
+    if (flags & MMNC_PMF_TAKE) { /* the arrays move; A is left empty, as mmnc_data_drop_values leaves it */
+        MMNC_CALLOC(p->P, 1, err, status);
+        MMNC_ALLOC(p->P->rowptr, A->nrows + 1, err, status);
+        memcpy(p->P->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int));
+        p->P->nrows = A->nrows;
+        p->P->ncols = A->ncols;
+        p->P->nnz = A->nnz;
+        p->P->colind = A->colind;
+        p->P->val = A->val;
+        A->colind = NULL;
+        A->val = NULL;
+        A->nnz = 0;
+        memset(A->rowptr, 0, (size_t)(A->nrows + 1) * sizeof(mmnc_int));
+        for (mmnc_int e = 0; e < p->P->nnz; e++) p->P->val[e] *= inv;
+    } else {
+        p->P = mmnc_csr_alloc(A->nrows, A->ncols, A->nnz, err);
+        if (!p->P) return err ? err->code : MMNC_ENOMEM;
+        memcpy(p->P->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int));
+        memcpy(p->P->colind, A->colind, (size_t)A->nnz * sizeof(mmnc_int));
+        for (mmnc_int e = 0; e < A->nnz; e++) p->P->val[e] = A->val[e] * inv;
+    }
+    if (!(flags & MMNC_PMF_NO_TRANSPOSE) && (status = mmnc_csr_transpose(p->P, &p->Pt, err)) != MMNC_OK)
+        goto cleanup;
+    MMNC_ALLOC(p->py, p->ny ? p->ny : 1, err, status);
+    MMNC_ALLOC(p->px, p->nx, err, status);
+    mmnc_i_row_sums(p->P, p->py);
+    if (p->Pt) {
+        mmnc_i_row_sums(p->Pt, p->px);
+    } else { /* column sums in the order of P^T's rows: the same bits */
+        const mmnc_csr *P = p->P;
+        memset(p->px, 0, (size_t)p->nx * sizeof(double));
+        for (mmnc_int y = 0; y < P->nrows; y++)
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) p->px[P->colind[e]] += P->val[e];
+    }
+cleanup:
+    return status;
+}
+
 int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
+{
+    return mmnc_pmf_build_ex((mmnc_csr *)A, 0, out, err); /* without MMNC_PMF_TAKE, A is only read */
+}
+
+int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err)
 {
     mmnc_pmf *p = NULL;
     int status = MMNC_OK;
@@ -48,19 +95,7 @@ int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
         status = mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", p->total);
         goto cleanup;
     }
-    p->P = mmnc_csr_alloc(A->nrows, A->ncols, A->nnz, err);
-    if (!p->P) { status = err ? err->code : MMNC_ENOMEM; goto cleanup; }
-    memcpy(p->P->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int));
-    memcpy(p->P->colind, A->colind, (size_t)A->nnz * sizeof(mmnc_int));
-    {
-        double inv = 1.0 / p->total;
-        for (mmnc_int e = 0; e < A->nnz; e++) p->P->val[e] = A->val[e] * inv;
-    }
-    if ((status = mmnc_csr_transpose(p->P, &p->Pt, err)) != MMNC_OK) goto cleanup;
-    MMNC_ALLOC(p->py, p->ny, err, status);
-    MMNC_ALLOC(p->px, p->nx, err, status);
-    mmnc_i_row_sums(p->P, p->py);
-    mmnc_i_row_sums(p->Pt, p->px);
+    if ((status = mmnc_i_pmf_fill(p, A, flags, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < p->ny; y++)
         if (!(p->py[y] > 0.0)) {
             status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first", (long long)y + 1);
@@ -104,7 +139,18 @@ void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 
 void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
-    scaled_mul(p->Pt, p->px, p->py, m, X, Y);
+    if (p->Pt) {
+        scaled_mul(p->Pt, p->px, p->py, m, X, Y);
+        return;
+    }
+    /* one copy of the matrix: the rows of P scattered (the same sums, the
+     * square roots taken as scaled_mul takes them), then the column scaling */
+    mmnc_i_col_scatter(p, m, NULL, NULL, X, NULL, p->py, Y);
+#pragma omp parallel for schedule(static) if (p->nx * m > 100000)
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        double s = 1.0 / sqrt(p->px[x]);
+        for (mmnc_int j = 0; j < m; j++) Y[x * m + j] *= s;
+    }
 }
 
 /* ---- connected components (union-find over rows and columns) ----------- */

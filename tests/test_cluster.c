@@ -372,6 +372,65 @@ static void test_alloc_failures(void)
     mmnc_pmf_free(p);
 }
 
+/* A pmf without P^T (MMNC_PMF_NO_TRANSPOSE, built from A's own arrays with
+ * MMNC_PMF_TAKE) gives the same bits as the two-copy pmf: every solver path,
+ * the DTM products and the SVD, on 1 and 2 threads. */
+static void test_one_copy(void)
+{
+    mmnc_csr *A = test_random_csr(1500, 300, 0.08, 5), *B = test_random_csr(1500, 300, 0.08, 5);
+    mmnc_pmf *p2 = NULL, *p1 = NULL;
+    mmnc_err err = {0, ""};
+    CHECK(A && B);
+    if (!A || !B) return;
+    CHECK_OK(mmnc_pmf_build(A, &p2, &err));
+    CHECK_OK(mmnc_pmf_build_ex(B, MMNC_PMF_TAKE | MMNC_PMF_NO_TRANSPOSE, &p1, &err));
+    if (!p1 || !p2) return;
+    CHECK(p1->Pt == NULL && p2->Pt != NULL);
+    CHECK(B->nnz == 0 && B->colind == NULL && B->val == NULL && B->nrows == 1500); /* taken */
+    CHECK(memcmp(p1->px, p2->px, 300 * sizeof(double)) == 0 && memcmp(p1->py, p2->py, 1500 * sizeof(double)) == 0);
+    for (int t = 1; t <= 2; t++) {
+        double *X = malloc(1500 * 7 * sizeof(double)), *Y1 = malloc(300 * 7 * sizeof(double)),
+               *Y2 = malloc(300 * 7 * sizeof(double));
+        for (int i = 0; i < 1500 * 7; i++) X[i] = sin(i + 1.0);
+        int saved = mmnc_i_threads_push(t);
+        mmnc_dtm_tmul(p1, 7, X, Y1);
+        mmnc_dtm_tmul(p2, 7, X, Y2);
+        mmnc_i_threads_pop(saved);
+        CHECK(memcmp(Y1, Y2, 300 * 7 * sizeof(double)) == 0);
+        free(X), free(Y1), free(Y2);
+        struct { int alg, init, exact, pz; } cases[] = {
+            {2, MMNC_INIT_RANDOM, 0, 0}, {2, MMNC_INIT_SPECTRAL, 0, 0}, {1, MMNC_INIT_KMEANSPP, 0, 0},
+#ifdef MMNC_HAVE_GLPK
+            {2, MMNC_INIT_RANDOM, 0, 1}, {1, MMNC_INIT_RANDOM, 1, 0},
+#endif
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            mmnc_params prm;
+            mmnc_result *r1 = NULL, *r2 = NULL;
+            double pz[6] = {1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6};
+            mmnc_params_default(&prm);
+            prm.algorithm = cases[c].alg;
+            prm.init = cases[c].init;
+            prm.exact_marginal = cases[c].exact;
+            prm.pz = cases[c].pz ? pz : NULL;
+            prm.k = 6;
+            prm.restarts = 2;
+            prm.max_iter = cases[c].exact ? 5 : cases[c].alg == 1 ? 40 : 0;
+            prm.threads = t;
+            CHECK_OK(mmnc_cluster(p1, &prm, &r1, &err));
+            CHECK_OK(mmnc_cluster(p2, &prm, &r2, &err));
+            if (!r1 || !r2) continue;
+            if (memcmp(r1->W, r2->W, 6 * 1500 * sizeof(double)) != 0 || r1->objective != r2->objective) {
+                CHECK(!"one copy and two copies agree");
+                fprintf(stderr, "  case %zu, %d threads: %.17g vs %.17g\n", c, t, r1->objective, r2->objective);
+            }
+            mmnc_result_free(r1), mmnc_result_free(r2);
+        }
+    }
+    mmnc_pmf_free(p1), mmnc_pmf_free(p2);
+    mmnc_csr_free(A), mmnc_csr_free(B);
+}
+
 int main(void)
 {
     test_composition();
@@ -380,5 +439,6 @@ int main(void)
     test_determinism_and_edges();
     test_frobenius_marginal();
     test_alloc_failures();
+    test_one_copy();
     return test_done();
 }

@@ -67,6 +67,7 @@ typedef struct cli_load {
     mmnc_valmap map;
     int normalize_rows;
     int drop_empty; /* default 1 */
+    int low_memory; /* --low-memory: the pmf without P^T (cli_load_pmf) */
 } cli_load;
 
 void cli_load_default(cli_load *l);
@@ -79,7 +80,7 @@ void cli_load_default(cli_load *l);
         {"col-field", required_argument, 0, CLI_OPT_LOAD}, {"value-field", required_argument, 0, CLI_OPT_LOAD}, \
         {"delim", required_argument, 0, CLI_OPT_LOAD}, {"mat-var", required_argument, 0, CLI_OPT_LOAD},  \
         {"transpose", no_argument, 0, CLI_OPT_LOAD}, {"map", required_argument, 0, CLI_OPT_LOAD},        \
-        {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}
+        {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}, {"low-memory", no_argument, 0, CLI_OPT_LOAD}
 /* If opt (a long option name without dashes) is a load option, apply its
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */
@@ -91,6 +92,10 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
  * (the message is printed). */
 int cli_other_option(const char *cmd, int c, char **argv, cli_load *load, const struct option *opts,
                      int longidx);
+/* Flags for mmnc_pmf_build_ex of the matrix A: always take A's arrays; no
+ * transposed copy with --low-memory, or when it would take more than half
+ * of the memory available (said on stderr unless quiet). */
+int cli_pmf_flags(const char *cmd, const cli_load *l, const mmnc_csr *A, int quiet);
 /* Help text for the load options. */
 void cli_load_help(FILE *fp);
 /* Read and transform; prints what was dropped to stderr unless quiet.

@@ -181,6 +181,7 @@ int cmd_convert(int argc, char **argv)
         if (to_mtx < 0) to_mtx = ends_with(out, ".mtx") || ends_with(out, ".mtx.gz");
     }
 
+    if (load.low_memory) return cli_usage_error(CMD, "--low-memory is for the commands that cluster or embed");
     t0 = mmnc_i_now();
     if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
     t1 = mmnc_i_now();

@@ -129,9 +129,7 @@ int cmd_embed(int argc, char **argv)
     if (binary < 0) binary = ends_with(out, ".bin");
     if (!rnames_path && !load.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
 
-    if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
-    if (mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) { rc = cli_fail(CMD, "%s: %s", data_path, err.msg); goto done; }
-    mmnc_data_drop_values(d); /* the pmf holds its own copies */
+    if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (rnames_path) {
         if (mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         if (nrnames < d->orig_rows) {

@@ -91,7 +91,7 @@ int cmd_info(int argc, char **argv)
         free(cs);
     }
     if (mmnc_components(d->A, &ncomp, NULL, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (mmnc_data_drop_empty(d, &rd, &cd, &err) != MMNC_OK || mmnc_pmf_build(d->A, &p, &err) != MMNC_OK) {
+    if (mmnc_data_drop_empty(d, &rd, &cd, &err) != MMNC_OK || mmnc_pmf_build_ex(d->A, load.low_memory ? MMNC_PMF_NO_TRANSPOSE : 0, &p, &err) != MMNC_OK) {
         rc = cli_fail(CMD, "%s: %s", argv[optind], err.msg);
         goto done;
     }

@@ -73,6 +73,10 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         l->normalize_rows = 1;
         return 1;
     }
+    if (!strcmp(opt, "low-memory")) {
+        l->low_memory = 1;
+        return 1;
+    }
     return 0;
 }
 
@@ -88,6 +92,9 @@ void cli_load_help(FILE *fp)
           "  --transpose         cluster the columns instead of the rows\n"
           "  --map M             value map: none | binary | log1p | rating3 (r -> 3^(r-1) - 1) (default none)\n"
           "  --normalize-rows    scale each row to sum 1 before forming P_{Y,X} (default off)\n"
+          "  --low-memory        keep one copy of the matrix, not two (16 bytes per nonzero less; the same\n"
+          "                      results, slower iterations) (default off, unless the second copy would take\n"
+          "                      more than half of the available memory)\n"
           "Rows and columns with zero mass are always dropped and reported; outputs use the original ids.\n",
           fp);
 }
@@ -121,4 +128,25 @@ int cli_other_option(const char *cmd, int c, char **argv, cli_load *load, const 
     if (c == CLI_OPT_LOAD && load)
         return cli_load_option(cmd, load, opts[longidx].name, optarg) < 0 ? CLI_EXIT_USAGE : 0;
     return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int cli_pmf_flags(const char *cmd, const cli_load *l, const mmnc_csr *A, int quiet)
+{
+    long long avail = -1, kb;
+    char line[256];
+    double need = 16.0 * (double)A->nnz + 8.0 * (double)(A->ncols + 1); /* P^T */
+    FILE *fp;
+    if (l->low_memory) return MMNC_PMF_TAKE | MMNC_PMF_NO_TRANSPOSE;
+    if ((fp = fopen("/proc/meminfo", "r")) != NULL) { /* Linux: what can be had without swapping */
+        while (fgets(line, sizeof line, fp))
+            if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) avail = kb * 1024;
+        fclose(fp);
+    }
+    if (avail > 0 && need > 0.5 * (double)avail) {
+        if (!quiet)
+            fprintf(stderr, "mmnc %s: the transposed copy would take %.0f MB of the %.0f MB available: "
+                            "keeping one copy (as --low-memory)\n", cmd, need / 1e6, (double)avail / 1e6);
+        return MMNC_PMF_TAKE | MMNC_PMF_NO_TRANSPOSE;
+    }
+    return MMNC_PMF_TAKE;
 }

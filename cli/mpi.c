@@ -192,8 +192,8 @@ int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet
     if (!quiet && g_dist.rank == 0 && (*rows_dropped || *cols_dropped))
         fprintf(stderr, "mmnc %s: dropped %lld rows and %lld columns with zero mass\n", cmd, (long long)*rows_dropped,
                 (long long)*cols_dropped);
-    if (mmnc_pmf_build_dist((*d)->A, &g_dist, p, &err) != MMNC_OK) goto fail;
-    mmnc_data_drop_values(*d);
+    if (mmnc_pmf_build_dist((*d)->A, cli_pmf_flags(cmd, l, (*d)->A, quiet), &g_dist, p, &err) != MMNC_OK)
+        goto fail;
     return CLI_EXIT_OK;
 fail:
     mmnc_data_free(*d);

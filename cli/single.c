@@ -21,12 +21,12 @@ int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet
     int rc;
     *p = NULL;
     if ((rc = cli_load_data(cmd, path, l, quiet, d, rows_dropped, cols_dropped)) != CLI_EXIT_OK) return rc;
-    if (mmnc_pmf_build((*d)->A, p, &err) != MMNC_OK) {
+    /* the pmf takes the matrix's arrays: d keeps only the ids */
+    if (mmnc_pmf_build_ex((*d)->A, cli_pmf_flags(cmd, l, (*d)->A, quiet), p, &err) != MMNC_OK) {
         mmnc_data_free(*d);
         *d = NULL;
         return cli_fail(cmd, "%s: %s", path, err.msg);
     }
-    mmnc_data_drop_values(*d); /* the pmf holds its own copies */
     return CLI_EXIT_OK;
 }
 

@@ -386,6 +386,19 @@ end
 
 bad "cluster: standard input needs -o" 2 "give the outputs a name with -o" cluster -
 
+begin "cluster --low-memory: one copy of the matrix, the same outputs"
+for a in nuclear frobenius; do
+    run cluster -q -a $a -k 3 -r 2 -o lm1 "$BLOCKS"
+    run cluster -q -a $a -k 3 -r 2 -o lm2 --low-memory "$BLOCKS"
+    expect_rc 0
+    expect_same lm1.labels.tsv lm2.labels.tsv
+    expect_same lm1.soft.tsv lm2.soft.tsv
+    [ "$(grep -v seconds lm1.json | sed 's/lm1/X/g')" = "$(grep -v seconds lm2.json | sed 's/lm2/X/g')" ] ||
+        fail_because "$a: the JSON summaries differ"
+done
+end
+bad "convert refuses --low-memory" 2 "cluster or embed" convert --low-memory "$BLOCKS" x.bin
+
 begin "cluster --names and --row-names appear in the outputs"
 run cluster --names "$FIX/cols.names" --row-names "$FIX/rows.names" -o nm "$BLOCKS"
 expect_rc 0

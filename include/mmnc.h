@@ -413,7 +413,9 @@ int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int
                         const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err);
 
 /* Y = B X and Y = B^T X for the DTM B = B_{Y,X}, never formed: X is
- * ncols(B) x m (resp. nrows(B) x m), row-major, and so is Y.  O(nnz m). */
+ * ncols(B) x m (resp. nrows(B) x m), row-major, and so is Y.  O(nnz m).
+ * Distributed pmf: B X gives this rank's rows; B^T X takes this rank's
+ * rows of X and returns the whole Y on every rank (collective). */
 void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
 void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
 

@@ -104,9 +104,6 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
                               (long long)prm_in->k, (long long)p->ny_all);
         return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
     }
-    if (mmnc_i_distributed(p) && prm_in->init == MMNC_INIT_SPECTRAL && prm_in->k > 1)
-        return mmnc_i_err(err, MMNC_EUNSUP, "spectral starts are not available in distributed runs yet: "
-                                            "use random or kmeans++ starts");
     prm = *prm_in;
     if (err) err->code = MMNC_OK, err->msg[0] = '\0';
     if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;

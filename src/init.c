@@ -124,6 +124,21 @@ static mmnc_int draw_rows(const mmnc_pmf *p, const double *w, mmnc_i_rng *rng, m
     return pick;
 }
 
+/* The rank that holds global row g (distributed). */
+static int owner_of(const mmnc_pmf *p, mmnc_int g, mmnc_err *err)
+{
+    int owner;
+    int64_t me = p->y0, *at = mmnc_i_malloc((size_t)p->dist->size, sizeof(int64_t));
+    if (!at) {
+        mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        return -1;
+    }
+    p->dist->allgather(p->dist, &me, sizeof me, at);
+    for (owner = p->dist->size - 1; owner > 0 && at[owner] > g; owner--) {}
+    mmnc_i_free(at);
+    return owner;
+}
+
 /* k-means++ on the chi^2 rows of the data. */
 static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_int *labels, mmnc_err *err)
 {
@@ -160,15 +175,10 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_in
             cnorm = norm2[y0];
         } else { /* the seed's row comes from the rank that holds it */
             int owner;
-            if ((g = draw_rows(p, wc, rng, err)) < 0) { status = MMNC_ENOMEM; goto cleanup; }
-            int64_t *at = NULL;
-            MMNC_ALLOC(at, p->dist->size, err, status);
-            {
-                int64_t me = p->y0;
-                p->dist->allgather(p->dist, &me, sizeof me, at);
+            if ((g = draw_rows(p, wc, rng, err)) < 0 || (owner = owner_of(p, g, err)) < 0) {
+                status = MMNC_ENOMEM;
+                goto cleanup;
             }
-            for (owner = p->dist->size - 1; owner > 0 && at[owner] > g; owner--) {}
-            mmnc_i_free(at);
             y0 = g - p->y0; /* local index on the owner */
             int64_t hdr[1] = {p->dist->rank == owner ? P->rowptr[y0 + 1] - P->rowptr[y0] : 0};
             p->dist->bcast(p->dist, hdr, sizeof hdr, owner);
@@ -209,10 +219,13 @@ cleanup:
     return status;
 }
 
-/* Weighted k-means (k-means++ seeding, then Lloyd) of n points in R^d. */
-static int kmeans_dense(mmnc_int n, mmnc_int d, const double *X, const double *wt, mmnc_int k, mmnc_i_rng *rng,
-                        mmnc_int *labels, mmnc_err *err)
+/* Weighted k-means (k-means++ seeding, then Lloyd) of n points in R^d: the
+ * rows of p (distributed: this rank's rows; the seeds are drawn and the
+ * centroids summed over all ranks). */
+static int kmeans_dense(const mmnc_pmf *p, mmnc_int n, mmnc_int d, const double *X, const double *wt, mmnc_int k,
+                        mmnc_i_rng *rng, mmnc_int *labels, mmnc_err *err)
 {
+    int dist = mmnc_i_distributed(p);
     double *C = NULL, *d2 = NULL, *w = NULL, *cw = NULL;
     int status = MMNC_OK;
     MMNC_ALLOC(C, k * (d ? d : 1), err, status);
@@ -222,12 +235,24 @@ static int kmeans_dense(mmnc_int n, mmnc_int d, const double *X, const double *w
     for (mmnc_int i = 0; i < n; i++) d2[i] = INFINITY, labels[i] = 0;
     for (mmnc_int c = 0; c < k; c++) {
         mmnc_int i0;
-        if (c == 0) i0 = draw(wt, n, rng);
-        else {
+        const double *wc = wt;
+        if (c > 0) {
             for (mmnc_int i = 0; i < n; i++) w[i] = wt[i] * d2[i];
-            i0 = draw(w, n, rng);
+            wc = w;
         }
-        memcpy(C + c * d, X + i0 * d, (size_t)d * sizeof(double));
+        if (!dist) {
+            i0 = draw(wc, n, rng);
+            memcpy(C + c * d, X + i0 * d, (size_t)d * sizeof(double));
+        } else { /* the seed point comes from the rank that holds it */
+            mmnc_int g = draw_rows(p, wc, rng, err);
+            int owner = g < 0 ? -1 : owner_of(p, g, err);
+            if (owner < 0) {
+                status = MMNC_ENOMEM;
+                goto cleanup;
+            }
+            if (p->dist->rank == owner) memcpy(C + c * d, X + (g - p->y0) * d, (size_t)d * sizeof(double));
+            p->dist->bcast(p->dist, C + c * d, (size_t)d * sizeof(double), owner);
+        }
 #pragma omp parallel for schedule(static) if (n * d > 100000)
         for (mmnc_int i = 0; i < n; i++) {
             double s = 0.0;
@@ -246,6 +271,8 @@ static int kmeans_dense(mmnc_int n, mmnc_int d, const double *X, const double *w
             cw[labels[i]] += wt[i];
             for (mmnc_int j = 0; j < d; j++) C[labels[i] * d + j] += wt[i] * X[i * d + j];
         }
+        mmnc_i_dsum(p, C, k * d);
+        mmnc_i_dsum(p, cw, k);
         for (mmnc_int c = 0; c < k; c++)
             for (mmnc_int j = 0; j < d; j++) C[c * d + j] = cw[c] > 0 ? C[c * d + j] / cw[c] : INFINITY;
 #pragma omp parallel for schedule(static) reduction(+ : changed) if (n * d * k > 100000)
@@ -262,6 +289,11 @@ static int kmeans_dense(mmnc_int n, mmnc_int d, const double *X, const double *w
                 if (s < bd) bd = s, best = c;
             }
             if (best != labels[i]) labels[i] = best, changed++;
+        }
+        {
+            int64_t c = changed;
+            mmnc_i_disum(p, &c, 1);
+            changed = c;
         }
         if (!changed) break;
     }
@@ -280,9 +312,9 @@ int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, doub
     int status = MMNC_OK;
     if (k < 2) return MMNC_OK;
     if (r > p->nx) r = p->nx;
-    if (r > p->ny) r = p->ny;
+    if (r > p->ny_all) r = p->ny_all;
     MMNC_ALLOC(sigma, r, err, status);
-    MMNC_ALLOC(U, p->ny * r, err, status);
+    MMNC_ALLOC(U, (p->ny ? p->ny : 1) * r, err, status);
     status = mmnc_dtm_svds(p, r, 1e-4, 40, seed, sigma, U, NULL, err);
     if (status == MMNC_ENOCONV) status = MMNC_OK; /* a start needs no precision */
     if (status != MMNC_OK) goto cleanup;
@@ -319,7 +351,7 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
         break;
     case MMNC_INIT_SPECTRAL:
         if (!emb) return mmnc_i_err(err, MMNC_EINVAL, "spectral start without an embedding");
-        status = kmeans_dense(p->ny, k - 1, emb, p->py, k, rng, labels, err);
+        status = kmeans_dense(p, p->ny, k - 1, emb, p->py, k, rng, labels, err);
         break;
     default:
         return mmnc_i_err(err, MMNC_EINVAL, "unknown initialisation %d", method);

@@ -141,6 +141,7 @@ void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
     if (p->Pt) {
         scaled_mul(p->Pt, p->px, p->py, m, X, Y);
+        mmnc_i_dsum(p, Y, p->nx * m); /* distributed: every rank's rows contribute */
         return;
     }
     /* one copy of the matrix: the rows of P scattered (the same sums, the
@@ -151,6 +152,7 @@ void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
         double s = 1.0 / sqrt(p->px[x]);
         for (mmnc_int j = 0; j < m; j++) Y[x * m + j] *= s;
     }
+    mmnc_i_dsum(p, Y, p->nx * m);
 }
 
 /* ---- connected components (union-find over rows and columns) ----------- */

@@ -96,14 +96,31 @@ typedef struct orthws {
  * Q <- an orthonormal basis of the columns of the n x m row-major Q (n >= m),
  * and, if R is not NULL, the m x m upper triangular R with Q_in = Q_out R.
  * CholeskyQR2, or Householder when a Cholesky factorisation fails (Q
- * numerically rank deficient).
+ * numerically rank deficient).  With rows_of (a distributed pmf), Q is this
+ * rank's rows of a taller matrix: the Gram matrices are summed across ranks
+ * (the same bits on every rank) and a failed Cholesky factorisation is
+ * retried with a diagonal shift (shifted CholeskyQR, Fukaya et al. 2020)
+ * instead of a Householder QR, which would need all the rows.
  */
-static int orth(mmnc_int n, mmnc_int m, double *Q, double *R, orthws *w, mmnc_err *err)
+static int orth(mmnc_int n, mmnc_int m, double *Q, double *R, orthws *w, const mmnc_pmf *rows_of, mmnc_err *err)
 {
-    int round;
+    int round, dist = rows_of && mmnc_i_distributed(rows_of);
     for (round = 0; round < 2; round++) {
         gram(n, m, Q, w->G, w->part);
-        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, w->G, (lapack_int)m) != 0) break;
+        if (dist) {
+            mmnc_i_dsum(rows_of, w->G, m * m);
+            if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, w->G, (lapack_int)m) != 0) {
+                /* the factorisation left G partly overwritten: form it again, shifted */
+                double tr = 0.0;
+                gram(n, m, Q, w->G, w->part);
+                mmnc_i_dsum(rows_of, w->G, m * m);
+                for (mmnc_int i = 0; i < m; i++) tr += w->G[i * m + i];
+                for (mmnc_int i = 0; i < m; i++) w->G[i * m + i] += 1e-13 * (tr > 0 ? tr : 1.0);
+                if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, w->G, (lapack_int)m) != 0)
+                    return mmnc_i_err(err, MMNC_ENOCONV, "CholeskyQR failed on a rank-deficient block");
+            }
+        } else if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, w->G, (lapack_int)m) != 0)
+            break;
         /* Q <- Q G^{-1}, row blocks independent. */
 #pragma omp parallel for schedule(static, 1) if (n * m * m > 1000000)
         for (int b = 0; b < NBLOCKS; b++) {
@@ -163,25 +180,23 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     mmnc_i_rng rng;
     if (iters) *iters = 0;
     if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
-    if (mmnc_i_distributed(p))
-        return mmnc_i_err(err, MMNC_EUNSUP, "the truncated SVD is not available in distributed runs yet");
     ny = p->ny;
     nx = p->nx;
-    if (r < 1 || r > ny || r > nx)
+    if (r < 1 || r > p->ny_all || r > nx)
         return mmnc_i_err(err, MMNC_EINVAL, "rank %lld must be between 1 and min(%lld, %lld)", (long long)r,
-                          (long long)ny, (long long)nx);
+                          (long long)p->ny_all, (long long)nx);
     if (ny > INT32_MAX || nx > INT32_MAX)
         return mmnc_i_err(err, MMNC_EINVAL, "matrix too large for LAPACK's int indices");
     if (tol <= 0) tol = 1e-10;
     if (maxit <= 0) maxit = 200;
     if (oversample < 0) oversample = r < 10 ? 10 : r / 2;
     l = r + oversample;
-    if (l > ny) l = ny;
+    if (l > p->ny_all) l = p->ny_all;
     if (l > nx) l = nx;
     if ((double)l * (double)l * NBLOCKS > (double)INT32_MAX * 8)
         return mmnc_i_err(err, MMNC_EINVAL, "rank %lld too large", (long long)r);
     MMNC_ALLOC(Q, nx * l, err, status);
-    MMNC_ALLOC(Yb, ny * l, err, status);
+    MMNC_ALLOC(Yb, (ny ? ny : 1) * l, err, status);
     MMNC_ALLOC(R, l * l, err, status);
     MMNC_ALLOC(s, l, err, status);
     MMNC_ALLOC(su, l * l, err, status);
@@ -194,14 +209,14 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     MMNC_ALLOC(w.tau, l, err, status);
     mmnc_i_rng_seed(&rng, seed);
     for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_i_rng_normal(&rng);
-    if ((status = orth(nx, l, Q, NULL, &w, err)) != MMNC_OK) goto cleanup;
+    if ((status = orth(nx, l, Q, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
     while (it < maxit) {
         /* Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
-        mmnc_dtm_mul(p, l, Q, Yb);
-        if ((status = orth(ny, l, Yb, NULL, &w, err)) != MMNC_OK) goto cleanup;
-        mmnc_dtm_tmul(p, l, Yb, Q);
-        if ((status = orth(nx, l, Q, R, &w, err)) != MMNC_OK) goto cleanup;
+        mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
+        if ((status = orth(ny, l, Yb, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
+        mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
+        if ((status = orth(nx, l, Q, R, &w, NULL, err)) != MMNC_OK) goto cleanup;
         it++;
         /* R^T = Us S Vs^T: dgesvd with jobu = 'O' leaves Us in svt, and
          * su = Vs^T. */
@@ -227,8 +242,15 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
     if (U) block_gemm(ny, l, r, Yb, svt, 0, U);  /* U = Y Us */
     if (V) block_gemm(nx, l, r, Q, su, 1, V);    /* V = Q Vs */
-    /* Sign convention: the entry of largest magnitude of each U column is positive. */
+    /* Sign convention: the entry of largest magnitude of each U column is
+     * positive (the first such entry; distributed: over all ranks' rows). */
     if (U || V) {
+        int nr = mmnc_i_distributed(p) ? p->dist->size : 1;
+        double *all = U && nr > 1 ? mmnc_i_malloc((size_t)nr * 2, sizeof(double)) : NULL;
+        if (U && nr > 1 && !all) {
+            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+            goto cleanup;
+        }
         for (mmnc_int j = 0; j < r; j++) {
             double big = 0.0;
             int neg = 0;
@@ -238,6 +260,14 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
                         big = fabs(U[y * r + j]);
                         neg = U[y * r + j] < 0;
                     }
+                if (nr > 1) { /* the ranks' winners, taken in rank (= row) order */
+                    double mine[2] = {big, neg};
+                    p->dist->allgather(p->dist, mine, sizeof mine, all);
+                    big = 0.0;
+                    neg = 0;
+                    for (int q = 0; q < nr; q++)
+                        if (all[2 * q] > big + 1e-15) big = all[2 * q], neg = all[2 * q + 1] != 0.0;
+                }
             } else {
                 for (mmnc_int x = 0; x < nx; x++)
                     if (fabs(V[x * r + j]) > big + 1e-15) {
@@ -252,6 +282,7 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
                     for (mmnc_int x = 0; x < nx; x++) V[x * r + j] = -V[x * r + j];
             }
         }
+        mmnc_i_free(all);
     }
     if (iters) *iters = (int)it;
     if (!converged)

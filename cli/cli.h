@@ -124,6 +124,12 @@ int cli_write_parts(const char *cmd, FILE *fp, const char *buf, size_t len);
 /* Rank 0: *all = the labels of all rows (its own copy, free()); elsewhere
  * *all = NULL.  Collective.  0 or an exit status. */
 int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label, mmnc_int **all);
+/* Rank 0: *all = every rank's rows of the |Y| x width row-major block X (in
+ * row order, malloc'd); elsewhere NULL.  Collective.  (mmnc-mpi only.) */
+int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_int width, double **all);
+/* Rank 0: *all = the original index of every row (d's row_orig, gathered);
+ * elsewhere NULL.  Collective.  (mmnc-mpi only.) */
+int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc_int **all);
 /* Reference labels for all rows, on rank 0 (*truth NULL elsewhere);
  * collective.  0 or an exit status. */
 int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,

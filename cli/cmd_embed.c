@@ -89,10 +89,11 @@ int cmd_embed(int argc, char **argv)
     char *vocab_guess = NULL, **rnames = NULL, **words = NULL;
     int binary = -1, quiet = 0, c, longidx, rc = CLI_EXIT_OK, iters = 0, st;
     long long v;
-    double dv, *E = NULL, *sigma = NULL, t0 = mmnc_i_now(), t_load, t_svd;
+    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, t0 = mmnc_i_now(), t_load, t_svd;
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
-    mmnc_int rd = 0, cd = 0, nrnames = 0;
+    mmnc_int rd = 0, cd = 0, nrnames = 0, nnz_all, *orig_all = NULL;
+    int root = cli_rank() == 0;
     mmnc_err err = {0, ""};
     mmnc_i_outfile svo;
     int sv_open = 0;
@@ -117,7 +118,7 @@ int cmd_embed(int argc, char **argv)
         case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; eo.seed = (uint64_t)v; break;
         case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; eo.threads = (int)v; break;
         case 'q': quiet = 1; break;
-        case 'h': help(); return CLI_EXIT_OK;
+        case 'h': if (root) help(); return CLI_EXIT_OK;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
             break;
@@ -129,6 +130,7 @@ int cmd_embed(int argc, char **argv)
     if (binary < 0) binary = ends_with(out, ".bin");
     if (!rnames_path && !load.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
 
+    if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (rnames_path) {
         if (mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
@@ -137,31 +139,41 @@ int cmd_embed(int argc, char **argv)
             goto done;
         }
     }
-    if (eo.dim + (eo.keep_trivial ? 0 : 1) > (p->ny < p->nx ? p->ny : p->nx)) {
+    if (eo.dim + (eo.keep_trivial ? 0 : 1) > (p->ny_all < p->nx ? p->ny_all : p->nx)) {
         rc = cli_usage_error(CMD, "--dim %lld is too large for a %lld x %lld matrix (at most %lld)", (long long)eo.dim,
-                             (long long)p->ny, (long long)p->nx,
-                             (long long)((p->ny < p->nx ? p->ny : p->nx) - (eo.keep_trivial ? 0 : 1)));
+                             (long long)p->ny_all, (long long)p->nx,
+                             (long long)((p->ny_all < p->nx ? p->ny_all : p->nx) - (eo.keep_trivial ? 0 : 1)));
         goto done;
     }
     t_load = mmnc_i_now() - t0;
-    E = malloc((size_t)(p->ny * eo.dim) * sizeof(double));
+    E = malloc((size_t)((p->ny ? p->ny : 1) * eo.dim) * sizeof(double));
     sigma = malloc((size_t)eo.dim * sizeof(double));
-    words = calloc((size_t)p->ny, sizeof(char *));
-    if (!E || !sigma || !words) { rc = cli_fail(CMD, "out of memory"); goto done; }
-    if (!quiet)
-        fprintf(stderr, "mmnc embed: %lld x %lld, %lld nonzeros: SVD for %lld dimensions ...\n", (long long)p->ny,
-                (long long)p->nx, (long long)p->nnz, (long long)eo.dim);
+    if (!E || !sigma) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    nnz_all = cli_nnz_all(p);
+    if (!quiet && root)
+        fprintf(stderr, "mmnc embed: %lld x %lld, %lld nonzeros: SVD for %lld dimensions ...\n", (long long)p->ny_all,
+                (long long)p->nx, (long long)nnz_all, (long long)eo.dim);
     st = mmnc_embed(p, &eo, sigma, E, &iters, &err);
     if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
     if (st == MMNC_ENOCONV && !quiet)
         fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);
     t_svd = mmnc_i_now() - t0 - t_load;
+    if (cli_nranks() > 1) { /* rank 0 writes every rank's rows, named by their original indices */
+        if ((rc = cli_gather_rows(CMD, p, E, eo.dim, &Eall)) != CLI_EXIT_OK ||
+            (rc = cli_gather_orig(CMD, p, d, &orig_all)) != CLI_EXIT_OK)
+            goto done;
+        if (!root) goto done;
+    }
+    words = calloc((size_t)(p->ny_all ? p->ny_all : 1), sizeof(char *));
+    if (!words) { rc = cli_fail(CMD, "out of memory"); goto done; }
     {
         char buf[32];
-        for (mmnc_int y = 0; y < p->ny; y++) {
-            mmnc_int orig = d->row_orig ? d->row_orig[y] : y;
-            words[y] = rnames ? rnames[orig] : (char *)mmnc_data_row_id(d, y, buf);
-            if (!rnames && !d->row_names) words[y] = strdup(buf); /* buf is reused */
+        for (mmnc_int y = 0; y < p->ny_all; y++) {
+            mmnc_int orig = orig_all ? orig_all[y] : d->row_orig ? d->row_orig[y] : y;
+            if (rnames) words[y] = rnames[orig];
+            else if (orig_all) snprintf(buf, sizeof buf, "%lld", (long long)orig + 1), words[y] = buf;
+            else words[y] = (char *)mmnc_data_row_id(d, y, buf);
+            if (!rnames && (orig_all || !d->row_names)) words[y] = strdup(buf); /* buf is reused */
             if (!words[y]) { rc = cli_fail(CMD, "out of memory"); goto done; }
         }
     }
@@ -172,7 +184,10 @@ int cmd_embed(int argc, char **argv)
         sv_open = 1;
         for (mmnc_int j = 0; j < eo.dim; j++) fprintf(svo.fp, "%.17g\n", sigma[j]);
     }
-    if (mmnc_vectors_write(out, p->ny, eo.dim, words, E, binary, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_vectors_write(out, p->ny_all, eo.dim, words, Eall ? Eall : E, binary, &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto done;
+    }
     if (sv_open) {
         sv_open = 0;
         if (mmnc_i_out_commit(&svo, &err) != MMNC_OK) {
@@ -184,15 +199,17 @@ int cmd_embed(int argc, char **argv)
     if (!quiet) {
         fprintf(stderr, "mmnc embed: %lld rows x %lld dimensions, %d iterations; sigma %.4f ... %.4f; load %.2f s, SVD %.2f s, "
                         "total %.2f s -> %s (%s)\n",
-                (long long)p->ny, (long long)eo.dim, iters, sigma[0], sigma[eo.dim - 1], t_load, t_svd,
+                (long long)p->ny_all, (long long)eo.dim, iters, sigma[0], sigma[eo.dim - 1], t_load, t_svd,
                 mmnc_i_now() - t0, out, binary ? "binary" : "text");
     }
 
 done:
     if (sv_open) mmnc_i_out_abort(&svo);
-    if (words && !rnames && !(d && d->row_names))
-        for (mmnc_int y = 0; p && y < p->ny; y++) free(words[y]);
+    if (words && !rnames && (orig_all || !(d && d->row_names)))
+        for (mmnc_int y = 0; p && y < p->ny_all; y++) free(words[y]);
     free(words);
+    free(Eall);
+    free(orig_all);
     if (rnames) mmnc_names_free(nrnames, rnames);
     free(vocab_guess);
     free(E);

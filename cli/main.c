@@ -33,14 +33,15 @@ void cli_mpi_finish(int rc);
 
 static int run(int argc, char **argv)
 {
-    static const char *dist_ok[] = {"cluster", "sweep"};
+    static const char *dist_ok[] = {"cluster", "sweep", "embed"};
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         if (cli_rank() == 0)
             fprintf(argc < 2 ? stderr : stdout,
                     "mmnc-mpi %s -- mmnc on the rows of several MPI ranks\n\n"
                     "Usage: mpirun -np N mmnc-mpi COMMAND [options] DATA\n\nCommands:\n"
                     "  cluster  as 'mmnc cluster'; outputs written by rank 0\n"
-                    "  sweep    as 'mmnc sweep'\n\n"
+                    "  sweep    as 'mmnc sweep'\n"
+                    "  embed    as 'mmnc embed'; the vectors written by rank 0\n\n"
                     "Each rank reads its part of the rows (a binary matrix from 'mmnc convert' is read in\n"
                     "place; other formats are read whole and cut).  See docs/mpi.md.\n",
                     MMNC_VERSION_STRING);
@@ -55,7 +56,7 @@ static int run(int argc, char **argv)
             for (size_t j = 0; j < sizeof commands / sizeof commands[0]; j++)
                 if (!strcmp(argv[1], commands[j].name)) return commands[j].fn(argc - 1, argv + 1);
     if (cli_rank() == 0)
-        fprintf(stderr, "mmnc-mpi: '%s' is not a distributed command (cluster, sweep); use mmnc %s\n", argv[1], argv[1]);
+        fprintf(stderr, "mmnc-mpi: '%s' is not a distributed command (cluster, sweep, embed); use mmnc %s\n", argv[1], argv[1]);
     return CLI_EXIT_USAGE;
 }
 

@@ -234,23 +234,49 @@ int cli_write_parts(const char *cmd, FILE *fp, const char *buf, size_t len)
     return bad ? cli_fail(cmd, "write error") : CLI_EXIT_OK;
 }
 
-int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label, mmnc_int **all)
+/* Rank 0: *all = every rank's n = p->ny integers v, in rank order (as doubles
+ * on the wire: exact below 2^53); elsewhere NULL. */
+static int gather_ints(const char *cmd, const mmnc_pmf *p, const mmnc_int *v, mmnc_int **all)
 {
     double *mine = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(double)), *every = NULL;
     *all = NULL;
     if (!mine) return cli_fail(cmd, "out of memory");
-    for (mmnc_int y = 0; y < p->ny; y++) mine[y] = (double)label[y];
-    if (g_dist.rank == 0) {
-        every = malloc((size_t)p->ny_all * sizeof(double));
-        *all = malloc((size_t)p->ny_all * sizeof(mmnc_int));
-        if (!every || !*all) MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    for (mmnc_int y = 0; y < p->ny; y++) mine[y] = (double)v[y];
+    if (g_dist.rank == 0 && (!(every = malloc((size_t)p->ny_all * sizeof(double))) ||
+                             !(*all = malloc((size_t)p->ny_all * sizeof(mmnc_int)))))
+        MPI_Abort(MPI_COMM_WORLD, 1);
     op_gatherv(&g_dist, mine, p->ny, every, 0);
     if (g_dist.rank == 0)
         for (mmnc_int y = 0; y < p->ny_all; y++) (*all)[y] = (mmnc_int)every[y];
     free(mine);
     free(every);
     return CLI_EXIT_OK;
+}
+
+int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label, mmnc_int **all)
+{
+    return gather_ints(cmd, p, label, all);
+}
+
+int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_int width, double **all)
+{
+    *all = NULL;
+    if (g_dist.rank == 0 && !(*all = malloc((size_t)(p->ny_all * width) * sizeof(double))))
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    op_gatherv(&g_dist, X, p->ny * width, *all, 0);
+    return CLI_EXIT_OK;
+}
+
+int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc_int **all)
+{
+    mmnc_int *mine = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(mmnc_int));
+    int rc;
+    *all = NULL;
+    if (!mine) return cli_fail(cmd, "out of memory");
+    for (mmnc_int y = 0; y < p->ny; y++) mine[y] = d->row_orig ? d->row_orig[y] : p->y0 + y;
+    rc = gather_ints(cmd, p, mine, all);
+    free(mine);
+    return rc;
 }
 
 int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
@@ -262,29 +288,21 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
      * keyed labels file is matched against row numbers.) */
     mmnc_err err = {0, ""};
     mmnc_data skel = {0};
-    double *mine = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(double)), *every = NULL;
     mmnc_int n = 0;
     int rc = CLI_EXIT_OK;
     *truth = NULL;
-    if (!mine) MPI_Abort(MPI_COMM_WORLD, 1);
-    for (mmnc_int y = 0; y < p->ny; y++) mine[y] = (double)(d->row_orig ? d->row_orig[y] : p->y0 + y);
-    if (g_dist.rank == 0 && !(every = malloc((size_t)p->ny_all * sizeof(double)))) MPI_Abort(MPI_COMM_WORLD, 1);
-    op_gatherv(&g_dist, mine, p->ny, every, 0);
+    if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) MPI_Abort(MPI_COMM_WORLD, rc);
     if (g_dist.rank == 0) {
         skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err);
-        skel.row_orig = malloc((size_t)p->ny_all * sizeof(mmnc_int));
-        if (!skel.A || !skel.row_orig) MPI_Abort(MPI_COMM_WORLD, 1);
+        if (!skel.A) MPI_Abort(MPI_COMM_WORLD, 1);
         memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));
-        for (mmnc_int y = 0; y < p->ny_all; y++) skel.row_orig[y] = (mmnc_int)every[y];
         skel.orig_rows = d->orig_rows;
         skel.orig_cols = d->orig_cols;
         if (mmnc_labels_read(path, var, &skel, &n, truth, nclasses, &err) != MMNC_OK) rc = cli_lib_fail(cmd, &err);
         else if (n != p->ny_all) rc = cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny_all);
         mmnc_csr_free(skel.A);
-        free(skel.row_orig);
     }
-    free(mine);
-    free(every);
+    free(skel.row_orig);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }

@@ -47,6 +47,22 @@ int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label,
     return CLI_EXIT_OK;
 }
 
+int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_int width, double **all)
+{
+    *all = malloc((size_t)(p->ny * width > 0 ? p->ny * width : 1) * sizeof(double));
+    if (!*all) return cli_fail(cmd, "out of memory");
+    memcpy(*all, X, (size_t)(p->ny * width) * sizeof(double));
+    return CLI_EXIT_OK;
+}
+
+int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc_int **all)
+{
+    *all = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(mmnc_int));
+    if (!*all) return cli_fail(cmd, "out of memory");
+    for (mmnc_int y = 0; y < p->ny; y++) (*all)[y] = d->row_orig ? d->row_orig[y] : y;
+    return CLI_EXIT_OK;
+}
+
 int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses)
 {

@@ -59,6 +59,7 @@ check() {
 check nuclear g.bin -k 5 -r 4
 check nuclear_mtx g.mtx -k 5 -r 3 --map log1p
 check kmeanspp g.bin -k 5 -r 3 --init kmeans++
+check spectral g.bin -k 5 -r 3 --init spectral # the truncated SVD and k-means, distributed
 check frobenius g.bin -k 5 -r 2 -a frobenius
 if "$MMNC" cluster -q -o probe g.bin -k 2 -r 1 --pz uniform >/dev/null 2>&1; then # GLPK in this build
     check prescribed g.bin -k 5 -r 2 --pz uniform
@@ -71,6 +72,21 @@ if [ -n "$SRC" ] && "$MMNC" cooc "$SRC/data/great-expectations.txt.gz" --window 
     check partial ge.mtx -k 5 -r 2 --threads 1
 fi
 for n in 2 4; do cmp -s s_soft.soft.tsv m${n}_soft.soft.tsv || fail "soft kernel differs on $n ranks"; done
+
+# word vectors: the same words, the same vectors to the printed digits
+if [ -f ge.mtx ]; then
+    "$MMNC" embed -q ge.mtx -d 20 -o e1.txt --sv e1.sv
+    for n in 2 3; do
+        timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" embed -q -t 1 ge.mtx -d 20 -o e$n.txt --sv e$n.sv 2>e$n.err ||
+            fail "embed on $n ranks: $(head -3 e$n.err)"
+        paste -d' ' e1.txt e$n.txt | awk 'NR > 1 { n = NF / 2; if ($1 != $(n + 1)) bad = "word " NR;
+            for (i = 2; i <= n; i++) { d = $i - $(n + i); if (d < 0) d = -d; if (d > 1e-6) bad = "row " NR } }
+            END { if (bad) { print bad; exit 1 } }' || fail "embed on $n ranks: vectors differ"
+        paste e1.sv e$n.sv | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-12) exit 1 }' ||
+            fail "embed on $n ranks: singular values differ"
+    done
+    echo "ok: embed (2, 3 ranks)"
+fi
 
 # evaluation against the planted truth, on rank 0 from all ranks' labels
 "$MMNC" cluster -q -o se g.bin -k 5 -r 2 --truth g.truth >/dev/null 2>&1
@@ -107,7 +123,6 @@ size=$(stat -c %s damaged.bin)
 printf '\x7f' | dd of=damaged.bin bs=1 seek=$((size - 100)) conv=notrunc status=none
 expect_fail corrupt "checksum mismatch" "${RUN[@]}" -np 4 "$MPI" cluster -q -o corrupt damaged.bin -k 3
 expect_fail missing "cannot open" "${RUN[@]}" -np 2 "$MPI" cluster -q -o missing nothere.bin -k 3
-expect_fail spectral "spectral starts are not available" "${RUN[@]}" -np 2 "$MPI" cluster -q -o spectral g.bin -k 3 --init spectral
 # One rank runs out of memory in the middle of the solver while the other
 # waits in a collective (k = 3000 needs about 1.5 GB per rank; rank 1 gets 1 GB
 # of address space, enough for MPI itself): the job must end.

@@ -338,7 +338,60 @@ static void tbuf_free(tbuf *t)
     mmnc_i_free(t->v);
 }
 
-/* Build d from the triplets (zeros are dropped, duplicates summed). */
+/* 1 if the triplets are in range and sorted: rows nondecreasing, columns
+ * nondecreasing within a row (duplicates adjacent). */
+static int triplets_sorted(const tbuf *t, mmnc_int nrows, mmnc_int ncols)
+{
+    const mmnc_int *ri = t->ri, *ci = t->ci;
+    int bad = 0;
+    if (t->n == 0) return 1;
+    bad = (uint64_t)ri[0] >= (uint64_t)nrows || (uint64_t)ci[0] >= (uint64_t)ncols;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (t->n > (1 << 16))
+    for (mmnc_int k = 1; k < t->n; k++)
+        bad |= ((uint64_t)ri[k] >= (uint64_t)nrows) | ((uint64_t)ci[k] >= (uint64_t)ncols) |
+               (ri[k - 1] > ri[k]) | ((ri[k - 1] == ri[k]) & (ci[k - 1] > ci[k]));
+    return !bad;
+}
+
+/* The CSR of sorted triplets (triplets_sorted) in one sweep.  Sorted
+ * triplets are already in the order into which mmnc_csr_from_triplets puts
+ * them (its counting sorts are stable), so the duplicates are summed in the
+ * same order, zeros dropped alike: the same matrix, bit for bit, without
+ * its two scatter passes over the whole matrix. */
+static int csr_from_sorted(const tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_csr **out,
+                           mmnc_err *err)
+{
+    mmnc_csr *A = mmnc_csr_alloc(nrows, ncols, t->n, err);
+    mmnc_int i, k = 0, q = 0;
+    if (!A) return MMNC_ENOMEM;
+    for (i = 0; i < nrows; i++) {
+        A->rowptr[i] = q;
+        while (k < t->n && t->ri[k] == i) {
+            mmnc_int c = t->ci[k];
+            double s = t->v[k++];
+            while (k < t->n && t->ri[k] == i && t->ci[k] == c) s += t->v[k++];
+            if (s != 0.0) {
+                A->colind[q] = c;
+                A->val[q++] = s;
+            }
+        }
+    }
+    A->rowptr[nrows] = q;
+    if (q < A->nnz) {
+        /* shrinking: a failed realloc keeps the larger block, which is fine */
+        mmnc_int *ci2 = mmnc_i_realloc(A->colind, q ? (size_t)q : 1, sizeof(mmnc_int));
+        double *v2;
+        if (ci2) A->colind = ci2;
+        v2 = mmnc_i_realloc(A->val, q ? (size_t)q : 1, sizeof(double));
+        if (v2) A->val = v2;
+    }
+    A->nnz = q;
+    *out = A;
+    return MMNC_OK;
+}
+
+/* Build d from the triplets (zeros are dropped, duplicates summed in the
+ * order of the triplets). */
 static int make_data(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -346,7 +399,10 @@ static int make_data(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_data **out, m
     MMNC_CALLOC(d, 1, err, status);
     d->orig_rows = nrows;
     d->orig_cols = ncols;
-    status = mmnc_csr_from_triplets(nrows, ncols, t->n, t->ri, t->ci, t->v, &d->A, err);
+    if (triplets_sorted(t, nrows, ncols))
+        status = csr_from_sorted(t, nrows, ncols, &d->A, err);
+    else
+        status = mmnc_csr_from_triplets(nrows, ncols, t->n, t->ri, t->ci, t->v, &d->A, err);
     if (status) goto cleanup;
     *out = d;
     d = NULL;

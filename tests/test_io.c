@@ -703,10 +703,12 @@ typedef struct genmtx {
  * value syntax (integers, decimals, exponents, 17 digits, a sign), blanks
  * and tabs around and between the fields, '%' comments and blank lines
  * between entries, a line of several kB every 40000 entries, CRLF line ends
- * if crlf, and `declared` entries in the size line.
+ * if crlf, and `declared` entries in the size line.  With sorted, the
+ * entries come row by row (some rows empty), columns nondecreasing in a
+ * row (duplicates adjacent).
  */
 static void gen_mtx(genmtx *g, mmnc_int m, mmnc_int n, mmnc_int nent, mmnc_int declared, int crlf,
-                    uint64_t seed)
+                    int sorted, uint64_t seed)
 {
     static const char *pad[] = {"", " ", "\t", "  "};
     static const char *sep[] = {" ", "\t", "   ", " \t "};
@@ -714,6 +716,7 @@ static void gen_mtx(genmtx *g, mmnc_int m, mmnc_int n, mmnc_int nent, mmnc_int d
     gtext t = {0};
     mmnc_i_rng rng;
     long long line = 3;
+    mmnc_int si = 0, sj = 0; /* the sorted walk */
     mmnc_i_rng_seed(&rng, seed);
     memset(g, 0, sizeof *g);
     g->m = m;
@@ -728,12 +731,23 @@ static void gen_mtx(genmtx *g, mmnc_int m, mmnc_int n, mmnc_int nent, mmnc_int d
     for (mmnc_int k = 0; k < nent; k++) {
         char val[64];
         mmnc_int i = mmnc_i_rng_below(&rng, m), j = mmnc_i_rng_below(&rng, n);
-        switch (mmnc_i_rng_below(&rng, 6)) {
+        if (sorted) {
+            if (mmnc_i_rng_below(&rng, nent / m + 1) == 0 && si + 2 < m) {
+                si += 1 + mmnc_i_rng_below(&rng, 2);
+                sj = mmnc_i_rng_below(&rng, 3);
+            } else if (sj + 3 < n) {
+                sj += mmnc_i_rng_below(&rng, 3);
+            }
+            i = si;
+            j = sj;
+        }
+        switch (mmnc_i_rng_below(&rng, 7)) {
         case 0: snprintf(val, sizeof val, "%d", (int)mmnc_i_rng_below(&rng, 10)); break;
         case 1: snprintf(val, sizeof val, "%.3f", 100 * mmnc_i_rng_uniform(&rng)); break;
         case 2: snprintf(val, sizeof val, "%.17g", 1e3 * mmnc_i_rng_uniform(&rng)); break;
         case 3: snprintf(val, sizeof val, "%de-%d", (int)mmnc_i_rng_below(&rng, 100), (int)mmnc_i_rng_below(&rng, 4)); break;
         case 4: snprintf(val, sizeof val, "+%d.5", (int)mmnc_i_rng_below(&rng, 50)); break;
+        case 5: snprintf(val, sizeof val, mmnc_i_rng_below(&rng, 50) ? ".25" : "-0"); break;
         default: snprintf(val, sizeof val, "1"); break;
         }
         if (mmnc_i_rng_below(&rng, 500) == 0) {
@@ -806,11 +820,13 @@ static const char *with_lines(const genmtx *g, long long l1, const char *s1, siz
 }
 #define WITH_LINE(g, l, s) with_lines(g, l, s, sizeof(s) - 1, 0, NULL, 0)
 
-/* The reader's configurations: threads x (block, piece) sizes. */
+/* The reader's configurations: threads x (block, piece) sizes.  The 256-byte
+ * blocks run on one thread: thousands of parallel regions crawl on a busy
+ * machine, and the pieces do not depend on the threads. */
 static const struct {
     int threads;
     size_t block, piece;
-} mtx_cfg[] = {{1, 0, 0}, {2, 0, 0}, {1, 4096, 512}, {2, 4096, 512}, {2, 256, 32}, {1, 256, 32}};
+} mtx_cfg[] = {{1, 0, 0}, {2, 0, 0}, {1, 4096, 512}, {2, 4096, 512}, {1, 256, 32}};
 #define NCFG ((int)(sizeof mtx_cfg / sizeof mtx_cfg[0]))
 
 static int read_cfg(const char *path, int c, mmnc_data **d, mmnc_err *e)
@@ -858,15 +874,18 @@ static void expect_mtx_error(const char *path, int code, long long line, const c
     expect_mtx_error(path, code, line, what, __LINE__)
 
 /* A large file read with 1 and 2 threads, big and tiny blocks, LF and CRLF,
- * plain and gzip: the same bits as the triplets put through
- * mmnc_csr_from_triplets (the line-by-line reader's path). */
+ * entries in random or sorted order, plain and gzip: the same bits as the
+ * triplets put through mmnc_csr_from_triplets (the line-by-line reader's
+ * path). */
 static void test_mtx_parallel(void)
 {
-    for (int crlf = 0; crlf < 2; crlf++) {
+    for (int kind = 0; kind < 3; kind++) {
+        int crlf = kind == 1, sorted = kind == 2;
         genmtx g;
         mmnc_csr *E = NULL;
         const char *paths[2];
-        gen_mtx(&g, 300, 200, 120000, 120000, crlf, 11 + (uint64_t)crlf);
+        gen_mtx(&g, sorted ? 3000 : 300, sorted ? 2000 : 200, 120000, 120000, crlf, sorted,
+                11 + (uint64_t)kind);
         CHECK(g.len > (1u << 20)); /* past the first megabyte the line reader holds */
         CHECK_OK(mmnc_csr_from_triplets(g.m, g.n, g.nent, g.ri, g.ci, g.v, &E, NULL));
         paths[0] = test_tmpfile(g.text, ".mtx");
@@ -915,7 +934,7 @@ static void test_mtx_parallel_alloc(void)
     const char *path;
     int bad = 0;
     long n;
-    gen_mtx(&g, 300, 200, 120000, 120000, 0, 7);
+    gen_mtx(&g, 300, 200, 120000, 120000, 0, 0, 7);
     path = test_tmpfile(g.text, ".mtx");
     for (n = 1;; n++) {
         mmnc_data *d = NULL;
@@ -941,7 +960,7 @@ static void test_mtx_parallel_errors(void)
 {
     genmtx g, c;
     long long T, q1, q3;
-    gen_mtx(&g, 300, 200, 100000, 100000, 0, 5);
+    gen_mtx(&g, 300, 200, 100000, 100000, 0, 0, 5);
     T = g.nlines;
     q1 = g.eline[g.nent / 4];
     q3 = g.eline[3 * g.nent / 4];
@@ -959,7 +978,7 @@ static void test_mtx_parallel_errors(void)
     EXPECT_MTX_ERROR(WITH_LINE(&g, q3, "1 2 \0003"), MMNC_EFORMAT, q3, "NUL byte");
     /* the size line: too few entries declared (the error is on the first
      * entry too many, before a bad line after it), too many */
-    gen_mtx(&c, 300, 200, 100000, 75000, 0, 5);
+    gen_mtx(&c, 300, 200, 100000, 75000, 0, 0, 5);
     EXPECT_MTX_ERROR(test_tmpfile(c.text, ".mtx"), MMNC_EFORMAT, c.eline[75000],
                      "more entries than the 75000 declared");
     EXPECT_MTX_ERROR(WITH_LINE(&c, c.eline[85000], "x"), MMNC_EFORMAT, c.eline[75000],
@@ -967,12 +986,12 @@ static void test_mtx_parallel_errors(void)
     EXPECT_MTX_ERROR(WITH_LINE(&c, c.eline[70000], "x"), MMNC_EFORMAT, c.eline[70000],
                      "expected 'row col value', found 'x'");
     gen_free(&c);
-    gen_mtx(&c, 300, 200, 100000, 100001, 0, 5);
+    gen_mtx(&c, 300, 200, 100000, 100001, 0, 0, 5);
     EXPECT_MTX_ERROR(test_tmpfile(c.text, ".mtx"), MMNC_EFORMAT, c.nlines,
                      "truncated: expected 100001 entries, found 100000");
     gen_free(&c);
     /* CRLF: the message shows the line without its CR */
-    gen_mtx(&c, 300, 200, 100000, 100000, 1, 5);
+    gen_mtx(&c, 300, 200, 100000, 100000, 1, 0, 5);
     EXPECT_MTX_ERROR(WITH_LINE(&c, c.eline[95000], "1 abc 2"), MMNC_EFORMAT, c.eline[95000],
                      "found '1 abc 2'");
     gen_free(&c);

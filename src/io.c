@@ -525,6 +525,52 @@ static mmnc_int count_lines(const char *s, size_t n)
 }
 
 /*
+ * The common entry line: "i j value" (pattern: "i j") with blanks or tabs
+ * around the fields, a plain decimal value of at most 15 digits, then '\n'
+ * (after blanks or '\r').  Returns the byte after the '\n' with the fields
+ * in *pi, *pj, *px; NULL for any other line, which the general code then
+ * reads -- it gives the same result on the lines accepted here (the value
+ * is parse_double's m / 10^k).  One pass, no bounds: a '\n' must follow s.
+ */
+static inline const char *mtx_fast(const char *s, int pattern, mmnc_int *pi, mmnc_int *pj,
+                                   double *px)
+{
+    const char *p = s, *b;
+    uint64_t i = 0, j = 0, m = 0;
+    int nd = 0, frac = 0, dot = 0;
+    unsigned d;
+    while (*p == ' ' || *p == '\t') p++;
+    for (b = p; (d = (unsigned)(unsigned char)*p - '0') <= 9; p++) i = 10 * i + d;
+    if (p == b || p - b > 18 || (*p != ' ' && *p != '\t')) return NULL;
+    while (*p == ' ' || *p == '\t') p++;
+    for (b = p; (d = (unsigned)(unsigned char)*p - '0') <= 9; p++) j = 10 * j + d;
+    if (p == b || p - b > 18) return NULL;
+    if (!pattern) {
+        if (*p != ' ' && *p != '\t') return NULL;
+        while (*p == ' ' || *p == '\t') p++;
+        for (;; p++) {
+            d = (unsigned)(unsigned char)*p - '0';
+            if (d <= 9) {
+                m = 10 * m + d;
+                nd++;
+                frac += dot;
+            } else if (*p == '.' && !dot) {
+                dot = 1;
+            } else {
+                break;
+            }
+        }
+        if (nd == 0 || nd > 15) return NULL;
+        *px = frac ? (double)m / pow10tab[frac] : (double)m;
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+    if (*p != '\n') return NULL;
+    *pi = (mmnc_int)i;
+    *pj = (mmnc_int)j;
+    return p + 1;
+}
+
+/*
  * Parse the entry lines s[0..len), the first of which is line line0 + 1,
  * into ri/ci/v (one slot per line at most): the checks and messages of a
  * line-by-line read, and an error on the line of entry number limit + 1.
@@ -534,19 +580,30 @@ static mmnc_int count_lines(const char *s, size_t n)
 static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line0, mmnc_int limit,
                      mmnc_int *ri, mmnc_int *ci, double *v, mmnc_int *nent, mmnc_err *err)
 {
-    const char *end = s + len, *nul = memchr(s, '\0', len);
+    const char *end = s + len, *fast_end = end;
     lreader at = {.path = h->path, .line = line0}; /* only where a message points */
     mmnc_int k = 0;
     int status = MMNC_OK;
     char ex[80];
 
+    while (fast_end > s && fast_end[-1] != '\n') fast_end--; /* the lines before have a '\n' */
     while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s)), *le = nl ? nl : end, *p = s;
-        const char *b0, *e0, *b1, *e1, *b2, *e2;
+        const char *nl, *le, *p, *b0, *e0, *b1, *e1, *b2, *e2;
         mmnc_int i, j;
         double x = 1.0;
         at.line++;
-        if (nul && nul < le) {
+        if (s < fast_end && (p = mtx_fast(s, h->pattern, &i, &j, &x)) != NULL && i >= 1 &&
+            i <= h->m && j >= 1 && j <= h->n && k < limit) {
+            ri[k] = i - 1;
+            ci[k] = j - 1;
+            v[k++] = x;
+            s = p;
+            continue;
+        }
+        nl = memchr(s, '\n', (size_t)(end - s));
+        le = nl ? nl : end;
+        p = s;
+        if (memchr(s, '\0', (size_t)(le - s))) {
             status = line_err(&at, MMNC_EFORMAT, err, "NUL byte: this is not a text file");
             break;
         }

@@ -144,6 +144,46 @@ static void test_mtx(void)
         mmnc_data_free(d);
     }
 
+    /* the one-pass reader of common lines and the general one around it */
+    {
+        const char *odd = "%%MatrixMarket matrix coordinate real general\n"
+                          "3 3 12\n"
+                          "1 1 3\r\r\n"
+                          "1\t2\t.5\n"
+                          "1 3 5.\n"
+                          "2 1 0000000000000001\n" /* 16 digits: strtod */
+                          "2 2 123456789012345\n"
+                          "002 3 1.25e1\n"
+                          "3 1 +2\n"
+                          "3 2 3\v\n"
+                          "  3 3\t 7   \n"
+                          "1 1 0.1\n"
+                          "2 2 -0\n"
+                          "1 2 1e-1";
+        mmnc_data *d = READ_OK(test_tmpfile(odd, ".mtx"), NULL);
+        if (d) {
+            double s11 = 3, s12 = 0.5;
+            s11 += 0.1;
+            s12 += 0.1;
+            CHECK(d->A->nnz == 9 && entry(d->A, 0, 0) == s11 && entry(d->A, 0, 1) == s12 &&
+                  entry(d->A, 0, 2) == 5 && entry(d->A, 1, 0) == 1 &&
+                  entry(d->A, 1, 1) == 123456789012345.0 && entry(d->A, 1, 2) == 12.5 &&
+                  entry(d->A, 2, 0) == 2 && entry(d->A, 2, 1) == 3 && entry(d->A, 2, 2) == 7);
+        }
+        mmnc_data_free(d);
+    }
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 .\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '1 2 .'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1.2.3\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "found '1 2 1.2.3'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 1\n"
+                 "1000000000000000001 1 1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3,
+                 "expected 'row col value'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected 'row col', found '2 2 1'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\r2\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '2 2 1?2'");
+
     /* bad Matrix Market input */
     EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, MMNC_FMT_AUTO,
                  MMNC_EFORMAT, 1, "only coordinate real/integer/pattern general is supported");

@@ -353,39 +353,77 @@ static int triplets_sorted(const tbuf *t, mmnc_int nrows, mmnc_int ncols)
     return !bad;
 }
 
-/* The CSR of sorted triplets (triplets_sorted) in one sweep.  Sorted
- * triplets are already in the order into which mmnc_csr_from_triplets puts
- * them (its counting sorts are stable), so the duplicates are summed in the
- * same order, zeros dropped alike: the same matrix, bit for bit, without
- * its two scatter passes over the whole matrix. */
-static int csr_from_sorted(const tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_csr **out,
-                           mmnc_err *err)
+/* The CSR of sorted triplets (triplets_sorted, t->n > 0), built in place:
+ * the column and value arrays of t become the matrix's (t loses them).
+ * Sorted triplets are already in the order into which
+ * mmnc_csr_from_triplets puts them (its counting sorts are stable), so the
+ * duplicates are summed in the same order and zeros dropped alike: the same
+ * matrix, bit for bit, without its two scatter passes and its copies.  On
+ * all threads: chunks of whole rows, each compacted within itself, then
+ * closed up in order -- nothing moves unless duplicates or zeros went. */
+#define SORTED_CHUNKS 64
+static int csr_from_sorted(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_csr **out, mmnc_err *err)
 {
-    mmnc_csr *A = mmnc_csr_alloc(nrows, ncols, t->n, err);
-    mmnc_int i, k = 0, q = 0;
-    if (!A) return MMNC_ENOMEM;
-    for (i = 0; i < nrows; i++) {
-        A->rowptr[i] = q;
-        while (k < t->n && t->ri[k] == i) {
-            mmnc_int c = t->ci[k];
-            double s = t->v[k++];
-            while (k < t->n && t->ri[k] == i && t->ci[k] == c) s += t->v[k++];
-            if (s != 0.0) {
-                A->colind[q] = c;
-                A->val[q++] = s;
+    const mmnc_int *ri = t->ri;
+    mmnc_int *ci = t->ci, beg[SORTED_CHUNKS + 1], row[SORTED_CHUNKS + 1], cnt[SORTED_CHUNKS], q = 0;
+    double *v = t->v;
+    int nc = t->n > (1 << 16) ? SORTED_CHUNKS : 1, c;
+    mmnc_csr *A = mmnc_i_calloc(1, sizeof *A);
+    if (!A || !(A->rowptr = mmnc_i_calloc((size_t)nrows + 1, sizeof(mmnc_int)))) {
+        mmnc_i_free(A);
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld x %lld matrix)",
+                          (long long)nrows, (long long)ncols);
+    }
+    /* chunk c: triplets beg[c] .. beg[c+1]-1, rows row[c] .. row[c+1]-1 */
+    beg[0] = row[0] = 0;
+    beg[nc] = t->n;
+    row[nc] = nrows;
+    for (c = 1; c < nc; c++) {
+        mmnc_int b = t->n / nc * c;
+        if (b < beg[c - 1]) b = beg[c - 1];
+        while (b > 0 && b < t->n && ri[b] == ri[b - 1]) b++;
+        beg[c] = b;
+        row[c] = b < t->n ? ri[b] : nrows;
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (nc > 1)
+    for (c = 0; c < nc; c++) {
+        /* w <= k: each entry is written where a triplet already read was */
+        mmnc_int k = beg[c], w = beg[c], e = beg[c + 1];
+        for (mmnc_int i = row[c]; i < row[c + 1]; i++) {
+            A->rowptr[i] = w;
+            while (k < e && ri[k] == i) {
+                mmnc_int j = ci[k];
+                double sum = v[k++];
+                while (k < e && ri[k] == i && ci[k] == j) sum += v[k++];
+                if (sum != 0.0) {
+                    ci[w] = j;
+                    v[w++] = sum;
+                }
             }
         }
+        cnt[c] = w - beg[c];
     }
-    A->rowptr[nrows] = q;
-    if (q < A->nnz) {
-        /* shrinking: a failed realloc keeps the larger block, which is fine */
-        mmnc_int *ci2 = mmnc_i_realloc(A->colind, q ? (size_t)q : 1, sizeof(mmnc_int));
-        double *v2;
-        if (ci2) A->colind = ci2;
-        v2 = mmnc_i_realloc(A->val, q ? (size_t)q : 1, sizeof(double));
-        if (v2) A->val = v2;
+    for (c = 0; c < nc; c++) {
+        mmnc_int shift = beg[c] - q;
+        if (shift) {
+            memmove(ci + q, ci + beg[c], (size_t)cnt[c] * sizeof(mmnc_int));
+            memmove(v + q, v + beg[c], (size_t)cnt[c] * sizeof(double));
+            for (mmnc_int i = row[c]; i < row[c + 1]; i++) A->rowptr[i] -= shift;
+        }
+        q += cnt[c];
     }
+    A->nrows = nrows;
+    A->ncols = ncols;
     A->nnz = q;
+    A->rowptr[nrows] = q;
+    /* shrink to the entries: a failed realloc keeps the larger block, which is fine */
+    A->colind = mmnc_i_realloc(ci, q ? (size_t)q : 1, sizeof(mmnc_int));
+    if (!A->colind) A->colind = ci;
+    A->val = mmnc_i_realloc(v, q ? (size_t)q : 1, sizeof(double));
+    if (!A->val) A->val = v;
+    t->ci = NULL;
+    t->v = NULL;
+    t->n = t->cap = 0;
     *out = A;
     return MMNC_OK;
 }
@@ -399,7 +437,7 @@ static int make_data(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_data **out, m
     MMNC_CALLOC(d, 1, err, status);
     d->orig_rows = nrows;
     d->orig_cols = ncols;
-    if (triplets_sorted(t, nrows, ncols))
+    if (t->n > 0 && triplets_sorted(t, nrows, ncols))
         status = csr_from_sorted(t, nrows, ncols, &d->A, err);
     else
         status = mmnc_csr_from_triplets(nrows, ncols, t->n, t->ri, t->ci, t->v, &d->A, err);

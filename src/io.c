@@ -5,7 +5,9 @@
  *
  * All text comes through stream.c in large blocks cut into lines with
  * memchr; numbers are parsed by hand (with strtod only for values that are
- * not short decimals), never with sscanf.
+ * not short decimals), never with sscanf.  The entries of Matrix Market
+ * files are parsed on all threads (mtx_entries), with the same result and
+ * the same first error as a line-by-line read.
  */
 #include <errno.h>
 #include <math.h>
@@ -336,7 +338,98 @@ static void tbuf_free(tbuf *t)
     mmnc_i_free(t->v);
 }
 
-/* Build d from the triplets (zeros are dropped, duplicates summed). */
+/* 1 if the triplets are in range and sorted: rows nondecreasing, columns
+ * nondecreasing within a row (duplicates adjacent). */
+static int triplets_sorted(const tbuf *t, mmnc_int nrows, mmnc_int ncols)
+{
+    const mmnc_int *ri = t->ri, *ci = t->ci;
+    int bad = 0;
+    if (t->n == 0) return 1;
+    bad = (uint64_t)ri[0] >= (uint64_t)nrows || (uint64_t)ci[0] >= (uint64_t)ncols;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (t->n > (1 << 16))
+    for (mmnc_int k = 1; k < t->n; k++)
+        bad |= ((uint64_t)ri[k] >= (uint64_t)nrows) | ((uint64_t)ci[k] >= (uint64_t)ncols) |
+               (ri[k - 1] > ri[k]) | ((ri[k - 1] == ri[k]) & (ci[k - 1] > ci[k]));
+    return !bad;
+}
+
+/* The CSR of sorted triplets (triplets_sorted, t->n > 0), built in place:
+ * the column and value arrays of t become the matrix's (t loses them).
+ * Sorted triplets are already in the order into which
+ * mmnc_csr_from_triplets puts them (its counting sorts are stable), so the
+ * duplicates are summed in the same order and zeros dropped alike: the same
+ * matrix, bit for bit, without its two scatter passes and its copies.  On
+ * all threads: chunks of whole rows, each compacted within itself, then
+ * closed up in order -- nothing moves unless duplicates or zeros went. */
+#define SORTED_CHUNKS 64
+static int csr_from_sorted(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_csr **out, mmnc_err *err)
+{
+    const mmnc_int *ri = t->ri;
+    mmnc_int *ci = t->ci, beg[SORTED_CHUNKS + 1], row[SORTED_CHUNKS + 1], cnt[SORTED_CHUNKS], q = 0;
+    double *v = t->v;
+    int nc = t->n > (1 << 16) ? SORTED_CHUNKS : 1, c;
+    mmnc_csr *A = mmnc_i_calloc(1, sizeof *A);
+    if (!A || !(A->rowptr = mmnc_i_calloc((size_t)nrows + 1, sizeof(mmnc_int)))) {
+        mmnc_i_free(A);
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld x %lld matrix)",
+                          (long long)nrows, (long long)ncols);
+    }
+    /* chunk c: triplets beg[c] .. beg[c+1]-1, rows row[c] .. row[c+1]-1 */
+    beg[0] = row[0] = 0;
+    beg[nc] = t->n;
+    row[nc] = nrows;
+    for (c = 1; c < nc; c++) {
+        mmnc_int b = t->n / nc * c;
+        if (b < beg[c - 1]) b = beg[c - 1];
+        while (b > 0 && b < t->n && ri[b] == ri[b - 1]) b++;
+        beg[c] = b;
+        row[c] = b < t->n ? ri[b] : nrows;
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (nc > 1)
+    for (c = 0; c < nc; c++) {
+        /* w <= k: each entry is written where a triplet already read was */
+        mmnc_int k = beg[c], w = beg[c], e = beg[c + 1];
+        for (mmnc_int i = row[c]; i < row[c + 1]; i++) {
+            A->rowptr[i] = w;
+            while (k < e && ri[k] == i) {
+                mmnc_int j = ci[k];
+                double sum = v[k++];
+                while (k < e && ri[k] == i && ci[k] == j) sum += v[k++];
+                if (sum != 0.0) {
+                    ci[w] = j;
+                    v[w++] = sum;
+                }
+            }
+        }
+        cnt[c] = w - beg[c];
+    }
+    for (c = 0; c < nc; c++) {
+        mmnc_int shift = beg[c] - q;
+        if (shift) {
+            memmove(ci + q, ci + beg[c], (size_t)cnt[c] * sizeof(mmnc_int));
+            memmove(v + q, v + beg[c], (size_t)cnt[c] * sizeof(double));
+            for (mmnc_int i = row[c]; i < row[c + 1]; i++) A->rowptr[i] -= shift;
+        }
+        q += cnt[c];
+    }
+    A->nrows = nrows;
+    A->ncols = ncols;
+    A->nnz = q;
+    A->rowptr[nrows] = q;
+    /* shrink to the entries: a failed realloc keeps the larger block, which is fine */
+    A->colind = mmnc_i_realloc(ci, q ? (size_t)q : 1, sizeof(mmnc_int));
+    if (!A->colind) A->colind = ci;
+    A->val = mmnc_i_realloc(v, q ? (size_t)q : 1, sizeof(double));
+    if (!A->val) A->val = v;
+    t->ci = NULL;
+    t->v = NULL;
+    t->n = t->cap = 0;
+    *out = A;
+    return MMNC_OK;
+}
+
+/* Build d from the triplets (zeros are dropped, duplicates summed in the
+ * order of the triplets). */
 static int make_data(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -344,7 +437,10 @@ static int make_data(tbuf *t, mmnc_int nrows, mmnc_int ncols, mmnc_data **out, m
     MMNC_CALLOC(d, 1, err, status);
     d->orig_rows = nrows;
     d->orig_cols = ncols;
-    status = mmnc_csr_from_triplets(nrows, ncols, t->n, t->ri, t->ci, t->v, &d->A, err);
+    if (t->n > 0 && triplets_sorted(t, nrows, ncols))
+        status = csr_from_sorted(t, nrows, ncols, &d->A, err);
+    else
+        status = mmnc_csr_from_triplets(nrows, ncols, t->n, t->ri, t->ci, t->v, &d->A, err);
     if (status) goto cleanup;
     *out = d;
     d = NULL;
@@ -403,27 +499,347 @@ static int mtx_banner(const lreader *r, const char *s, int *pattern, mmnc_err *e
 }
 
 /*
+ * The entry lines, on all cores.  The text after the size line is read in
+ * blocks of about mtx_block bytes, each cut after its last newline (the rest
+ * of the last line waits for the next block).  A block is cut at newlines
+ * into pieces of about mtx_piece bytes, which the threads parse straight
+ * into the triplet arrays: a first pass counts the lines of every piece,
+ * which bounds its entries, so piece k writes from the sum of the line counts
+ * of the pieces before it; the gaps that comment and blank lines leave are
+ * closed afterwards, in order.  The pieces depend on the sizes only, never
+ * on the number of threads, and are joined in file order, so the triplets --
+ * hence the matrix -- are the same bits for any number of threads.
+ *
+ * Errors.  A piece stops at its first bad line and the threads write no
+ * message.  The pieces are then taken in file order; the first one that
+ * stopped, or whose entries run past the count of the size line, is parsed
+ * again on one thread, with messages, the line number of its first line
+ * (the line counts of the pieces before it) and the exact number of entries
+ * still allowed.  It reports the first error in file order: the error of a
+ * line-by-line read.  Decompression stays on one thread (it is the stream).
+ */
+
+/* Block and piece sizes in bytes (tests shrink them: mmnc_i_mtx_blocks). */
+#define MTX_BLOCK ((size_t)32 << 20)
+#define MTX_PIECE ((size_t)1 << 20)
+#define MTX_MAXPIECES 1024
+static size_t mtx_block = MTX_BLOCK, mtx_piece = MTX_PIECE;
+
+void mmnc_i_mtx_blocks(size_t block, size_t piece)
+{
+    mtx_block = block ? block : MTX_BLOCK;
+    mtx_piece = piece ? piece : MTX_PIECE;
+}
+
+/* What the banner and the size line said. */
+typedef struct mtx_hdr {
+    const char *path;
+    int pattern;
+    mmnc_int m, n, nnz;
+} mtx_hdr;
+
+/* One piece of a block: whole lines. */
+typedef struct mtx_part {
+    size_t beg, end;   /* bytes of the block */
+    mmnc_int lines;    /* its lines: at most as many entries */
+    mmnc_int off;      /* where its entries go in the triplet arrays */
+    mmnc_int nent;     /* entries stored */
+    int status;        /* MMNC_OK, or it stopped at a bad line */
+} mtx_part;
+
+/* Lines in s[0..n): the newlines, plus a last line without one.  Counted
+ * in runs of 255 bytes into a byte, which compilers vectorise. */
+static mmnc_int count_lines(const char *s, size_t n)
+{
+    mmnc_int c = 0;
+    for (size_t i = 0; i < n;) {
+        size_t run = n - i < 255 ? n - i : 255;
+        unsigned char a = 0;
+        for (size_t k = 0; k < run; k++) a += s[i + k] == '\n';
+        c += a;
+        i += run;
+    }
+    return c + (n > 0 && s[n - 1] != '\n');
+}
+
+/*
+ * The common entry line: "i j value" (pattern: "i j") with blanks or tabs
+ * around the fields, a plain decimal value of at most 15 digits, then '\n'
+ * (after blanks or '\r').  Returns the byte after the '\n' with the fields
+ * in *pi, *pj, *px; NULL for any other line, which the general code then
+ * reads -- it gives the same result on the lines accepted here (the value
+ * is parse_double's m / 10^k).  One pass, no bounds: a '\n' must follow s.
+ */
+static inline const char *mtx_fast(const char *s, int pattern, mmnc_int *pi, mmnc_int *pj,
+                                   double *px)
+{
+    const char *p = s, *b;
+    uint64_t i = 0, j = 0, m = 0;
+    int nd = 0, frac = 0, dot = 0;
+    unsigned d;
+    while (*p == ' ' || *p == '\t') p++;
+    for (b = p; (d = (unsigned)(unsigned char)*p - '0') <= 9; p++) i = 10 * i + d;
+    if (p == b || p - b > 18 || (*p != ' ' && *p != '\t')) return NULL;
+    while (*p == ' ' || *p == '\t') p++;
+    for (b = p; (d = (unsigned)(unsigned char)*p - '0') <= 9; p++) j = 10 * j + d;
+    if (p == b || p - b > 18) return NULL;
+    if (!pattern) {
+        if (*p != ' ' && *p != '\t') return NULL;
+        while (*p == ' ' || *p == '\t') p++;
+        for (;; p++) {
+            d = (unsigned)(unsigned char)*p - '0';
+            if (d <= 9) {
+                m = 10 * m + d;
+                nd++;
+                frac += dot;
+            } else if (*p == '.' && !dot) {
+                dot = 1;
+            } else {
+                break;
+            }
+        }
+        if (nd == 0 || nd > 15) return NULL;
+        *px = frac ? (double)m / pow10tab[frac] : (double)m;
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+    if (*p != '\n') return NULL;
+    *pi = (mmnc_int)i;
+    *pj = (mmnc_int)j;
+    return p + 1;
+}
+
+/*
+ * Parse the entry lines s[0..len), the first of which is line line0 + 1,
+ * into ri/ci/v (one slot per line at most): the checks and messages of a
+ * line-by-line read, and an error on the line of entry number limit + 1.
+ * Stops at the first bad line; *nent = the entries stored before it.  err
+ * may be NULL (the threads' pass: no message).
+ */
+static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line0, mmnc_int limit,
+                     mmnc_int *ri, mmnc_int *ci, double *v, mmnc_int *nent, mmnc_err *err)
+{
+    const char *end = s + len, *fast_end = end;
+    lreader at = {.path = h->path, .line = line0}; /* only where a message points */
+    mmnc_int k = 0;
+    int status = MMNC_OK;
+    char ex[80];
+
+    while (fast_end > s && fast_end[-1] != '\n') fast_end--; /* the lines before have a '\n' */
+    while (s < end) {
+        const char *nl, *le, *p, *b0, *e0, *b1, *e1, *b2, *e2;
+        mmnc_int i, j;
+        double x = 1.0;
+        at.line++;
+        if (s < fast_end && (p = mtx_fast(s, h->pattern, &i, &j, &x)) != NULL && i >= 1 &&
+            i <= h->m && j >= 1 && j <= h->n && k < limit) {
+            ri[k] = i - 1;
+            ci[k] = j - 1;
+            v[k++] = x;
+            s = p;
+            continue;
+        }
+        nl = memchr(s, '\n', (size_t)(end - s));
+        le = nl ? nl : end;
+        p = s;
+        if (memchr(s, '\0', (size_t)(le - s))) {
+            status = line_err(&at, MMNC_EFORMAT, err, "NUL byte: this is not a text file");
+            break;
+        }
+        if (le > s && le[-1] == '\r') le--;
+        while (p < le && IS_WS(*p)) p++;
+        if (p == le || *p == '%') {
+            s = nl ? nl + 1 : end;
+            continue;
+        }
+        b0 = p;
+        while (p < le && !IS_WS(*p)) p++;
+        e0 = p;
+        while (p < le && IS_WS(*p)) p++;
+        b1 = p;
+        while (p < le && !IS_WS(*p)) p++;
+        e1 = p;
+        while (p < le && IS_WS(*p)) p++;
+        b2 = p;
+        while (p < le && !IS_WS(*p)) p++;
+        e2 = p;
+        while (p < le && IS_WS(*p)) p++;
+        if (p < le || (h->pattern ? b2 != e2 : b2 == e2) || !parse_index(b0, e0, &i) ||
+            !parse_index(b1, e1, &j) || (!h->pattern && !parse_double(b2, e2, &x))) {
+            status = line_err(&at, MMNC_EFORMAT, err, "expected '%s', found '%s'",
+                              h->pattern ? "row col" : "row col value",
+                              excerpt(s, (size_t)(le - s), ex));
+            break;
+        }
+        if (i < 1 || i > h->m || j < 1 || j > h->n) {
+            status = line_err(&at, MMNC_EFORMAT, err,
+                              "index (%lld, %lld) out of range: the matrix is %lld x %lld "
+                              "(1-based)", (long long)i, (long long)j, (long long)h->m,
+                              (long long)h->n);
+            break;
+        }
+        if ((status = check_value(&at, x, b2, e2, err)) != MMNC_OK) break;
+        if (k == limit) {
+            status = line_err(&at, MMNC_EFORMAT, err,
+                              "more entries than the %lld declared in the size line",
+                              (long long)h->nnz);
+            break;
+        }
+        ri[k] = i - 1;
+        ci[k] = j - 1;
+        v[k++] = x;
+        s = nl ? nl + 1 : end;
+    }
+    *nent = k;
+    return status;
+}
+
+/* The entry lines text[0..len) (whole lines; r->line lines come before
+ * them) appended to t, on all threads.  pc has MTX_MAXPIECES slots. */
+static int mtx_block_parse(lreader *r, const mtx_hdr *h, const char *text, size_t len,
+                           mtx_part *pc, tbuf *t, mmnc_err *err)
+{
+    size_t np = (len + mtx_piece - 1) / mtx_piece;
+    mmnc_int lines = 0, left = h->nnz - t->n;
+    int k, status;
+
+    if (np < 1) np = 1;
+    if (np > MTX_MAXPIECES) np = MTX_MAXPIECES;
+    pc[0].beg = 0;
+    for (k = 0; k < (int)np; k++) {
+        size_t e = len;
+        if (k + 1 < (int)np) {
+            size_t from = len / np * (size_t)(k + 1);
+            const char *nl;
+            if (from < pc[k].beg) from = pc[k].beg;
+            nl = memchr(text + from, '\n', len - from);
+            if (nl) e = (size_t)(nl - text) + 1;
+            pc[k + 1].beg = e;
+        }
+        pc[k].end = e;
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (np > 1)
+    for (k = 0; k < (int)np; k++) pc[k].lines = count_lines(text + pc[k].beg, pc[k].end - pc[k].beg);
+    for (k = 0; k < (int)np; k++) {
+        pc[k].off = t->n + lines;
+        lines += pc[k].lines;
+    }
+    if ((status = tbuf_grow(t, t->n + lines, err)) != MMNC_OK) return status;
+    /* `left` bounds every piece's entries: a size line far too small stops
+     * the threads early. */
+#pragma omp parallel for schedule(dynamic, 1) if (np > 1)
+    for (k = 0; k < (int)np; k++)
+        pc[k].status = mtx_lines(h, text + pc[k].beg, pc[k].end - pc[k].beg, 0, left,
+                                 t->ri + pc[k].off, t->ci + pc[k].off, t->v + pc[k].off,
+                                 &pc[k].nent, NULL);
+    for (k = 0; k < (int)np; k++) {
+        mtx_part *q = &pc[k];
+        if (q->status != MMNC_OK || q->nent > h->nnz - t->n) {
+            /* The first error in file order is in this piece (an entry past
+             * the declared count is one too): parse it again for the
+             * message.  It cannot succeed; the guard is for safety only. */
+            mmnc_int nent;
+            status = mtx_lines(h, text + q->beg, q->end - q->beg, r->line, h->nnz - t->n,
+                               t->ri + q->off, t->ci + q->off, t->v + q->off, &nent, err);
+            return status ? status
+                          : mmnc_i_err(err, MMNC_EFORMAT, "%s: internal error reading line %lld",
+                                       h->path, r->line + 1);
+        }
+        if (q->off != t->n) { /* close the gap of comment or blank lines */
+            memmove(t->ri + t->n, t->ri + q->off, (size_t)q->nent * sizeof(mmnc_int));
+            memmove(t->ci + t->n, t->ci + q->off, (size_t)q->nent * sizeof(mmnc_int));
+            memmove(t->v + t->n, t->v + q->off, (size_t)q->nent * sizeof(double));
+        }
+        t->n += q->nent;
+        r->line += q->lines;
+    }
+    return MMNC_OK;
+}
+
+/* Move the unread text r->buf[beg..end) to the front, grow the buffer to at
+ * least `target` bytes and read until it holds `target` (or the input ends). */
+static int block_fill(lreader *r, size_t target, mmnc_err *err)
+{
+    size_t want, got;
+    int st;
+    if (r->beg > 0) {
+        memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+        r->end -= r->beg;
+        r->beg = 0;
+    }
+    if (target > r->cap) {
+        char *nb = mmnc_i_realloc(r->buf, target + 1, 1);
+        if (!nb) return mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory reading line %lld",
+                                   r->path, r->line + 1);
+        r->buf = nb;
+        r->cap = target;
+    }
+    want = target - r->end;
+    if ((st = mmnc_i_in_read(r->in, r->buf + r->end, want, &got, err)) != MMNC_OK) return st;
+    r->end += got;
+    if (got < want) r->eof = 1;
+    return MMNC_OK;
+}
+
+/* The entry lines after the size line (the next line of r) appended to t;
+ * r->line ends as the number of lines of the file. */
+static int mtx_entries(lreader *r, const mtx_hdr *h, tbuf *t, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mtx_part *pc = NULL;
+
+    MMNC_ALLOC(pc, MTX_MAXPIECES, err, status);
+    for (;;) {
+        size_t avail = r->end - r->beg, w, cut;
+        if (!r->eof && avail < mtx_block) {
+            if ((status = block_fill(r, mtx_block, err)) != MMNC_OK) goto cleanup;
+            avail = r->end - r->beg;
+        }
+        if (avail == 0) break;
+        w = avail < mtx_block ? avail : mtx_block;
+        for (cut = w; cut > 0 && r->buf[r->beg + cut - 1] != '\n'; cut--) {}
+        if (cut == 0) { /* a line longer than a block */
+            const char *nl = memchr(r->buf + r->beg + w, '\n', avail - w);
+            if (nl) {
+                cut = (size_t)(nl - (r->buf + r->beg)) + 1;
+            } else if (r->eof) {
+                cut = avail; /* the last line, without a newline */
+            } else {
+                if ((status = block_fill(r, 2 * avail, err)) != MMNC_OK) goto cleanup;
+                continue;
+            }
+        }
+        if ((status = mtx_block_parse(r, h, r->buf + r->beg, cut, pc, t, err)) != MMNC_OK)
+            goto cleanup;
+        r->beg += cut;
+    }
+
+cleanup:
+    mmnc_i_free(pc);
+    return status;
+}
+
+/*
  * Matrix Market coordinate text.  The banner is optional: without it the
  * file is "coordinate real general" (the MTX-like text written by many
- * tools: '%' comments, "rows cols nnz", then triplets).
+ * tools: '%' comments, "rows cols nnz", then triplets).  The banner,
+ * comments and size line are read line by line, the entries in parallel
+ * blocks (mtx_entries).
  */
 static int read_mtx(lreader *r, mmnc_data **out, mmnc_err *err)
 {
-    int status = MMNC_OK, pattern = 0, have_size = 0, banner = 0;
-    mmnc_int m = 0, n = 0, nnz = 0, cnt = 0;
+    int status = MMNC_OK, have_size = 0, banner = 0;
+    mtx_hdr h = {.path = r->path};
     tbuf t = {0};
     char *s, ex[80];
     size_t len;
 
-    for (;;) {
+    while (!have_size) {
         const char *p, *b0, *e0, *b1, *e1, *b2, *e2;
-        mmnc_int i, j;
-        double v = 1.0;
         if ((status = lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
         if (!s) break;
         if (r->line == 1 && strncmp(s, "%%", 2) == 0 && len >= 14 &&
             word_is(s + 2, s + 14, "matrixmarket")) {
-            if ((status = mtx_banner(r, s, &pattern, err)) != MMNC_OK) goto cleanup;
+            if ((status = mtx_banner(r, s, &h.pattern, err)) != MMNC_OK) goto cleanup;
             banner = 1;
             continue;
         }
@@ -436,53 +852,29 @@ static int read_mtx(lreader *r, mmnc_data **out, mmnc_err *err)
         b2 = p = skip_ws(p);
         e2 = p = token_end(p);
         p = skip_ws(p);
-        if (!have_size) {
-            if (*p || !parse_index(b0, e0, &m) || !parse_index(b1, e1, &n) ||
-                !parse_index(b2, e2, &nnz)) {
-                status = line_err(r, MMNC_EFORMAT, err,
-                                  "expected 'rows cols entries'%s, found '%s'",
-                                  banner ? "" : " (read as Matrix Market without a banner)",
-                                  excerpt(s, len, ex));
-                goto cleanup;
-            }
-            have_size = 1;
-            /* reserve, but not blindly: the size line may be wrong */
-            if ((status = tbuf_grow(&t, nnz < (1 << 20) ? nnz : (1 << 20), err)) != MMNC_OK)
-                goto cleanup;
-            continue;
-        }
-        if (*p || (pattern ? b2 != e2 : b2 == e2) || !parse_index(b0, e0, &i) ||
-            !parse_index(b1, e1, &j) || (!pattern && !parse_double(b2, e2, &v))) {
-            status = line_err(r, MMNC_EFORMAT, err, "expected '%s', found '%s'",
-                              pattern ? "row col" : "row col value", excerpt(s, len, ex));
+        if (*p || !parse_index(b0, e0, &h.m) || !parse_index(b1, e1, &h.n) ||
+            !parse_index(b2, e2, &h.nnz)) {
+            status = line_err(r, MMNC_EFORMAT, err, "expected 'rows cols entries'%s, found '%s'",
+                              banner ? "" : " (read as Matrix Market without a banner)",
+                              excerpt(s, len, ex));
             goto cleanup;
         }
-        if (i < 1 || i > m || j < 1 || j > n) {
-            status = line_err(r, MMNC_EFORMAT, err,
-                              "index (%lld, %lld) out of range: the matrix is %lld x %lld "
-                              "(1-based)", (long long)i, (long long)j, (long long)m,
-                              (long long)n);
-            goto cleanup;
-        }
-        if ((status = check_value(r, v, b2, e2, err)) != MMNC_OK) goto cleanup;
-        if (++cnt > nnz) {
-            status = line_err(r, MMNC_EFORMAT, err,
-                              "more entries than the %lld declared in the size line",
-                              (long long)nnz);
-            goto cleanup;
-        }
-        if ((status = tbuf_push(&t, i - 1, j - 1, v, err)) != MMNC_OK) goto cleanup;
+        have_size = 1;
     }
     if (!have_size) {
         status = line_err(r, MMNC_EFORMAT, err, "no size line 'rows cols entries' found");
         goto cleanup;
     }
-    if (cnt < nnz) {
+    /* reserve, but not blindly: the size line may be wrong */
+    if ((status = tbuf_grow(&t, h.nnz < (1 << 20) ? h.nnz : (1 << 20), err)) != MMNC_OK)
+        goto cleanup;
+    if ((status = mtx_entries(r, &h, &t, err)) != MMNC_OK) goto cleanup;
+    if (t.n < h.nnz) {
         status = line_err(r, MMNC_EFORMAT, err, "truncated: expected %lld entries, found %lld",
-                          (long long)nnz, (long long)cnt);
+                          (long long)h.nnz, (long long)t.n);
         goto cleanup;
     }
-    status = make_data(&t, m, n, out, err);
+    status = make_data(&t, h.m, h.n, out, err);
 
 cleanup:
     tbuf_free(&t);

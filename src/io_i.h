@@ -27,4 +27,11 @@ int mmnc_i_bin_sniff(const char *path);
 /* XXH64 of len bytes with the given seed (the checksum of binary files). */
 uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed);
 
+/* Test hook (io.c): the Matrix Market reader parses its entries in blocks of
+ * `block` bytes read from the stream, each cut at newlines into pieces of
+ * about `piece` bytes for the threads; 0 restores the default (32 MB, 1 MB).
+ * Tiny sizes put lines across every boundary.  Not thread-safe: call it
+ * between reads, from tests only. */
+void mmnc_i_mtx_blocks(size_t block, size_t piece);
+
 #endif /* MMNC_IO_I_H */

@@ -2,7 +2,9 @@
  * test_io.c -- reading data sets, labels and names: every text format,
  * plain and gzip, format detection, every kind of bad input (status code and
  * a message naming file and line), the Reuters-21578 files when present, and
- * every out-of-memory exit.
+ * every out-of-memory exit.  The parallel Matrix Market reader: large
+ * generated files read with 1 and 2 threads and tiny blocks give the same
+ * bits, and the first error in file order on its line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 #include <matio.h>
 #endif
 
-#include "mmnc_i.h"
+#include "io_i.h"
 #include "testutil.h"
 
 #define REUTERS_DIR MMNC_SOURCE_DIR "/../shared/data/reuters21578/"
@@ -141,6 +143,46 @@ static void test_mtx(void)
                      entry(d->A, 0, 0) == 2);
         mmnc_data_free(d);
     }
+
+    /* the one-pass reader of common lines and the general one around it */
+    {
+        const char *odd = "%%MatrixMarket matrix coordinate real general\n"
+                          "3 3 12\n"
+                          "1 1 3\r\r\n"
+                          "1\t2\t.5\n"
+                          "1 3 5.\n"
+                          "2 1 0000000000000001\n" /* 16 digits: strtod */
+                          "2 2 123456789012345\n"
+                          "002 3 1.25e1\n"
+                          "3 1 +2\n"
+                          "3 2 3\v\n"
+                          "  3 3\t 7   \n"
+                          "1 1 0.1\n"
+                          "2 2 -0\n"
+                          "1 2 1e-1";
+        mmnc_data *d = READ_OK(test_tmpfile(odd, ".mtx"), NULL);
+        if (d) {
+            double s11 = 3, s12 = 0.5;
+            s11 += 0.1;
+            s12 += 0.1;
+            CHECK(d->A->nnz == 9 && entry(d->A, 0, 0) == s11 && entry(d->A, 0, 1) == s12 &&
+                  entry(d->A, 0, 2) == 5 && entry(d->A, 1, 0) == 1 &&
+                  entry(d->A, 1, 1) == 123456789012345.0 && entry(d->A, 1, 2) == 12.5 &&
+                  entry(d->A, 2, 0) == 2 && entry(d->A, 2, 1) == 3 && entry(d->A, 2, 2) == 7);
+        }
+        mmnc_data_free(d);
+    }
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 .\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '1 2 .'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1.2.3\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "found '1 2 1.2.3'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 1\n"
+                 "1000000000000000001 1 1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3,
+                 "expected 'row col value'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected 'row col', found '2 2 1'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\r2\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '2 2 1?2'");
 
     /* bad Matrix Market input */
     EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, MMNC_FMT_AUTO,
@@ -660,6 +702,342 @@ static void test_alloc_failures(void)
     CHECK(bad == 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The parallel Matrix Market reader                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A growing text. */
+typedef struct gtext {
+    char *s;
+    size_t n, cap;
+} gtext;
+
+static void gt_add(gtext *t, const char *fmt, ...) MMNC_PRINTF(2, 3);
+static void gt_add(gtext *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (t->cap - t->n < 8192) {
+        t->cap = t->cap ? 2 * t->cap : 1 << 16;
+        t->s = realloc(t->s, t->cap);
+    }
+    va_start(ap, fmt);
+    k = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t)k;
+}
+
+/* A generated Matrix Market file and what a reader must make of it. */
+typedef struct genmtx {
+    char *text;              /* NUL-terminated, no newline after the last line */
+    size_t len;
+    mmnc_int m, n, nent;     /* nent entry lines */
+    mmnc_int *ri, *ci;       /* the entries in file order, 0-based */
+    double *v;
+    long long *eline;        /* the line of each entry */
+    long long nlines;        /* lines in the file */
+} genmtx;
+
+/*
+ * About 14 bytes per entry of an m x n matrix: duplicates, zeros, every
+ * value syntax (integers, decimals, exponents, 17 digits, a sign), blanks
+ * and tabs around and between the fields, '%' comments and blank lines
+ * between entries, a line of several kB every 40000 entries, CRLF line ends
+ * if crlf, and `declared` entries in the size line.  With sorted, the
+ * entries come row by row (some rows empty), columns nondecreasing in a
+ * row (duplicates adjacent).
+ */
+static void gen_mtx(genmtx *g, mmnc_int m, mmnc_int n, mmnc_int nent, mmnc_int declared, int crlf,
+                    int sorted, uint64_t seed)
+{
+    static const char *pad[] = {"", " ", "\t", "  "};
+    static const char *sep[] = {" ", "\t", "   ", " \t "};
+    const char *eol = crlf ? "\r\n" : "\n";
+    gtext t = {0};
+    mmnc_i_rng rng;
+    long long line = 3;
+    mmnc_int si = 0, sj = 0; /* the sorted walk */
+    mmnc_i_rng_seed(&rng, seed);
+    memset(g, 0, sizeof *g);
+    g->m = m;
+    g->n = n;
+    g->nent = nent;
+    g->ri = malloc((size_t)nent * sizeof(mmnc_int));
+    g->ci = malloc((size_t)nent * sizeof(mmnc_int));
+    g->v = malloc((size_t)nent * sizeof(double));
+    g->eline = malloc((size_t)nent * sizeof(long long));
+    gt_add(&t, "%%%%MatrixMarket matrix coordinate real general%s%% generated%s%lld %lld %lld%s",
+           eol, eol, (long long)m, (long long)n, (long long)declared, eol);
+    for (mmnc_int k = 0; k < nent; k++) {
+        char val[64];
+        mmnc_int i = mmnc_i_rng_below(&rng, m), j = mmnc_i_rng_below(&rng, n);
+        if (sorted) {
+            if (mmnc_i_rng_below(&rng, nent / m + 1) == 0 && si + 2 < m) {
+                si += 1 + mmnc_i_rng_below(&rng, 2);
+                sj = mmnc_i_rng_below(&rng, 3);
+            } else if (sj + 3 < n) {
+                sj += mmnc_i_rng_below(&rng, 3);
+            }
+            i = si;
+            j = sj;
+        }
+        switch (mmnc_i_rng_below(&rng, 7)) {
+        case 0: snprintf(val, sizeof val, "%d", (int)mmnc_i_rng_below(&rng, 10)); break;
+        case 1: snprintf(val, sizeof val, "%.3f", 100 * mmnc_i_rng_uniform(&rng)); break;
+        case 2: snprintf(val, sizeof val, "%.17g", 1e3 * mmnc_i_rng_uniform(&rng)); break;
+        case 3: snprintf(val, sizeof val, "%de-%d", (int)mmnc_i_rng_below(&rng, 100), (int)mmnc_i_rng_below(&rng, 4)); break;
+        case 4: snprintf(val, sizeof val, "+%d.5", (int)mmnc_i_rng_below(&rng, 50)); break;
+        case 5: snprintf(val, sizeof val, mmnc_i_rng_below(&rng, 50) ? ".25" : "-0"); break;
+        default: snprintf(val, sizeof val, "1"); break;
+        }
+        if (mmnc_i_rng_below(&rng, 500) == 0) {
+            gt_add(&t, "%s%s", mmnc_i_rng_below(&rng, 2) ? "% a comment" : " \t", eol);
+            line++;
+        }
+        if (k % 40000 == 39999) /* longer than the tiny blocks below */
+            gt_add(&t, "%lld%*s%lld %s", (long long)i + 1, 5000, "", (long long)j + 1, val);
+        else
+            gt_add(&t, "%s%lld%s%lld%s%s%s", pad[mmnc_i_rng_below(&rng, 4)], (long long)i + 1,
+                   sep[mmnc_i_rng_below(&rng, 4)], (long long)j + 1, sep[mmnc_i_rng_below(&rng, 4)],
+                   val, pad[mmnc_i_rng_below(&rng, 4)]);
+        if (k + 1 < nent) gt_add(&t, "%s", eol);
+        g->ri[k] = i;
+        g->ci[k] = j;
+        g->v[k] = strtod(val, NULL);
+        g->eline[k] = ++line;
+    }
+    g->text = t.s;
+    g->len = t.n;
+    g->nlines = line;
+}
+
+static void gen_free(genmtx *g)
+{
+    free(g->text);
+    free(g->ri);
+    free(g->ci);
+    free(g->v);
+    free(g->eline);
+}
+
+/* text[0..*len) with line `line` (no newline in it) replaced by the n
+ * bytes at s (NULs allowed); *len is updated, text freed. */
+static char *replace_line(char *text, size_t *len, long long line, const char *s, size_t n)
+{
+    char *b = text, *e, *t;
+    size_t head, tail;
+    for (long long l = 1; l < line; l++) b = memchr(b, '\n', *len - (size_t)(b - text)) + 1;
+    e = memchr(b, '\n', *len - (size_t)(b - text));
+    if (!e) e = text + *len;
+    if (e > b && e[-1] == '\r') e--;
+    head = (size_t)(b - text);
+    tail = *len - (size_t)(e - text);
+    t = malloc(head + n + tail + 1);
+    memcpy(t, text, head);
+    memcpy(t + head, s, n);
+    memcpy(t + head + n, e, tail);
+    t[head + n + tail] = '\0';
+    *len = head + n + tail;
+    free(text);
+    return t;
+}
+
+/* g's text with up to two lines replaced (line 0: none), in a temporary file. */
+static const char *with_lines(const genmtx *g, long long l1, const char *s1, size_t n1,
+                              long long l2, const char *s2, size_t n2)
+{
+    const char *path = test_tmpfile("", ".mtx");
+    size_t len = g->len;
+    char *t = malloc(len + 1);
+    FILE *fp = fopen(path, "wb");
+    memcpy(t, g->text, len + 1);
+    if (l1) t = replace_line(t, &len, l1, s1, n1);
+    if (l2) t = replace_line(t, &len, l2, s2, n2);
+    fwrite(t, 1, len, fp);
+    fclose(fp);
+    free(t);
+    return path;
+}
+#define WITH_LINE(g, l, s) with_lines(g, l, s, sizeof(s) - 1, 0, NULL, 0)
+
+/* The reader's configurations: threads x (block, piece) sizes.  The 256-byte
+ * blocks run on one thread: thousands of parallel regions crawl on a busy
+ * machine, and the pieces do not depend on the threads. */
+static const struct {
+    int threads;
+    size_t block, piece;
+} mtx_cfg[] = {{1, 0, 0}, {2, 0, 0}, {1, 4096, 512}, {2, 4096, 512}, {1, 256, 32}};
+#define NCFG ((int)(sizeof mtx_cfg / sizeof mtx_cfg[0]))
+
+static int read_cfg(const char *path, int c, mmnc_data **d, mmnc_err *e)
+{
+    int saved = mmnc_i_threads_push(mtx_cfg[c].threads), st;
+    mmnc_i_mtx_blocks(mtx_cfg[c].block, mtx_cfg[c].piece);
+    *d = (mmnc_data *)1;
+    st = mmnc_data_read(path, NULL, d, e);
+    mmnc_i_mtx_blocks(0, 0);
+    mmnc_i_threads_pop(saved);
+    return st;
+}
+
+/* The same bits: shape, structure and values. */
+static int csr_same_bits(const mmnc_csr *A, const mmnc_csr *B)
+{
+    return A->nrows == B->nrows && A->ncols == B->ncols && A->nnz == B->nnz &&
+           !memcmp(A->rowptr, B->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int)) &&
+           !memcmp(A->colind, B->colind, (size_t)A->nnz * sizeof(mmnc_int)) &&
+           !memcmp(A->val, B->val, (size_t)A->nnz * sizeof(double));
+}
+
+/* path fails in every configuration with code, ":line:" and what. */
+static void expect_mtx_error(const char *path, int code, long long line, const char *what,
+                             int srcline)
+{
+    char tag[40];
+    snprintf(tag, sizeof tag, "%s:%lld: ", strrchr(path, '/') + 1, line);
+    for (int c = 0; c < NCFG; c++) {
+        mmnc_data *d;
+        mmnc_err e = {0, ""};
+        int st = read_cfg(path, c, &d, &e);
+        if (st == code && d == NULL && strstr(e.msg, tag) && strstr(e.msg, what)) {
+            test_passed++;
+        } else {
+            test_failed++;
+            fprintf(stderr, "%s:%d: %d threads, blocks %zu/%zu: expected %d '%s...%s'; got %d: %s\n",
+                    __FILE__, srcline, mtx_cfg[c].threads, mtx_cfg[c].block, mtx_cfg[c].piece,
+                    code, tag, what, st, e.msg);
+            if (st == MMNC_OK) mmnc_data_free(d);
+        }
+    }
+}
+#define EXPECT_MTX_ERROR(path, code, line, what) \
+    expect_mtx_error(path, code, line, what, __LINE__)
+
+/* A large file read with 1 and 2 threads, big and tiny blocks, LF and CRLF,
+ * entries in random or sorted order, plain and gzip: the same bits as the
+ * triplets put through mmnc_csr_from_triplets (the line-by-line reader's
+ * path). */
+static void test_mtx_parallel(void)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        int crlf = kind == 1, sorted = kind == 2;
+        genmtx g;
+        mmnc_csr *E = NULL;
+        const char *paths[2];
+        gen_mtx(&g, sorted ? 3000 : 300, sorted ? 2000 : 200, 120000, 120000, crlf, sorted,
+                11 + (uint64_t)kind);
+        CHECK(g.len > (1u << 20)); /* past the first megabyte the line reader holds */
+        CHECK_OK(mmnc_csr_from_triplets(g.m, g.n, g.nent, g.ri, g.ci, g.v, &E, NULL));
+        paths[0] = test_tmpfile(g.text, ".mtx");
+        paths[1] = gz_tmpfile(g.text, ".mtx.gz");
+        for (int f = 0; f < 2; f++)
+            for (int c = 0; c < NCFG; c++) {
+                mmnc_data *d;
+                mmnc_err e = {0, ""};
+                int st = read_cfg(paths[f], c, &d, &e);
+                if (st != MMNC_OK) {
+                    test_failed++;
+                    fprintf(stderr, "%s:%d: config %d, %s: %s\n", __FILE__, __LINE__, c, paths[f], e.msg);
+                    continue;
+                }
+                CHECK(E && csr_same_bits(d->A, E));
+                mmnc_data_free(d);
+            }
+        mmnc_csr_free(E);
+        gen_free(&g);
+    }
+    /* one line, longer than many blocks, at the end without a newline */
+    {
+        char text[4096];
+        int k = snprintf(text, sizeof text, "%%%%MatrixMarket matrix coordinate pattern general\n"
+                                            "3 3 2\n2 3\n");
+        mmnc_data *d;
+        mmnc_err e;
+        memset(text + k, ' ', 2000);
+        snprintf(text + k + 2000, sizeof text - (size_t)k - 2000, "3%*s1", 1000, "");
+        for (int c = 0; c < NCFG; c++) {
+            int st = read_cfg(test_tmpfile(text, ".mtx"), c, &d, &e);
+            CHECK(st == MMNC_OK);
+            if (st == MMNC_OK) {
+                CHECK(d->A->nnz == 2 && entry(d->A, 1, 2) == 1 && entry(d->A, 2, 0) == 1);
+                mmnc_data_free(d);
+            }
+        }
+    }
+}
+
+/* Every allocation failure of the block reader (its buffer grows past the
+ * first megabyte): MMNC_ENOMEM and nothing leaked. */
+static void test_mtx_parallel_alloc(void)
+{
+    genmtx g;
+    const char *path;
+    int bad = 0;
+    long n;
+    gen_mtx(&g, 300, 200, 120000, 120000, 0, 0, 7);
+    path = test_tmpfile(g.text, ".mtx");
+    for (n = 1;; n++) {
+        mmnc_data *d = NULL;
+        mmnc_err e;
+        int saved = mmnc_i_threads_push(2), st;
+        mmnc_i_fail_after(n);
+        st = mmnc_data_read(path, NULL, &d, &e);
+        mmnc_i_fail_after(0);
+        mmnc_i_threads_pop(saved);
+        if (st == MMNC_OK) {
+            mmnc_data_free(d);
+            break;
+        }
+        bad += st != MMNC_ENOMEM || d != NULL;
+    }
+    CHECK(g.len > (1u << 20) && bad == 0 && n > 10);
+    gen_free(&g);
+}
+
+/* Errors in large files: the first in file order, on its line, whatever the
+ * threads and blocks. */
+static void test_mtx_parallel_errors(void)
+{
+    genmtx g, c;
+    long long T, q1, q3;
+    gen_mtx(&g, 300, 200, 100000, 100000, 0, 0, 5);
+    T = g.nlines;
+    q1 = g.eline[g.nent / 4];
+    q3 = g.eline[3 * g.nent / 4];
+
+    /* a bad value near the end, and on the last line (no newline) */
+    EXPECT_MTX_ERROR(WITH_LINE(&g, g.eline[g.nent - 10], "1 2 x"), MMNC_EFORMAT,
+                     g.eline[g.nent - 10], "expected 'row col value', found '1 2 x'");
+    EXPECT_MTX_ERROR(WITH_LINE(&g, T, "1 2 3 4"), MMNC_EFORMAT, T, "found '1 2 3 4'");
+    /* errors in two distant pieces (and blocks): the earlier one */
+    EXPECT_MTX_ERROR(with_lines(&g, q1, "1 1 -1", 6, q3, "0 1 1", 5), MMNC_EFORMAT, q1,
+                     "negative value '-1'");
+    EXPECT_MTX_ERROR(with_lines(&g, q3, "1 1 -1", 6, q1, "301 1 1", 7), MMNC_EFORMAT, q1,
+                     "index (301, 1) out of range");
+    /* a NUL byte past the first megabyte, on its line */
+    EXPECT_MTX_ERROR(WITH_LINE(&g, q3, "1 2 \0003"), MMNC_EFORMAT, q3, "NUL byte");
+    /* the size line: too few entries declared (the error is on the first
+     * entry too many, before a bad line after it), too many */
+    gen_mtx(&c, 300, 200, 100000, 75000, 0, 0, 5);
+    EXPECT_MTX_ERROR(test_tmpfile(c.text, ".mtx"), MMNC_EFORMAT, c.eline[75000],
+                     "more entries than the 75000 declared");
+    EXPECT_MTX_ERROR(WITH_LINE(&c, c.eline[85000], "x"), MMNC_EFORMAT, c.eline[75000],
+                     "more entries than the 75000 declared");
+    EXPECT_MTX_ERROR(WITH_LINE(&c, c.eline[70000], "x"), MMNC_EFORMAT, c.eline[70000],
+                     "expected 'row col value', found 'x'");
+    gen_free(&c);
+    gen_mtx(&c, 300, 200, 100000, 100001, 0, 0, 5);
+    EXPECT_MTX_ERROR(test_tmpfile(c.text, ".mtx"), MMNC_EFORMAT, c.nlines,
+                     "truncated: expected 100001 entries, found 100000");
+    gen_free(&c);
+    /* CRLF: the message shows the line without its CR */
+    gen_mtx(&c, 300, 200, 100000, 100000, 1, 0, 5);
+    EXPECT_MTX_ERROR(WITH_LINE(&c, c.eline[95000], "1 abc 2"), MMNC_EFORMAT, c.eline[95000],
+                     "found '1 abc 2'");
+    gen_free(&c);
+    gen_free(&g);
+}
+
 static void test_detect(void)
 {
     mmnc_data *d;
@@ -682,6 +1060,9 @@ int main(void)
     test_triplets();
     test_libsvm();
     test_detect();
+    test_mtx_parallel();
+    test_mtx_parallel_errors();
+    test_mtx_parallel_alloc();
     test_labels_names();
 #ifdef MMNC_HAVE_MATIO
     test_mat_small();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 #
 # tests/mpi/run.sh MMNC MMNC_MPI [SOURCE_DIR] -- mmnc-mpi against the plain mmnc.
+# MPIRUN names the launcher (default mpirun; mpirun.mpich for an MPICH build).
 #
 # The same seed must give the same clustering for 1, 2 and 4 ranks, for every
 # solver path (Algorithm 2 hard and with a prescribed P_Z, Algorithm 1 with the
@@ -13,11 +14,12 @@ MMNC=$1
 MPI=$2
 SRC=${3:-}
 if [ ! -x "$MPI" ]; then echo "mpi: mmnc-mpi was not built (no MPI found by CMake): skipped"; exit 77; fi
-if ! command -v mpirun >/dev/null; then echo "mpi: mpirun not found: skipped"; exit 77; fi
+MPIRUN=${MPIRUN:-mpirun} # e.g. MPIRUN=mpirun.mpich for an MPICH build
+if ! command -v "$MPIRUN" >/dev/null; then echo "mpi: $MPIRUN not found: skipped"; exit 77; fi
 case $MMNC in /*) ;; *) MMNC=$PWD/$MMNC ;; esac
 case $MPI in /*) ;; *) MPI=$PWD/$MPI ;; esac
-RUN=(mpirun)
-if mpirun --version 2>&1 | grep -q "Open MPI"; then
+RUN=("$MPIRUN")
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
     RUN+=(--oversubscribe)
     [ "$(id -u)" = 0 ] && RUN+=(--allow-run-as-root)
 fi
@@ -124,15 +126,15 @@ printf '\x7f' | dd of=damaged.bin bs=1 seek=$((size - 100)) conv=notrunc status=
 expect_fail corrupt "checksum mismatch" "${RUN[@]}" -np 4 "$MPI" cluster -q -o corrupt damaged.bin -k 3
 expect_fail missing "cannot open" "${RUN[@]}" -np 2 "$MPI" cluster -q -o missing nothere.bin -k 3
 # One rank runs out of memory in the middle of the solver while the other
-# waits in a collective (k = 3000 needs about 1.5 GB per rank; rank 1 gets 1 GB
-# of address space, enough for MPI itself): the job must end.
+# waits in a collective (k = 5000 needs about 3 GB per rank; rank 1 gets 2 GB
+# of address space, enough for Open MPI or MPICH itself): the job must end.
 # (Not under AddressSanitizer, whose shadow memory needs terabytes of address space.)
 if grep -qa "__asan_init" "$MPI"; then
     echo "skipped: oom (the sanitizer build cannot start under ulimit -v)"
 else
     "$MMNC" generate --rows 20000 --cols 5000 -k 5 --draws 10 --seed 3 -q -o mid.mtx && "$MMNC" convert -q mid.mtx mid.bin
-    expect_fail oom "rank 1 of 2\]: out of memory" "${RUN[@]}" -np 1 "$MPI" cluster -q -o oom mid.bin -k 3000 -r 1 \
-        : -np 1 bash -c "ulimit -v 1000000; exec $MPI cluster -q -o oom mid.bin -k 3000 -r 1"
+    expect_fail oom "rank 1 of 2\]: out of memory" "${RUN[@]}" -np 1 "$MPI" cluster -q -o oom mid.bin -k 5000 -r 1 \
+        : -np 1 bash -c "ulimit -v 2000000; exec $MPI cluster -q -o oom mid.bin -k 5000 -r 1"
 fi
 
 if [ $fails -gt 0 ]; then echo "mpi: $fails failure(s)"; exit 1; fi

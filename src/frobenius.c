@@ -47,6 +47,7 @@
 #include "solver_i.h"
 
 #define MOMENTUM 0.9
+#define PREFETCH 16 /* nonzeros ahead in the gathers (bench/NOTES.md) */
 
 /* Project b (k) onto {a >= 0, w . a = c}; idx is scratch (k). */
 static void project(mmnc_int k, const double *w, double c, double *a, mmnc_int *idx)
@@ -129,6 +130,11 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
             for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++) {
                 const double *a = A + Pt->colind[e] * k;
                 double b = btv[e];
+                if (e + PREFETCH < Pt->nnz) { /* random rows of A: several misses in flight */
+                    const double *f = A + Pt->colind[e + PREFETCH] * k;
+                    __builtin_prefetch(f);
+                    if (k > 8) __builtin_prefetch(f + k - 1);
+                }
                 for (mmnc_int z = 0; z < k; z++) r[z] += b * a[z];
             }
         }
@@ -143,6 +149,11 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
                 const double *r = R + P->colind[e] * k;
                 double b = bv[e];
+                if (e + PREFETCH < P->nnz) {
+                    const double *f = R + P->colind[e + PREFETCH] * k;
+                    __builtin_prefetch(f);
+                    if (k > 8) __builtin_prefetch(f + k - 1);
+                }
                 for (mmnc_int z = 0; z < k; z++) q[z] += b * r[z];
             }
         }

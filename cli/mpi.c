@@ -30,6 +30,13 @@ static double g_bytes;      /* doubles summed by op_sum (the k x |X| blocks) */
 static double *g_tmp;     /* reduce-scatter block */
 static size_t g_tmp_cap;
 
+/* A failure inside a collective helper: say what and where, end the job. */
+static void fatal(const char *what)
+{
+    fprintf(stderr, "mmnc-mpi [rank %d of %d]: %s\n", g_dist.rank, g_dist.size, what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 static void split(mmnc_int n, int size, int *cnt, int *dsp)
 {
     for (int r = 0; r < size; r++) {
@@ -43,14 +50,14 @@ static void op_sum(const mmnc_dist *d, double *x, mmnc_int n)
 {
     double t0 = MPI_Wtime();
     int size = d->size, *cnt = malloc((size_t)size * sizeof(int)), *dsp = malloc((size_t)size * sizeof(int));
-    if (!cnt || !dsp) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (!cnt || !dsp) fatal("out of memory");
     for (mmnc_int at = 0; at < n; at += PIECE) {
         mmnc_int m = n - at < PIECE ? n - at : PIECE;
         size_t need = (size_t)(m / size + 1);
         split(m, size, cnt, dsp);
         if (need > g_tmp_cap) {
             free(g_tmp);
-            if (!(g_tmp = malloc(need * sizeof(double)))) MPI_Abort(MPI_COMM_WORLD, 1);
+            if (!(g_tmp = malloc(need * sizeof(double)))) fatal("out of memory");
             g_tmp_cap = need;
         }
         MPI_Reduce_scatter(x + at, g_tmp, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -97,12 +104,13 @@ static int *counts(const mmnc_dist *d, mmnc_int n, int root, int **dsp)
 {
     int me = (int)n, *cnt = malloc((size_t)d->size * sizeof(int));
     *dsp = malloc((size_t)d->size * sizeof(int));
-    if (!cnt || !*dsp || n > INT32_MAX) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (!cnt || !*dsp) fatal("out of memory");
+    if (n > INT32_MAX) fatal("more than 2^31 values to gather or scatter on one rank (MPI's int counts)");
     MPI_Gather(&me, 1, MPI_INT, cnt, 1, MPI_INT, root, MPI_COMM_WORLD);
     if (d->rank == root) {
         long long at = 0;
         for (int r = 0; r < d->size; r++) {
-            if (at > INT32_MAX) MPI_Abort(MPI_COMM_WORLD, 1);
+            if (at > INT32_MAX) fatal("more than 2^31 values to gather or scatter on rank 0 (MPI's int counts)");
             (*dsp)[r] = (int)at;
             at += cnt[r];
         }
@@ -219,7 +227,7 @@ int cli_write_parts(const char *cmd, FILE *fp, const char *buf, size_t len)
             MPI_Recv(&n, 1, MPI_UINT64_T, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             for (uint64_t at = 0; at < n; at += PIECE) {
                 int m = (int)(n - at < PIECE ? n - at : PIECE);
-                if (!in && !(in = malloc(PIECE))) MPI_Abort(MPI_COMM_WORLD, 1);
+                if (!in && !(in = malloc(PIECE))) fatal("out of memory");
                 MPI_Recv(in, m, MPI_BYTE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 if (fwrite(in, 1, (size_t)m, fp) != (size_t)m) bad = 1;
             }
@@ -244,7 +252,7 @@ static int gather_ints(const char *cmd, const mmnc_pmf *p, const mmnc_int *v, mm
     for (mmnc_int y = 0; y < p->ny; y++) mine[y] = (double)v[y];
     if (g_dist.rank == 0 && (!(every = malloc((size_t)p->ny_all * sizeof(double))) ||
                              !(*all = malloc((size_t)p->ny_all * sizeof(mmnc_int)))))
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        fatal("out of memory (the gathered rows)");
     op_gatherv(&g_dist, mine, p->ny, every, 0);
     if (g_dist.rank == 0)
         for (mmnc_int y = 0; y < p->ny_all; y++) (*all)[y] = (mmnc_int)every[y];
@@ -262,7 +270,7 @@ int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_in
 {
     *all = NULL;
     if (g_dist.rank == 0 && !(*all = malloc((size_t)(p->ny_all * width) * sizeof(double))))
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        fatal("out of memory (the gathered rows)");
     op_gatherv(&g_dist, X, p->ny * width, *all, 0);
     return CLI_EXIT_OK;
 }
@@ -294,7 +302,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) MPI_Abort(MPI_COMM_WORLD, rc);
     if (g_dist.rank == 0) {
         skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err);
-        if (!skel.A) MPI_Abort(MPI_COMM_WORLD, 1);
+        if (!skel.A) fatal("out of memory");
         memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));
         skel.orig_rows = d->orig_rows;
         skel.orig_cols = d->orig_cols;

@@ -191,6 +191,8 @@ int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet
     if (l->transpose)
         return cli_usage_error(cmd, "--transpose is not available with MPI: write the transposed matrix once "
                                     "with 'mmnc convert --transpose' and read that");
+    if (!strcmp(path, "-"))
+        return cli_usage_error(cmd, "standard input reaches rank 0 only: give the ranks a file (mmnc convert - FILE.bin)");
     if (mmnc_data_read_part(path, &l->ro, g_dist.rank, g_dist.size, &g_dist, d, &y0, &err) != MMNC_OK ||
         (l->map != MMNC_MAP_NONE && mmnc_data_map_values(*d, l->map, &err) != MMNC_OK) ||
         (l->normalize_rows && mmnc_data_normalize_rows(*d, &err) != MMNC_OK))

@@ -125,6 +125,7 @@ size=$(stat -c %s damaged.bin)
 printf '\x7f' | dd of=damaged.bin bs=1 seek=$((size - 100)) conv=notrunc status=none
 expect_fail corrupt "checksum mismatch" "${RUN[@]}" -np 4 "$MPI" cluster -q -o corrupt damaged.bin -k 3
 expect_fail missing "cannot open" "${RUN[@]}" -np 2 "$MPI" cluster -q -o missing nothere.bin -k 3
+expect_fail stdin "standard input reaches rank 0 only" "${RUN[@]}" -np 2 "$MPI" cluster -q -o stdin - -k 3 </dev/null
 # One rank runs out of memory in the middle of the solver while the other
 # waits in a collective (k = 5000 needs about 3 GB per rank; rank 1 gets 2 GB
 # of address space, enough for Open MPI or MPICH itself): the job must end.

@@ -42,8 +42,7 @@ void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const do
         if (count[z] > 0) continue;
         if (score) { /* the row that fits its own cluster worst */
             for (mmnc_int y = 0; y < ny; y++)
-                if (count[labels[y]] >= 2 && score[y * k + labels[y]] < me.key)
-                    me.key = score[y * k + labels[y]], me.row = p->y0 + y;
+                if (count[labels[y]] >= 2 && score[y] < me.key) me.key = score[y], me.row = p->y0 + y;
         } else { /* the first row from a random position on */
             mmnc_int start = rng ? mmnc_i_rng_below(rng, p->ny_all) : 0;
             for (mmnc_int y = 0; y < ny; y++) {

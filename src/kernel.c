@@ -61,21 +61,32 @@ void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const doub
     mmnc_i_dsum(p, pz, k);
 }
 
-void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S)
+int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S,
+                           mmnc_i_row_fn fn, void *ctx)
 {
     const mmnc_csr *P = p->P;
+    double *buf = NULL;
+    int nt = 1;
     /* Tx = D_x^{-1} T once, so the O(nnz k) loop below has no division. */
 #pragma omp parallel for schedule(static) if (p->nx * k > 100000)
     for (mmnc_int x = 0; x < p->nx; x++) {
         double ix = 1.0 / p->px[x];
         for (mmnc_int z = 0; z < k; z++) Tx[x * k + z] = T[x * k + z] * ix;
     }
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    if (!S && !(buf = mmnc_i_malloc((size_t)nt * (size_t)k, sizeof(double)))) return MMNC_ENOMEM;
     /* The rows of Tx are gathered at random: ask for the one PREFETCH
      * nonzeros ahead (both of its cache lines when k > 8), so that several
      * misses are in flight at once (bench/NOTES.md).  No change to the sums. */
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
     for (mmnc_int y = 0; y < p->ny; y++) {
-        double *s = S + y * k;
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *s = S ? S + y * k : buf + (mmnc_int)tid * k;
         for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
             const double *t = Tx + P->colind[e] * k;
@@ -87,7 +98,15 @@ void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *T
             }
             for (mmnc_int z = 0; z < k; z++) s[z] += v * t[z];
         }
+        if (fn) fn(ctx, y, s);
     }
+    mmnc_i_free(buf);
+    return MMNC_OK;
+}
+
+void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S)
+{
+    (void)mmnc_i_row_gather_each(p, k, T, Tx, S, NULL, NULL); /* with S, nothing to allocate */
 }
 
 int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,

@@ -37,6 +37,14 @@ void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const doub
  * (nx x k) is scratch.  O(nnz k). */
 void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S);
 
+/* The same rows of S one at a time: fn(ctx, y, s) for every row y (in any
+ * order, from the threads), s the k values of row y; S, if not NULL, keeps
+ * them (then this is mmnc_i_row_gather), else s is a per-thread buffer that
+ * lasts until fn returns.  MMNC_OK, or MMNC_ENOMEM for the buffers. */
+typedef void (*mmnc_i_row_fn)(void *ctx, mmnc_int y, const double *s);
+int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S,
+                           mmnc_i_row_fn fn, void *ctx);
+
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
  * G = B B^T (summed over fixed blocks of x in a fixed order; distributed,
  * each rank sums a share of the blocks, then G is summed across ranks) and its

@@ -74,8 +74,8 @@ static int evaluate(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const
     return status;
 }
 
-/* C = S Mp with Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2}. */
-static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, double *Tx, double *S, double *C)
+/* Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2}, so that the scores are C = S Mp. */
+static void score_matrix(mmnc_int k, const state *s, double *Mp)
 {
     double floor = 1e-10 * (s->sigma[0] > 0 ? s->sigma[0] : 1.0);
     for (mmnc_int i = 0; i < k; i++)
@@ -88,6 +88,12 @@ static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, do
             }
             Mp[i * k + j] = t;
         }
+}
+
+/* C = S Mp, all of it (the LP step needs every score). */
+static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, double *Tx, double *S, double *C)
+{
+    score_matrix(k, s, Mp);
     mmnc_i_row_gather(p, k, s->T, Tx, S);
 #pragma omp parallel for schedule(static) if (p->ny * k * k > 100000)
     for (mmnc_int y = 0; y < p->ny; y++) {
@@ -99,6 +105,40 @@ static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, do
             cy[z] = t;
         }
     }
+}
+
+/* Without a prescribed P_Z only each row's best cluster matters: its scores
+ * are formed row by row as S's row comes out of the gather, and only the
+ * score of the row's own cluster and the best one are kept (no |Y| x k S
+ * or C).  The same arithmetic in the same order as C = S Mp, so the same
+ * moves. */
+typedef struct best_ctx {
+    mmnc_int k;
+    const double *Mp;
+    const mmnc_int *labels;
+    double *own, *best;
+    mmnc_int *to;
+} best_ctx;
+
+static double score_of(mmnc_int k, const double *Mp, const double *s, mmnc_int z)
+{
+    double t = 0.0;
+    for (mmnc_int j = 0; j < k; j++) t += s[j] * Mp[j * k + z];
+    return t;
+}
+
+static void row_best(void *v, mmnc_int y, const double *s)
+{
+    const best_ctx *c = v;
+    mmnc_int to = c->labels[y];
+    double own = score_of(c->k, c->Mp, s, to), best = own; /* ties keep the current cluster */
+    for (mmnc_int z = 0; z < c->k; z++) {
+        double t = score_of(c->k, c->Mp, s, z);
+        if (t > best) best = t, to = z;
+    }
+    c->own[y] = own;
+    c->best[y] = best;
+    c->to[y] = to;
 }
 
 /* Buffers of one start: the current and the candidate state, and the scores. */
@@ -116,13 +156,16 @@ static void work_free(work *w)
     mmnc_i_free(w->C);
 }
 
-static int work_alloc(work *w, mmnc_int nx, mmnc_int ny, mmnc_int k, mmnc_err *err)
+/* all_scores: the |Y| x k S and C (the LP step); else only the start's states. */
+static int work_alloc(work *w, mmnc_int nx, mmnc_int ny, mmnc_int k, int all_scores, mmnc_err *err)
 {
     int ok = state_alloc(&w->cur, nx, k) & state_alloc(&w->nxt, nx, k);
     w->Mp = mmnc_i_malloc((size_t)(k * k), sizeof(double));
-    w->S = mmnc_i_malloc((size_t)(ny * k), sizeof(double));
-    w->C = mmnc_i_malloc((size_t)(ny * k), sizeof(double));
-    if (!ok || !w->Mp || !w->S || !w->C) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if (all_scores) {
+        w->S = mmnc_i_malloc((size_t)(ny * k), sizeof(double));
+        w->C = mmnc_i_malloc((size_t)(ny * k), sizeof(double));
+    }
+    if (!ok || !w->Mp || (all_scores && (!w->S || !w->C))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
     return MMNC_OK;
 }
 
@@ -199,29 +242,34 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
 {
     mmnc_int k = prm->k, ny = p->ny;
     work w = {0};
-    mmnc_int *trial = NULL;
+    mmnc_int *trial = NULL, *to = NULL;
+    double *own = NULL, *best = NULL, *rs = NULL;
     move *mv = NULL;
     int status = MMNC_OK, it;
-    if ((status = work_alloc(&w, p->nx, ny, k, err)) != MMNC_OK) goto cleanup;
-    MMNC_ALLOC(trial, ny, err, status);
-    MMNC_ALLOC(mv, ny, err, status);
+    if ((status = work_alloc(&w, p->nx, ny, k, 0, err)) != MMNC_OK) goto cleanup;
+    MMNC_ALLOC(trial, ny ? ny : 1, err, status);
+    MMNC_ALLOC(mv, ny ? ny : 1, err, status);
+    MMNC_ALLOC(to, ny ? ny : 1, err, status);
+    MMNC_ALLOC(own, ny ? ny : 1, err, status);
+    MMNC_ALLOC(best, ny ? ny : 1, err, status);
+    MMNC_ALLOC(rs, ny ? ny : 1, err, status);
     if ((status = evaluate(p, k, labels, NULL, &w.cur, err)) != MMNC_OK) goto cleanup;
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
         mmnc_int m = 0;
-        scores(p, k, &w.cur, w.Mp, w.nxt.T, w.S, w.C);
-        for (mmnc_int y = 0; y < ny; y++) {
-            const double *cy = w.C + y * k;
-            mmnc_int best = labels[y];
-            for (mmnc_int z = 0; z < k; z++)
-                if (cy[z] > cy[best]) best = z;
-            if (best != labels[y]) {
-                mv[m].gain = cy[best] - cy[labels[y]];
+        best_ctx bc = {k, w.Mp, labels, own, best, to};
+        score_matrix(k, &w.cur, w.Mp);
+        if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best, &bc) != MMNC_OK) {
+            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+            goto cleanup;
+        }
+        for (mmnc_int y = 0; y < ny; y++)
+            if (to[y] != labels[y]) {
+                mv[m].gain = best[y] - own[y];
                 mv[m].y = y;
-                mv[m].to = best;
+                mv[m].to = to[y];
                 m++;
             }
-        }
         int64_t mall = m; /* moves on all ranks */
         mmnc_i_disum(p, &mall, 1);
         if (mall == 0) {
@@ -237,7 +285,8 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
             if (take < mall) here = select_global(p, mv, m, take);
             memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
             for (mmnc_int i = 0; i < here; i++) trial[mv[i].y] = mv[i].to;
-            mmnc_i_fill_empty(p, k, trial, w.C, NULL);
+            for (mmnc_int y = 0; y < ny; y++) rs[y] = trial[y] == labels[y] ? own[y] : best[y];
+            mmnc_i_fill_empty(p, k, trial, rs, NULL);
             if ((status = evaluate(p, k, trial, NULL, &w.nxt, err)) != MMNC_OK) goto cleanup;
             if (w.nxt.obj > w.cur.obj * (1.0 + 1e-13)) {
                 state t = w.cur;
@@ -263,6 +312,10 @@ cleanup:
     work_free(&w);
     mmnc_i_free(trial);
     mmnc_i_free(mv);
+    mmnc_i_free(to);
+    mmnc_i_free(own);
+    mmnc_i_free(best);
+    mmnc_i_free(rs);
     return status;
 }
 
@@ -274,7 +327,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
     double *Wn = NULL;
     mmnc_i_transport *tp = NULL;
     int status = MMNC_OK, it;
-    if ((status = work_alloc(&w, p->nx, ny, k, err)) != MMNC_OK) goto cleanup;
+    if ((status = work_alloc(&w, p->nx, ny, k, 1, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(Wn, ny * k, err, status);
     if ((status = mmnc_i_transport_new(p, k, prm->pz, &tp, err)) != MMNC_OK) goto cleanup;
     memset(W, 0, (size_t)(ny * k) * sizeof(double));

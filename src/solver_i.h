@@ -24,8 +24,8 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
                        mmnc_int *labels, mmnc_err *err);
 
 /* Give every empty cluster one row, taken from a cluster with at least two
- * rows: the row with the smallest score[y*k + labels[y]] when score is
- * given (ties to the lower row), else the first row from a random position
+ * rows: the row with the smallest score[y] (the row's score in its cluster)
+ * when score is given (ties to the lower row), else the first row from a random position
  * on.  Distributed: over all ranks' rows (collective), the same choice as
  * one process. */
 void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng);

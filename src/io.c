@@ -160,6 +160,27 @@ static int parse_index(const char *b, const char *e, mmnc_int *x)
 static const double pow10tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                   1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
+/* The digits and at most one '.' from p on (to e, or unbounded when e is
+ * NULL): m the digits as an integer, *nd how many, *frac how many after the
+ * point.  Returns where the scan stopped. */
+static inline const char *scan_decimal(const char *p, const char *e, uint64_t *m, int *nd, int *frac)
+{
+    int dot = 0;
+    for (; !e || p < e; p++) {
+        unsigned d = (unsigned)(unsigned char)*p - '0';
+        if (d <= 9) {
+            *m = 10 * *m + d;
+            (*nd)++;
+            *frac += dot;
+        } else if (*p == '.' && !dot) {
+            dot = 1;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
 /* A number filling [b, e) exactly.  Short plain decimals ("12", "3.25",
  * "-0.5") are exact as m / 10^k with m < 2^53, a correctly rounded division,
  * so they match strtod; anything else goes to strtod.  Returns 0 if the
@@ -167,21 +188,10 @@ static const double pow10tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
 static int parse_double(const char *b, const char *e, double *x)
 {
     const char *p = b;
-    int neg = 0, nd = 0, frac = 0, dot = 0;
+    int neg = 0, nd = 0, frac = 0;
     uint64_t m = 0;
     if (p < e && (*p == '-' || *p == '+')) neg = *p++ == '-';
-    for (; p < e; p++) {
-        unsigned d = (unsigned)(unsigned char)*p - '0';
-        if (d <= 9) {
-            m = 10 * m + d;
-            nd++;
-            frac += dot;
-        } else if (*p == '.' && !dot) {
-            dot = 1;
-        } else {
-            break;
-        }
-    }
+    p = scan_decimal(p, e, &m, &nd, &frac);
     if (p == e && nd > 0 && nd <= 15) {
         double v = (double)m;
         if (frac) v /= pow10tab[frac];
@@ -575,7 +585,7 @@ static inline const char *mtx_fast(const char *s, int pattern, mmnc_int *pi, mmn
 {
     const char *p = s, *b;
     uint64_t i = 0, j = 0, m = 0;
-    int nd = 0, frac = 0, dot = 0;
+    int nd = 0, frac = 0;
     unsigned d;
     while (*p == ' ' || *p == '\t') p++;
     for (b = p; (d = (unsigned)(unsigned char)*p - '0') <= 9; p++) i = 10 * i + d;
@@ -586,18 +596,7 @@ static inline const char *mtx_fast(const char *s, int pattern, mmnc_int *pi, mmn
     if (!pattern) {
         if (*p != ' ' && *p != '\t') return NULL;
         while (*p == ' ' || *p == '\t') p++;
-        for (;; p++) {
-            d = (unsigned)(unsigned char)*p - '0';
-            if (d <= 9) {
-                m = 10 * m + d;
-                nd++;
-                frac += dot;
-            } else if (*p == '.' && !dot) {
-                dot = 1;
-            } else {
-                break;
-            }
-        }
+        p = scan_decimal(p, NULL, &m, &nd, &frac); /* stops at the line's '\n' at the latest */
         if (nd == 0 || nd > 15) return NULL;
         *px = frac ? (double)m / pow10tab[frac] : (double)m;
     }

@@ -74,6 +74,9 @@ static void usage(FILE *fp)
                 "all cores, seed 1, 1 start, the library's iteration cap.\n");
 }
 
+/* as the mmnc tool does (include/mmnc.h: Threads) */
+void openblas_set_num_threads(int num_threads);
+
 int main(int argc, char **argv)
 {
     mmnc_err err = {0, ""};
@@ -86,6 +89,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     int rc = 1, total_iter = 0;
     double t0, t1, t2, t3;
+    openblas_set_num_threads(1);
     mmnc_params_default(&prm);
     prm.k = 10;
     prm.restarts = 1;

@@ -38,6 +38,10 @@
  *   - Results are deterministic given params.seed and do not depend on the
  *     number of threads: every parallel reduction uses a fixed partition and
  *     a fixed summation order.
+ *   - Threads: the kernels use OpenMP; BLAS and LAPACK calls are small.  With
+ *     the pthreads build of OpenBLAS, call openblas_set_num_threads(1) (or set
+ *     OPENBLAS_NUM_THREADS=1) before clustering, as the mmnc tool does: its
+ *     idle workers spin and take a core from the OpenMP threads.
  */
 #ifndef MMNC_H
 #define MMNC_H

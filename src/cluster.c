@@ -84,6 +84,58 @@ static void locked_progress(void *ctx, int restart, int iter, double objective)
     pl->fn(pl->ctx, restart, iter, objective);
 }
 
+/* What the starts share; each writes only its own slots (tid, i) and the
+ * best result under a lock. */
+typedef struct starts {
+    const mmnc_pmf *p;
+    const mmnc_params *prm;
+    mmnc_int k, ny;
+    double lambda, step;
+    const double *emb;
+    mmnc_int *labels;
+    double *W;
+    mmnc_err *errs;
+    int *st;
+    mmnc_result *r;
+    mmnc_err *err;
+} starts;
+
+/* Start i on the buffers of thread tid. */
+static void one_start(const starts *c, int i, int tid)
+{
+    const mmnc_params *prm = c->prm;
+    mmnc_int k = c->k, ny = c->ny;
+    mmnc_result *r = c->r;
+    mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
+    double *w = c->W + (mmnc_int)tid * ny * k;
+    mmnc_i_rng rng;
+    mmnc_i_run run = {0, 0, 0};
+    int s1;
+    mmnc_i_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+    s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, &c->errs[tid]);
+    if (s1 == MMNC_OK) {
+        if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, i, lab, w, &run, &c->errs[tid]);
+        else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, &run, &c->errs[tid]);
+        else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, &run, &c->errs[tid]);
+    }
+    c->st[i] = s1;
+    r->restart_objective[i] = run.objective;
+    r->restart_iterations[i] = run.iterations;
+#pragma omp critical(mmnc_best)
+    if (s1 == MMNC_OK &&
+        (r->best_restart < 0 || run.objective > r->objective || (run.objective == r->objective && i < r->best_restart))) {
+        r->best_restart = i;
+        r->objective = run.objective;
+        r->iterations = run.iterations;
+        r->converged = run.converged;
+        memcpy(r->W, w, (size_t)(ny * k) * sizeof(double));
+    }
+    if (s1 != MMNC_OK) { /* keep this start's message */
+#pragma omp critical(mmnc_err)
+        if (c->err && c->err->code == MMNC_OK) *c->err = c->errs[tid];
+    }
+}
+
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out, mmnc_err *err)
 {
     progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL};
@@ -170,40 +222,22 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         MMNC_ALLOC(W, (mmnc_int)nt * ny * k, err, status);
         MMNC_CALLOC(errs, nt, err, status);
         MMNC_CALLOC(st, prm.restarts, err, status);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (par)
-        for (int i = 0; i < prm.restarts; i++) {
-            int tid = 0;
+        {
+            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, r, err};
+            /* A team of one would still make every kernel's region a nested one,
+             * which libgomp serves with new threads each time: no region here
+             * unless the starts really run side by side. */
+            if (par) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+                for (int i = 0; i < prm.restarts; i++) {
+                    int tid = 0;
 #ifdef _OPENMP
-            if (par) tid = omp_get_thread_num();
+                    tid = omp_get_thread_num();
 #endif
-            mmnc_int *lab = labels + (mmnc_int)tid * ny;
-            double *w = W + (mmnc_int)tid * ny * k;
-            mmnc_i_rng rng;
-            mmnc_i_run run = {0, 0, 0};
-            int s1;
-            mmnc_i_rng_seed(&rng, prm.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
-            s1 = mmnc_i_init_labels(p, k, start_method(prm.init, i), emb, &rng, lab, &errs[tid]);
-            if (s1 == MMNC_OK) {
-                if (prm.algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(p, &prm, i, lab, w, &run, &errs[tid]);
-                else if (prm.exact_marginal) s1 = mmnc_i_frobenius_exact(p, &prm, i, lab, w, &run, &errs[tid]);
-                else s1 = mmnc_i_frobenius(p, &prm, lambda, step, i, lab, w, &run, &errs[tid]);
-            }
-            st[i] = s1;
-            r->restart_objective[i] = run.objective;
-            r->restart_iterations[i] = run.iterations;
-#pragma omp critical(mmnc_best)
-            if (s1 == MMNC_OK &&
-                (r->best_restart < 0 || run.objective > r->objective ||
-                 (run.objective == r->objective && i < r->best_restart))) {
-                r->best_restart = i;
-                r->objective = run.objective;
-                r->iterations = run.iterations;
-                r->converged = run.converged;
-                memcpy(r->W, w, (size_t)(ny * k) * sizeof(double));
-            }
-            if (s1 != MMNC_OK && st[i] == s1) { /* keep this start's message */
-#pragma omp critical(mmnc_err)
-                if (err && err->code == MMNC_OK) *err = errs[tid];
+                    one_start(&c, i, tid);
+                }
+            } else {
+                for (int i = 0; i < prm.restarts; i++) one_start(&c, i, 0);
             }
         }
         for (int i = 0; i < prm.restarts && status == MMNC_OK; i++) status = st[i];

@@ -13,6 +13,70 @@
 #define PREFETCH 16 /* nonzeros ahead in the row gather */
 #define XBLOCK 2048 /* columns of P per Gram partial: fixed, so sums do not depend on threads */
 
+/* One row of a sparse-times-skinny product; inlined with K a constant, the
+ * K sums live in registers instead of being stored for every nonzero. */
+static inline __attribute__((always_inline)) void gather_row(const mmnc_int *colind, const double *val, mmnc_int e0,
+                                                             mmnc_int e1, mmnc_int nnz, const double *M, mmnc_int K,
+                                                             double *out)
+{
+    double s[16];
+    double *acc = K <= 16 ? s : out;
+    for (mmnc_int z = 0; z < K; z++) acc[z] = 0.0;
+    for (mmnc_int e = e0; e < e1; e++) {
+        const double *m = M + colind[e] * K;
+        double v = val[e];
+        /* The rows of M are gathered at random: ask for the one PREFETCH
+         * nonzeros ahead (both of its cache lines when K > 8), so that
+         * several misses are in flight at once (bench/NOTES.md). */
+        if (e + PREFETCH < nnz) {
+            const double *f = M + colind[e + PREFETCH] * K;
+            __builtin_prefetch(f);
+            if (K > 8) __builtin_prefetch(f + K - 1);
+        }
+        for (mmnc_int z = 0; z < K; z++) acc[z] += v * m[z];
+    }
+    if (K <= 16)
+        for (mmnc_int z = 0; z < K; z++) out[z] = s[z];
+}
+
+#define GATHER_K(K)                                                                                        \
+    static void gather_##K(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1, mmnc_int nnz, \
+                           const double *M, mmnc_int k, double *out)                                       \
+    {                                                                                                      \
+        (void)k;                                                                                           \
+        gather_row(colind, val, e0, e1, nnz, M, K, out);                                                   \
+    }
+GATHER_K(1)
+GATHER_K(2)
+GATHER_K(3)
+GATHER_K(4)
+GATHER_K(5)
+GATHER_K(6)
+GATHER_K(7)
+GATHER_K(8)
+GATHER_K(9)
+GATHER_K(10)
+GATHER_K(11)
+GATHER_K(12)
+GATHER_K(13)
+GATHER_K(14)
+GATHER_K(15)
+GATHER_K(16)
+
+static void gather_any(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1, mmnc_int nnz,
+                       const double *M, mmnc_int k, double *out)
+{
+    gather_row(colind, val, e0, e1, nnz, M, k, out);
+}
+
+mmnc_i_gather_fn mmnc_i_gather_for(mmnc_int k)
+{
+    static const mmnc_i_gather_fn fixed[17] = {NULL,       gather_1,  gather_2,  gather_3,  gather_4,  gather_5,
+                                               gather_6,   gather_7,  gather_8,  gather_9,  gather_10, gather_11,
+                                               gather_12,  gather_13, gather_14, gather_15, gather_16};
+    return k >= 1 && k <= 16 ? fixed[k] : gather_any;
+}
+
 void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *T)
 {
     const mmnc_csr *Pt = p->Pt;
@@ -66,6 +130,8 @@ int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, doubl
 {
     const mmnc_csr *P = p->P;
     double *buf = NULL;
+    mmnc_i_gather_fn gather = mmnc_i_gather_for(k);
+    mmnc_int stride;
     int nt = 1;
     /* Tx = D_x^{-1} T once, so the O(nnz k) loop below has no division. */
 #pragma omp parallel for schedule(static) if (p->nx * k > 100000)
@@ -76,28 +142,18 @@ int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, doubl
 #ifdef _OPENMP
     nt = omp_get_max_threads();
 #endif
-    if (!S && !(buf = mmnc_i_malloc((size_t)nt * (size_t)k, sizeof(double)))) return MMNC_ENOMEM;
-    /* The rows of Tx are gathered at random: ask for the one PREFETCH
-     * nonzeros ahead (both of its cache lines when k > 8), so that several
-     * misses are in flight at once (bench/NOTES.md).  No change to the sums. */
+    /* Each thread's row of S on cache lines of its own: two threads adding
+     * into one line for every nonzero would pass it back and forth. */
+    stride = (k + 7) / 8 * 8 + 8;
+    if (!S && !(buf = mmnc_i_malloc((size_t)nt * (size_t)stride, sizeof(double)))) return MMNC_ENOMEM;
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
     for (mmnc_int y = 0; y < p->ny; y++) {
         int tid = 0;
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        double *s = S ? S + y * k : buf + (mmnc_int)tid * k;
-        for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
-        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
-            const double *t = Tx + P->colind[e] * k;
-            double v = P->val[e];
-            if (e + PREFETCH < P->nnz) {
-                const double *f = Tx + P->colind[e + PREFETCH] * k;
-                __builtin_prefetch(f);
-                if (k > 8) __builtin_prefetch(f + k - 1);
-            }
-            for (mmnc_int z = 0; z < k; z++) s[z] += v * t[z];
-        }
+        double *s = S ? S + y * k : buf + (mmnc_int)tid * stride;
+        gather(P->colind, P->val, P->rowptr[y], P->rowptr[y + 1], P->nnz, Tx, k, s);
         if (fn) fn(ctx, y, s);
     }
     mmnc_i_free(buf);

@@ -45,6 +45,16 @@ typedef void (*mmnc_i_row_fn)(void *ctx, mmnc_int y, const double *s);
 int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S,
                            mmnc_i_row_fn fn, void *ctx);
 
+/* out[z] = sum over e in [e0, e1), in that order, of val[e] M[colind[e]*k + z]
+ * (z < k): one row of a sparse-times-skinny product.  out must not overlap
+ * M.  mmnc_i_gather_for(k) returns a version with k fixed at compile time
+ * for k <= 16 (the sums in registers) and a general one otherwise; all
+ * make the same sums in the same order, so the same bits.  Prefetches the
+ * row of M that nonzero e + 16 will need (nnz: the end of colind). */
+typedef void (*mmnc_i_gather_fn)(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1,
+                                 mmnc_int nnz, const double *M, mmnc_int k, double *out);
+mmnc_i_gather_fn mmnc_i_gather_for(mmnc_int k);
+
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
  * G = B B^T (summed over fixed blocks of x in a fixed order; distributed,
  * each rank sums a share of the blocks, then G is summed across ranks) and its

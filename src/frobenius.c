@@ -47,28 +47,30 @@
 #include "solver_i.h"
 
 #define MOMENTUM 0.9
-#define PREFETCH 16 /* nonzeros ahead in the gathers (bench/NOTES.md) */
 
-/* Project b (k) onto {a >= 0, w . a = c}; idx is scratch (k). */
-static void project(mmnc_int k, const double *w, double c, double *a, mmnc_int *idx)
+/* Project b (k) onto {a >= 0, w . a = c}; idx (k) and bp (k) are scratch. */
+static void project(mmnc_int k, const double *w, double c, double *a, mmnc_int *idx, double *bp)
 {
     double sw = 0.0, swb = 0.0, tau = 0.0;
-    /* sort indices by breakpoint a_z / w_z, descending (insertion sort: k is small) */
+    /* sort the breakpoints a_z / w_z, descending, with their indices
+     * (insertion sort: k is small; each breakpoint divided once) */
     for (mmnc_int i = 0; i < k; i++) {
         double t = a[i] / w[i];
         mmnc_int j = i;
-        while (j > 0 && a[idx[j - 1]] / w[idx[j - 1]] < t) {
+        while (j > 0 && bp[j - 1] < t) {
             idx[j] = idx[j - 1];
+            bp[j] = bp[j - 1];
             j--;
         }
         idx[j] = i;
+        bp[j] = t;
     }
     for (mmnc_int j = 0; j < k; j++) {
         mmnc_int z = idx[j];
         sw += w[z] * w[z];
         swb += w[z] * a[z];
         tau = (swb - c) / sw;
-        if (j + 1 == k || tau >= a[idx[j + 1]] / w[idx[j + 1]]) break;
+        if (j + 1 == k || tau >= bp[j + 1]) break;
     }
     for (mmnc_int z = 0; z < k; z++) {
         double t = a[z] - tau * w[z];
@@ -84,7 +86,9 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
     double *A = NULL, *R = NULL, *Q = NULL, *v = NULL, *w = NULL, *isx = NULL, *dev = NULL, *part = NULL;
     double *bv = NULL, *btv = NULL; /* DTM entries in the order of P and of Pt */
     double *Aprev = NULL, prev_obj = -INFINITY, mom = 0.0, obj10 = -INFINITY;
-    mmnc_int *scratch = NULL;
+    mmnc_int *scratch = NULL, stride = (k + 7) / 8 * 8 + 8; /* per thread, on cache lines of its own */
+    double *bps = NULL;
+    mmnc_i_gather_fn gather = mmnc_i_gather_for(k); /* k fixed at compile time up to 16 */
     int status = MMNC_OK, it, nthreads = 1;
     double obj = 0.0;
 #ifdef _OPENMP
@@ -100,7 +104,8 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
     MMNC_ALLOC(w, k, err, status);
     MMNC_ALLOC(isx, nx, err, status);
     MMNC_ALLOC(dev, k, err, status);
-    MMNC_ALLOC(scratch, (mmnc_int)nthreads * k, err, status);
+    MMNC_ALLOC(scratch, (mmnc_int)nthreads * stride, err, status);
+    MMNC_ALLOC(bps, (mmnc_int)nthreads * stride, err, status);
     MMNC_ALLOC(part, (ny + 4095) / 4096 + 1, err, status);
     for (mmnc_int y = 0; y < ny; y++) v[y] = sqrt(p->py[y]);
     for (mmnc_int x = 0; x < nx; x++) isx[x] = 1.0 / sqrt(p->px[x]);
@@ -124,39 +129,15 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
         if (!Pt) mmnc_i_col_scatter(p, k, NULL, NULL, A, bv, NULL, R);
         else
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
-        for (mmnc_int x = 0; x < nx; x++) {
-            double *r = R + x * k;
-            for (mmnc_int z = 0; z < k; z++) r[z] = 0.0;
-            for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++) {
-                const double *a = A + Pt->colind[e] * k;
-                double b = btv[e];
-                if (e + PREFETCH < Pt->nnz) { /* random rows of A: several misses in flight */
-                    const double *f = A + Pt->colind[e + PREFETCH] * k;
-                    __builtin_prefetch(f);
-                    if (k > 8) __builtin_prefetch(f + k - 1);
-                }
-                for (mmnc_int z = 0; z < k; z++) r[z] += b * a[z];
-            }
-        }
+        for (mmnc_int x = 0; x < nx; x++)
+            gather(Pt->colind, btv, Pt->rowptr[x], Pt->rowptr[x + 1], Pt->nnz, A, k, R + x * k);
         mmnc_i_dsum(p, R, nx * k); /* distributed: the ranks' parts of A B */
         for (mmnc_int x = 0; x < nx; x++)
             for (mmnc_int z = 0; z < k; z++) fro2 += R[x * k + z] * R[x * k + z];
         /* Q = (A B) B^T, ny x k, by rows of P */
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
-        for (mmnc_int y = 0; y < ny; y++) {
-            double *q = Q + y * k;
-            for (mmnc_int z = 0; z < k; z++) q[z] = 0.0;
-            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
-                const double *r = R + P->colind[e] * k;
-                double b = bv[e];
-                if (e + PREFETCH < P->nnz) {
-                    const double *f = R + P->colind[e + PREFETCH] * k;
-                    __builtin_prefetch(f);
-                    if (k > 8) __builtin_prefetch(f + k - 1);
-                }
-                for (mmnc_int z = 0; z < k; z++) q[z] += b * r[z];
-            }
-        }
+        for (mmnc_int y = 0; y < ny; y++)
+            gather(P->colind, bv, P->rowptr[y], P->rowptr[y + 1], P->nnz, R, k, Q + y * k);
         /* marginal deviation A sqrt(P_Y) - sqrt(P_Z) (serial: fixed order) */
         for (mmnc_int z = 0; z < k; z++) dev[z] = p->y0 == 0 ? -w[z] : 0.0; /* once, on the first rank */
         for (mmnc_int y = 0; y < ny; y++)
@@ -198,7 +179,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
                     ap[z] = cur;
                 }
                 if (k <= 64) {
-                    project(k, w, v[y], a, scratch + (mmnc_int)tid * k);
+                    project(k, w, v[y], a, scratch + (mmnc_int)tid * stride, bps + (mmnc_int)tid * stride);
                     for (mmnc_int z = 0; z < k; z++) {
                         double d = fabs(a[z] - old[z]) * w[z] / v[y];
                         if (d > dmax) dmax = d;
@@ -206,7 +187,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
                 } else {
                     /* large k: measure the change against the pre-step value */
                     for (mmnc_int z = 0; z < k; z++) Q[y * k + z] = ap[z]; /* reuse Q as the old value */
-                    project(k, w, v[y], a, scratch + (mmnc_int)tid * k);
+                    project(k, w, v[y], a, scratch + (mmnc_int)tid * stride, bps + (mmnc_int)tid * stride);
                     for (mmnc_int z = 0; z < k; z++) {
                         double d = fabs(a[z] - Q[y * k + z]) * w[z] / v[y];
                         if (d > dmax) dmax = d;
@@ -249,6 +230,7 @@ cleanup:
     mmnc_i_free(isx);
     mmnc_i_free(dev);
     mmnc_i_free(scratch);
+    mmnc_i_free(bps);
     mmnc_i_free(part);
     return status;
 }

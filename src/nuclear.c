@@ -120,25 +120,78 @@ typedef struct best_ctx {
     mmnc_int *to;
 } best_ctx;
 
-static double score_of(mmnc_int k, const double *Mp, const double *s, mmnc_int z)
+/* Row y's scores c = s Mp (each c[z] summed over j in order, as in C = S
+ * Mp), its own cluster's score and the best; inlined with K a constant for
+ * small k, the k scores stay in registers. */
+static inline __attribute__((always_inline)) void best_of_row(const best_ctx *c, mmnc_int K, mmnc_int y,
+                                                              const double *s)
 {
-    double t = 0.0;
-    for (mmnc_int j = 0; j < k; j++) t += s[j] * Mp[j * k + z];
-    return t;
+    double sc[64];
+    mmnc_int to = c->labels[y];
+    for (mmnc_int z = 0; z < K; z++) sc[z] = 0.0;
+    for (mmnc_int j = 0; j < K; j++)
+        for (mmnc_int z = 0; z < K; z++) sc[z] += s[j] * c->Mp[j * K + z];
+    double own = 0.0, best;
+    for (mmnc_int z = 0; z < K; z++)
+        if (z == to) own = sc[z];
+    best = own; /* ties keep the current cluster */
+    for (mmnc_int z = 0; z < K; z++)
+        if (sc[z] > best) best = sc[z], to = z;
+    c->own[y] = own;
+    c->best[y] = best;
+    c->to[y] = to;
 }
 
-static void row_best(void *v, mmnc_int y, const double *s)
+#define ROW_BEST_K(K)                                               \
+    static void row_best_##K(void *v, mmnc_int y, const double *s) \
+    {                                                               \
+        best_of_row(v, K, y, s);                                    \
+    }
+ROW_BEST_K(2)
+ROW_BEST_K(3)
+ROW_BEST_K(4)
+ROW_BEST_K(5)
+ROW_BEST_K(6)
+ROW_BEST_K(7)
+ROW_BEST_K(8)
+ROW_BEST_K(9)
+ROW_BEST_K(10)
+ROW_BEST_K(11)
+ROW_BEST_K(12)
+ROW_BEST_K(13)
+ROW_BEST_K(14)
+ROW_BEST_K(15)
+ROW_BEST_K(16)
+
+static void row_best_any(void *v, mmnc_int y, const double *s)
 {
     const best_ctx *c = v;
     mmnc_int to = c->labels[y];
-    double own = score_of(c->k, c->Mp, s, to), best = own; /* ties keep the current cluster */
+    double own, best;
+    if (c->k <= 64) {
+        best_of_row(c, c->k, y, s);
+        return;
+    }
+    own = 0.0;
+    for (mmnc_int j = 0; j < c->k; j++) own += s[j] * c->Mp[j * c->k + to];
+    best = own; /* ties keep the current cluster */
     for (mmnc_int z = 0; z < c->k; z++) {
-        double t = score_of(c->k, c->Mp, s, z);
+        double t = 0.0;
+        for (mmnc_int j = 0; j < c->k; j++) t += s[j] * c->Mp[j * c->k + z];
         if (t > best) best = t, to = z;
     }
     c->own[y] = own;
     c->best[y] = best;
     c->to[y] = to;
+}
+
+static mmnc_i_row_fn row_best_for(mmnc_int k)
+{
+    static const mmnc_i_row_fn fixed[17] = {NULL,           NULL,           row_best_2,  row_best_3,  row_best_4,
+                                            row_best_5,     row_best_6,     row_best_7,  row_best_8,  row_best_9,
+                                            row_best_10,    row_best_11,    row_best_12, row_best_13, row_best_14,
+                                            row_best_15,    row_best_16};
+    return k >= 2 && k <= 16 ? fixed[k] : row_best_any;
 }
 
 /* Buffers of one start: the current and the candidate state, and the scores. */
@@ -259,7 +312,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         mmnc_int m = 0;
         best_ctx bc = {k, w.Mp, labels, own, best, to};
         score_matrix(k, &w.cur, w.Mp);
-        if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best, &bc) != MMNC_OK) {
+        if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best_for(k), &bc) != MMNC_OK) {
             status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
             goto cleanup;
         }

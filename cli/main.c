@@ -2,13 +2,29 @@
  * main.c -- the mmnc command-line tool: dispatch to subcommands.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 /* OpenBLAS: our kernels are threaded with OpenMP; BLAS/LAPACK calls stay on one
  * thread so that results do not depend on the thread count. */
 void openblas_set_num_threads(int num_threads);
+
+/* The pthreads build of OpenBLAS starts its worker threads as it is loaded,
+ * before main, and they spin for about 0.1 s waiting for work, taking a core
+ * from OpenMP's threads (bench/NOTES.md: a 5 ms clustering took 110 ms on 2
+ * cores).  With OPENBLAS_NUM_THREADS=1 it starts none: set it and start this
+ * program again, once.  A value the user set is kept; without /proc the
+ * program goes on as it is. */
+#ifndef MMNC_MPI /* mmnc-mpi: not under the MPI launcher's feet */
+static void one_blas_thread(char **argv)
+{
+    if (getenv("OPENBLAS_NUM_THREADS") || setenv("OPENBLAS_NUM_THREADS", "1", 1) != 0) return;
+    execv("/proc/self/exe", argv);
+}
+#endif
 
 static const struct {
     const char *name;
@@ -81,6 +97,7 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
+    one_blas_thread(argv);
     openblas_set_num_threads(1);
     if (argc < 2) {
         usage(stderr);

@@ -43,11 +43,13 @@ static double now(void)
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "Usage: stream [--mb MB] [--reps N] [-t THREADS]\n"
+    fprintf(fp, "Usage: stream [--mb MB] [--reps N] [-t THREADS] [--chase MB]\n"
                 "STREAM-style copy, triad and read bandwidth; JSON on stdout.\n"
                 "  --mb MB        MiB in the three arrays together (default 1024)\n"
                 "  --reps N       timed passes per kernel, the best is kept (default 5)\n"
-                "  -t THREADS     OpenMP threads, 0 = all cores (default 0)\n");
+                "  -t THREADS     OpenMP threads, 0 = all cores (default 0)\n"
+                "  --chase MB     also the latency of a random pointer chase through MB MiB\n"
+                "                 (one thread, 2 x 10^7 dependent loads): \"chase_ns\"\n");
 }
 
 /* read: eight partial sums, so the loop is limited by memory, not by the
@@ -67,13 +69,42 @@ static double sum_read(const double *a, long n)
     return total;
 }
 
+/* Nanoseconds per load of a chase through one random cycle over n slots of
+ * a cache line each (so every load is a new line), -1 without memory. */
+static double chase(long n)
+{
+    long *next = malloc((size_t)n * 8 * sizeof(long)), *perm = malloc((size_t)n * sizeof(long));
+    unsigned long long x = 88172645463325252ULL;
+    long at = 0;
+    double t0;
+    if (!next || !perm) {
+        free(next);
+        free(perm);
+        return -1.0;
+    }
+    for (long i = 0; i < n; i++) perm[i] = i;
+    for (long i = n - 1; i > 0; i--) { /* Fisher-Yates with xorshift64 */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        long j = (long)(x % (unsigned long long)(i + 1)), t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+    }
+    for (long i = 0; i < n; i++) next[perm[i] * 8] = perm[(i + 1) % n] * 8;
+    t0 = now();
+    for (long i = 0; i < 20000000; i++) at = next[at];
+    t0 = now() - t0;
+    free(next);
+    free(perm);
+    return at >= 0 ? t0 / 2e7 * 1e9 : -1.0; /* `at` used, so the loop stays */
+}
+
 int main(int argc, char **argv)
 {
-    double mib = 1024.0, scalar = 3.0;
+    double mib = 1024.0, scalar = 3.0, chase_mb = 0.0;
     int reps = 5, threads = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mb") && i + 1 < argc) mib = atof(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--chase") && i + 1 < argc) chase_mb = atof(argv[++i]);
         else if ((!strcmp(argv[i], "-t") || !strcmp(argv[i], "--threads")) && i + 1 < argc) threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -83,7 +114,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!(mib >= 1.0) || reps < 1 || threads < 0) {
+    if (!(mib >= 1.0) || reps < 1 || threads < 0 || !(chase_mb >= 0.0)) {
         usage(stderr);
         return 2;
     }
@@ -142,6 +173,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         printf(", \"%s\": {\"best_s\": %.6f, \"gbs\": %.3f, \"gbs_wa\": %.3f}", name[k], best[k],
                bytes[k] * (double)n / best[k] * 1e-9, bytes_wa[k] * (double)n / best[k] * 1e-9);
+    if (chase_mb > 0.0) printf(", \"chase_mib\": %.0f, \"chase_ns\": %.1f", chase_mb, chase((long)(chase_mb * 16384.0)));
     printf("}\n");
     free(a);
     free(b);

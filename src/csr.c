@@ -9,6 +9,9 @@
 #include <zlib.h>
 
 #include "mmnc_i.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 mmnc_csr *mmnc_csr_alloc(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, mmnc_err *err)
 {
@@ -142,27 +145,87 @@ cleanup:
     return status;
 }
 
+/* The first row of part t of nt, the parts balanced by nonzeros: the last
+ * row whose rowptr is at most t nnz / nt. */
+static mmnc_int part_start(const mmnc_csr *A, int t, int nt)
+{
+    mmnc_int target = (mmnc_int)((double)A->nnz * t / nt), lo = 0, hi = A->nrows;
+    if (t == 0) return 0;
+    if (t == nt) return A->nrows;
+    while (lo < hi) { /* first row with rowptr > target, minus one */
+        mmnc_int mid = lo + (hi - lo) / 2;
+        if (A->rowptr[mid] <= target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 ? lo - 1 : 0;
+}
+
 int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err)
 {
-    int status = MMNC_OK;
+    int status = MMNC_OK, nt = 1;
     mmnc_csr *T = NULL;
-    mmnc_int *fill = NULL, i, j, p, q;
+    mmnc_int *fill = NULL, nc;
 
     if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_transpose: out is NULL");
     *out = NULL;
     if (!A || !A->rowptr) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_transpose: A is NULL");
+    nc = A->ncols;
 
     T = mmnc_csr_alloc(A->ncols, A->nrows, A->nnz, err);
     if (!T) return MMNC_ENOMEM;
-    MMNC_ALLOC(fill, A->ncols, err, status);
-    for (p = 0; p < A->nnz; p++) T->rowptr[A->colind[p] + 1]++;
-    for (j = 0; j < A->ncols; j++) T->rowptr[j + 1] += T->rowptr[j];
-    memcpy(fill, T->rowptr, (size_t)A->ncols * sizeof(mmnc_int));
-    for (i = 0; i < A->nrows; i++) {
-        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-            q = fill[A->colind[p]]++;
-            T->colind[q] = i;
-            T->val[q] = A->val[p];
+#ifdef _OPENMP
+    /* Threads take contiguous ranges of rows, each with its own column
+     * counts, so that its entries land after those of the rows before:
+     * the same matrix as one pass.  Worth it when the counts are small
+     * against the nonzeros. */
+    nt = omp_get_max_threads();
+    if (A->nnz < 100000 || nc > A->nnz / 4) nt = 1;
+    if (nt > 64) nt = 64;
+#endif
+    MMNC_ALLOC(fill, (mmnc_int)nt * nc + 1, err, status); /* fill[t * nc + j]: thread t's next slot in column j */
+    if (nt == 1) {
+        for (mmnc_int p = 0; p < A->nnz; p++) T->rowptr[A->colind[p] + 1]++;
+        for (mmnc_int j = 0; j < nc; j++) T->rowptr[j + 1] += T->rowptr[j];
+        memcpy(fill, T->rowptr, (size_t)nc * sizeof(mmnc_int));
+        for (mmnc_int i = 0; i < A->nrows; i++) {
+            for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+                mmnc_int q = fill[A->colind[p]]++;
+                T->colind[q] = i;
+                T->val[q] = A->val[p];
+            }
+        }
+    } else {
+#pragma omp parallel num_threads(nt)
+        {
+            int t = 0, team = 1;
+#ifdef _OPENMP
+            t = omp_get_thread_num();
+            team = omp_get_num_threads();
+#endif
+            mmnc_int r0 = part_start(A, t, team), r1 = part_start(A, t + 1, team);
+            mmnc_int *cnt = fill + (mmnc_int)t * nc;
+            memset(cnt, 0, (size_t)nc * sizeof(mmnc_int));
+            for (mmnc_int p = A->rowptr[r0]; p < A->rowptr[r1]; p++) cnt[A->colind[p]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+            for (mmnc_int j = 0; j < nc; j++) { /* column counts, then each thread's start in column j */
+                mmnc_int c = 0;
+                for (int u = 0; u < team; u++) {
+                    mmnc_int n = fill[(mmnc_int)u * nc + j];
+                    fill[(mmnc_int)u * nc + j] = c;
+                    c += n;
+                }
+                T->rowptr[j + 1] = c;
+            }
+#pragma omp single
+            for (mmnc_int j = 0; j < nc; j++) T->rowptr[j + 1] += T->rowptr[j];
+            for (mmnc_int i = r0; i < r1; i++) {
+                for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+                    mmnc_int j = A->colind[p], q = T->rowptr[j] + cnt[j]++;
+                    T->colind[q] = i;
+                    T->val[q] = A->val[p];
+                }
+            }
         }
     }
     *out = T;

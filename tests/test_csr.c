@@ -10,6 +10,9 @@
 
 #include "mmnc_i.h"
 #include "testutil.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 
 static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
@@ -140,6 +143,40 @@ static void test_random(void)
     mmnc_csr_free(A);
     mmnc_csr_free(T);
     CHECK(mmnc_csr_transpose(NULL, &T, &e) == MMNC_EINVAL);
+}
+
+/* The threaded transpose (large matrices) against the transpose assembled
+ * from swapped triplets, for 1, 2 and 3 threads: the same arrays. */
+static void test_transpose_threads(void)
+{
+    mmnc_i_rng rng;
+    mmnc_err e = {0, ""};
+    const mmnc_int m = 20000, n = 3000, nnz = 400000;
+    mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c);
+    double *v = malloc(nnz * sizeof *v);
+    mmnc_csr *A = NULL, *ref = NULL;
+    mmnc_i_rng_seed(&rng, 11);
+    for (mmnc_int t = 0; t < nnz; t++) {
+        r[t] = mmnc_i_rng_below(&rng, m / 2) * 2; /* odd rows empty */
+        c[t] = t % 5 == 0 ? 17 : mmnc_i_rng_below(&rng, n - 1); /* a hot column, the last one empty */
+        v[t] = 1.0 + (double)mmnc_i_rng_below(&rng, 100);
+    }
+    CHECK(mmnc_csr_from_triplets(m, n, nnz, r, c, v, &A, &e) == MMNC_OK);
+    CHECK(mmnc_csr_from_triplets(n, m, nnz, c, r, v, &ref, &e) == MMNC_OK);
+    for (int threads = 1; threads <= 3; threads++) {
+        mmnc_csr *T = NULL;
+#ifdef _OPENMP
+        omp_set_num_threads(threads);
+#endif
+        CHECK(mmnc_csr_transpose(A, &T, &e) == MMNC_OK);
+        CHECK(T && test_csr_equal(T, ref) && mmnc_csr_check(T, &e) == MMNC_OK);
+        mmnc_csr_free(T);
+    }
+    mmnc_csr_free(A);
+    mmnc_csr_free(ref);
+    free(r);
+    free(c);
+    free(v);
 }
 
 static void test_check(void)
@@ -300,6 +337,7 @@ int main(void)
     test_alloc();
     test_from_triplets();
     test_random();
+    test_transpose_threads();
     test_check();
     test_write_mtx();
     test_alloc_failures();

@@ -59,7 +59,8 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
     mmnc_csr *A = NULL;
     mmnc_int *colptr = NULL, *trow = NULL, *fill = NULL;
     double *tval = NULL;
-    mmnc_int t, i, j, p, q;
+    mmnc_int t, i, p, q;
+    int nt = 1;
 
     /* check inputs */
     if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_from_triplets: out is NULL");
@@ -77,33 +78,86 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
                               (long long)ncols);
     }
 
+    /* Two stable counting sorts, by column and then by row, so that the
+     * duplicates of an entry end up side by side in input order.  Threads
+     * take contiguous ranges of the sequence being sorted, each with its
+     * own key counts, and each puts its items after those of the ranges
+     * before: the same order as one pass. */
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+    if (nnz < 100000 || ncols > nnz / 4 || nrows > nnz / 4) nt = 1;
+    if (nt > 64) nt = 64;
+#endif
     MMNC_CALLOC(colptr, ncols + 1, err, status);
     MMNC_ALLOC(trow, nnz, err, status);
     MMNC_ALLOC(tval, nnz, err, status);
+    MMNC_ALLOC(fill, (mmnc_int)nt * (nrows > ncols ? nrows : ncols) + 1, err, status);
     A = mmnc_csr_alloc(nrows, ncols, nnz, err);
     if (!A) {
         status = MMNC_ENOMEM;
         goto cleanup;
     }
-
-    /* bucket by column */
-    for (t = 0; t < nnz; t++) colptr[ci[t] + 1]++;
-    for (j = 0; j < ncols; j++) colptr[j + 1] += colptr[j];
-    for (t = 0; t < nnz; t++) {
-        p = colptr[ci[t]]++;
-        trow[p] = ri[t];
-        tval[p] = v[t];
-    }
-    /* colptr[j] is now the end of column j: walk the columns in order */
-    for (t = 0; t < nnz; t++) A->rowptr[ri[t] + 1]++;
-    for (i = 0; i < nrows; i++) A->rowptr[i + 1] += A->rowptr[i];
-    MMNC_ALLOC(fill, nrows, err, status);
-    memcpy(fill, A->rowptr, (size_t)nrows * sizeof(mmnc_int));
-    for (j = 0, p = 0; j < ncols; j++) {
-        for (; p < colptr[j]; p++) {
-            q = fill[trow[p]]++;
-            A->colind[q] = j;
-            A->val[q] = tval[p];
+#pragma omp parallel num_threads(nt)
+    {
+        int th = 0, team = 1;
+#ifdef _OPENMP
+        th = omp_get_thread_num();
+        team = omp_get_num_threads();
+#endif
+        mmnc_int s0 = (mmnc_int)((double)nnz * th / team), s1 = (mmnc_int)((double)nnz * (th + 1) / team);
+        mmnc_int *cnt = fill + (mmnc_int)th * ncols;
+        /* bucket the triplets by column: trow, tval in column order */
+        memset(cnt, 0, (size_t)ncols * sizeof(mmnc_int));
+        for (mmnc_int u = s0; u < s1; u++) cnt[ci[u]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (mmnc_int jj = 0; jj < ncols; jj++) {
+            mmnc_int c = 0;
+            for (int w = 0; w < team; w++) {
+                mmnc_int k = fill[(mmnc_int)w * ncols + jj];
+                fill[(mmnc_int)w * ncols + jj] = c;
+                c += k;
+            }
+            colptr[jj + 1] = c;
+        }
+#pragma omp single
+        for (mmnc_int jj = 0; jj < ncols; jj++) colptr[jj + 1] += colptr[jj];
+        for (mmnc_int u = s0; u < s1; u++) {
+            mmnc_int pp = colptr[ci[u]] + cnt[ci[u]]++;
+            trow[pp] = ri[u];
+            tval[pp] = v[u];
+        }
+#pragma omp barrier
+        /* then by row, walking the columns in order: colind, val */
+        cnt = fill + (mmnc_int)th * nrows;
+        memset(cnt, 0, (size_t)nrows * sizeof(mmnc_int));
+        for (mmnc_int pp = s0; pp < s1; pp++) cnt[trow[pp]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (mmnc_int ii = 0; ii < nrows; ii++) {
+            mmnc_int c = 0;
+            for (int w = 0; w < team; w++) {
+                mmnc_int k = fill[(mmnc_int)w * nrows + ii];
+                fill[(mmnc_int)w * nrows + ii] = c;
+                c += k;
+            }
+            A->rowptr[ii + 1] = c;
+        }
+#pragma omp single
+        for (mmnc_int ii = 0; ii < nrows; ii++) A->rowptr[ii + 1] += A->rowptr[ii];
+        if (s0 < s1) {
+            mmnc_int lo = 0, hi = ncols - 1; /* the column of item s0: the last jj with colptr[jj] <= s0 */
+            while (lo < hi) {
+                mmnc_int mid = lo + (hi - lo + 1) / 2;
+                if (colptr[mid] <= s0) lo = mid;
+                else hi = mid - 1;
+            }
+            for (mmnc_int pp = s0, jj = lo; pp < s1; pp++) {
+                while (colptr[jj + 1] <= pp) jj++;
+                mmnc_int qq = A->rowptr[trow[pp]] + cnt[trow[pp]]++;
+                A->colind[qq] = jj;
+                A->val[qq] = tval[pp];
+            }
         }
     }
 

@@ -179,6 +179,72 @@ static void test_transpose_threads(void)
     free(v);
 }
 
+/* Assembly from many triplets with duplicates (some cancelling to zero),
+ * on 1, 2 and 3 threads, against a reference made by sorting the triplets
+ * by (row, column, input position) and summing the runs in that order. */
+typedef struct trip {
+    mmnc_int r, c, t;
+    double v;
+} trip;
+
+static int by_rct(const void *a, const void *b)
+{
+    const trip *x = a, *y = b;
+    if (x->r != y->r) return x->r < y->r ? -1 : 1;
+    if (x->c != y->c) return x->c < y->c ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+static void test_triplets_threads(void)
+{
+    mmnc_i_rng rng;
+    mmnc_err e = {0, ""};
+    const mmnc_int m = 5000, n = 4000, nnz = 300000;
+    mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c);
+    double *v = malloc(nnz * sizeof *v);
+    trip *tr = malloc(nnz * sizeof *tr);
+    mmnc_csr *ref = NULL;
+    mmnc_int q = 0;
+    int ok = 1;
+    mmnc_i_rng_seed(&rng, 5);
+    for (mmnc_int t = 0; t < nnz; t++) {
+        r[t] = mmnc_i_rng_below(&rng, m / 3) * 3; /* two rows in three empty */
+        c[t] = mmnc_i_rng_below(&rng, n / 40);    /* many duplicates */
+        v[t] = t % 7 == 0 ? -0.5 : 0.1 * (double)(1 + mmnc_i_rng_below(&rng, 9));
+        tr[t] = (trip){r[t], c[t], t, v[t]};
+    }
+    qsort(tr, (size_t)nnz, sizeof *tr, by_rct);
+    ref = mmnc_csr_alloc(m, n, nnz, &e);
+    for (mmnc_int a = 0, b; a < nnz; a = b) { /* runs of one (row, column) */
+        double sum = tr[a].v;
+        for (b = a + 1; b < nnz && tr[b].r == tr[a].r && tr[b].c == tr[a].c; b++) sum += tr[b].v;
+        if (sum != 0.0) {
+            ref->colind[q] = tr[a].c;
+            ref->val[q] = sum;
+            ref->rowptr[tr[a].r + 1] = ++q;
+        }
+    }
+    for (mmnc_int i = 0; i < m; i++)
+        if (ref->rowptr[i + 1] < ref->rowptr[i]) ref->rowptr[i + 1] = ref->rowptr[i];
+    ref->nnz = q;
+    CHECK(q > 0 && q < nnz / 2 && ref->rowptr[m] == q); /* duplicates merged (values may be negative here) */
+    for (int threads = 1; threads <= 3; threads++) {
+        mmnc_csr *A = NULL;
+#ifdef _OPENMP
+        omp_set_num_threads(threads);
+#endif
+        CHECK(mmnc_csr_from_triplets(m, n, nnz, r, c, v, &A, &e) == MMNC_OK);
+        if (!A || !test_csr_equal(A, ref)) ok = 0;
+        mmnc_csr_free(A);
+    }
+    CHECK(ok);
+    mmnc_csr_free(ref);
+    free(r);
+    free(c);
+    free(v);
+    free(tr);
+}
+
 static void test_check(void)
 {
     mmnc_err e = {0, ""};
@@ -338,6 +404,7 @@ int main(void)
     test_from_triplets();
     test_random();
     test_transpose_threads();
+    test_triplets_threads();
     test_check();
     test_write_mtx();
     test_alloc_failures();

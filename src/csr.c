@@ -52,6 +52,26 @@ void mmnc_csr_free(mmnc_csr *A)
  * its columns in increasing order and duplicates adjacent, so one sweep sums
  * them and drops zeros.  O(nnz + nrows + ncols) time, 2 nnz + ncols extra.
  */
+/* Called by every thread of a team: cnt[t * nkeys + key], thread t's count
+ * of a key, becomes thread t's first slot among that key's items, and ptr
+ * (nkeys + 1, ptr[0] = 0) the keys' starts.  Items of a key then come in
+ * thread order, i.e. in the order of one pass over the threads' ranges. */
+static void counts_to_starts(mmnc_int *cnt, int team, mmnc_int nkeys, mmnc_int *ptr)
+{
+#pragma omp for schedule(static)
+    for (mmnc_int j = 0; j < nkeys; j++) {
+        mmnc_int c = 0;
+        for (int w = 0; w < team; w++) {
+            mmnc_int n = cnt[(mmnc_int)w * nkeys + j];
+            cnt[(mmnc_int)w * nkeys + j] = c;
+            c += n;
+        }
+        ptr[j + 1] = c;
+    }
+#pragma omp single
+    for (mmnc_int j = 0; j < nkeys; j++) ptr[j + 1] += ptr[j];
+}
+
 int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const mmnc_int *ri,
                            const mmnc_int *ci, const double *v, mmnc_csr **out, mmnc_err *err)
 {
@@ -110,18 +130,7 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
         memset(cnt, 0, (size_t)ncols * sizeof(mmnc_int));
         for (mmnc_int u = s0; u < s1; u++) cnt[ci[u]]++;
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (mmnc_int jj = 0; jj < ncols; jj++) {
-            mmnc_int c = 0;
-            for (int w = 0; w < team; w++) {
-                mmnc_int k = fill[(mmnc_int)w * ncols + jj];
-                fill[(mmnc_int)w * ncols + jj] = c;
-                c += k;
-            }
-            colptr[jj + 1] = c;
-        }
-#pragma omp single
-        for (mmnc_int jj = 0; jj < ncols; jj++) colptr[jj + 1] += colptr[jj];
+        counts_to_starts(fill, team, ncols, colptr);
         for (mmnc_int u = s0; u < s1; u++) {
             mmnc_int pp = colptr[ci[u]] + cnt[ci[u]]++;
             trow[pp] = ri[u];
@@ -133,18 +142,7 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
         memset(cnt, 0, (size_t)nrows * sizeof(mmnc_int));
         for (mmnc_int pp = s0; pp < s1; pp++) cnt[trow[pp]]++;
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (mmnc_int ii = 0; ii < nrows; ii++) {
-            mmnc_int c = 0;
-            for (int w = 0; w < team; w++) {
-                mmnc_int k = fill[(mmnc_int)w * nrows + ii];
-                fill[(mmnc_int)w * nrows + ii] = c;
-                c += k;
-            }
-            A->rowptr[ii + 1] = c;
-        }
-#pragma omp single
-        for (mmnc_int ii = 0; ii < nrows; ii++) A->rowptr[ii + 1] += A->rowptr[ii];
+        counts_to_starts(fill, team, nrows, A->rowptr);
         if (s0 < s1) {
             mmnc_int lo = 0, hi = ncols - 1; /* the column of item s0: the last jj with colptr[jj] <= s0 */
             while (lo < hi) {
@@ -261,18 +259,7 @@ int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err)
             memset(cnt, 0, (size_t)nc * sizeof(mmnc_int));
             for (mmnc_int p = A->rowptr[r0]; p < A->rowptr[r1]; p++) cnt[A->colind[p]]++;
 #pragma omp barrier
-#pragma omp for schedule(static)
-            for (mmnc_int j = 0; j < nc; j++) { /* column counts, then each thread's start in column j */
-                mmnc_int c = 0;
-                for (int u = 0; u < team; u++) {
-                    mmnc_int n = fill[(mmnc_int)u * nc + j];
-                    fill[(mmnc_int)u * nc + j] = c;
-                    c += n;
-                }
-                T->rowptr[j + 1] = c;
-            }
-#pragma omp single
-            for (mmnc_int j = 0; j < nc; j++) T->rowptr[j + 1] += T->rowptr[j];
+            counts_to_starts(fill, team, nc, T->rowptr);
             for (mmnc_int i = r0; i < r1; i++) {
                 for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
                     mmnc_int j = A->colind[p], q = T->rowptr[j] + cnt[j]++;

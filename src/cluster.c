@@ -146,7 +146,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     mmnc_err *errs = NULL;
     int *st = NULL;
     double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda = 0.0, step = 0.0;
-    int status = MMNC_OK, saved_threads;
+    int status = MMNC_OK, saved_threads, hard;
     const char *msg;
     if (!p || !prm_in || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cluster: NULL argument");
     *out = NULL;
@@ -250,7 +250,13 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
             if (r->W[y * k + z] > r->W[y * k + best]) best = z;
         r->label[y] = best;
     }
-    if ((status = mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK) goto cleanup;
+    /* Algorithm 2's hard steps leave W one-hot: its statistics from the
+     * labels make the same sums (the other terms add +0.0) without a
+     * gather of |Y| x k rows. */
+    hard = prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz;
+    if ((status = hard ? mmnc_coupling_stats(p, k, r->label, NULL, &r->stats, err)
+                       : mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK)
+        goto cleanup;
     r->seconds = mmnc_i_now() - t0;
     *out = r;
     r = NULL;

@@ -160,7 +160,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
         }
         /* gradient step and projection, column by column; max |dW| per block */
         mmnc_int nb = (ny + 4095) / 4096;
-#pragma omp parallel for schedule(static) if (nb > 1)
+#pragma omp parallel for schedule(dynamic, 2) if (nb > 1) /* rows differ in cost: balance them */
         for (mmnc_int b = 0; b < nb; b++) {
             int tid = 0;
 #ifdef _OPENMP

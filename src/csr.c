@@ -235,37 +235,24 @@ int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err)
     if (nt > 64) nt = 64;
 #endif
     MMNC_ALLOC(fill, (mmnc_int)nt * nc + 1, err, status); /* fill[t * nc + j]: thread t's next slot in column j */
-    if (nt == 1) {
-        for (mmnc_int p = 0; p < A->nnz; p++) T->rowptr[A->colind[p] + 1]++;
-        for (mmnc_int j = 0; j < nc; j++) T->rowptr[j + 1] += T->rowptr[j];
-        memcpy(fill, T->rowptr, (size_t)nc * sizeof(mmnc_int));
-        for (mmnc_int i = 0; i < A->nrows; i++) {
+#pragma omp parallel num_threads(nt)
+    {
+        int t = 0, team = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        team = omp_get_num_threads();
+#endif
+        mmnc_int r0 = part_start(A, t, team), r1 = part_start(A, t + 1, team);
+        mmnc_int *cnt = fill + (mmnc_int)t * nc;
+        memset(cnt, 0, (size_t)nc * sizeof(mmnc_int));
+        for (mmnc_int p = A->rowptr[r0]; p < A->rowptr[r1]; p++) cnt[A->colind[p]]++;
+#pragma omp barrier
+        counts_to_starts(fill, team, nc, T->rowptr);
+        for (mmnc_int i = r0; i < r1; i++) {
             for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-                mmnc_int q = fill[A->colind[p]]++;
+                mmnc_int j = A->colind[p], q = T->rowptr[j] + cnt[j]++;
                 T->colind[q] = i;
                 T->val[q] = A->val[p];
-            }
-        }
-    } else {
-#pragma omp parallel num_threads(nt)
-        {
-            int t = 0, team = 1;
-#ifdef _OPENMP
-            t = omp_get_thread_num();
-            team = omp_get_num_threads();
-#endif
-            mmnc_int r0 = part_start(A, t, team), r1 = part_start(A, t + 1, team);
-            mmnc_int *cnt = fill + (mmnc_int)t * nc;
-            memset(cnt, 0, (size_t)nc * sizeof(mmnc_int));
-            for (mmnc_int p = A->rowptr[r0]; p < A->rowptr[r1]; p++) cnt[A->colind[p]]++;
-#pragma omp barrier
-            counts_to_starts(fill, team, nc, T->rowptr);
-            for (mmnc_int i = r0; i < r1; i++) {
-                for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-                    mmnc_int j = A->colind[p], q = T->rowptr[j] + cnt[j]++;
-                    T->colind[q] = i;
-                    T->val[q] = A->val[p];
-                }
             }
         }
     }

@@ -52,6 +52,22 @@ void mmnc_csr_free(mmnc_csr *A)
  * its columns in increasing order and duplicates adjacent, so one sweep sums
  * them and drops zeros.  O(nnz + nrows + ncols) time, 2 nnz + ncols extra.
  */
+/* Threads for a stable counting scatter of n items over nkeys keys: each
+ * thread keeps nkeys counts, worth it when they are few against the items. */
+static int scatter_threads(mmnc_int n, mmnc_int nkeys)
+{
+    int nt = 1;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+    if (n < 100000 || nkeys > n / 4) nt = 1;
+    if (nt > 64) nt = 64;
+#else
+    (void)n;
+    (void)nkeys;
+#endif
+    return nt;
+}
+
 /* Called by every thread of a team: cnt[t * nkeys + key], thread t's count
  * of a key, becomes thread t's first slot among that key's items, and ptr
  * (nkeys + 1, ptr[0] = 0) the keys' starts.  Items of a key then come in
@@ -80,7 +96,7 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
     mmnc_int *colptr = NULL, *trow = NULL, *fill = NULL;
     double *tval = NULL;
     mmnc_int t, i, p, q;
-    int nt = 1;
+    int nt;
 
     /* check inputs */
     if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_from_triplets: out is NULL");
@@ -103,11 +119,7 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
      * take contiguous ranges of the sequence being sorted, each with its
      * own key counts, and each puts its items after those of the ranges
      * before: the same order as one pass. */
-#ifdef _OPENMP
-    nt = omp_get_max_threads();
-    if (nnz < 100000 || ncols > nnz / 4 || nrows > nnz / 4) nt = 1;
-    if (nt > 64) nt = 64;
-#endif
+    nt = scatter_threads(nnz, nrows > ncols ? nrows : ncols);
     MMNC_CALLOC(colptr, ncols + 1, err, status);
     MMNC_ALLOC(trow, nnz, err, status);
     MMNC_ALLOC(tval, nnz, err, status);
@@ -214,7 +226,7 @@ static mmnc_int part_start(const mmnc_csr *A, int t, int nt)
 
 int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err)
 {
-    int status = MMNC_OK, nt = 1;
+    int status = MMNC_OK, nt;
     mmnc_csr *T = NULL;
     mmnc_int *fill = NULL, nc;
 
@@ -225,15 +237,10 @@ int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err)
 
     T = mmnc_csr_alloc(A->ncols, A->nrows, A->nnz, err);
     if (!T) return MMNC_ENOMEM;
-#ifdef _OPENMP
     /* Threads take contiguous ranges of rows, each with its own column
      * counts, so that its entries land after those of the rows before:
-     * the same matrix as one pass.  Worth it when the counts are small
-     * against the nonzeros. */
-    nt = omp_get_max_threads();
-    if (A->nnz < 100000 || nc > A->nnz / 4) nt = 1;
-    if (nt > 64) nt = 64;
-#endif
+     * the same matrix as one pass. */
+    nt = scatter_threads(A->nnz, nc);
     MMNC_ALLOC(fill, (mmnc_int)nt * nc + 1, err, status); /* fill[t * nc + j]: thread t's next slot in column j */
 #pragma omp parallel num_threads(nt)
     {

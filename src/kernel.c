@@ -134,11 +134,7 @@ int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, doubl
     mmnc_int stride;
     int nt = 1;
     /* Tx = D_x^{-1} T once, so the O(nnz k) loop below has no division. */
-#pragma omp parallel for schedule(static) if (p->nx * k > 100000)
-    for (mmnc_int x = 0; x < p->nx; x++) {
-        double ix = 1.0 / p->px[x];
-        for (mmnc_int z = 0; z < k; z++) Tx[x * k + z] = T[x * k + z] * ix;
-    }
+    mmnc_i_tx_f32(p, k, T, Tx, NULL);
 #ifdef _OPENMP
     nt = omp_get_max_threads();
 #endif
@@ -158,6 +154,128 @@ int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, doubl
     }
     mmnc_i_free(buf);
     return MMNC_OK;
+}
+
+mmnc_int mmnc_i_f32_stride(mmnc_int k)
+{
+    return k >= 2 && k <= 8 ? 8 : k > 8 && k <= 16 ? 16 : 0;
+}
+
+void mmnc_i_tx_f32(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, float *F)
+{
+    mmnc_int st = F ? mmnc_i_f32_stride(k) : 0;
+#pragma omp parallel for schedule(static) if (p->nx * k > 100000)
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        double ix = 1.0 / p->px[x];
+        for (mmnc_int z = 0; z < k; z++) Tx[x * k + z] = T[x * k + z] * ix;
+        if (st) {
+            float *f = F + x * st;
+            for (mmnc_int z = 0; z < k; z++) f[z] = (float)Tx[x * k + z];
+            for (mmnc_int z = k; z < st; z++) f[z] = 0.0f;
+        }
+    }
+}
+
+/* One row of the single-precision gather: K sums and the row's mass, in
+ * doubles; ST floats a row of F, one aligned cache line (ST = 16) or half
+ * of one (ST = 8). */
+static inline __attribute__((always_inline)) void gather32_row(const mmnc_int *colind, const double *val, mmnc_int e0,
+                                                               mmnc_int e1, mmnc_int nnz, const float *F, mmnc_int K,
+                                                               mmnc_int ST, double *out)
+{
+    double acc[16], rho = 0.0;
+    for (mmnc_int z = 0; z < K; z++) acc[z] = 0.0;
+    for (mmnc_int e = e0; e < e1; e++) {
+        const float *m = F + colind[e] * ST;
+        double v = val[e];
+        if (e + PREFETCH < nnz) __builtin_prefetch(F + colind[e + PREFETCH] * ST);
+        rho += v;
+        for (mmnc_int z = 0; z < K; z++) acc[z] += v * (double)m[z];
+    }
+    for (mmnc_int z = 0; z < K; z++) out[z] = acc[z];
+    out[K] = rho;
+}
+
+typedef void (*gather32_fn)(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1, mmnc_int nnz,
+                            const float *F, double *out);
+#define GATHER32_K(K)                                                                                      \
+    static void gather32_##K(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1,          \
+                             mmnc_int nnz, const float *F, double *out)                                    \
+    {                                                                                                      \
+        gather32_row(colind, val, e0, e1, nnz, F, K, (K) <= 8 ? 8 : 16, out);                              \
+    }
+GATHER32_K(2)
+GATHER32_K(3)
+GATHER32_K(4)
+GATHER32_K(5)
+GATHER32_K(6)
+GATHER32_K(7)
+GATHER32_K(8)
+GATHER32_K(9)
+GATHER32_K(10)
+GATHER32_K(11)
+GATHER32_K(12)
+GATHER32_K(13)
+GATHER32_K(14)
+GATHER32_K(15)
+GATHER32_K(16)
+
+int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc_i_row_fn fn, void *ctx)
+{
+    static const gather32_fn fixed[17] = {NULL,        NULL,        gather32_2,  gather32_3,  gather32_4,
+                                          gather32_5,  gather32_6,  gather32_7,  gather32_8,  gather32_9,
+                                          gather32_10, gather32_11, gather32_12, gather32_13, gather32_14,
+                                          gather32_15, gather32_16};
+    const mmnc_csr *P = p->P;
+    gather32_fn gather = k >= 2 && k <= 16 ? fixed[k] : NULL;
+    mmnc_int stride = (k + 8) / 8 * 8 + 8; /* k + 1 values on lines of the thread's own */
+    double *buf;
+    int nt = 1;
+    if (!gather) return MMNC_EINVAL;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    if (!(buf = mmnc_i_malloc((size_t)nt * (size_t)stride, sizeof(double)))) return MMNC_ENOMEM;
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *s = buf + (mmnc_int)tid * stride;
+        gather(P->colind, P->val, P->rowptr[y], P->rowptr[y + 1], P->nnz, F, s);
+        fn(ctx, y, s);
+    }
+    mmnc_i_free(buf);
+    return MMNC_OK;
+}
+
+static int screen_mode = 1;
+static int64_t screen_rows, screen_exact;
+
+int mmnc_i_screen_set(int mode)
+{
+    int old = screen_mode;
+    screen_mode = mode;
+    return old;
+}
+
+int mmnc_i_screen_get(void) { return screen_mode; }
+
+void mmnc_i_screen_count(int64_t rows, int64_t exact)
+{
+#pragma omp atomic
+    screen_rows += rows;
+#pragma omp atomic
+    screen_exact += exact;
+}
+
+void mmnc_i_screen_counts(int64_t *rows, int64_t *exact)
+{
+#pragma omp atomic read
+    *rows = screen_rows;
+#pragma omp atomic read
+    *exact = screen_exact;
 }
 
 void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S)

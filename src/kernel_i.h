@@ -55,6 +55,36 @@ typedef void (*mmnc_i_gather_fn)(const mmnc_int *colind, const double *val, mmnc
                                  mmnc_int nnz, const double *M, mmnc_int k, double *out);
 mmnc_i_gather_fn mmnc_i_gather_for(mmnc_int k);
 
+/* Screening in single precision (Algorithm 2's hard steps, bench/NOTES.md
+ * item 12).  A k = 10 row of Tx in doubles is 80 bytes, two cache lines at
+ * a random place per nonzero; in floats, padded to a stride of 8 (k <= 8)
+ * or 16 (k <= 16) floats on aligned lines, it is one.  The solver decides
+ * each row from these approximate scores when a rigorous error bound proves
+ * the decision equal to the double-precision one, and recomputes the row
+ * in doubles otherwise: the same results either way.
+ *
+ * mmnc_i_f32_stride: floats per row of F (8 or 16), 0 when k is outside
+ * 2..16 (no screening).  mmnc_i_tx_f32: Tx = D_x^{-1} T (as
+ * mmnc_i_row_gather_each makes it) and F[x*stride + z] = (float)Tx[x*k + z]
+ * (the padding zero); F aligned to 64 bytes.  O(nx k). */
+mmnc_int mmnc_i_f32_stride(mmnc_int k);
+void mmnc_i_tx_f32(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, float *F);
+
+/* For every row y (in any order, from the threads): s[z] = sum over the
+ * row's nonzeros e, in order, of val[e] (double)F[colind[e]*stride + z] in
+ * double precision (z < k), and s[k] = sum of val[e]; then fn(ctx, y, s).
+ * s is a per-thread buffer.  MMNC_OK, or MMNC_ENOMEM for the buffers. */
+int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc_i_row_fn fn, void *ctx);
+
+/* Allocation switch of the screen, for tests and benchmarks: 0 never
+ * screen, 1 when Tx outgrows the L2 cache (the default), 2 whenever k
+ * allows.  Returns the previous mode.  Counters: rows scored by the screen
+ * and rows of those recomputed in doubles, over all runs (atomic). */
+int mmnc_i_screen_set(int mode);
+int mmnc_i_screen_get(void);
+void mmnc_i_screen_count(int64_t rows, int64_t exact);
+void mmnc_i_screen_counts(int64_t *rows, int64_t *exact);
+
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
  * G = B B^T (summed over fixed blocks of x in a fixed order; distributed,
  * each rank sums a share of the blocks, then G is summed across ranks) and its

@@ -36,6 +36,7 @@
  * onto the marginal); it stops when W or the norm stop changing.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +195,109 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
     return k >= 2 && k <= 16 ? fixed[k] : row_best_any;
 }
 
+/* The screen (kernel_i.h, mmnc_i_row_gather32_each): row y's scores from
+ * single-precision Tx, c~ = s~ Mp, decide the row when an error bound
+ * proves that the double-precision scores c of best_of_row pick the same
+ * cluster; else recompute the row in doubles.
+ *
+ * The bound.  P >= 0 (mmnc_pmf_build) and T >= 0, so every term of s is
+ * nonnegative.  With u = 2^-53, g_m = 1.01 m u, n the row's nonzeros and
+ * Mabs = |Mp| elementwise: the double path's s_j is within g_n of the exact
+ * sum sigma_j, and c_z within g_k sum_j s_j |Mp_jz| of s Mp; rounding Tx to
+ * float moves sigma_j by at most 2^-24 sigma_j + 2^-150 rho (rho the row's
+ * mass; 2^-150 covers the subnormal range), and the screen's own sums add
+ * g_n and g_k as above.  Hence |c~_z - c_z| <= eps a_z + tau_z rho with
+ * a = s~ Mabs, eps = 2 (2^-24 + 5 g_(n+k+4)) and tau_z = 2^-147 sum_j
+ * |Mp_jz| (factors of 2 to spare for the rounding of a itself and for
+ * sigma <= s~ (1 + 2^-23)).  If c~_b - bound_b > c~_z + bound_z for every
+ * z != b, c's maximum is attained at b alone, so best_of_row (ties keep the
+ * current cluster) moves the row to b, or keeps it there: the same
+ * decision.  NaN or Inf fail the test and take the double path.
+ *
+ * A decided row keeps its screened scores in own and best: close, not the
+ * same bits.  They order the moves only when a part of a step is tried and
+ * rank the rows only when a cluster is left empty; the solver recomputes
+ * every row in doubles first in those two cases (run_hard). */
+typedef struct screen_ctx {
+    best_ctx bc;
+    const mmnc_pmf *p;
+    const double *Tx, *Mabs, *tau;
+    mmnc_i_gather_fn gather;
+    int64_t exact; /* rows recomputed in doubles (atomic) */
+} screen_ctx;
+
+static inline __attribute__((always_inline)) void screen_row(screen_ctx *c, mmnc_int K, mmnc_int y, const double *s)
+{
+    const mmnc_csr *P = c->p->P;
+    const double *Mp = c->bc.Mp;
+    double sc[16], a[16], lo;
+    mmnc_int n = P->rowptr[y + 1] - P->rowptr[y], b = 0;
+    double eps = 2.0 * (0x1p-24 + 5.0 * 1.01 * (double)(n + K + 4) * 0x1p-53), rho = s[K];
+    int ok = 1;
+    for (mmnc_int z = 0; z < K; z++) sc[z] = a[z] = 0.0;
+    for (mmnc_int j = 0; j < K; j++)
+        for (mmnc_int z = 0; z < K; z++) {
+            sc[z] += s[j] * Mp[j * K + z];
+            a[z] += s[j] * c->Mabs[j * K + z];
+        }
+    for (mmnc_int z = 0; z < K; z++) {
+        a[z] = eps * a[z] + c->tau[z] * rho; /* now the bound */
+        if (sc[z] > sc[b]) b = z;
+    }
+    lo = sc[b] - a[b];
+    for (mmnc_int z = 0; z < K; z++)
+        if (z != b && !(lo > sc[z] + a[z])) ok = 0;
+    if (ok) {
+        c->bc.own[y] = sc[c->bc.labels[y]];
+        c->bc.best[y] = sc[b];
+        c->bc.to[y] = b;
+    } else {
+        double ex[16];
+        c->gather(P->colind, P->val, P->rowptr[y], P->rowptr[y + 1], P->nnz, c->Tx, K, ex);
+        best_of_row(&c->bc, K, y, ex);
+#pragma omp atomic
+        c->exact++;
+    }
+}
+
+#define SCREEN_K(K)                                                  \
+    static void screen_##K(void *v, mmnc_int y, const double *s)    \
+    {                                                                \
+        screen_row(v, K, y, s);                                      \
+    }
+SCREEN_K(2)
+SCREEN_K(3)
+SCREEN_K(4)
+SCREEN_K(5)
+SCREEN_K(6)
+SCREEN_K(7)
+SCREEN_K(8)
+SCREEN_K(9)
+SCREEN_K(10)
+SCREEN_K(11)
+SCREEN_K(12)
+SCREEN_K(13)
+SCREEN_K(14)
+SCREEN_K(15)
+SCREEN_K(16)
+
+static mmnc_i_row_fn screen_for(mmnc_int k)
+{
+    static const mmnc_i_row_fn fixed[17] = {NULL,      NULL,      screen_2,  screen_3,  screen_4,  screen_5,
+                                            screen_6,  screen_7,  screen_8,  screen_9,  screen_10, screen_11,
+                                            screen_12, screen_13, screen_14, screen_15, screen_16};
+    return k >= 2 && k <= 16 ? fixed[k] : NULL;
+}
+
+/* Screen this problem?  Mode 1: when Tx (nx k doubles) outgrows a core's
+ * L2 cache, where its rows come from farther away (bench/NOTES.md item 12). */
+static int screen_wanted(const mmnc_pmf *p, mmnc_int k)
+{
+    int mode = mmnc_i_screen_get();
+    if (!mmnc_i_f32_stride(k) || mode == 0) return 0;
+    return mode == 2 || (double)p->nx * (double)k * 8.0 > 2.0 * 1024 * 1024;
+}
+
 /* Buffers of one start: the current and the candidate state, and the scores. */
 typedef struct work {
     state cur, nxt;
@@ -290,15 +394,44 @@ static mmnc_int select_global(const mmnc_pmf *p, const move *mv, mmnc_int m, int
     return count_before(mv, m, p->y0, lo, yhi);
 }
 
+/* The moves (rows whose best cluster is not their own) in row order. */
+static mmnc_int list_moves(mmnc_int ny, const mmnc_int *labels, const mmnc_int *to, const double *own,
+                           const double *best, move *mv)
+{
+    mmnc_int m = 0;
+    for (mmnc_int y = 0; y < ny; y++)
+        if (to[y] != labels[y]) {
+            mv[m].gain = best[y] - own[y];
+            mv[m].y = y;
+            mv[m].to = to[y];
+            m++;
+        }
+    return m;
+}
+
+/* Is a cluster empty under these labels (over all ranks)?  Collective. */
+static int any_empty(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int64_t *count)
+{
+    memset(count, 0, (size_t)k * sizeof(int64_t));
+    for (mmnc_int y = 0; y < p->ny; y++) count[labels[y]]++;
+    mmnc_i_disum(p, count, k);
+    for (mmnc_int z = 0; z < k; z++)
+        if (count[z] == 0) return 1;
+    return 0;
+}
+
 static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                     mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny;
     work w = {0};
     mmnc_int *trial = NULL, *to = NULL;
-    double *own = NULL, *best = NULL, *rs = NULL;
+    double *own = NULL, *best = NULL, *rs = NULL, *Mabs = NULL, *tau = NULL;
+    int64_t *count = NULL;
+    float *F = NULL;
+    char *Fraw = NULL;
     move *mv = NULL;
-    int status = MMNC_OK, it;
+    int status = MMNC_OK, it, screen = screen_wanted(p, k);
     if ((status = work_alloc(&w, p->nx, ny, k, 0, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(trial, ny ? ny : 1, err, status);
     MMNC_ALLOC(mv, ny ? ny : 1, err, status);
@@ -306,23 +439,39 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
     MMNC_ALLOC(own, ny ? ny : 1, err, status);
     MMNC_ALLOC(best, ny ? ny : 1, err, status);
     MMNC_ALLOC(rs, ny ? ny : 1, err, status);
+    if (screen) { /* F on 64-byte lines: one line per row of 16 floats */
+        MMNC_ALLOC(Fraw, (size_t)(p->nx * mmnc_i_f32_stride(k)) * sizeof(float) + 64, err, status);
+        F = (float *)(Fraw + (64 - (uintptr_t)Fraw % 64) % 64);
+        MMNC_ALLOC(Mabs, k * k, err, status);
+        MMNC_ALLOC(tau, k, err, status);
+        MMNC_ALLOC(count, k, err, status);
+    }
     if ((status = evaluate(p, k, labels, NULL, &w.cur, err)) != MMNC_OK) goto cleanup;
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
-        mmnc_int m = 0;
+        mmnc_int m;
         best_ctx bc = {k, w.Mp, labels, own, best, to};
+        int exact = !screen; /* own and best are the double-precision scores */
         score_matrix(k, &w.cur, w.Mp);
-        if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best_for(k), &bc) != MMNC_OK) {
+        if (screen) {
+            screen_ctx sc = {bc, p, w.nxt.T, Mabs, tau, mmnc_i_gather_for(k), 0};
+            for (mmnc_int z = 0; z < k; z++) tau[z] = 0.0;
+            for (mmnc_int j = 0; j < k; j++)
+                for (mmnc_int z = 0; z < k; z++) {
+                    Mabs[j * k + z] = fabs(w.Mp[j * k + z]);
+                    tau[z] += Mabs[j * k + z] * 0x1p-147;
+                }
+            mmnc_i_tx_f32(p, k, w.cur.T, w.nxt.T, F);
+            if (mmnc_i_row_gather32_each(p, k, F, screen_for(k), &sc) != MMNC_OK) {
+                status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                goto cleanup;
+            }
+            mmnc_i_screen_count(ny, sc.exact);
+        } else if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best_for(k), &bc) != MMNC_OK) {
             status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
             goto cleanup;
         }
-        for (mmnc_int y = 0; y < ny; y++)
-            if (to[y] != labels[y]) {
-                mv[m].gain = best[y] - own[y];
-                mv[m].y = y;
-                mv[m].to = to[y];
-                m++;
-            }
+        m = list_moves(ny, labels, to, own, best, mv);
         int64_t mall = m; /* moves on all ranks */
         mmnc_i_disum(p, &mall, 1);
         if (mall == 0) {
@@ -332,12 +481,31 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         int accepted = 0;
         for (int64_t take = mall; take >= 1; take /= 2) {
             /* The whole step takes every move, in any order: sort by gain only
-             * when a part of it is tried (bench/NOTES.md: 7% of an iteration). */
+             * when a part of it is tried (bench/NOTES.md: 7% of an iteration).
+             * Gains and the scores of a refill must be the double-precision
+             * ones: recompute every row first after a screen (the same moves). */
             mmnc_int here = m;
+            int need_exact = !exact && take == mall / 2, built = 0;
+            if (!exact && take == mall) { /* every move: the same trial after a recompute */
+                memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
+                for (mmnc_int i = 0; i < m; i++) trial[mv[i].y] = mv[i].to;
+                need_exact = any_empty(p, k, trial, count);
+                built = 1;
+            }
+            if (need_exact) {
+                if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best_for(k), &bc) != MMNC_OK) {
+                    status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                    goto cleanup;
+                }
+                m = list_moves(ny, labels, to, own, best, mv);
+                exact = 1;
+            }
             if (take == mall / 2) qsort(mv, (size_t)m, sizeof(move), by_gain);
             if (take < mall) here = select_global(p, mv, m, take);
-            memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
-            for (mmnc_int i = 0; i < here; i++) trial[mv[i].y] = mv[i].to;
+            if (!built) {
+                memcpy(trial, labels, (size_t)ny * sizeof(mmnc_int));
+                for (mmnc_int i = 0; i < here; i++) trial[mv[i].y] = mv[i].to;
+            }
             for (mmnc_int y = 0; y < ny; y++) rs[y] = trial[y] == labels[y] ? own[y] : best[y];
             mmnc_i_fill_empty(p, k, trial, rs, NULL);
             if ((status = evaluate(p, k, trial, NULL, &w.nxt, err)) != MMNC_OK) goto cleanup;
@@ -369,6 +537,10 @@ cleanup:
     mmnc_i_free(own);
     mmnc_i_free(best);
     mmnc_i_free(rs);
+    mmnc_i_free(Fraw);
+    mmnc_i_free(Mabs);
+    mmnc_i_free(tau);
+    mmnc_i_free(count);
     return status;
 }
 

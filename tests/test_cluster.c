@@ -16,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "kernel_i.h"
 #include "mmnc_i.h"
 #include "testutil.h"
 
@@ -431,6 +432,91 @@ static void test_one_copy(void)
     mmnc_csr_free(A), mmnc_csr_free(B);
 }
 
+/* One Algorithm 2 run with the screen in the given mode (kernel_i.h). */
+static mmnc_result *run_screen(const mmnc_pmf *p, const mmnc_params *prm, int mode)
+{
+    mmnc_result *r = NULL;
+    int saved = mmnc_i_screen_set(mode);
+    CHECK_OK(mmnc_cluster(p, prm, &r, NULL));
+    mmnc_i_screen_set(saved);
+    return r;
+}
+
+/* Same labels, objective bits and iterations for every start. */
+static int same_runs(const mmnc_result *a, const mmnc_result *b)
+{
+    if (!a || !b || a->restarts != b->restarts || a->ny != b->ny) return 0;
+    if (memcmp(a->label, b->label, (size_t)a->ny * sizeof(mmnc_int)) != 0) return 0;
+    if (memcmp(&a->objective, &b->objective, sizeof(double)) != 0) return 0;
+    for (int i = 0; i < a->restarts; i++)
+        if (memcmp(&a->restart_objective[i], &b->restart_objective[i], sizeof(double)) != 0 ||
+            a->restart_iterations[i] != b->restart_iterations[i])
+            return 0;
+    return a->iterations == b->iterations && a->best_restart == b->best_restart;
+}
+
+/* The single-precision screen of Algorithm 2 (nuclear.c) decides rows only
+ * when its error bound proves the double-precision decision, so every run
+ * is the same with and without it: k = 2..16 (both strides of F), three
+ * kinds of start, weak and strong structure, 1 and 2 threads.  A matrix of
+ * equal rows ties every score exactly: each row must take the double path. */
+static void test_screen(void)
+{
+    static const mmnc_int ks[] = {2, 3, 5, 8, 9, 10, 12, 16};
+    int64_t rows0, exact0, rows1, exact1;
+    mmnc_i_screen_counts(&rows0, &exact0);
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        mmnc_int k = ks[i], *truth = malloc(400 * sizeof(mmnc_int));
+        for (int strong = 0; strong <= 1; strong++) {
+            mmnc_pmf *p = planted(400, 160, k, strong ? 3.0 : 0.35, strong ? 0.3 : 0.25, 100 + k, truth);
+            for (int init = MMNC_INIT_RANDOM; init <= MMNC_INIT_SPECTRAL; init++) {
+                mmnc_params prm;
+                mmnc_result *a, *b, *c;
+                mmnc_params_default(&prm);
+                prm.k = k;
+                prm.init = init;
+                prm.restarts = 3;
+                prm.seed = 7 + (uint64_t)k;
+                prm.threads = 1;
+                a = run_screen(p, &prm, 0);
+                b = run_screen(p, &prm, 2);
+                prm.threads = 2;
+                c = run_screen(p, &prm, 2);
+                CHECK(same_runs(a, b));
+                CHECK(same_runs(a, c));
+                if (a && b) CHECK(memcmp(a->W, b->W, (size_t)(k * p->ny) * sizeof(double)) == 0);
+                mmnc_result_free(a), mmnc_result_free(b), mmnc_result_free(c);
+            }
+            mmnc_pmf_free(p);
+        }
+        free(truth);
+    }
+    mmnc_i_screen_counts(&rows1, &exact1);
+    CHECK(rows1 - rows0 > 0);                       /* the screen ran */
+    CHECK(exact1 - exact0 < (rows1 - rows0) / 2);   /* and decided most rows itself */
+    printf("screen: %lld rows scored, %lld recomputed in doubles\n", (long long)(rows1 - rows0),
+           (long long)(exact1 - exact0));
+    /* equal rows: every score ties, no row can be decided in floats */
+    {
+        double D[60 * 12];
+        for (int j = 0; j < 60 * 12; j++) D[j] = 1.0 + (j % 12 == 3);
+        mmnc_pmf *p = from_dense(60, 12, D);
+        mmnc_params prm;
+        mmnc_result *a, *b;
+        mmnc_params_default(&prm);
+        prm.k = 10;
+        prm.restarts = 2;
+        a = run_screen(p, &prm, 0);
+        mmnc_i_screen_counts(&rows0, &exact0);
+        b = run_screen(p, &prm, 2);
+        mmnc_i_screen_counts(&rows1, &exact1);
+        CHECK(same_runs(a, b));
+        CHECK(rows1 - rows0 > 0 && exact1 - exact0 == rows1 - rows0);
+        mmnc_result_free(a), mmnc_result_free(b);
+        mmnc_pmf_free(p);
+    }
+}
+
 int main(void)
 {
     test_composition();
@@ -440,5 +526,6 @@ int main(void)
     test_frobenius_marginal();
     test_alloc_failures();
     test_one_copy();
+    test_screen();
     return test_done();
 }

@@ -42,6 +42,13 @@
  *     the pthreads build of OpenBLAS, call openblas_set_num_threads(1) (or set
  *     OPENBLAS_NUM_THREADS=1) before clustering, as the mmnc tool does: its
  *     idle workers spin and take a core from the OpenMP threads.
+ *   - Precision: everything is computed in double precision.  Algorithm 2's
+ *     hard steps with 2 <= k <= 16 first score each row from a single-
+ *     precision copy of the |X| x k block they gather (one cache line per
+ *     nonzero instead of two); a row is decided from those scores only when
+ *     a rigorous bound on their rounding error proves the decision the same
+ *     as in doubles, and is recomputed in doubles otherwise.  The results are
+ *     bit for bit those of the double-precision path.
  */
 #ifndef MMNC_H
 #define MMNC_H

@@ -202,13 +202,15 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
  *
  * The bound.  P >= 0 (mmnc_pmf_build) and T >= 0, so every term of s is
  * nonnegative.  With u = 2^-53, g_m = 1.01 m u, n the row's nonzeros and
- * Mabs = |Mp| elementwise: the double path's s_j is within g_n of the exact
+ * |Mp| taken elementwise: the double path's s_j is within g_n of the exact
  * sum sigma_j, and c_z within g_k sum_j s_j |Mp_jz| of s Mp; rounding Tx to
  * float moves sigma_j by at most 2^-24 sigma_j + 2^-150 rho (rho the row's
  * mass; 2^-150 covers the subnormal range), and the screen's own sums add
  * g_n and g_k as above.  Hence |c~_z - c_z| <= eps a_z + tau_z rho with
- * a = s~ Mabs, eps = 2 (2^-24 + 5 g_(n+k+4)) and tau_z = 2^-147 sum_j
- * |Mp_jz| (factors of 2 to spare for the rounding of a itself and for
+ * a_z = sum_j s~_j |Mp_jz| <= (sum_j s~_j) max_j |Mp_jz| (s~ >= 0; the
+ * right side is what is computed: k operations a row, not k^2),
+ * eps = 2 (2^-24 + 5 g_(n+k+4)) and tau_z = 2^-147 sum_j |Mp_jz| (factors
+ * of 2 to spare for the rounding of the bound itself and for
  * sigma <= s~ (1 + 2^-23)).  If c~_b - bound_b > c~_z + bound_z for every
  * z != b, c's maximum is attained at b alone, so best_of_row (ties keep the
  * current cluster) moves the row to b, or keeps it there: the same
@@ -221,7 +223,7 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
 typedef struct screen_ctx {
     best_ctx bc;
     const mmnc_pmf *p;
-    const double *Tx, *Mabs, *tau;
+    const double *Tx, *cmax, *tau; /* cmax_z = max_j |Mp_jz| */
     mmnc_i_gather_fn gather;
     int64_t exact; /* rows recomputed in doubles (atomic) */
 } screen_ctx;
@@ -230,18 +232,18 @@ static inline __attribute__((always_inline)) void screen_row(screen_ctx *c, mmnc
 {
     const mmnc_csr *P = c->p->P;
     const double *Mp = c->bc.Mp;
-    double sc[16], a[16], lo;
+    double sc[16], a[16], lo, ssum = 0.0;
     mmnc_int n = P->rowptr[y + 1] - P->rowptr[y], b = 0;
     double eps = 2.0 * (0x1p-24 + 5.0 * 1.01 * (double)(n + K + 4) * 0x1p-53), rho = s[K];
     int ok = 1;
-    for (mmnc_int z = 0; z < K; z++) sc[z] = a[z] = 0.0;
-    for (mmnc_int j = 0; j < K; j++)
-        for (mmnc_int z = 0; z < K; z++) {
-            sc[z] += s[j] * Mp[j * K + z];
-            a[z] += s[j] * c->Mabs[j * K + z];
-        }
+    for (mmnc_int z = 0; z < K; z++) sc[z] = 0.0;
+    for (mmnc_int j = 0; j < K; j++) {
+        ssum += s[j];
+        for (mmnc_int z = 0; z < K; z++) sc[z] += s[j] * Mp[j * K + z];
+    }
+    ssum *= eps;
     for (mmnc_int z = 0; z < K; z++) {
-        a[z] = eps * a[z] + c->tau[z] * rho; /* now the bound */
+        a[z] = ssum * c->cmax[z] + c->tau[z] * rho; /* the bound */
         if (sc[z] > sc[b]) b = z;
     }
     lo = sc[b] - a[b];
@@ -426,7 +428,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
     mmnc_int k = prm->k, ny = p->ny;
     work w = {0};
     mmnc_int *trial = NULL, *to = NULL;
-    double *own = NULL, *best = NULL, *rs = NULL, *Mabs = NULL, *tau = NULL;
+    double *own = NULL, *best = NULL, *rs = NULL, *cmax = NULL, *tau = NULL;
     int64_t *count = NULL;
     float *F = NULL;
     char *Fraw = NULL;
@@ -442,7 +444,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
     if (screen) { /* F on 64-byte lines: one line per row of 16 floats */
         MMNC_ALLOC(Fraw, (size_t)(p->nx * mmnc_i_f32_stride(k)) * sizeof(float) + 64, err, status);
         F = (float *)(Fraw + (64 - (uintptr_t)Fraw % 64) % 64);
-        MMNC_ALLOC(Mabs, k * k, err, status);
+        MMNC_ALLOC(cmax, k, err, status);
         MMNC_ALLOC(tau, k, err, status);
         MMNC_ALLOC(count, k, err, status);
     }
@@ -454,12 +456,13 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         int exact = !screen; /* own and best are the double-precision scores */
         score_matrix(k, &w.cur, w.Mp);
         if (screen) {
-            screen_ctx sc = {bc, p, w.nxt.T, Mabs, tau, mmnc_i_gather_for(k), 0};
-            for (mmnc_int z = 0; z < k; z++) tau[z] = 0.0;
+            screen_ctx sc = {bc, p, w.nxt.T, cmax, tau, mmnc_i_gather_for(k), 0};
+            for (mmnc_int z = 0; z < k; z++) tau[z] = cmax[z] = 0.0;
             for (mmnc_int j = 0; j < k; j++)
                 for (mmnc_int z = 0; z < k; z++) {
-                    Mabs[j * k + z] = fabs(w.Mp[j * k + z]);
-                    tau[z] += Mabs[j * k + z] * 0x1p-147;
+                    double m = fabs(w.Mp[j * k + z]);
+                    tau[z] += m * 0x1p-147;
+                    cmax[z] = m > cmax[z] ? m : cmax[z];
                 }
             mmnc_i_tx_f32(p, k, w.cur.T, w.nxt.T, F);
             if (mmnc_i_row_gather32_each(p, k, F, screen_for(k), &sc) != MMNC_OK) {
@@ -538,7 +541,7 @@ cleanup:
     mmnc_i_free(best);
     mmnc_i_free(rs);
     mmnc_i_free(Fraw);
-    mmnc_i_free(Mabs);
+    mmnc_i_free(cmax);
     mmnc_i_free(tau);
     mmnc_i_free(count);
     return status;

@@ -351,6 +351,9 @@ static void onepass_k10(const m32 *P, int64_t nx, const double *Tx, const double
 }
 
 /* the floor of one sparse pass: read values and indices once */
+/* mmnc_i_row_gather32_each's row function: keep the k = 10 sums (not the mass) */
+static void keep_row(void *ctx, int64_t y, const double *s) { memcpy((double *)ctx + y * 10, s, 10 * sizeof(double)); }
+
 static volatile double sink;
 
 static double stream_pass(const mmnc_csr *P)
@@ -592,6 +595,12 @@ int main(int argc, char **argv)
         line("gather, int32, float32 rows padded to 64 B", best, 0, sum(S, ny * k) / ref);
         free(Tf);
         free(Td);
+    }
+    {
+        float *F = aligned_alloc(64, (size_t)(nx * 16) * sizeof(float));
+        TIME(mmnc_i_tx_f32(p, k, T2, T, F); mmnc_i_row_gather32_each(p, k, F, keep_row, S));
+        line("library screen: mmnc_i_tx_f32 + row_gather32_each", best, 0, sum(S, ny * k) / ref);
+        free(F);
     }
     TIME(score_argmax_base(ny, k, S, Mp, C, best8));
     line("scores C = S Mp + argmax as in nuclear.c", best, 0, 1.0);

@@ -48,7 +48,10 @@
  *     nonzero instead of two); a row is decided from those scores only when
  *     a rigorous bound on their rounding error proves the decision the same
  *     as in doubles, and is recomputed in doubles otherwise.  The results are
- *     bit for bit those of the double-precision path.
+ *     bit for bit those of the double-precision path.  The environment
+ *     variable MMNC_SCREEN=0 turns the screen off and MMNC_SCREEN=2 uses it
+ *     at every size (by default only where the block outgrows the L2
+ *     cache): for tests and timing, since the results do not change.
  */
 #ifndef MMNC_H
 #define MMNC_H

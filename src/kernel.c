@@ -3,6 +3,7 @@
  */
 #include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -250,17 +251,23 @@ int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc
     return MMNC_OK;
 }
 
-static int screen_mode = 1;
+static int screen_mode = -1; /* -1: MMNC_SCREEN from the environment, else 1 */
 static int64_t screen_rows, screen_exact;
 
 int mmnc_i_screen_set(int mode)
 {
-    int old = screen_mode;
+    int old = mmnc_i_screen_get();
     screen_mode = mode;
     return old;
 }
 
-int mmnc_i_screen_get(void) { return screen_mode; }
+int mmnc_i_screen_get(void)
+{
+    const char *e;
+    if (screen_mode >= 0) return screen_mode;
+    e = getenv("MMNC_SCREEN");
+    return e && e[0] >= '0' && e[0] <= '2' && !e[1] ? e[0] - '0' : 1;
+}
 
 void mmnc_i_screen_count(int64_t rows, int64_t exact)
 {

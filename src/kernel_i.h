@@ -76,9 +76,10 @@ void mmnc_i_tx_f32(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, f
  * s is a per-thread buffer.  MMNC_OK, or MMNC_ENOMEM for the buffers. */
 int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc_i_row_fn fn, void *ctx);
 
-/* Allocation switch of the screen, for tests and benchmarks: 0 never
- * screen, 1 when Tx outgrows the L2 cache (the default), 2 whenever k
- * allows.  Returns the previous mode.  Counters: rows scored by the screen
+/* Switch of the screen, for tests and benchmarks: 0 never screen, 1 when
+ * Tx outgrows the L2 cache (the default), 2 whenever k allows; until set,
+ * the environment's MMNC_SCREEN (0, 1 or 2) or 1.  Returns the previous
+ * mode.  Counters: rows scored by the screen
  * and rows of those recomputed in doubles, over all runs (atomic). */
 int mmnc_i_screen_set(int mode);
 int mmnc_i_screen_get(void);

@@ -73,6 +73,13 @@ check soft g.bin -k 6 -r 2 --max-iter 3 # stopped early: the soft outputs
 if [ -n "$SRC" ] && "$MMNC" cooc "$SRC/data/great-expectations.txt.gz" --window 5 --min-count 20 -q -o ge.mtx; then
     check partial ge.mtx -k 5 -r 2 --threads 1
 fi
+# The single-precision screen of Algorithm 2 at every size (MMNC_SCREEN=2;
+# by default only for large |X|): its refill and partial-step checks are
+# collective.
+export MMNC_SCREEN=2
+check screen g.bin -k 10 -r 3
+[ -f ge.mtx ] && check screen_partial ge.mtx -k 5 -r 2 --threads 1
+unset MMNC_SCREEN
 for n in 2 4; do cmp -s s_soft.soft.tsv m${n}_soft.soft.tsv || fail "soft kernel differs on $n ranks"; done
 
 # word vectors: the same words, the same vectors to the printed digits

@@ -18,6 +18,7 @@ MPIRUN=${MPIRUN:-mpirun} # e.g. MPIRUN=mpirun.mpich for an MPICH build
 if ! command -v "$MPIRUN" >/dev/null; then echo "mpi: $MPIRUN not found: skipped"; exit 77; fi
 case $MMNC in /*) ;; *) MMNC=$PWD/$MMNC ;; esac
 case $MPI in /*) ;; *) MPI=$PWD/$MPI ;; esac
+case $SRC in "" | /*) ;; *) SRC=$PWD/$SRC ;; esac # the cases below run in a temporary directory
 RUN=("$MPIRUN")
 if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
     RUN+=(--oversubscribe)

@@ -211,10 +211,13 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
  * right side is what is computed: k operations a row, not k^2),
  * eps = 2 (2^-24 + 5 g_(n+k+4)) and tau_z = 2^-147 sum_j |Mp_jz| (factors
  * of 2 to spare for the rounding of the bound itself and for
- * sigma <= s~ (1 + 2^-23)).  If c~_b - bound_b > c~_z + bound_z for every
- * z != b, c's maximum is attained at b alone, so best_of_row (ties keep the
- * current cluster) moves the row to b, or keeps it there: the same
- * decision.  NaN or Inf fail the test and take the double path.
+ * sigma <= s~ (1 + 2^-23)).  Underflow loses at most 2^-1075 an operation
+ * in either path, carried through Mp: (n + k + 8) 2^-1072 (sum_j |Mp_jz| +
+ * 1) more covers it, with what tau itself may lose.  If c~_b - bound_b >
+ * c~_z + bound_z for every z != b, c's maximum is attained at b alone, so
+ * best_of_row (ties keep the current cluster) moves the row to b, or keeps
+ * it there: the same decision.  NaN or Inf fail the test and take the
+ * double path.
  *
  * A decided row keeps its screened scores in own and best: close, not the
  * same bits.  They order the moves only when a part of a step is tried and
@@ -223,7 +226,7 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
 typedef struct screen_ctx {
     best_ctx bc;
     const mmnc_pmf *p;
-    const double *Tx, *cmax, *tau; /* cmax_z = max_j |Mp_jz| */
+    const double *Tx, *cmax, *csum; /* max_j |Mp_jz|, sum_j |Mp_jz| */
     mmnc_i_gather_fn gather;
     int64_t exact; /* rows recomputed in doubles (atomic) */
 } screen_ctx;
@@ -234,7 +237,8 @@ static inline __attribute__((always_inline)) void screen_row(screen_ctx *c, mmnc
     const double *Mp = c->bc.Mp;
     double sc[16], a[16], lo, ssum = 0.0;
     mmnc_int n = P->rowptr[y + 1] - P->rowptr[y], b = 0;
-    double eps = 2.0 * (0x1p-24 + 5.0 * 1.01 * (double)(n + K + 4) * 0x1p-53), rho = s[K];
+    double eps = 2.0 * (0x1p-24 + 5.0 * 1.01 * (double)(n + K + 4) * 0x1p-53), rho = s[K] * 0x1p-147;
+    double unf = (double)(n + K + 8) * 0x1p-1072;
     int ok = 1;
     for (mmnc_int z = 0; z < K; z++) sc[z] = 0.0;
     for (mmnc_int j = 0; j < K; j++) {
@@ -243,7 +247,7 @@ static inline __attribute__((always_inline)) void screen_row(screen_ctx *c, mmnc
     }
     ssum *= eps;
     for (mmnc_int z = 0; z < K; z++) {
-        a[z] = ssum * c->cmax[z] + c->tau[z] * rho; /* the bound */
+        a[z] = ssum * c->cmax[z] + rho * c->csum[z] + unf * (c->csum[z] + 1.0); /* the bound */
         if (sc[z] > sc[b]) b = z;
     }
     lo = sc[b] - a[b];
@@ -428,7 +432,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
     mmnc_int k = prm->k, ny = p->ny;
     work w = {0};
     mmnc_int *trial = NULL, *to = NULL;
-    double *own = NULL, *best = NULL, *rs = NULL, *cmax = NULL, *tau = NULL;
+    double *own = NULL, *best = NULL, *rs = NULL, *cmax = NULL, *csum = NULL;
     int64_t *count = NULL;
     float *F = NULL;
     char *Fraw = NULL;
@@ -445,7 +449,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         MMNC_ALLOC(Fraw, (size_t)(p->nx * mmnc_i_f32_stride(k)) * sizeof(float) + 64, err, status);
         F = (float *)(Fraw + (64 - (uintptr_t)Fraw % 64) % 64);
         MMNC_ALLOC(cmax, k, err, status);
-        MMNC_ALLOC(tau, k, err, status);
+        MMNC_ALLOC(csum, k, err, status);
         MMNC_ALLOC(count, k, err, status);
     }
     if ((status = evaluate(p, k, labels, NULL, &w.cur, err)) != MMNC_OK) goto cleanup;
@@ -456,12 +460,12 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         int exact = !screen; /* own and best are the double-precision scores */
         score_matrix(k, &w.cur, w.Mp);
         if (screen) {
-            screen_ctx sc = {bc, p, w.nxt.T, cmax, tau, mmnc_i_gather_for(k), 0};
-            for (mmnc_int z = 0; z < k; z++) tau[z] = cmax[z] = 0.0;
+            screen_ctx sc = {bc, p, w.nxt.T, cmax, csum, mmnc_i_gather_for(k), 0};
+            for (mmnc_int z = 0; z < k; z++) csum[z] = cmax[z] = 0.0;
             for (mmnc_int j = 0; j < k; j++)
                 for (mmnc_int z = 0; z < k; z++) {
                     double m = fabs(w.Mp[j * k + z]);
-                    tau[z] += m * 0x1p-147;
+                    csum[z] += m;
                     cmax[z] = m > cmax[z] ? m : cmax[z];
                 }
             mmnc_i_tx_f32(p, k, w.cur.T, w.nxt.T, F);
@@ -542,7 +546,7 @@ cleanup:
     mmnc_i_free(rs);
     mmnc_i_free(Fraw);
     mmnc_i_free(cmax);
-    mmnc_i_free(tau);
+    mmnc_i_free(csum);
     mmnc_i_free(count);
     return status;
 }

@@ -212,8 +212,10 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
  * eps = 2 (2^-24 + 5 g_(n+k+4)) and tau_z = 2^-147 sum_j |Mp_jz| (factors
  * of 2 to spare for the rounding of the bound itself and for
  * sigma <= s~ (1 + 2^-23)).  Underflow loses at most 2^-1075 an operation
- * in either path, carried through Mp: (n + k + 8) 2^-1072 (sum_j |Mp_jz| +
- * 1) more covers it, with what tau itself may lose.  If c~_b - bound_b >
+ * in either path, carried through Mp: (n + k + 8) 2^-1000 (sum_j |Mp_jz| +
+ * 1) more covers it, with what tau itself may lose (2^-1000, not a
+ * smaller factor: subnormal operands would take the slow path of the FPU
+ * for every row).  If c~_b - bound_b >
  * c~_z + bound_z for every z != b, c's maximum is attained at b alone, so
  * best_of_row (ties keep the current cluster) moves the row to b, or keeps
  * it there: the same decision.  NaN or Inf fail the test and take the
@@ -238,7 +240,7 @@ static inline __attribute__((always_inline)) void screen_row(screen_ctx *c, mmnc
     double sc[16], a[16], lo, ssum = 0.0;
     mmnc_int n = P->rowptr[y + 1] - P->rowptr[y], b = 0;
     double eps = 2.0 * (0x1p-24 + 5.0 * 1.01 * (double)(n + K + 4) * 0x1p-53), rho = s[K] * 0x1p-147;
-    double unf = (double)(n + K + 8) * 0x1p-1072;
+    double unf = (double)(n + K + 8) * 0x1p-1000; /* a normal number, unlike 2^-1072 */
     int ok = 1;
     for (mmnc_int z = 0; z < K; z++) sc[z] = 0.0;
     for (mmnc_int j = 0; j < K; j++) {

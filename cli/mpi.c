@@ -18,6 +18,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "mmnc_i.h"
@@ -30,11 +31,24 @@ static double g_bytes;      /* doubles summed by op_sum (the k x |X| blocks) */
 static double *g_tmp;     /* reduce-scatter block */
 static size_t g_tmp_cap;
 
+/* End the whole job.  What this rank wrote to stderr goes through the
+ * launcher, which stops forwarding once the job is torn down: under load,
+ * MPICH's hydra lost the message and its own "Abort" line in 1 of 40 jobs
+ * (tests/mpi's truncated case).  So flush, and give it a moment first. */
+static void abort_job(int rc)
+{
+    struct timespec pause = {0, 300000000}; /* 0.3 s */
+    fflush(stdout);
+    fflush(stderr);
+    nanosleep(&pause, NULL);
+    MPI_Abort(MPI_COMM_WORLD, rc);
+}
+
 /* A failure inside a collective helper: say what and where, end the job. */
 static void fatal(const char *what)
 {
     fprintf(stderr, "mmnc-mpi [rank %d of %d]: %s\n", g_dist.rank, g_dist.size, what);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job(1);
 }
 
 static void split(mmnc_int n, int size, int *cnt, int *dsp)
@@ -161,7 +175,7 @@ void cli_mpi_finish(int rc)
     /* A usage error is found alike on every rank before any collective:
      * all ranks stop by themselves.  Any other failure may be one rank's
      * own, with the others waiting in a collective: end the whole job. */
-    if (rc != CLI_EXIT_OK && rc != CLI_EXIT_USAGE && g_dist.size > 1) MPI_Abort(MPI_COMM_WORLD, rc);
+    if (rc != CLI_EXIT_OK && rc != CLI_EXIT_USAGE && g_dist.size > 1) abort_job(rc);
     MPI_Finalize();
 }
 
@@ -301,7 +315,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     mmnc_int n = 0;
     int rc = CLI_EXIT_OK;
     *truth = NULL;
-    if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) MPI_Abort(MPI_COMM_WORLD, rc);
+    if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
     if (g_dist.rank == 0) {
         skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err);
         if (!skel.A) fatal("out of memory");

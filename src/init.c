@@ -22,21 +22,28 @@ typedef struct cand {
     int64_t row, from; /* global row (-1: none), its cluster */
 } cand;
 
-void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng)
+void mmnc_i_label_counts(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int64_t *count)
+{
+    memset(count, 0, (size_t)k * sizeof(int64_t));
+    for (mmnc_int y = 0; y < p->ny; y++) count[labels[y]]++;
+    mmnc_i_disum(p, count, k);
+}
+
+void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t *counted, const double *score,
+                       mmnc_i_rng *rng)
 {
     mmnc_int ny = p->ny;
     int nr = mmnc_i_distributed(p) ? p->dist->size : 1;
-    int64_t *count = mmnc_i_calloc((size_t)k, sizeof(int64_t));
+    int64_t *count = counted ? counted : mmnc_i_calloc((size_t)k, sizeof(int64_t));
     cand *all = mmnc_i_malloc((size_t)nr, sizeof(cand));
     /* callers tolerate empty clusters (this only improves them), but all
      * ranks must take the same path: a failed allocation is a failed job */
     if (!count || !all) {
-        mmnc_i_free(count);
+        if (!counted) mmnc_i_free(count);
         mmnc_i_free(all);
         return;
     }
-    for (mmnc_int y = 0; y < ny; y++) count[labels[y]]++;
-    mmnc_i_disum(p, count, k);
+    if (!counted) mmnc_i_label_counts(p, k, labels, count);
     for (mmnc_int z = 0; z < k; z++) {
         cand me = {INFINITY, -1, -1}, best;
         if (count[z] > 0) continue;
@@ -65,7 +72,7 @@ void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const do
         count[z] = 1;
         if (best.row >= p->y0 && best.row < p->y0 + ny) labels[best.row - p->y0] = z;
     }
-    mmnc_i_free(count);
+    if (!counted) mmnc_i_free(count);
     mmnc_i_free(all);
 }
 
@@ -355,6 +362,6 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
     default:
         return mmnc_i_err(err, MMNC_EINVAL, "unknown initialisation %d", method);
     }
-    if (status == MMNC_OK) mmnc_i_fill_empty(p, k, labels, NULL, rng);
+    if (status == MMNC_OK) mmnc_i_fill_empty(p, k, labels, NULL, NULL, rng);
     return status;
 }

@@ -417,12 +417,11 @@ static mmnc_int list_moves(mmnc_int ny, const mmnc_int *labels, const mmnc_int *
     return m;
 }
 
-/* Is a cluster empty under these labels (over all ranks)?  Collective. */
+/* Is a cluster empty under these labels (over all ranks)?  Collective;
+ * count keeps the sizes for mmnc_i_fill_empty. */
 static int any_empty(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int64_t *count)
 {
-    memset(count, 0, (size_t)k * sizeof(int64_t));
-    for (mmnc_int y = 0; y < p->ny; y++) count[labels[y]]++;
-    mmnc_i_disum(p, count, k);
+    mmnc_i_label_counts(p, k, labels, count);
     for (mmnc_int z = 0; z < k; z++)
         if (count[z] == 0) return 1;
     return 0;
@@ -475,7 +474,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
                 goto cleanup;
             }
-            mmnc_i_screen_count(ny, sc.exact);
+            mmnc_i_screen_count(ny, sc.exact, 0);
         } else if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best_for(k), &bc) != MMNC_OK) {
             status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
             goto cleanup;
@@ -508,6 +507,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 }
                 m = list_moves(ny, labels, to, own, best, mv);
                 exact = 1;
+                mmnc_i_screen_count(0, 0, 1);
             }
             if (take == mall / 2) qsort(mv, (size_t)m, sizeof(move), by_gain);
             if (take < mall) here = select_global(p, mv, m, take);
@@ -516,7 +516,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 for (mmnc_int i = 0; i < here; i++) trial[mv[i].y] = mv[i].to;
             }
             for (mmnc_int y = 0; y < ny; y++) rs[y] = trial[y] == labels[y] ? own[y] : best[y];
-            mmnc_i_fill_empty(p, k, trial, rs, NULL);
+            mmnc_i_fill_empty(p, k, trial, built ? count : NULL, rs, NULL); /* built: counted */
             if ((status = evaluate(p, k, trial, NULL, &w.nxt, err)) != MMNC_OK) goto cleanup;
             if (w.nxt.obj > w.cur.obj * (1.0 + 1e-13)) {
                 state t = w.cur;

@@ -28,7 +28,11 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
  * when score is given (ties to the lower row), else the first row from a random position
  * on.  Distributed: over all ranks' rows (collective), the same choice as
  * one process. */
-void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, const double *score, mmnc_i_rng *rng);
+/* Cluster sizes over all ranks (collective). */
+void mmnc_i_label_counts(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int64_t *count);
+/* counted: the sizes from mmnc_i_label_counts (updated), or NULL to count here. */
+void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t *counted, const double *score,
+                       mmnc_i_rng *rng);
 
 /* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
  * result is hard (labels updated, W filled one-hot); with prm->pz it is the

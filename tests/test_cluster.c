@@ -463,8 +463,8 @@ static int same_runs(const mmnc_result *a, const mmnc_result *b)
 static void test_screen(void)
 {
     static const mmnc_int ks[] = {2, 3, 5, 8, 9, 10, 12, 16};
-    int64_t rows0, exact0, rows1, exact1;
-    mmnc_i_screen_counts(&rows0, &exact0);
+    int64_t rows0, exact0, full0, rows1, exact1, full1;
+    mmnc_i_screen_counts(&rows0, &exact0, &full0);
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         mmnc_int k = ks[i], *truth = malloc(400 * sizeof(mmnc_int));
         for (int strong = 0; strong <= 1; strong++) {
@@ -491,11 +491,12 @@ static void test_screen(void)
         }
         free(truth);
     }
-    mmnc_i_screen_counts(&rows1, &exact1);
+    mmnc_i_screen_counts(&rows1, &exact1, &full1);
     CHECK(rows1 - rows0 > 0);                       /* the screen ran */
     CHECK(exact1 - exact0 < (rows1 - rows0) / 2);   /* and decided most rows itself */
-    printf("screen: %lld rows scored, %lld recomputed in doubles\n", (long long)(rows1 - rows0),
-           (long long)(exact1 - exact0));
+    CHECK(full1 - full0 > 0);                       /* and the exact recomputes were reached */
+    printf("screen: %lld rows scored, %lld recomputed in doubles, %lld passes recomputing every row\n",
+           (long long)(rows1 - rows0), (long long)(exact1 - exact0), (long long)(full1 - full0));
     /* equal rows: every score ties, no row can be decided in floats */
     {
         double D[60 * 12];
@@ -507,9 +508,9 @@ static void test_screen(void)
         prm.k = 10;
         prm.restarts = 2;
         a = run_screen(p, &prm, 0);
-        mmnc_i_screen_counts(&rows0, &exact0);
+        mmnc_i_screen_counts(&rows0, &exact0, &full0);
         b = run_screen(p, &prm, 2);
-        mmnc_i_screen_counts(&rows1, &exact1);
+        mmnc_i_screen_counts(&rows1, &exact1, &full1);
         CHECK(same_runs(a, b));
         CHECK(rows1 - rows0 > 0 && exact1 - exact0 == rows1 - rows0);
         mmnc_result_free(a), mmnc_result_free(b);

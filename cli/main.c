@@ -26,6 +26,16 @@ static void one_blas_thread(char **argv)
 }
 #endif
 
+/* MMNC_SCREEN (include/mmnc.h, "Precision"): the library reads only 0, 1
+ * or 2; anything else is a mistake worth saying, not ignoring. */
+static int screen_env_ok(void)
+{
+    const char *e = getenv("MMNC_SCREEN");
+    if (!e || (e[0] >= '0' && e[0] <= '2' && !e[1])) return 1;
+    fprintf(stderr, "mmnc: MMNC_SCREEN=%s: expected 0 (off), 1 (default) or 2 (always)\n", e);
+    return 0;
+}
+
 static const struct {
     const char *name;
     int (*fn)(int, char **);
@@ -81,7 +91,7 @@ int main(int argc, char **argv)
     int rc;
     openblas_set_num_threads(1);
     cli_mpi_init(&argc, &argv);
-    rc = run(argc, argv);
+    rc = screen_env_ok() ? run(argc, argv) : CLI_EXIT_USAGE; /* the same environment on every rank */
     cli_mpi_finish(rc);
     return rc;
 }
@@ -99,6 +109,7 @@ int main(int argc, char **argv)
 {
     one_blas_thread(argv);
     openblas_set_num_threads(1);
+    if (!screen_env_ok()) return CLI_EXIT_USAGE;
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;

@@ -595,6 +595,7 @@ expect_out "^shape +6 rows x 4 columns, 14 nonzeros .*sum 14$"
 end
 
 bad "info: missing file" 1 "nosuch\.mtx: cannot open" info nosuch.mtx
+MMNC_SCREEN=yes bad "MMNC_SCREEN not 0, 1 or 2 -> usage" 2 "MMNC_SCREEN=yes: expected 0" cluster "$BLOCKS" -k 2 -o scr
 bad "info: --sv not a number -> usage" 2 "option --sv" info --sv x "$BLOCKS"
 
 # ---- cooc ---------------------------------------------------------------------

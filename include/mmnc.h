@@ -44,8 +44,8 @@
  *     idle workers spin and take a core from the OpenMP threads.
  *   - Precision: everything is computed in double precision.  Algorithm 2's
  *     hard steps with 2 <= k <= 16 first score each row from a single-
- *     precision copy of the |X| x k block they gather (one cache line per
- *     nonzero instead of two); a row is decided from those scores only when
+ *     precision copy of the |X| x k block they gather (one aligned cache
+ *     line per nonzero; k = 10 in doubles takes two); a row is decided from those scores only when
  *     a rigorous bound on their rounding error proves the decision the same
  *     as in doubles, and is recomputed in doubles otherwise.  The results are
  *     bit for bit those of the double-precision path.  The environment

@@ -3,7 +3,7 @@
  * bench/perf: the reference that the per-iteration kernels of mmnc are
  * compared with ("achieved bytes/s / bandwidth").
  *
- *   stream [--mb MB] [--reps N] [-t THREADS]
+ *   stream [--mb MB] [--reps N] [-t THREADS] [--chase MB] [--gather MB [--lines L]]
  *
  * Three arrays a, b, c of n doubles, n = MB MiB / 24 (default 1024 MiB in
  * all, so each array is far larger than a last-level cache of a few hundred
@@ -26,6 +26,7 @@
  *    "copy": {"best_s": ..., "gbs": ..., "gbs_wa": ...}, "triad": {...}, "read": {...}}
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +44,18 @@ static double now(void)
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "Usage: stream [--mb MB] [--reps N] [-t THREADS] [--chase MB]\n"
+    fprintf(fp, "Usage: stream [--mb MB] [--reps N] [-t THREADS] [--chase MB] [--gather MB]\n"
                 "STREAM-style copy, triad and read bandwidth; JSON on stdout.\n"
                 "  --mb MB        MiB in the three arrays together (default 1024)\n"
                 "  --reps N       timed passes per kernel, the best is kept (default 5)\n"
                 "  -t THREADS     OpenMP threads, 0 = all cores (default 0)\n"
                 "  --chase MB     also the latency of a random pointer chase through MB MiB\n"
-                "                 (one thread, 2 x 10^7 dependent loads): \"chase_ns\"\n");
+                "                 (one thread, 2 x 10^7 dependent loads): \"chase_ns\"\n"
+                "  --gather MB    also the throughput of independent random rows read from a\n"
+                "                 table of MB MiB through a streamed index array, as the sparse\n"
+                "                 passes read them (THREADS threads, 2 x 10^7 rows, without and\n"
+                "                 with software prefetch): \"gather_ns\", \"gather_prefetch_ns\"\n"
+                "  --lines L      cache lines (64 bytes) a row of that table, 1 to 4 (default 1)\n");
 }
 
 /* read: eight partial sums, so the loop is limited by memory, not by the
@@ -97,14 +103,81 @@ static double chase(long n)
     return at >= 0 ? t0 / 2e7 * 1e9 : -1.0; /* `at` used, so the loop stays */
 }
 
+/* Nanoseconds per row (all threads together) of a gather of m random rows
+ * of L cache lines (16 L floats, on 64-byte boundaries) from a table of n
+ * rows through a streamed array of int64 indices: the access pattern of the
+ * sparse passes over uniformly random columns.  Only the bits of one float
+ * of each line are added (an integer add, no floating-point latency chain),
+ * so the cost is that of the lines and of the index stream, next to nothing
+ * else: beyond the caches, a lower bound for any kernel that needs those
+ * rows.  The rows are independent, so there the only limit is how many line
+ * misses the cores keep in flight.  With `ahead` > 0 each row's lines are
+ * also prefetched that many indices ahead, as src/kernel.c does.  Best of
+ * `reps` passes; -1 without memory. */
+static double gather(long n, int L, long m, int ahead, int reps, double *check)
+{
+    long W = 16L * L; /* floats a row */
+    float *tbl = aligned_alloc(64, (size_t)n * (size_t)W * sizeof(float));
+    long *idx = malloc((size_t)m * sizeof(long));
+    double best = INFINITY;
+    uint64_t total = 0;
+    if (!tbl || !idx) {
+        free(tbl);
+        free(idx);
+        return -1.0;
+    }
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n * W; i++) tbl[i] = 1.0f;
+#pragma omp parallel
+    {
+        unsigned long long x = 88172645463325252ULL;
+#ifdef _OPENMP
+        x += 0x9e3779b97f4a7c15ULL * (unsigned long long)(omp_get_thread_num() + 1);
+#endif
+#pragma omp for schedule(static)
+        for (long i = 0; i < m; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            idx[i] = (long)(x % (unsigned long long)n);
+        }
+    }
+    for (int r = 0; r <= reps; r++) {
+        double t0 = now();
+        total = 0;
+#pragma omp parallel reduction(+ : total)
+        {
+            uint64_t s = 0;
+#pragma omp for schedule(static)
+            for (long i = 0; i < m; i++) {
+                if (ahead > 0 && i + ahead < m)
+                    for (int l = 0; l < L; l++) __builtin_prefetch(tbl + idx[i + ahead] * W + 16 * l);
+                const float *row = tbl + idx[i] * W;
+                for (int l = 0; l < L; l++) { /* the bits of one float of each line: a 1-cycle chain */
+                    uint32_t b;
+                    memcpy(&b, row + 16 * l + (i & 15), sizeof b);
+                    s += b;
+                }
+            }
+            total += s;
+        }
+        t0 = now() - t0;
+        if (r > 0 && t0 < best) best = t0;
+    }
+    *check = (double)total / (double)0x3f800000u; /* rows x lines, if every float read was 1.0f */
+    free(tbl);
+    free(idx);
+    return best / (double)m * 1e9;
+}
+
 int main(int argc, char **argv)
 {
-    double mib = 1024.0, scalar = 3.0, chase_mb = 0.0;
-    int reps = 5, threads = 0;
+    double mib = 1024.0, scalar = 3.0, chase_mb = 0.0, gather_mb = 0.0;
+    int reps = 5, threads = 0, lines = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mb") && i + 1 < argc) mib = atof(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--chase") && i + 1 < argc) chase_mb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--gather") && i + 1 < argc) gather_mb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--lines") && i + 1 < argc) lines = atoi(argv[++i]);
         else if ((!strcmp(argv[i], "-t") || !strcmp(argv[i], "--threads")) && i + 1 < argc) threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -114,7 +187,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!(mib >= 1.0) || reps < 1 || threads < 0 || !(chase_mb >= 0.0)) {
+    if (!(mib >= 1.0) || reps < 1 || threads < 0 || !(chase_mb >= 0.0) || !(gather_mb >= 0.0) || lines < 1 || lines > 4) {
         usage(stderr);
         return 2;
     }
@@ -174,6 +247,22 @@ int main(int argc, char **argv)
         printf(", \"%s\": {\"best_s\": %.6f, \"gbs\": %.3f, \"gbs_wa\": %.3f}", name[k], best[k],
                bytes[k] * (double)n / best[k] * 1e-9, bytes_wa[k] * (double)n / best[k] * 1e-9);
     if (chase_mb > 0.0) printf(", \"chase_mib\": %.0f, \"chase_ns\": %.1f", chase_mb, chase((long)(chase_mb * 16384.0)));
+    if (gather_mb > 0.0) {
+        /* the STREAM arrays are no longer needed: free them first */
+        free(a), free(b), free(c);
+        a = b = c = NULL;
+        long rows = (long)(gather_mb * 16384.0 / lines), m = 20000000;
+        double check[2];
+        if (rows < 1) rows = 1;
+        double plain = gather(rows, lines, m, 0, reps < 3 ? reps : 3, &check[0]);
+        double pref = gather(rows, lines, m, 16, reps < 3 ? reps : 3, &check[1]);
+        if (plain < 0.0 || pref < 0.0 || check[0] != lines * (double)m || check[1] != lines * (double)m) {
+            fprintf(stderr, "stream: gather failed (no memory or a wrong sum)\n");
+            return 1;
+        }
+        printf(", \"gather_mib\": %g, \"gather_lines\": %d, \"gather_ns\": %.2f, \"gather_prefetch_ns\": %.2f", gather_mb,
+               lines, plain, pref);
+    }
     printf("}\n");
     free(a);
     free(b);

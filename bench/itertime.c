@@ -2,7 +2,7 @@
  * itertime.c -- time of one iteration of mmnc's solvers, for bench/perf.
  *
  *   itertime DATA [-a nuclear|frobenius] [-k K] [-t THREADS] [-s SEED]
- *                 [-r RESTARTS] [--max-iter N]
+ *                 [-r RESTARTS] [--max-iter N] [--low-memory]
  *
  * Loads DATA as `mmnc cluster` does (any format; rows and columns without
  * mass dropped), then runs mmnc_cluster with a progress function that
@@ -16,7 +16,9 @@
  * Output: one JSON object on stdout with the shape, the load, pmf and
  * cluster times, the iterations, and the median, minimum and mean of the
  * iteration gaps ("iter_s_*"; absent when a start made fewer than two
- * iterations).  Uses only the public API (include/mmnc.h).
+ * iterations).  --low-memory builds the pmf without P^T
+ * (MMNC_PMF_NO_TRANSPOSE), as `mmnc cluster --low-memory` does.  Uses only
+ * the public API (include/mmnc.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +71,7 @@ static int by_value(const void *a, const void *b)
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "Usage: itertime DATA [-a nuclear|frobenius] [-k K] [-t THREADS] [-s SEED] [-r RESTARTS] [--max-iter N]\n"
+    fprintf(fp, "Usage: itertime DATA [-a nuclear|frobenius] [-k K] [-t THREADS] [-s SEED] [-r RESTARTS] [--max-iter N] [--low-memory]\n"
                 "Time per iteration of mmnc's solvers (JSON on stdout).  Defaults: nuclear, k 10,\n"
                 "all cores, seed 1, 1 start, the library's iteration cap.\n");
 }
@@ -87,7 +89,7 @@ int main(int argc, char **argv)
     mmnc_result *r = NULL;
     clockbook cb = {0};
     const char *path = NULL;
-    int rc = 1, total_iter = 0;
+    int rc = 1, total_iter = 0, flags = 0;
     double t0, t1, t2, t3;
     openblas_set_num_threads(1);
     mmnc_params_default(&prm);
@@ -109,6 +111,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-s") && more) prm.seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(a, "-r") && more) prm.restarts = atoi(argv[++i]);
         else if (!strcmp(a, "--max-iter") && more) prm.max_iter = atoi(argv[++i]);
+        else if (!strcmp(a, "--low-memory")) flags |= MMNC_PMF_NO_TRANSPOSE;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
@@ -131,7 +134,7 @@ int main(int argc, char **argv)
     t0 = now();
     if (mmnc_data_read(path, &ro, &d, &err) || mmnc_data_drop_empty(d, NULL, NULL, &err)) goto fail;
     t1 = now();
-    if (mmnc_pmf_build(d->A, &p, &err)) goto fail;
+    if (mmnc_pmf_build_ex(d->A, flags, &p, &err)) goto fail;
     t2 = now();
     if (mmnc_cluster(p, &prm, &r, &err)) goto fail;
     t3 = now();

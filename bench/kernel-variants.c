@@ -364,6 +364,23 @@ static double stream_pass(const mmnc_csr *P)
     return s + (double)c;
 }
 
+/* The hardware's part of the screened gather: every nonzero's 64-byte row
+ * of F fetched through P's own column indices and summed, no weights, no
+ * scores, prefetched 16 ahead as src/kernel.c does.  What no rewrite of the
+ * arithmetic can beat while each nonzero needs its own row of F. */
+static double bare_gather16(const mmnc_csr *P, const float *F)
+{
+    float s[16] = {0};
+    double t = 0.0;
+    for (int64_t e = 0; e < P->nnz; e++) {
+        if (e + 16 < P->nnz) __builtin_prefetch(F + P->colind[e + 16] * 16);
+        const float *f = F + P->colind[e] * 16;
+        for (int j = 0; j < 16; j++) s[j] += f[j];
+    }
+    for (int j = 0; j < 16; j++) t += s[j];
+    return t;
+}
+
 static double stream_pass32(const m32 *P, int64_t nnz)
 {
     double s = 0.0;
@@ -600,6 +617,8 @@ int main(int argc, char **argv)
         float *F = aligned_alloc(64, (size_t)(nx * 16) * sizeof(float));
         TIME(mmnc_i_tx_f32(p, k, T2, T, F); mmnc_i_row_gather32_each(p, k, F, keep_row, S));
         line("library screen: mmnc_i_tx_f32 + row_gather32_each", best, 0, sum(S, ny * k) / ref);
+        TIME(sink = bare_gather16(p->P, F));
+        line("floor: P's column indices and one F row each, no arithmetic", best, 0, 1.0);
         free(F);
     }
     TIME(score_argmax_base(ny, k, S, Mp, C, best8));

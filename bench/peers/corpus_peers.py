@@ -18,13 +18,13 @@ Methods, all on the same matrix and with the same seed:
   mmnc           `mmnc cluster` with no algorithm options (8 random starts)
   mmnc-spectral  `mmnc cluster --init spectral`
   mmnc-kmeans++  `mmnc cluster --init kmeans++`
-itcc and sib keep, of n_init random starts, the one of the best objective (I(X^;Y^) and
+itcc and sib keep, of n_init (default 10, at every k) random starts, the one of the best objective (I(X^;Y^) and
 I(Z;X)); mmnc keeps its best nuclear norm.  Labels only score: ACC (Hungarian against all
 classes), NMI (arithmetic), ARI, and the paper's overall accuracy.  seconds: wall clock,
 loading excluded (the mmnc subprocess loads its own input, about 0.1 s).
 
 Usage: corpus_peers.py [--corpora reuters65,reuters,classic3,reviews] [--methods ...]
-                       [--mmnc PATH] [--seed 1] [--n-init 10] [--sib-n-init-large 3]
+                       [--mmnc PATH] [--seed 1] [--n-init 10]
                        [--itcc-l L] [--data-dir DIR] [--json FILE]
 """
 
@@ -56,7 +56,6 @@ CORPORA = {
 METHODS = ["kmeans", "cocluster", "nmf", "itcc", "sib", "mmnc", "mmnc-spectral", "mmnc-kmeans++"]
 MMNC_ARGS = {"mmnc": [], "mmnc-spectral": ["--init", "spectral"],
              "mmnc-kmeans++": ["--init", "kmeans++"]}
-LARGE_K = 20                                      # sib uses --sib-n-init-large above this
 
 
 def log(msg):
@@ -94,11 +93,10 @@ def run_method(m, A, k, a, path, var, truth_var, transposed):
                           "n_init": a.n_init, "l": info["l"], "iterations": info["iterations"],
                           "mi_all": info["mi_all"]}
     if m == "sib":
-        r = a.sib_n_init_large if k > LARGE_K else a.n_init
         t0 = time.perf_counter()
-        lab, info = sib.fit(A, k, n_init=r, seed=a.seed)
+        lab, info = sib.fit(A, k, n_init=a.n_init, seed=a.seed)
         sec = time.perf_counter() - t0
-        return lab, sec, {"objective": info["mi"], "objective_name": "I(Z;X)", "n_init": r,
+        return lab, sec, {"objective": info["mi"], "objective_name": "I(Z;X)", "n_init": a.n_init,
                           "sweeps": info["sweeps"], "mi_all": info["mi_all"]}
     args = MMNC_ARGS[m] + (["--transpose"] if transposed else [])
     lab, sec, extra = run_mmnc(a.mmnc, path, k, a.seed, A.shape[0], mat_var=var,
@@ -118,8 +116,6 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed for every method (default 1)")
     ap.add_argument("--n-init", type=int, default=10,
                     help="random starts of itcc and sib (default %(default)s)")
-    ap.add_argument("--sib-n-init-large", type=int, default=3,
-                    help="random starts of sib when k > %d (default %%(default)s)" % LARGE_K)
     ap.add_argument("--itcc-l", type=int, metavar="L",
                     help="column clusters of itcc (default: l = k)")
     ap.add_argument("--data-dir", default=repo_data(),
@@ -194,7 +190,7 @@ def main():
         print("| %s | %s | %.1f |" % (m, " | ".join("%.1f" % x for x in t), sum(t)))
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"seed": a.seed, "n_init": a.n_init, "sib_n_init_large": a.sib_n_init_large,
+            json.dump({"seed": a.seed, "n_init": a.n_init,
                        "machine": machine, "results": results}, f, indent=1,
                       default=lambda o: o.item() if hasattr(o, "item") else
                       (o.tolist() if hasattr(o, "tolist") else str(o)))

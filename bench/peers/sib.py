@@ -69,6 +69,9 @@ import scipy.sparse as sp
 sys.dont_write_bytecode = True
 
 
+TINY = 1e-300                                          # x log max(x, TINY) = 0 at x = 0
+
+
 def _xlogx(v):
     """v log v with 0 log 0 = 0 (v >= 0, elementwise)."""
     v = np.asarray(v, dtype=np.float64)
@@ -108,34 +111,44 @@ def _one_start(indptr, indices, data, rowmass, nx, k, rng, max_sweeps, min_moved
         return float((BL.sum() - _xlogx(pc).sum() - hx) / tot + np.log(tot))
 
     mis = [mi()] if trace else []
+    ip = indptr.tolist()
+    rm = rowmass.tolist()
     sweeps = 0
     for sweeps in range(1, max_sweeps + 1):
         moved = 0
-        for y in rng.permutation(n):
-            py = rowmass[y]
+        for y in rng.permutation(n).tolist():
+            py = rm[y]
             if py <= 0:
                 continue
-            s, e = indptr[y], indptr[y + 1]
+            s, e = ip[y], ip[y + 1]
             idx = indices[s:e]
             a = data[s:e]
             c0 = labels[y]
-            # draw y out of c0
-            b0 = BT[idx, c0] - a
-            b0[b0 < 0] = 0.0                           # rounding (exact for integer P)
-            BT[idx, c0] = b0
-            BL[idx, c0] = _xlogx(b0)
-            pc[c0] = max(pc[c0] - py, 0.0)
-            # merge costs to every cluster (constants of y dropped: sum a log a, py log py)
-            Bs = BT[idx]                               # m x k
+            # merge costs to every cluster c != c0 (constants of y dropped: sum a log a and
+            # p(y) log p(y)); y is still counted in c0, so c0's entry is redone below
+            Bs = BT.take(idx, axis=0)                  # m x k
             S = Bs + a[:, None]
-            cost = (BL[idx].sum(axis=0) - (S * np.log(S)).sum(axis=0)
-                    + _xlogx(pc + py) - _xlogx(pc))
+            L = np.log(S)
+            L *= S
+            T = BL.take(idx, axis=0)
+            ls0 = T[:, c0].sum()
+            T -= L
+            pcy = pc + py
+            cost = T.sum(axis=0) + pcy * np.log(pcy) - pc * np.log(np.maximum(pc, TINY))
+            # the cost of putting y back into c0 \ {y}
+            b0 = Bs[:, c0] - a
+            np.maximum(b0, 0.0, out=b0)                # rounding (exact for integer P)
+            p0 = max(pc[c0] - py, 0.0)
+            cost[c0] = ((b0 * np.log(np.maximum(b0, TINY))).sum() - ls0
+                        + pc[c0] * np.log(pc[c0]) - (p0 * np.log(p0) if p0 > 0 else 0.0))
             c1 = int(np.argmin(cost))
-            if c1 != c0 and cost[c1] < cost[c0] - 1e-12 * abs(cost[c0]):
-                moved += 1
-            else:
-                c1 = c0
-            b1 = BT[idx, c1] + a
+            if c1 == c0 or not cost[c1] < cost[c0] - 1e-12 * abs(cost[c0]):
+                continue
+            moved += 1
+            BT[idx, c0] = b0                           # y leaves c0 ...
+            BL[idx, c0] = b0 * np.log(np.maximum(b0, TINY))
+            pc[c0] = p0
+            b1 = Bs[:, c1] + a                         # ... and joins c1
             BT[idx, c1] = b1
             BL[idx, c1] = b1 * np.log(b1)
             pc[c1] += py

@@ -46,6 +46,16 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double min
  * spectral) values; print a usage error and return nonzero on a bad one. */
 int cli_parse_algorithm(const char *cmd, const char *s, int *alg);
 int cli_parse_init(const char *cmd, const char *s, int *init);
+/* --select: "predictive" or "objective" (mmnc_select). */
+int cli_parse_select(const char *cmd, const char *s, int *select);
+/* "random", "kmeans++" or "spectral". */
+const char *cli_init_name(int init);
+/* "nuclear", "frobenius" or "information". */
+const char *cli_algorithm_name(int algorithm);
+/* The start with the highest predictive information (predictive selection). */
+int cli_best_score(const mmnc_result *res);
+/* The JSON lines "selection": {...}, of a result, each ending with ",\n". */
+void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
 
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);

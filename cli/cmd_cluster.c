@@ -19,12 +19,25 @@ static void help(void)
            "of the divergence transition matrix B_{Z,X} (Qiu, Makur, Zheng 2018).\n\n"
            "Clustering options:\n"
            "  -k, --clusters N      number of clusters (default 2)\n"
-           "  -a, --algorithm A     nuclear (Algorithm 2) | frobenius (Algorithm 1) (default nuclear)\n"
+           "  -a, --algorithm A     nuclear (Algorithm 2) | frobenius (Algorithm 1) | information (exact\n"
+           "                        I(X;Z) by single-row moves, the sequential information bottleneck's\n"
+           "                        objective) (default nuclear)\n"
            "  -s, --seed N          random seed (default 1)\n"
-           "  -r, --restarts N      independent starts; the best objective is kept (default 8)\n"
-           "      --init I          random | kmeans++ | spectral (default random, as in the paper;\n"
-           "                        spectral cycles the starts through spectral, kmeans++ and random)\n"
-           "      --max-iter N      iterations per start, 0 = 300 (nuclear) or 3000 (frobenius) (default 0)\n"
+           "  -r, --restarts N      independent starts; --select says which is kept (default 8)\n"
+           "      --init I          random | kmeans++ | spectral (default spectral: the starts cycle\n"
+           "                        through spectral, kmeans++ and random; random is the paper's)\n"
+           "      --select S        predictive | objective: which start is kept (default predictive: the\n"
+           "                        best leave-one-row-out predictive information, i.e. the clusters that\n"
+           "                        best predict rows they were not fitted to; objective: the best\n"
+           "                        objective, the paper's protocol)\n"
+           "      --select-tol X    predictive: the best objective among the starts within X (relative)\n"
+           "                        of the best predictive information (default 0)\n"
+           "      --refine R        chosen | each | none: single-row moves that raise the exact I(X;Z)\n"
+           "                        from the kept start (chosen), from every start before the selection\n"
+           "                        (each), or none; for hard results only (default chosen)\n"
+           "      --paper           the paper's protocol: --init random --select objective --refine none\n"
+           "      --max-iter N      iterations per start, 0 = 300 (nuclear), 3000 (frobenius) or 100\n"
+           "                        (information: sweeps) (default 0)\n"
            "      --tol X           Algorithm 1: stop when max |W_t - W_t-1| < X or the objective gained\n"
            "                        less than X (relative) over 10 steps (default 1e-6)\n"
            "      --pz P            cluster marginal: 'uniform' or comma-separated weights, normalised\n"
@@ -159,7 +172,7 @@ static char *join(const char *a, const char *b)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_EXACT };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -171,6 +184,8 @@ int cmd_cluster(int argc, char **argv)
         {"names-keyed", no_argument, 0, O_NAMESK}, {"top", required_argument, 0, O_TOP},
         {"truth", required_argument, 0, O_TRUTH}, {"truth-var", required_argument, 0, O_TRUTHVAR},
         {"row-names", required_argument, 0, O_ROWNAMES}, {"exact-marginal", no_argument, 0, O_EXACT},
+        {"select", required_argument, 0, O_SELECT}, {"select-tol", required_argument, 0, O_SELTOL},
+        {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
@@ -225,6 +240,19 @@ int cmd_cluster(int argc, char **argv)
         case O_TRUTHVAR: truth_var = optarg; break;
         case O_ROWNAMES: rnames_path = optarg; break;
         case O_EXACT: prm.exact_marginal = 1; break;
+        case O_PAPER:
+            prm.init = MMNC_INIT_RANDOM;
+            prm.select = MMNC_SELECT_OBJECTIVE;
+            prm.refine = MMNC_REFINE_NONE;
+            break;
+        case O_REFINE:
+            if (!strcmp(optarg, "none")) prm.refine = MMNC_REFINE_NONE;
+            else if (!strcmp(optarg, "each")) prm.refine = MMNC_REFINE_EACH;
+            else if (!strcmp(optarg, "chosen")) prm.refine = MMNC_REFINE_CHOSEN;
+            else return cli_usage_error(CMD, "--refine: expected none, each or chosen, got '%s'", optarg);
+            break;
+        case O_SELECT: if (cli_parse_select(CMD, optarg, &prm.select)) return CLI_EXIT_USAGE; break;
+        case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
             break;
@@ -342,9 +370,11 @@ int cmd_cluster(int argc, char **argv)
         fprintf(fp, "  \"rows_dropped\": %lld,\n  \"columns_dropped\": %lld,\n", (long long)rows_dropped,
                 (long long)cols_dropped);
         fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
-                res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "frobenius", (long long)k,
+                cli_algorithm_name(res->algorithm), (long long)k,
                 (unsigned long long)prm.seed, prm.restarts);
-        fprintf(fp, "  \"init\": \"%s\",\n", prm.init == MMNC_INIT_SPECTRAL ? "spectral" : prm.init == MMNC_INIT_KMEANSPP ? "kmeans++" : "random");
+        fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm.init),
+                res->refine == MMNC_REFINE_CHOSEN ? "chosen" : res->refine == MMNC_REFINE_EACH ? "each" : "none");
+        if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
         if (res->algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
         else if (res->algorithm == MMNC_ALG_FROBENIUS)
             fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
@@ -376,7 +406,11 @@ int cmd_cluster(int argc, char **argv)
         for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_objective[i]);
         fprintf(fp, "],\n  \"restart_iterations\": [");
         for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
-        fprintf(fp, "],\n  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", t_load, res->seconds);
+        fprintf(fp, "],\n  \"restart_inits\": [");
+        for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s\"%s\"", i ? ", " : "", cli_init_name(res->restart_init[i]));
+        fprintf(fp, "],\n");
+        cli_json_selection(fp, res, prm.select_tol);
+        fprintf(fp, "  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", t_load, res->seconds);
         if (cli_nranks() > 1)
             fprintf(fp, ",\n  \"seconds_collectives\": %.6f,\n  \"bytes_summed\": %.0f", comm_s, comm_b);
         if (have_scores)
@@ -413,11 +447,22 @@ int cmd_cluster(int argc, char **argv)
                (long long)nnz_all);
         if (cli_nranks() > 1) printf(", on %d ranks", cli_nranks());
         printf("\n");
-        printf("%s norm, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
-               res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "Frobenius", (long long)k, res->objective,
+        printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
+               cli_algorithm_name(res->algorithm), res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm", (long long)k, res->objective,
                res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
-        printf("best of %d starts: start %d, %d iterations%s, %.3f s\n", res->restarts, res->best_restart + 1,
-               res->iterations, res->converged ? "" : " (iteration cap reached)", res->seconds);
+        printf("%s of %d starts: start %d (%s), %d iterations%s, %.3f s\n",
+               res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
+               cli_init_name(res->restart_init[res->best_restart]), res->iterations,
+               res->converged ? "" : " (iteration cap reached)", res->seconds);
+        if (res->select == MMNC_SELECT_PREDICTIVE)
+            printf("selection: predictive information %.4f nats (best of the starts: %.4f)%s%s\n",
+                   res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
+                   res->best_restart == res->objective_restart ? "; also the best objective"
+                                                               : "; starts with higher objectives predict worse",
+                   "");
+        if (res->refine == MMNC_REFINE_CHOSEN)
+            printf("refined by information moves: %d sweeps, I(X;Z) %.6f, predictive information %.4f\n",
+                   res->refine_sweeps, res->stats.mi, res->refined_score);
         printf("singular values:");
         for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);
         printf("%s\n", k > 12 ? " ..." : "");

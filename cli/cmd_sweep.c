@@ -29,7 +29,7 @@ static void help(void)
            "      --kmax N          largest k (default 10)\n"
            "  -a, --algorithm A     nuclear | frobenius (default nuclear)\n"
            "  -s, --seed N          random seed (default 1)\n"
-           "  -r, --restarts N      starts per k, best objective kept (default 8)\n"
+           "  -r, --restarts N      starts per k, best objective kept (the paper's protocol) (default 8)\n"
            "      --init I          random | kmeans++ | spectral (default random)\n"
            "  -t, --threads N       threads, 0 = all cores (default 0)\n"
            "  -o, --output PREFIX   write PREFIX.sweep.tsv and the plot PREFIX.sweep.svg (default: DATA's\n"
@@ -87,7 +87,9 @@ int cmd_sweep(int argc, char **argv)
     mmnc_err err = {0, ""};
     mmnc_i_outfile out = {0};
 
-    mmnc_params_default(&prm);
+    /* the paper's model-selection curve: its protocol (random starts, the best
+     * norm kept, no refinement), so that the curve is the norm's */
+    mmnc_params_paper(&prm);
     cli_load_default(&load);
     optind = 1;
     opterr = 0;

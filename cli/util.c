@@ -114,6 +114,7 @@ int cli_parse_algorithm(const char *cmd, const char *s, int *alg)
 {
     if (!strcmp(s, "nuclear") || !strcmp(s, "2")) *alg = MMNC_ALG_NUCLEAR;
     else if (!strcmp(s, "frobenius") || !strcmp(s, "1")) *alg = MMNC_ALG_FROBENIUS;
+    else if (!strcmp(s, "information") || !strcmp(s, "3")) *alg = MMNC_ALG_INFORMATION;
     else {
         cli_usage_error(cmd, "--algorithm: expected nuclear or frobenius, got '%s'", s);
         return 1;
@@ -131,6 +132,62 @@ int cli_parse_init(const char *cmd, const char *s, int *init)
         return 1;
     }
     return 0;
+}
+
+int cli_parse_select(const char *cmd, const char *s, int *select)
+{
+    if (!strcmp(s, "predictive")) *select = MMNC_SELECT_PREDICTIVE;
+    else if (!strcmp(s, "objective")) *select = MMNC_SELECT_OBJECTIVE;
+    else {
+        cli_usage_error(cmd, "--select: expected predictive or objective, got '%s'", s);
+        return 1;
+    }
+    return 0;
+}
+
+const char *cli_init_name(int init)
+{
+    return init == MMNC_INIT_SPECTRAL ? "spectral" : init == MMNC_INIT_KMEANSPP ? "kmeans++" : "random";
+}
+
+const char *cli_algorithm_name(int algorithm)
+{
+    return algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : algorithm == MMNC_ALG_INFORMATION ? "information" : "frobenius";
+}
+
+int cli_best_score(const mmnc_result *res)
+{
+    int b = 0;
+    for (int i = 1; i < res->restarts; i++)
+        if (res->restart_score[i] > res->restart_score[b]) b = i;
+    return b;
+}
+
+void cli_json_selection(FILE *fp, const mmnc_result *res, double tol)
+{
+    if (res->select != MMNC_SELECT_PREDICTIVE) {
+        fprintf(fp, "  \"selection\": {\"rule\": \"objective\", \"chosen_restart\": %d, "
+                    "\"why\": \"the start with the best objective\"},\n", res->best_restart);
+        return;
+    }
+    fprintf(fp, "  \"selection\": {\"rule\": \"guarded\", \"tolerance\": %.17g, \"chosen_restart\": %d, "
+                "\"objective_restart\": %d, \"best_score_restart\": %d,\n",
+            tol, res->best_restart, res->objective_restart, cli_best_score(res));
+    fprintf(fp, "    \"why\": \"%s\",\n",
+            res->best_restart == res->objective_restart
+                ? "the start with the best leave-one-row-out predictive information also has the best objective"
+                : tol > 0 ? "the best objective among the starts within the tolerance of the best predictive "
+                            "information; the starts with higher objectives predict held-out rows worse"
+                          : "the start with the best leave-one-row-out predictive information; the starts with "
+                            "higher objectives predict held-out rows worse");
+    fprintf(fp, "    \"restart_scores\": [");
+    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_score[i]);
+    fprintf(fp, "],\n    \"restart_alphas\": [");
+    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_alpha[i]);
+    fprintf(fp, "]");
+    if (res->refine == MMNC_REFINE_CHOSEN)
+        fprintf(fp, ",\n    \"refined_score\": %.17g", res->refined_score);
+    fprintf(fp, "},\n");
 }
 
 int cli_part_open(const char *cmd, cli_part *part, FILE *out)

@@ -556,7 +556,9 @@ int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
 
 typedef enum {
     MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
-    MMNC_ALG_NUCLEAR = 2    /* paper Algorithm 2 */
+    MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
+    MMNC_ALG_INFORMATION = 3 /* exact I(X;Z) by sequential single-row moves (the sequential
+                                information bottleneck's objective; src/information.c) */
 } mmnc_algorithm;
 
 typedef enum {
@@ -565,18 +567,48 @@ typedef enum {
     MMNC_INIT_SPECTRAL = 2  /* k-means++ + Lloyd on the DTM's leading singular vectors */
 } mmnc_init;
 
+/* Which start mmnc_cluster returns. */
+typedef enum {
+    MMNC_SELECT_OBJECTIVE = 0, /* the best objective (the paper's protocol) */
+    MMNC_SELECT_PREDICTIVE = 1 /* the start with the best leave-one-row-out predictive
+                                  information (mmnc_result.restart_score); with select_tol > 0
+                                  the best objective among the starts within select_tol
+                                  (relative) of it */
+} mmnc_select;
+
+/* Refinement of the solver's result by information moves (mmnc_params.refine). */
+typedef enum {
+    MMNC_REFINE_NONE = 0,
+    MMNC_REFINE_EACH = 1,  /* every start, before the selection */
+    MMNC_REFINE_CHOSEN = 2 /* the kept start, after the selection */
+} mmnc_refine;
+
 typedef void (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 
 typedef struct mmnc_params {
-    int algorithm;      /* MMNC_ALG_NUCLEAR (default) or MMNC_ALG_FROBENIUS */
+    int algorithm;      /* MMNC_ALG_NUCLEAR (default), MMNC_ALG_FROBENIUS or MMNC_ALG_INFORMATION */
     mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default 2) */
     uint64_t seed;      /* RNG seed (default 1) */
-    int restarts;       /* independent starts, best objective kept (default 8) */
-    int init;           /* mmnc_init (default MMNC_INIT_RANDOM, the paper's protocol).
-                           MMNC_INIT_SPECTRAL cycles the starts through spectral, k-means++
-                           and random.  Spectral starts reach higher norms, often by isolating
-                           small, nearly disconnected groups of rows (see README). */
-    int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1) */
+    int restarts;       /* independent starts (default 8); `select` says which is kept */
+    int init;           /* mmnc_init (default MMNC_INIT_SPECTRAL).  MMNC_INIT_SPECTRAL cycles
+                           the starts through spectral, k-means++ and random, so that the
+                           starts explore different basins.  Spectral starts reach higher norms,
+                           sometimes by isolating small, nearly disconnected groups of rows
+                           (see README); the predictive selection passes over such splits when
+                           they do not generalise.  MMNC_INIT_RANDOM is the paper's protocol. */
+    int select;         /* mmnc_select (default MMNC_SELECT_PREDICTIVE) */
+    double select_tol;  /* MMNC_SELECT_PREDICTIVE: the starts whose score G is at least
+                           max G - select_tol |max G| compete on the objective; 0 (default)
+                           keeps the best G alone, a large value is MMNC_SELECT_OBJECTIVE.
+                           The paper's protocol: MMNC_INIT_RANDOM, MMNC_SELECT_OBJECTIVE,
+                           MMNC_REFINE_NONE (mmnc_params_paper). */
+    int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1,
+                           100 sweeps for the information objective and for refine) */
+    int refine;         /* mmnc_refine: sequential single-row moves that raise the exact I(X;Z)
+                           (as MMNC_ALG_INFORMATION) from the solver's hard labels; the result's
+                           objective is then I(X;Z).  Only for hard solvers (Algorithm 2 without
+                           a prescribed P_Z); ignored for soft results (default
+                           MMNC_REFINE_CHOSEN) */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
                            less than tol (relative) over 10 steps (default 1e-6) */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
@@ -590,7 +622,13 @@ typedef struct mmnc_params {
     void *progress_ctx;
 } mmnc_params;
 
+/* The defaults: Algorithm 2 from spectral, k-means++ and random starts in
+ * turn, the start with the best predictive information kept, then refined by
+ * information moves (see README, "The default"). */
 void mmnc_params_default(mmnc_params *p);
+/* The paper's protocol: mmnc_params_default with random starts, the best
+ * objective kept and no refinement. */
+void mmnc_params_paper(mmnc_params *p);
 
 /* NULL if the parameters are valid for a problem with ny rows, else a
  * message ("k must be between 1 and the number of rows (5)"). */
@@ -609,7 +647,22 @@ typedef struct mmnc_result {
     int converged;      /* the best start met its stopping rule before max_iter */
     int best_restart;   /* index of the kept start */
     int restarts;
+    int select;         /* the rule that chose best_restart (mmnc_select) */
+    int objective_restart; /* the start with the best objective (= best_restart under
+                              MMNC_SELECT_OBJECTIVE) */
     double *restart_objective; /* restarts: objective reached by each start */
+    /* restarts, under MMNC_SELECT_PREDICTIVE (else NULL): each start's leave-one-row-out
+     * predictive information G = max_a sum_{y,x} P(y,x) log(q(x|z(y)) / P(x)), where
+     * q(x|z) = (P(z,x) - P(y,x) + a P(x)) / (P(z) - P(y) + a) is the column distribution of
+     * the other rows of y's cluster (argmax labels), smoothed toward P_X by a pseudo-mass a
+     * of a quarter to 4096 average rows (a grid of factor 4); restart_alpha holds the best a
+     * in average rows.  G estimates I(X;Z) by cross-validation over the rows: a cluster
+     * predicts only with what its rows share.  The rule is in src/select.c. */
+    double *restart_score, *restart_alpha;
+    int *restart_init;  /* restarts: the mmnc_init of each start */
+    int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
+    int refine_sweeps;  /* MMNC_REFINE_CHOSEN: sweeps of the refinement */
+    double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
     int *restart_iterations;   /* restarts */
     double seconds;     /* wall time of mmnc_cluster */
 } mmnc_result;

@@ -1,7 +1,9 @@
 /*
  * cluster.c -- parameters, restarts and results of mmnc_cluster: runs the
  * chosen solver from several starts and keeps the start with the best
- * objective (never chosen by anything but the objective).
+ * objective, or (the default) the best objective among the starts whose
+ * predictive information is close to the best (select.c).  Never chosen by
+ * anything but the data.
  */
 #include <math.h>
 #include <string.h>
@@ -18,7 +20,10 @@ void mmnc_params_default(mmnc_params *p)
     p->k = 2;
     p->seed = 1;
     p->restarts = 8;
-    p->init = MMNC_INIT_RANDOM;
+    p->init = MMNC_INIT_SPECTRAL;
+    p->select = MMNC_SELECT_PREDICTIVE;
+    p->select_tol = 0.0;
+    p->refine = MMNC_REFINE_CHOSEN;
     p->max_iter = 0; /* per algorithm */
     p->tol = 1e-6;
     p->pz = NULL;
@@ -27,15 +32,27 @@ void mmnc_params_default(mmnc_params *p)
     p->threads = 0;
 }
 
+void mmnc_params_paper(mmnc_params *p)
+{
+    mmnc_params_default(p);
+    p->init = MMNC_INIT_RANDOM;
+    p->select = MMNC_SELECT_OBJECTIVE;
+    p->refine = MMNC_REFINE_NONE;
+}
+
 const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
 {
     if (!p) return "no parameters";
-    if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS)
-        return "algorithm must be 1 (Frobenius) or 2 (nuclear)";
+    if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS && p->algorithm != MMNC_ALG_INFORMATION)
+        return "algorithm must be 1 (Frobenius), 2 (nuclear) or 3 (information)";
     if (p->k < 1) return "k must be at least 1";
     if (p->k > ny) return "k must not exceed the number of rows";
     if (p->restarts < 1) return "restarts must be at least 1";
     if (p->init < MMNC_INIT_RANDOM || p->init > MMNC_INIT_SPECTRAL) return "init must be random, kmeans++ or spectral";
+    if (p->select != MMNC_SELECT_OBJECTIVE && p->select != MMNC_SELECT_PREDICTIVE)
+        return "select must be objective or predictive";
+    if (!(p->select_tol >= 0.0) || !isfinite(p->select_tol)) return "select_tol must be finite and >= 0";
+    if (p->refine < MMNC_REFINE_NONE || p->refine > MMNC_REFINE_CHOSEN) return "refine must be none, each or chosen";
     if (p->max_iter < 0) return "max_iter must be >= 0 (0 selects the default)";
     if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
@@ -59,6 +76,9 @@ void mmnc_result_free(mmnc_result *r)
     mmnc_stats_free(&r->stats);
     mmnc_i_free(r->restart_objective);
     mmnc_i_free(r->restart_iterations);
+    mmnc_i_free(r->restart_score);
+    mmnc_i_free(r->restart_alpha);
+    mmnc_i_free(r->restart_init);
     mmnc_i_free(r);
 }
 
@@ -100,7 +120,51 @@ typedef struct starts {
     mmnc_err *err;
 } starts;
 
-/* Start i on the buffers of thread tid. */
+/* lab[y] = argmax_z w[y*k + z], the smallest z on ties (as the result's labels). */
+static void argmax_labels(mmnc_int k, mmnc_int ny, const double *w, mmnc_int *lab)
+{
+    for (mmnc_int y = 0; y < ny; y++) {
+        mmnc_int best = 0;
+        for (mmnc_int z = 1; z < k; z++)
+            if (w[y * k + z] > w[y * k + best]) best = z;
+        lab[y] = best;
+    }
+}
+
+/* Start i on the buffers lab, w: the solver's run and, under the guarded
+ * rule, its score (from the argmax labels). */
+static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_run *run, int score, mmnc_err *err)
+{
+    const mmnc_params *prm = c->prm;
+    mmnc_int k = c->k, ny = c->ny;
+    mmnc_i_rng rng;
+    int s1;
+    mmnc_i_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+    s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, err);
+    if (s1 == MMNC_OK) {
+        if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, i, lab, w, run, err);
+        else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_information(c->p, prm, i, lab, w, run, err);
+        else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, run, err);
+        else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, run, err);
+    }
+    if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
+        mmnc_params rp = *prm;
+        mmnc_i_run rr = {0, 0, 0};
+        rp.max_iter = 100;
+        rp.progress = NULL; /* progress reports the solver's objective only */
+        argmax_labels(k, ny, w, lab);
+        s1 = mmnc_i_information(c->p, &rp, i, lab, w, &rr, err);
+        run->objective = rr.objective;
+        run->iterations += rr.iterations;
+    }
+    if (s1 == MMNC_OK && score) {
+        argmax_labels(k, ny, w, lab);
+        s1 = mmnc_i_loo_score(c->p, k, lab, &c->r->restart_score[i], &c->r->restart_alpha[i], err);
+    }
+    return s1;
+}
+
+/* Start i on the buffers of thread tid; the best objective so far is kept in r. */
 static void one_start(const starts *c, int i, int tid)
 {
     const mmnc_params *prm = c->prm;
@@ -108,19 +172,12 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_result *r = c->r;
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
-    mmnc_i_rng rng;
     mmnc_i_run run = {0, 0, 0};
-    int s1;
-    mmnc_i_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
-    s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, &c->errs[tid]);
-    if (s1 == MMNC_OK) {
-        if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, i, lab, w, &run, &c->errs[tid]);
-        else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, &run, &c->errs[tid]);
-        else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, &run, &c->errs[tid]);
-    }
+    int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
     c->st[i] = s1;
     r->restart_objective[i] = run.objective;
     r->restart_iterations[i] = run.iterations;
+    r->restart_init[i] = start_method(prm->init, i);
 #pragma omp critical(mmnc_best)
     if (s1 == MMNC_OK &&
         (r->best_restart < 0 || run.objective > r->objective || (run.objective == r->objective && i < r->best_restart))) {
@@ -161,7 +218,10 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;
     k = prm.k;
     ny = p->ny;
-    if (prm.max_iter == 0) prm.max_iter = prm.algorithm == MMNC_ALG_NUCLEAR ? 300 : prm.exact_marginal ? 100 : 3000;
+    if (!(prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz)) prm.refine = MMNC_REFINE_NONE; /* soft results */
+    if (prm.max_iter == 0)
+        prm.max_iter = prm.algorithm == MMNC_ALG_NUCLEAR ? 300 : prm.algorithm == MMNC_ALG_INFORMATION ? 100
+                     : prm.exact_marginal ? 100 : 3000;
     if (prm.algorithm == MMNC_ALG_FROBENIUS) {
         lambda = prm.lambda > 0 ? prm.lambda : 10.0;
         step = prm.step > 0 ? prm.step : 1.0 / lambda;
@@ -181,11 +241,18 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     r->lambda = lambda;
     r->step = step;
     r->best_restart = -1;
+    r->select = prm.select;
+    r->refine = prm.refine;
     if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(r->label, ny, err, status);
     MMNC_ALLOC(r->W, ny * k, err, status);
     MMNC_ALLOC(r->restart_objective, prm.restarts, err, status);
     MMNC_ALLOC(r->restart_iterations, prm.restarts, err, status);
+    MMNC_ALLOC(r->restart_init, prm.restarts, err, status);
+    if (prm.select == MMNC_SELECT_PREDICTIVE) {
+        MMNC_CALLOC(r->restart_score, prm.restarts, err, status);
+        MMNC_CALLOC(r->restart_alpha, prm.restarts, err, status);
+    }
     MMNC_ALLOC(labels, ny, err, status);
     MMNC_ALLOC(W, ny * k, err, status);
     if (prm.pz) { /* normalise exactly */
@@ -243,6 +310,40 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         for (int i = 0; i < prm.restarts && status == MMNC_OK; i++) status = st[i];
         if (status != MMNC_OK && err && err->code == MMNC_OK) mmnc_i_err(err, status, "a start failed");
         if (status != MMNC_OK) goto cleanup;
+        r->objective_restart = r->best_restart;
+        if (prm.select == MMNC_SELECT_PREDICTIVE) {
+            /* Every start succeeded (else we left above); the chosen one, if it
+             * is not the best objective kept in r->W, is run again: the same
+             * seed gives the same bits. */
+            int chosen;
+            for (int i = 0; i < prm.restarts; i++) st[i] = 1; /* now: start i may be chosen */
+            chosen = mmnc_i_select(prm.restarts, r->restart_objective, r->restart_score, st, prm.select_tol);
+            if (chosen != r->best_restart) {
+                starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, r, err};
+                mmnc_i_run run = {0, 0, 0};
+                if ((status = run_start(&c, chosen, labels, W, &run, 0, err)) != MMNC_OK) goto cleanup;
+                memcpy(r->W, W, (size_t)(ny * k) * sizeof(double));
+                r->best_restart = chosen;
+                r->objective = run.objective;
+                r->iterations = run.iterations;
+                r->converged = run.converged;
+            }
+        }
+        if (prm.refine == MMNC_REFINE_CHOSEN) {
+            /* the kept start, refined by information moves: labels only */
+            mmnc_params rp = prm;
+            mmnc_i_run run = {0, 0, 0};
+            rp.max_iter = 100;
+            rp.progress = NULL; /* progress reports the solver's objective only */
+            argmax_labels(k, ny, r->W, labels);
+            if ((status = mmnc_i_information(p, &rp, r->best_restart, labels, r->W, &run, err)) != MMNC_OK) goto cleanup;
+            r->objective = run.objective;
+            r->iterations += run.iterations;
+            r->refine_sweeps = run.iterations;
+            if (prm.select == MMNC_SELECT_PREDICTIVE &&
+                (status = mmnc_i_loo_score(p, k, labels, &r->refined_score, NULL, err)) != MMNC_OK)
+                goto cleanup;
+        }
     }
     for (mmnc_int y = 0; y < ny; y++) {
         mmnc_int best = 0;
@@ -253,7 +354,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     /* Algorithm 2's hard steps leave W one-hot: its statistics from the
      * labels make the same sums (the other terms add +0.0) without a
      * gather of |Y| x k rows. */
-    hard = prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz;
+    hard = (prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz) || prm.algorithm == MMNC_ALG_INFORMATION;
     if ((status = hard ? mmnc_coupling_stats(p, k, r->label, NULL, &r->stats, err)
                        : mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK)
         goto cleanup;

@@ -40,6 +40,12 @@ void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t 
 int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                    mmnc_i_run *run, mmnc_err *err);
 
+/* The information objective from the hard start `labels` (information.c):
+ * sweeps of single-row moves, at most prm->max_iter; labels updated, W
+ * one-hot, run->objective = I(X;Z). */
+int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                       mmnc_i_run *run, mmnc_err *err);
+
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
                      const mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
@@ -48,6 +54,15 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
  * with P_Z = prm->pz (uniform if NULL).  Needs GLPK. */
 int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restart, const mmnc_int *labels,
                            double *W, mmnc_i_run *run, mmnc_err *err);
+
+/* Leave-one-row-out predictive information of hard labels (select.c): the
+ * score G and its pseudo-mass (in average rows) of mmnc_result.  Collective.
+ * O(nnz + nx k) time, nx k memory. */
+int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *score, double *alpha,
+                     mmnc_err *err);
+/* The guarded rule: among the starts with ok[i] and score[i] >= max - tol |max|, the
+ * best objective (ties to the lower start); -1 if no start is ok. */
+int mmnc_i_select(int nstarts, const double *objective, const double *score, const int *ok, double tol);
 
 /* Transportation LP: maximise sum_{y,z} C[y*k+z] W[y*k+z] over W >= 0 with
  * sum_z W[.,y] = 1 and sum_y W[z,y] py[y] = pz[z].  The state keeps the

@@ -163,18 +163,8 @@ static void test_two_communities(void)
     free(D);
 }
 
-typedef struct trace {
-    double obj[4096];
-    int restart[4096];
-    int n;
-} trace;
-
-static void record(void *ctx, int restart, int iter, double obj)
-{
-    trace *t = ctx;
-    (void)iter;
-    if (t->n < 4096) t->obj[t->n] = obj, t->restart[t->n] = restart, t->n++;
-}
+typedef test_trace trace;
+#define record test_trace_record
 
 static int monotone(const trace *t, int skip_first)
 {
@@ -219,9 +209,8 @@ static void test_planted_and_monotone(void)
     trace *t = calloc(1, sizeof(trace));
     mmnc_params prm;
     mmnc_result *r = NULL;
-    mmnc_params_default(&prm);
+    mmnc_params_paper(&prm); /* the best objective kept: no start above it */
     prm.k = 5;
-    prm.init = MMNC_INIT_RANDOM;
     prm.restarts = 6;
     prm.progress = record;
     prm.progress_ctx = t;

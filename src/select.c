@@ -1,0 +1,105 @@
+/*
+ * select.c -- which of mmnc_cluster's starts is returned.
+ *
+ * The paper keeps the start with the best objective.  The norms reward
+ * isolating small, nearly disconnected groups of rows: each contributes a
+ * singular value near 1 whatever its mass, so on some data the highest norm
+ * is a split into one cluster with most of the mass and a few tiny ones
+ * (reviews, k = 5: 64% of the mass in one cluster, one of 4 documents).
+ * The exact I(X;Z) weighs clusters by mass but, with many clusters, rewards
+ * splits that fit each row's own noise.  The predictive rule
+ * (MMNC_SELECT_PREDICTIVE) judges every start by how well its clusters
+ * predict rows they were not fitted to: the leave-one-row-out predictive
+ * information
+ *
+ *     G(a) = sum_{y,x} P(y,x) log( q_{-y}(x | z(y)) / P(x) ),
+ *     q_{-y}(x | z) = ( P(z,x) - P(y,x) [z = z(y)] + a P(x) ) / ( P(z) - P(y) + a ),
+ *
+ * the average log-likelihood gain, per unit of mass (per token for counts),
+ * of predicting each row's columns from the other rows of its cluster, with
+ * the cluster's column distribution smoothed toward P_X by a pseudo-mass a
+ * (a Dirichlet prior centred on P_X).  G = max over a on the grid
+ * a = 4^g / (4 |Y|), g = 0..7, i.e. from a quarter of an average row's
+ * mass to 4096 rows' worth.  A row alone in its cluster predicts nothing
+ * (q = P_X, gain 0), so a cluster earns its keep only by what its rows
+ * share; a split that fits the rows' own noise, or a giant cluster left
+ * over beside tiny isolated ones, predicts held-out rows worse than a
+ * balanced one.  G is a plug-in-free estimate of I(X;Z) (cross-validated
+ * over rows), comparable across starts and cluster sizes.
+ *
+ * Rule: among the starts with G_i >= max_j G_j - tol |max_j G_j| keep the one
+ * with the best objective (ties to the lower start).  With tol = 0 (the
+ * default) that is the start of the best G; a larger tol lets the objective
+ * choose among the starts that predict almost as well.  The rule was fixed
+ * on the development corpora before the scores it is judged on (README,
+ * "The default"); it looks at the data only, never at labels.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kernel_i.h"
+
+#define LOO_GRID 8     /* values of the pseudo-mass a */
+#define LOO_BLOCK 2048 /* rows per partial sum: a fixed partition, the same sums for any thread count */
+
+static double loo_alpha(int g, mmnc_int ny_all) { return ldexp(1.0, 2 * g - 2) / (double)ny_all; }
+
+int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *score, double *alpha,
+                     mmnc_err *err)
+{
+    double *T = NULL, *pz = NULL, *part = NULL, a[LOO_GRID], tot[LOO_GRID];
+    mmnc_int ny = p->ny, nx = p->nx, nb = (ny + LOO_BLOCK - 1) / LOO_BLOCK;
+    const mmnc_csr *P = p->P;
+    int status = MMNC_OK, best = 0;
+    MMNC_ALLOC(T, nx * k, err, status);
+    MMNC_ALLOC(pz, k, err, status);
+    MMNC_CALLOC(part, (nb > 0 ? nb : 1) * LOO_GRID, err, status);
+    mmnc_i_pzx(p, k, labels, NULL, T); /* collective */
+    mmnc_i_pz(p, k, labels, NULL, pz); /* collective */
+    for (int g = 0; g < LOO_GRID; g++) a[g] = loo_alpha(g, p->ny_all);
+#pragma omp parallel for schedule(dynamic, 1) if (p->nnz > 100000)
+    for (mmnc_int b = 0; b < nb; b++) {
+        double acc[LOO_GRID] = {0}, dl[LOO_GRID];
+        mmnc_int y1 = (b + 1) * LOO_BLOCK < ny ? (b + 1) * LOO_BLOCK : ny;
+        for (mmnc_int y = b * LOO_BLOCK; y < y1; y++) {
+            mmnc_int z = labels[y];
+            double rest = pz[z] - p->py[y];
+            if (rest < 0.0) rest = 0.0;
+            for (int g = 0; g < LOO_GRID; g++) dl[g] = log(rest + a[g]);
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+                mmnc_int x = P->colind[e];
+                double v = P->val[e], r = (T[x * k + z] - v) / p->px[x];
+                if (r < 0.0) r = 0.0; /* rounding when y holds all of P(z, x) */
+                for (int g = 0; g < LOO_GRID; g++) acc[g] += v * (log(r + a[g]) - dl[g]);
+            }
+        }
+        memcpy(part + b * LOO_GRID, acc, sizeof acc);
+    }
+    for (int g = 0; g < LOO_GRID; g++) {
+        tot[g] = 0.0;
+        for (mmnc_int b = 0; b < nb; b++) tot[g] += part[b * LOO_GRID + g];
+    }
+    mmnc_i_dsum(p, tot, LOO_GRID);
+    for (int g = 1; g < LOO_GRID; g++)
+        if (tot[g] > tot[best]) best = g;
+    *score = tot[best];
+    if (alpha) *alpha = a[best] * (double)p->ny_all; /* in average rows' worth of mass */
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(pz);
+    mmnc_i_free(part);
+    return status;
+}
+
+int mmnc_i_select(int nstarts, const double *objective, const double *score, const int *ok, double tol)
+{
+    double gmax = -INFINITY;
+    int chosen = -1;
+    for (int i = 0; i < nstarts; i++)
+        if (ok[i] && score[i] > gmax) gmax = score[i];
+    for (int i = 0; i < nstarts; i++) {
+        if (!ok[i] || score[i] < gmax - tol * fabs(gmax)) continue;
+        if (chosen < 0 || objective[i] > objective[chosen]) chosen = i;
+    }
+    return chosen;
+}

@@ -1,0 +1,220 @@
+/*
+ * test_information.c -- the information objective, the predictive selection
+ * and the default built on them:
+ *   - the leave-one-row-out score is 0 for singleton clusters, positive for
+ *     a real partition, and higher for the planted partition than for a
+ *     random one;
+ *   - the selection rule on hand-made scores;
+ *   - information moves never lower I(X;Z) (every sweep), and refining a
+ *     start never lowers its I(X;Z);
+ *   - same seed, same bits for 1 and 2 threads (information, the default);
+ *   - planted partitions with unequal cluster sizes are recovered by the
+ *     default and by -a information;
+ *   - mmnc_params_paper is the paper's protocol (random starts, the best
+ *     objective, no refinement).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver_i.h"
+#include "testutil.h"
+
+/* Planted partition with unequal row groups: group g holds share[g] of the
+ * rows; columns in k equal groups; Poisson counts with rate `in` in the
+ * group's own columns and `out` elsewhere.  Rows are stored in a shuffled
+ * order (truth gives each row's group). */
+static mmnc_pmf *planted_unequal(mmnc_int ny, mmnc_int nx, mmnc_int k, const double *share, double in, double out,
+                                 uint64_t seed, mmnc_int *truth)
+{
+    mmnc_i_rng rng;
+    mmnc_int n = 0, cap = 64, *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double)), acc = 0;
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_i_rng_seed(&rng, seed);
+    for (mmnc_int y = 0, g = 0; y < ny; y++) {
+        while (g < k - 1 && y >= (acc + share[g]) * ny) acc += share[g++];
+        truth[y] = g;
+    }
+    for (mmnc_int y = ny - 1; y > 0; y--) { /* shuffle the rows */
+        mmnc_int j = mmnc_i_rng_below(&rng, y + 1), t = truth[y];
+        truth[y] = truth[j], truth[j] = t;
+    }
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int x = 0; x < nx; x++) {
+            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_i_rng_uniform(&rng);
+            int c = 0;
+            while (prod > L) c++, prod *= mmnc_i_rng_uniform(&rng);
+            if (x == y % nx) c++; /* no empty row or column */
+            if (c == 0) continue;
+            if (n == cap) {
+                cap *= 2;
+                ri = realloc(ri, cap * sizeof(mmnc_int)), ci = realloc(ci, cap * sizeof(mmnc_int));
+                v = realloc(v, cap * sizeof(double));
+            }
+            ri[n] = y, ci[n] = x, v[n++] = c;
+        }
+    mmnc_csr_from_triplets(ny, nx, n, ri, ci, v, &A, NULL);
+    mmnc_pmf_build(A, &p, NULL);
+    mmnc_csr_free(A);
+    free(ri), free(ci), free(v);
+    return p;
+}
+
+static double exact_mi(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels)
+{
+    mmnc_stats s;
+    double mi;
+    mmnc_stats_init(&s, k, NULL);
+    mmnc_coupling_stats(p, k, labels, NULL, &s, NULL);
+    mi = s.mi;
+    mmnc_stats_free(&s);
+    return mi;
+}
+
+static void test_score(void)
+{
+    const double share[3] = {0.5, 0.3, 0.2};
+    mmnc_int truth[300], lab[300], single[300];
+    mmnc_pmf *p = planted_unequal(300, 90, 3, share, 1.0, 0.1, 3, truth);
+    mmnc_i_rng rng;
+    double g_truth, g_rand, g_single, g_one, a;
+    mmnc_i_rng_seed(&rng, 9);
+    for (mmnc_int y = 0; y < 300; y++) lab[y] = mmnc_i_rng_below(&rng, 3), single[y] = y;
+    CHECK_OK(mmnc_i_loo_score(p, 3, truth, &g_truth, &a, NULL));
+    CHECK_OK(mmnc_i_loo_score(p, 3, lab, &g_rand, NULL, NULL));
+    CHECK_OK(mmnc_i_loo_score(p, 300, single, &g_single, NULL, NULL));
+    memset(lab, 0, sizeof lab);
+    CHECK_OK(mmnc_i_loo_score(p, 1, lab, &g_one, NULL, NULL));
+    CHECK(g_truth > 0.1);
+    CHECK(g_truth > g_rand + 0.1);
+    CHECK(g_truth <= exact_mi(p, 3, truth) + 1e-12); /* held out: no more than the plug-in I(X;Z) */
+    CHECK_NEAR(g_single, 0.0, 1e-12);                /* a row alone predicts nothing */
+    CHECK(g_one <= 1e-12);                           /* one cluster: P_X itself, up to the smoothing */
+    CHECK(a >= 0.25 && a <= 4096);
+    mmnc_pmf_free(p);
+}
+
+static void test_rule(void)
+{
+    double obj[5] = {3.0, 2.0, 2.5, 4.0, 1.0}, sc[5] = {0.30, 0.40, 0.39, 0.20, 0.41};
+    int ok[5] = {1, 1, 1, 1, 0};
+    CHECK(mmnc_i_select(5, obj, sc, ok, 0.0) == 1);   /* best score among the ok starts */
+    CHECK(mmnc_i_select(5, obj, sc, ok, 0.05) == 2);  /* 0.39 >= 0.38: the better objective */
+    CHECK(mmnc_i_select(5, obj, sc, ok, 0.3) == 0);   /* 0.30 >= 0.28 */
+    CHECK(mmnc_i_select(5, obj, sc, ok, 1e6) == 3);   /* every start: the best objective */
+    ok[1] = ok[2] = 0, ok[0] = ok[3] = 0;
+    CHECK(mmnc_i_select(5, obj, sc, ok, 0.0) == -1);
+    double tie_o[3] = {1.0, 1.0, 1.0}, tie_s[3] = {0.2, 0.2, 0.2};
+    int all[3] = {1, 1, 1};
+    CHECK(mmnc_i_select(3, tie_o, tie_s, all, 0.0) == 0); /* ties to the lower start */
+}
+
+static void test_monotone_and_planted(void)
+{
+    const double share[4] = {0.45, 0.3, 0.15, 0.1};
+    mmnc_int truth[600];
+    mmnc_pmf *p = planted_unequal(600, 160, 4, share, 0.5, 0.15, 11, truth);
+    test_trace *t = calloc(1, sizeof(test_trace));
+    mmnc_params prm;
+    mmnc_result *r = NULL, *r2 = NULL;
+    mmnc_scores sc;
+    /* -a information from random starts: I(X;Z) never decreases, sweep by sweep */
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
+    prm.k = 4;
+    prm.init = MMNC_INIT_RANDOM;
+    prm.restarts = 4;
+    prm.progress = test_trace_record;
+    prm.progress_ctx = t;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK(t->n >= 8);
+    int mono = 1;
+    for (int i = 1; i < t->n; i++)
+        if (t->restart[i] == t->restart[i - 1] && t->obj[i] < t->obj[i - 1] - 1e-12) mono = 0;
+    CHECK(mono);
+    CHECK_NEAR(r->objective, r->stats.mi, 1e-12);
+    CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
+    CHECK(sc.acc >= 0.97);
+    mmnc_result_free(r);
+    /* the default recovers the unequal partition too */
+    mmnc_params_default(&prm);
+    prm.k = 4;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
+    CHECK(sc.acc >= 0.97);
+    CHECK(r->refine == MMNC_REFINE_CHOSEN && r->restart_score != NULL);
+    /* refining never lowers I(X;Z): the same start without refinement */
+    prm.refine = MMNC_REFINE_NONE;
+    CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
+    CHECK(r2->best_restart == r->best_restart);
+    CHECK(r->stats.mi >= r2->stats.mi - 1e-12);
+    CHECK(r->refined_score >= 0.0);
+    mmnc_result_free(r), mmnc_result_free(r2);
+    free(t);
+    mmnc_pmf_free(p);
+}
+
+static void test_threads_and_paper(void)
+{
+    const double share[3] = {0.6, 0.25, 0.15};
+    mmnc_int truth[500];
+    mmnc_pmf *p = planted_unequal(500, 120, 3, share, 0.35, 0.2, 17, truth);
+    for (int alg = 2; alg <= 3; alg++) {
+        mmnc_params prm;
+        mmnc_result *a = NULL, *b = NULL;
+        mmnc_params_default(&prm);
+        prm.algorithm = alg;
+        prm.k = 3;
+        prm.threads = 1;
+        CHECK_OK(mmnc_cluster(p, &prm, &a, NULL));
+        prm.threads = 2;
+        CHECK_OK(mmnc_cluster(p, &prm, &b, NULL));
+        CHECK(memcmp(a->label, b->label, 500 * sizeof(mmnc_int)) == 0);
+        CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
+        CHECK(memcmp(a->restart_score, b->restart_score, a->restarts * sizeof(double)) == 0);
+        CHECK(a->best_restart == b->best_restart);
+        mmnc_result_free(a), mmnc_result_free(b);
+    }
+    /* the paper's protocol: random starts, the best norm, no refinement */
+    mmnc_params prm, q;
+    mmnc_result *r = NULL;
+    mmnc_params_paper(&prm);
+    mmnc_params_default(&q);
+    CHECK(prm.init == MMNC_INIT_RANDOM && prm.select == MMNC_SELECT_OBJECTIVE && prm.refine == MMNC_REFINE_NONE);
+    CHECK(q.init == MMNC_INIT_SPECTRAL && q.select == MMNC_SELECT_PREDICTIVE && q.refine == MMNC_REFINE_CHOSEN);
+    prm.k = 3;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK(r->restart_score == NULL && r->best_restart == r->objective_restart);
+    for (int i = 0; i < r->restarts; i++) CHECK(r->restart_objective[i] <= r->objective);
+    mmnc_result_free(r);
+    /* soft results are never refined */
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_FROBENIUS;
+    prm.k = 3;
+    prm.restarts = 2;
+    prm.max_iter = 50;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK(r->refine == MMNC_REFINE_NONE);
+    mmnc_result_free(r);
+    /* bad values */
+    mmnc_params_default(&prm);
+    prm.refine = 7;
+    CHECK(mmnc_params_check(&prm, 10) != NULL);
+    mmnc_params_default(&prm);
+    prm.select = 5;
+    CHECK(mmnc_params_check(&prm, 10) != NULL);
+    mmnc_params_default(&prm);
+    prm.select_tol = -1;
+    CHECK(mmnc_params_check(&prm, 10) != NULL);
+    mmnc_pmf_free(p);
+}
+
+int main(void)
+{
+    test_score();
+    test_rule();
+    test_monotone_and_planted();
+    test_threads_and_paper();
+    return test_done();
+}

@@ -29,80 +29,148 @@
  *
  * Details.  A sweep visits the rows in an order drawn once per start from
  * the seed (the order matters: rows stored by class, as in many corpora,
- * visited in storage order do worse); a row moves only if it gains more than 1e-12 of the
- * cost (ties keep it), and a row alone in its cluster stays, so no cluster
- * empties.  Sweeps stop when no row moved or after max_iter sweeps.  The
- * moves are sequential (each sees the previous ones), so a sweep runs on
- * one thread and the result does not depend on the number of threads.  In
+ * visited in storage order do worse); a row moves only if it gains more
+ * than 1e-12 of the cost (ties keep it), and a row alone in its cluster
+ * stays, so no cluster empties.  Sweeps stop when no row moved or after
+ * max_iter sweeps.  The moves are sequential (each sees the previous ones);
+ * the threads make the costs of a block of rows ahead, and each row remakes
+ * those that earlier moves made stale (see sweep), so every decision is the
+ * one-row-at-a-time decision and the result does not depend on the number
+ * of threads.  In
  * a distributed run the ranks take turns, each sweeping its rows in an order
  * drawn from the seed and its first row, the cluster sums made afresh
  * (summed across ranks) before the next rank's turn: deterministic for a
  * given number of ranks, but not the sequence of moves of one process, so
  * the refined clusterings of different rank counts are equally good local
- * optima, not the same one.  The
- * sums are also made afresh before every sweep, so that the incremental
- * updates never drift.
+ * optima, not the same one.  The objective reported at the end is made
+ * from sums made afresh.
  */
 #include <math.h>
 #include <string.h>
 
 #include "solver_i.h"
 
+#ifndef MMNC_I_OMP_MIN_WORK
+#define MMNC_I_OMP_MIN_WORK 100000
+#endif
+
 static inline double xlogx(double v) { return v > 0.0 ? v * log(v) : 0.0; }
+
+/* What a sweep keeps between rows and sweeps.  A row's cost to cluster c
+ * depends only on its own values and on cluster c's sums (and, for its own
+ * cluster, on itself), so a cost made earlier is still exact, bit for bit,
+ * while cluster c has not changed: each row keeps its k costs (cost, ny x
+ * k) and the clock of when they were made (seen), each cluster the clock of
+ * its last change (changed), and a row recomputes only the costs of the
+ * clusters changed since.  Late sweeps, where few rows move, then cost
+ * O(nnz(y) x changed clusters) a row instead of O(nnz(y) k). */
+typedef struct moves {
+    double *cost;     /* ny x k */
+    int64_t *seen;    /* ny; -1: never */
+    int64_t *changed; /* k */
+    mmnc_int *redo;   /* SWEEP_BLOCK x k scratch: the clusters to recompute */
+    int64_t clock;
+} moves;
+
+/* Every cluster changed (the sums were made afresh). */
+static void all_changed(moves *m, mmnc_int k)
+{
+    m->clock++;
+    for (mmnc_int c = 0; c < k; c++) m->changed[c] = m->clock;
+}
+
+/* Row y's costs (in c0) to the clusters changed since they were last made
+ * (all of them the first time), as of the current sums; redo is k scratch. */
+static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, const double *T, const double *BL,
+                      const double *pz, moves *m, mmnc_int *redo)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int nr = 0;
+    double py = p->py[y], pc0 = pz[c0] - py, *cost = m->cost + y * k;
+    for (mmnc_int c = 0; c < k; c++)
+        if (m->seen[y] < 0 || m->changed[c] > m->seen[y]) redo[nr++] = c, cost[c] = 0.0;
+    m->seen[y] = m->clock;
+    if (nr == 0) return;
+    for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+        mmnc_int x = P->colind[e];
+        double a = P->val[e], alog = xlogx(a);
+        const double *t = T + x * k, *bl = BL + x * k;
+        for (mmnc_int j = 0; j < nr; j++) {
+            mmnc_int c = redo[j];
+            double b = t[c], blog = bl[c];
+            if (c == c0) { /* y drawn out of c0: its b_x is T - a */
+                b -= a;
+                if (b < 0.0) b = 0.0;
+                blog = xlogx(b);
+            }
+            if (b > 0.0) cost[c] += blog - xlogx(a + b);
+            else cost[c] -= alog;
+        }
+    }
+    for (mmnc_int j = 0; j < nr; j++) {
+        mmnc_int c = redo[j];
+        double pc = c == c0 ? pc0 : pz[c];
+        cost[c] += xlogx(py + pc) - xlogx(pc);
+    }
+}
+
+/* Is y alone in its cluster c0 (it then stays)? */
+static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
+{
+    return !(pz[c0] - p->py[y] > 1e-15 * pz[c0]);
+}
+
+#define SWEEP_BLOCK 64 /* rows whose costs are made side by side before they are decided in order */
 
 /* Sweep this rank's rows in the order `order`; T, BL (b log b) and pz are
  * the cluster sums (including every row), updated move by move.  Returns
- * the number of moves. */
+ * the number of moves.
+ *
+ * Blocks of SWEEP_BLOCK rows: the threads first make the block's costs as
+ * of the sums at its start; then the rows are decided one by one, in order,
+ * each first remaking its costs to the clusters that earlier rows of the
+ * block changed.  Every decision thus sees exactly the sums (and the bits)
+ * of a one-row-at-a-time sweep, for any number of threads. */
 static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
-                      double *BL, double *pz, double *cost)
+                      double *BL, double *pz, moves *m)
 {
     const mmnc_csr *P = p->P;
-    mmnc_int moved = 0;
-    for (mmnc_int i = 0; i < p->ny; i++) {
-        mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y], e1 = P->rowptr[y + 1];
-        double py = p->py[y], pc0;
-        int alone;
-        for (mmnc_int c = 0; c < k; c++) cost[c] = 0.0;
-        /* y drawn out of c0: its b_x and p_c are T - a and pz - py */
-        pc0 = pz[c0] - py;
-        alone = !(pc0 > 1e-15 * pz[c0]);
-        if (alone) continue;
-        for (mmnc_int e = e0; e < e1; e++) {
-            mmnc_int x = P->colind[e];
-            double a = P->val[e];
-            const double *t = T + x * k, *bl = BL + x * k;
-            for (mmnc_int c = 0; c < k; c++) {
-                double b = t[c], blog = bl[c];
-                if (c == c0) {
-                    b -= a;
-                    if (b < 0.0) b = 0.0;
-                    blog = xlogx(b);
-                }
-                if (b > 0.0) cost[c] += blog - xlogx(a + b);
-                else cost[c] -= xlogx(a);
+    mmnc_int moved = 0, ny = p->ny;
+    int par = p->nnz * k > MMNC_I_OMP_MIN_WORK;
+    for (mmnc_int b0 = 0; b0 < ny; b0 += SWEEP_BLOCK) {
+        mmnc_int b1 = b0 + SWEEP_BLOCK < ny ? b0 + SWEEP_BLOCK : ny;
+        if (par) {
+#pragma omp parallel for schedule(static)
+            for (mmnc_int i = b0; i < b1; i++) {
+                mmnc_int y = order[i];
+                if (!alone(p, y, labels[y], pz)) row_costs(p, k, y, labels[y], T, BL, pz, m, m->redo + (i - b0) * k);
             }
         }
-        for (mmnc_int c = 0; c < k; c++) {
-            double pc = c == c0 ? pc0 : pz[c];
-            cost[c] += xlogx(py + pc) - xlogx(pc);
+        for (mmnc_int i = b0; i < b1; i++) {
+            mmnc_int y = order[i], c0 = labels[y], c1;
+            double py = p->py[y], *cost = m->cost + y * k;
+            if (alone(p, y, c0, pz)) continue;
+            row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
+            c1 = c0;
+            for (mmnc_int c = 0; c < k; c++)
+                if (cost[c] < cost[c1]) c1 = c;
+            if (c1 == c0 || !(cost[c1] < cost[c0] - 1e-12 * fabs(cost[c0]))) continue;
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+                mmnc_int x = P->colind[e];
+                double a = P->val[e], *t = T + x * k, *bl = BL + x * k;
+                t[c0] -= a;
+                if (t[c0] < 0.0) t[c0] = 0.0;
+                t[c1] += a;
+                bl[c0] = xlogx(t[c0]);
+                bl[c1] = xlogx(t[c1]);
+            }
+            pz[c0] -= py;
+            pz[c1] += py;
+            labels[y] = c1;
+            m->clock++;
+            m->changed[c0] = m->changed[c1] = m->clock;
+            moved++;
         }
-        c1 = c0;
-        for (mmnc_int c = 0; c < k; c++)
-            if (cost[c] < cost[c1]) c1 = c;
-        if (c1 == c0 || !(cost[c1] < cost[c0] - 1e-12 * fabs(cost[c0]))) continue;
-        for (mmnc_int e = e0; e < e1; e++) {
-            mmnc_int x = P->colind[e];
-            double a = P->val[e], *t = T + x * k, *bl = BL + x * k;
-            t[c0] -= a;
-            if (t[c0] < 0.0) t[c0] = 0.0;
-            t[c1] += a;
-            bl[c0] = xlogx(t[c0]);
-            bl[c1] = xlogx(t[c1]);
-        }
-        pz[c0] = pc0;
-        pz[c1] += py;
-        labels[y] = c1;
-        moved++;
     }
     return moved;
 }
@@ -120,49 +188,50 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
                        mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny, nx = p->nx, *order = NULL;
-    mmnc_i_rng rng;
-    double *T = NULL, *BL = NULL, *pz = NULL, *cost = NULL;
+    double *T = NULL, *BL = NULL, *pz = NULL;
+    moves m = {W, NULL, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
     int status = MMNC_OK;
+    mmnc_i_rng rng;
     MMNC_ALLOC(T, nx * k, err, status);
     MMNC_ALLOC(BL, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
-    MMNC_ALLOC(cost, k, err, status);
     MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
+    MMNC_ALLOC(m.seen, ny > 0 ? ny : 1, err, status);
+    MMNC_ALLOC(m.changed, k, err, status);
+    MMNC_ALLOC(m.redo, SWEEP_BLOCK * k, err, status);
     /* the order of the visits: drawn from the seed, the start and (distributed) the first row */
     mmnc_i_rng_seed(&rng, (prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart) ^ ((uint64_t)p->y0 << 32));
-    for (mmnc_int y = 0; y < ny; y++) order[y] = y;
+    for (mmnc_int y = 0; y < ny; y++) order[y] = y, m.seen[y] = -1;
     for (mmnc_int y = ny - 1; y > 0; y--) { /* Fisher-Yates */
         mmnc_int j = mmnc_i_rng_below(&rng, y + 1), t = order[y];
         order[y] = order[j];
         order[j] = t;
     }
+    refresh(p, k, labels, T, BL, pz);
+    all_changed(&m, k);
     run->iterations = 0;
     run->converged = 0;
     for (int it = 0; it < prm->max_iter; it++) {
         int64_t moved = 0;
-        /* fresh sums each sweep: no drift from the incremental updates */
-        refresh(p, k, labels, T, BL, pz);
         if (!mmnc_i_distributed(p)) {
-            moved = sweep(p, k, order, labels, T, BL, pz, cost);
+            moved = sweep(p, k, order, labels, T, BL, pz, &m);
         } else {
             /* the ranks in turn, each seeing the moves of those before it */
             for (int r = 0; r < p->dist->size; r++) {
-                if (p->dist->rank == r) moved = sweep(p, k, order, labels, T, BL, pz, cost);
+                if (p->dist->rank == r) moved = sweep(p, k, order, labels, T, BL, pz, &m);
                 refresh(p, k, labels, T, BL, pz);
+                all_changed(&m, k);
             }
             mmnc_i_disum(p, &moved, 1);
         }
         run->iterations = it + 1;
-        if (prm->progress) {
-            refresh(p, k, labels, T, BL, pz);
-            prm->progress(prm->progress_ctx, restart, it + 1, mmnc_i_mutual_info(p, k, T, pz));
-        }
+        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, mmnc_i_mutual_info(p, k, T, pz));
         if (moved == 0) {
             run->converged = 1;
             break;
         }
     }
-    refresh(p, k, labels, T, BL, pz);
+    refresh(p, k, labels, T, BL, pz); /* fresh sums for the objective: no drift in what is reported */
     run->objective = mmnc_i_mutual_info(p, k, T, pz);
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
@@ -170,7 +239,9 @@ cleanup:
     mmnc_i_free(T);
     mmnc_i_free(BL);
     mmnc_i_free(pz);
-    mmnc_i_free(cost);
     mmnc_i_free(order);
+    mmnc_i_free(m.seen);
+    mmnc_i_free(m.changed);
+    mmnc_i_free(m.redo);
     return status;
 }

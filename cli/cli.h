@@ -50,6 +50,10 @@ int cli_parse_init(const char *cmd, const char *s, int *init);
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
 
+/* Wall-clock seconds since an arbitrary origin (for the timings the
+ * commands report). */
+double cli_now(void);
+
 /* Progress on stderr for long runs: cli_progress_start(); then
  * cli_progress(...) prints at most about once a second and only after the
  * first second, unless quiet. */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "cluster";
 
@@ -100,7 +99,7 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
 static char *default_prefix(const char *path)
 {
     const char *b = strrchr(path, '/');
-    char *p = mmnc_i_strdup(b ? b + 1 : path), *dot;
+    char *p = strdup(b ? b + 1 : path), *dot;
     if (!p) return NULL;
     if ((dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
     return p;
@@ -190,12 +189,12 @@ int cmd_cluster(int argc, char **argv)
     mmnc_scores scores;
     int have_scores = 0;
     mmnc_err err = {0, ""};
-    mmnc_i_outfile out[4];
+    mmnc_outfile out[4];
     int nopen = 0, root = 1;
     mmnc_int nnz_all = 0, *labels_all = NULL;
     cli_part part = {0};
     progress_ctx pctx;
-    double t_start = mmnc_i_now(), t_load, comm_s = 0.0, comm_b = 0.0;
+    double t_start = cli_now(), t_load, comm_s = 0.0, comm_b = 0.0;
 
     mmnc_params_default(&prm);
     cli_load_default(&load);
@@ -234,14 +233,14 @@ int cmd_cluster(int argc, char **argv)
     data_path = argv[optind];
     if (!prefix_arg && !strcmp(data_path, "-"))
         return cli_usage_error(CMD, "reading standard input: give the outputs a name with -o PREFIX");
-    prefix = prefix_arg ? mmnc_i_strdup(prefix_arg) : default_prefix(data_path);
+    prefix = prefix_arg ? strdup(prefix_arg) : default_prefix(data_path);
     if (!prefix) return cli_fail(CMD, "out of memory");
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK)
         goto done;
-    t_load = mmnc_i_now() - t_start;
+    t_load = cli_now() - t_start;
     nnz_all = cli_nnz_all(p);
     if (prm.k > p->ny_all) {
         rc = cli_usage_error(CMD, "k = %lld exceeds the number of rows with nonzero mass (%lld)", (long long)prm.k,
@@ -291,7 +290,7 @@ int cmd_cluster(int argc, char **argv)
         char buf[32], buf2[32];
         if (root)
             for (nopen = 0; nopen < nout; nopen++)
-                if (mmnc_i_out_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
+                if (mmnc_outfile_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
         if ((rc = cli_agree(rc)) != CLI_EXIT_OK) goto done;
         mmnc_int k = res->k;
         /* labels and the soft kernel: every rank formats its rows, rank 0 writes them in order */
@@ -394,8 +393,8 @@ int cmd_cluster(int argc, char **argv)
         }
         fprintf(fp, "}\n}\n");
         for (int i = 0; i < nout; i++) {
-            if (mmnc_i_out_commit(&out[i], &err) != MMNC_OK) {
-                for (int j = i + 1; j < nout; j++) mmnc_i_out_abort(&out[j]);
+            if (mmnc_outfile_commit(&out[i], &err) != MMNC_OK) {
+                for (int j = i + 1; j < nout; j++) mmnc_outfile_abort(&out[j]);
                 for (int j = 0; j < i; j++) remove(paths[j]);
                 nopen = 0;
                 rc = cli_lib_fail(CMD, &err);
@@ -455,7 +454,7 @@ int cmd_cluster(int argc, char **argv)
                path_json);
     }
 done:
-    for (int i = 0; i < nopen; i++) mmnc_i_out_abort(&out[i]);
+    for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);
     mmnc_result_free(res);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
@@ -464,11 +463,11 @@ done:
     free(order);
     free(labels_all);
     cli_part_close(&part);
-    mmnc_i_free(truth);
+    mmnc_free(truth);
     free(pz);
     free(topc);
     free(tops);
-    mmnc_i_free(prefix);
+    free(prefix);
     free(path_labels);
     free(path_soft);
     free(path_json);

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -182,14 +181,14 @@ int cmd_convert(int argc, char **argv)
     }
 
     if (load.low_memory) return cli_usage_error(CMD, "--low-memory is for the commands that cluster or embed");
-    t0 = mmnc_i_now();
+    t0 = cli_now();
     if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
-    t1 = mmnc_i_now();
+    t1 = cli_now();
     if (out) {
         if (to_mtx) rc = write_mtx(out, d, quiet);
         else if (mmnc_data_write_bin(d, out, &err) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
     }
-    t2 = mmnc_i_now();
+    t2 = cli_now();
     if (rc == CLI_EXIT_OK && !quiet) {
         double mb = file_mb(in), rs = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
         fprintf(stderr, "mmnc convert: %s: %lld x %lld, %lld nonzeros; read %.1f MB in %.3f s (%.0f MB/s)",

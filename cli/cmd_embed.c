@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "embed";
 
@@ -89,13 +88,13 @@ int cmd_embed(int argc, char **argv)
     char *vocab_guess = NULL, **rnames = NULL, **words = NULL;
     int binary = -1, quiet = 0, c, longidx, rc = CLI_EXIT_OK, iters = 0, st;
     long long v;
-    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, t0 = mmnc_i_now(), t_load, t_svd;
+    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, t0 = cli_now(), t_load, t_svd;
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
     mmnc_int rd = 0, cd = 0, nrnames = 0, nnz_all, *orig_all = NULL;
     int root = cli_rank() == 0;
     mmnc_err err = {0, ""};
-    mmnc_i_outfile svo;
+    mmnc_outfile svo;
     int sv_open = 0;
 
     mmnc_embed_opts_default(&eo);
@@ -145,7 +144,7 @@ int cmd_embed(int argc, char **argv)
                              (long long)((p->ny_all < p->nx ? p->ny_all : p->nx) - (eo.keep_trivial ? 0 : 1)));
         goto done;
     }
-    t_load = mmnc_i_now() - t0;
+    t_load = cli_now() - t0;
     E = malloc((size_t)((p->ny ? p->ny : 1) * eo.dim) * sizeof(double));
     sigma = malloc((size_t)eo.dim * sizeof(double));
     if (!E || !sigma) { rc = cli_fail(CMD, "out of memory"); goto done; }
@@ -157,7 +156,7 @@ int cmd_embed(int argc, char **argv)
     if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
     if (st == MMNC_ENOCONV && !quiet)
         fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);
-    t_svd = mmnc_i_now() - t0 - t_load;
+    t_svd = cli_now() - t0 - t_load;
     if (cli_nranks() > 1) { /* rank 0 writes every rank's rows, named by their original indices */
         if ((rc = cli_gather_rows(CMD, p, E, eo.dim, &Eall)) != CLI_EXIT_OK ||
             (rc = cli_gather_orig(CMD, p, d, &orig_all)) != CLI_EXIT_OK)
@@ -180,7 +179,7 @@ int cmd_embed(int argc, char **argv)
     /* The singular values go to a temporary file first, renamed into place
      * only after the vectors are written, so a failure leaves neither. */
     if (sv_path) {
-        if (mmnc_i_out_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         sv_open = 1;
         for (mmnc_int j = 0; j < eo.dim; j++) fprintf(svo.fp, "%.17g\n", sigma[j]);
     }
@@ -190,7 +189,7 @@ int cmd_embed(int argc, char **argv)
     }
     if (sv_open) {
         sv_open = 0;
-        if (mmnc_i_out_commit(&svo, &err) != MMNC_OK) {
+        if (mmnc_outfile_commit(&svo, &err) != MMNC_OK) {
             remove(out);
             rc = cli_lib_fail(CMD, &err);
             goto done;
@@ -200,11 +199,11 @@ int cmd_embed(int argc, char **argv)
         fprintf(stderr, "mmnc embed: %lld rows x %lld dimensions, %d iterations; sigma %.4f ... %.4f; load %.2f s, SVD %.2f s, "
                         "total %.2f s -> %s (%s)\n",
                 (long long)p->ny_all, (long long)eo.dim, iters, sigma[0], sigma[eo.dim - 1], t_load, t_svd,
-                mmnc_i_now() - t0, out, binary ? "binary" : "text");
+                cli_now() - t0, out, binary ? "binary" : "text");
     }
 
 done:
-    if (sv_open) mmnc_i_out_abort(&svo);
+    if (sv_open) mmnc_outfile_abort(&svo);
     if (words && !rnames && (orig_all || !(d && d->row_names)))
         for (mmnc_int y = 0; p && y < p->ny_all; y++) free(words[y]);
     free(words);

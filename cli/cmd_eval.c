@@ -562,7 +562,7 @@ int cmd_eval(int argc, char **argv)
 cleanup:
     pred_free(&pred);
     truth_free(&truth);
-    free(lib_labels); /* allocated by the library with mmnc_i_malloc == malloc */
+    mmnc_free(lib_labels);
     free(pl);
     free(tl);
     free(has_truth);

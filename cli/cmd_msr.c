@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "msr";
 
@@ -419,8 +418,8 @@ int cmd_msr(int argc, char **argv)
         }
     }
     if (out) {
-        mmnc_i_outfile o;
-        if (mmnc_i_out_open(&o, out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        mmnc_outfile o;
+        if (mmnc_outfile_open(&o, out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         fprintf(o.fp, "id\tanswer\ta\tb\tc\td\te\n");
         for (long i = 0; i < nq; i++) {
             fprintf(o.fp, "%ld\t%c", qs[i].id, qs[i].pred >= 0 ? 'a' + qs[i].pred : '-');
@@ -430,7 +429,7 @@ int cmd_msr(int argc, char **argv)
             }
             fputc('\n', o.fp);
         }
-        if (mmnc_i_out_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     }
     if (!quiet) {
         printf("vectors   %lld words x %lld dimensions (%s)\n", (long long)n, (long long)d, vpath);

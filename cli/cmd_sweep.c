@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "sweep";
 
@@ -85,7 +84,7 @@ int cmd_sweep(int argc, char **argv)
     mmnc_int rd, cd;
     double *obj = NULL, *frob = NULL, *nuc = NULL, *mi = NULL, *secs = NULL;
     mmnc_err err = {0, ""};
-    mmnc_i_outfile out = {0};
+    mmnc_outfile out = {0};
 
     mmnc_params_default(&prm);
     cli_load_default(&load);
@@ -117,7 +116,7 @@ int cmd_sweep(int argc, char **argv)
     if (kmin > kmax) return cli_usage_error(CMD, "--kmin %lld is larger than --kmax %lld", kmin, kmax);
     {
         const char *path = argv[optind], *b = strrchr(path, '/');
-        prefix = mmnc_i_strdup(prefix_arg ? prefix_arg : (b ? b + 1 : path));
+        prefix = strdup(prefix_arg ? prefix_arg : (b ? b + 1 : path));
         if (!prefix) return cli_fail(CMD, "out of memory");
         char *dot = prefix_arg ? NULL : strchr(prefix, '.');
         if (dot && dot != prefix) *dot = '\0';
@@ -163,7 +162,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
-    if (mmnc_i_out_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)", "seconds");
     for (mmnc_int i = 0; i < n; i++) {
@@ -173,17 +172,17 @@ int cmd_sweep(int argc, char **argv)
         printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain, nuc[i],
                frob[i], mi[i], secs[i], kmin + i == best ? "  <- suggested" : "");
     }
-    if (mmnc_i_out_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     printf("suggested k = %lld (the gain of one more cluster drops most after it); wrote %s", best, tsv);
     if (strcmp(plotfmt, "none")) {
         if ((rc = plot(tsv, img, plotfmt, metric, best)) == CLI_EXIT_OK) printf(", %s", img);
     }
     printf("\n");
 done:
-    if (out.fp) mmnc_i_out_abort(&out);
+    if (out.fp) mmnc_outfile_abort(&out);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
     free(obj), free(frob), free(nuc), free(mi), free(secs), free(tsv), free(img);
-    mmnc_i_free(prefix);
+    free(prefix);
     return rc;
 }

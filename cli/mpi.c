@@ -21,7 +21,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 #define PIECE (1 << 30) /* elements per MPI call */
 

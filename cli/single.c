@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 int cli_rank(void) { return 0; }
 int cli_nranks(void) { return 1; }
@@ -71,7 +70,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     *truth = NULL;
     if (mmnc_labels_read(path, var, d, &n, truth, nclasses, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
     if (n != p->ny) {
-        mmnc_i_free(*truth);
+        mmnc_free(*truth);
         *truth = NULL;
         return cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny);
     }

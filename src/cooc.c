@@ -786,7 +786,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     mmnc_csr *A = NULL;
     uint64_t L = 1;
     int64_t vtokens = 0;
-    mmnc_i_outfile tokfile;
+    mmnc_outfile tokfile;
     int tok_open = 0;
 
     memset(&c, 0, sizeof c);
@@ -920,7 +920,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     c.pass = 2;
     c.tokens = 0;
     if (o->tokens) {
-        if ((status = mmnc_i_out_open(&tokfile, o->tokens, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_outfile_open(&tokfile, o->tokens, err)) != MMNC_OK) goto cleanup;
         tok_open = 1;
         c.tok = tokfile.fp;
         c.names = names;
@@ -1006,7 +1006,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
 
     if (tok_open) {
         tok_open = 0;
-        if ((status = mmnc_i_out_commit(&tokfile, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_outfile_commit(&tokfile, err)) != MMNC_OK) goto cleanup;
     }
     *out = A;
     A = NULL;
@@ -1018,7 +1018,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
 
 cleanup:
     if (pushed) mmnc_i_threads_pop(saved);
-    if (tok_open) mmnc_i_out_abort(&tokfile);
+    if (tok_open) mmnc_outfile_abort(&tokfile);
     if (c.words)
         for (int t = 0; t < T; t++) wtab_free(&c.words[t]);
     if (c.pairs)

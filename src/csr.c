@@ -382,7 +382,7 @@ static void wstr(writer *w, const char *str)
 int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
 {
     int status = MMNC_OK, integral = 1, opened = 0;
-    mmnc_i_outfile of = {NULL, NULL, NULL};
+    mmnc_outfile of = {NULL, NULL, NULL};
     writer *w = NULL;
     size_t plen;
     mmnc_int i, p;
@@ -404,7 +404,7 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
         }
     }
     MMNC_CALLOC(w, 1, err, status);
-    if ((status = mmnc_i_out_open(&of, path, err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_outfile_open(&of, path, err)) != MMNC_OK) goto cleanup;
     opened = 1;
     w->fp = of.fp;
     plen = strlen(path);
@@ -449,11 +449,11 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
         goto cleanup;
     }
     opened = 0;
-    status = mmnc_i_out_commit(&of, err);
+    status = mmnc_outfile_commit(&of, err);
 
 cleanup:
     if (w && w->gz) gzclose_w(w->gz);
-    if (opened) mmnc_i_out_abort(&of);
+    if (opened) mmnc_outfile_abort(&of);
     mmnc_i_free(w);
     return status;
 }

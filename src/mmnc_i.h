@@ -53,17 +53,6 @@ long mmnc_i_alloc_count(void);
         }                                                                                \
     } while (0)
 
-/* Random numbers: xoshiro256** seeded by splitmix64.  The state lives with
- * the caller; no globals. */
-typedef struct mmnc_i_rng {
-    uint64_t s[4];
-} mmnc_i_rng;
-void mmnc_i_rng_seed(mmnc_i_rng *r, uint64_t seed);
-uint64_t mmnc_i_rng_next(mmnc_i_rng *r);
-double mmnc_i_rng_uniform(mmnc_i_rng *r);            /* in [0, 1) */
-mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n); /* in [0, n) */
-double mmnc_i_rng_normal(mmnc_i_rng *r);
-
 /* Input streams (stream.c): a plain, gzip or xz file, told apart by its
  * magic bytes, or standard input for the path "-".  mmnc_i_in_read reads up
  * to n decoded bytes; *got < n only at the end of the input.  Errors name
@@ -78,17 +67,6 @@ void mmnc_i_in_close(mmnc_i_in *s);
 
 /* Wall-clock seconds since an arbitrary origin. */
 double mmnc_i_now(void);
-
-/* Atomic output: write to "<path>.tmp.<pid>" and rename into place on
- * commit; abort removes the temporary file. */
-typedef struct mmnc_i_outfile {
-    FILE *fp;
-    char *path;
-    char *tmp;
-} mmnc_i_outfile;
-int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err);
-int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err); /* checks write errors */
-void mmnc_i_out_abort(mmnc_i_outfile *o);
 
 /* Union-find: the root of x, halving the path on the way. */
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);

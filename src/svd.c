@@ -177,7 +177,7 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
     int status = MMNC_OK, converged = 0;
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     if (iters) *iters = 0;
     if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
     ny = p->ny;
@@ -207,8 +207,8 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     MMNC_ALLOC(w.R1, l * l, err, status);
     MMNC_ALLOC(w.part, NBLOCKS * l * l, err, status);
     MMNC_ALLOC(w.tau, l, err, status);
-    mmnc_i_rng_seed(&rng, seed);
-    for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_i_rng_normal(&rng);
+    mmnc_rng_seed(&rng, seed);
+    for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_rng_normal(&rng);
     if ((status = orth(nx, l, Q, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
     while (it < maxit) {

@@ -25,7 +25,7 @@ static int has_space(const char *w)
 int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *words, const double *E,
                        int binary, mmnc_err *err)
 {
-    mmnc_i_outfile o;
+    mmnc_outfile o;
     int status;
     float *row = NULL;
     if (!path || !words || !E || n < 1 || d < 1)
@@ -36,7 +36,7 @@ int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *wo
                               "word2vec format", (long long)i + 1);
     if (binary && !(row = mmnc_i_malloc((size_t)d, sizeof(float))))
         return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    if ((status = mmnc_i_out_open(&o, path, err)) != MMNC_OK) {
+    if ((status = mmnc_outfile_open(&o, path, err)) != MMNC_OK) {
         mmnc_i_free(row);
         return status;
     }
@@ -55,7 +55,7 @@ int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *wo
         putc('\n', o.fp);
     }
     mmnc_i_free(row);
-    return mmnc_i_out_commit(&o, err);
+    return mmnc_outfile_commit(&o, err);
 }
 
 /* ---- reading ----------------------------------------------------------------- */

@@ -40,15 +40,15 @@ static mmnc_pmf *from_dense(mmnc_int nr, mmnc_int nc, const double *D)
  * rate `in` inside the group's block and `out` elsewhere. */
 static mmnc_pmf *planted(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed, mmnc_int *truth)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     double *D = calloc(ny * nx, sizeof(double));
-    mmnc_i_rng_seed(&rng, seed);
+    mmnc_rng_seed(&rng, seed);
     for (mmnc_int y = 0; y < ny; y++) {
         truth[y] = y % k;
         for (mmnc_int x = 0; x < nx; x++) {
-            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_i_rng_uniform(&rng);
+            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_rng_uniform(&rng);
             int c = 0;
-            while (prod > L) c++, prod *= mmnc_i_rng_uniform(&rng);
+            while (prod > L) c++, prod *= mmnc_rng_uniform(&rng);
             D[y * nx + x] = c;
         }
         D[y * nx + (y % nx)] += 1; /* no empty rows */
@@ -63,12 +63,12 @@ static void test_composition(void)
 {
     mmnc_int truth[30], k = 3;
     mmnc_pmf *p = planted(30, 20, k, 2.0, 0.5, 4, truth);
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     double *W = malloc(k * p->ny * sizeof(double));
-    mmnc_i_rng_seed(&rng, 9);
+    mmnc_rng_seed(&rng, 9);
     for (mmnc_int y = 0; y < p->ny; y++) {
         double s = 0;
-        for (mmnc_int z = 0; z < k; z++) s += (W[y * k + z] = mmnc_i_rng_uniform(&rng) + 0.01);
+        for (mmnc_int z = 0; z < k; z++) s += (W[y * k + z] = mmnc_rng_uniform(&rng) + 0.01);
         for (mmnc_int z = 0; z < k; z++) W[y * k + z] /= s;
     }
     /* dense B_{Z,Y} B_{Y,X} */

@@ -66,12 +66,8 @@ void cli_progress_say(cli_progress *p, const char *fmt, ...) __attribute__((form
 
 /* Options that say how to read a data file, shared by cluster and info. */
 typedef struct cli_load {
-    mmnc_read_opts ro;
-    int transpose;
-    mmnc_valmap map;
-    int normalize_rows;
-    int drop_empty; /* default 1 */
-    int low_memory; /* --low-memory: the pmf without P^T (cli_load_pmf) */
+    mmnc_load_opts lo; /* mmnc_data_load's */
+    int low_memory;    /* --low-memory: the pmf without P^T (cli_load_pmf) */
 } cli_load;
 
 void cli_load_default(cli_load *l);
@@ -114,6 +110,9 @@ int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quie
  */
 int cli_rank(void);   /* 0 in the plain build */
 int cli_nranks(void); /* 1 in the plain build */
+/* The library's collectives over the job's ranks (mmnc_mpi_dist); NULL in
+ * the plain build. */
+const mmnc_dist *cli_dist(void);
 /* Load DATA as cli_load_data does and build its pmf: the whole in one
  * process, this rank's rows in mmnc-mpi (dropped counts are global).  d
  * keeps the ids (values dropped).  Returns 0 or an exit status. */

@@ -144,7 +144,7 @@ int cmd_convert(int argc, char **argv)
     double t0, t1, t2;
 
     cli_load_default(&load);
-    load.drop_empty = 0; /* a converter keeps the matrix as it is */
+    load.lo.drop_empty = 0; /* a converter keeps the matrix as it is */
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":t:qh", opts, &longidx)) != -1) {
@@ -155,7 +155,7 @@ int cmd_convert(int argc, char **argv)
             else return cli_usage_error(CMD, "--to: expected bin or mtx, got '%s'", optarg);
             break;
         case O_CHECK: check = 1; break;
-        case O_NOVERIFY: load.ro.bin_no_verify = 1; break;
+        case O_NOVERIFY: load.lo.read.bin_no_verify = 1; break;
         case 't':
             if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE;
 #ifdef _OPENMP

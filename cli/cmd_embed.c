@@ -127,7 +127,7 @@ int cmd_embed(int argc, char **argv)
     if (!out) return cli_usage_error(CMD, "no output file: give -o VECTORS");
     data_path = argv[optind];
     if (binary < 0) binary = ends_with(out, ".bin");
-    if (!rnames_path && !load.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
+    if (!rnames_path && !load.lo.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
 
     if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;

@@ -480,6 +480,41 @@ MMNC_API int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc
 MMNC_API int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
                         const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err);
 
+/* How mmnc_data_load prepares a data set for its pmf. */
+typedef struct mmnc_load_opts {
+    mmnc_read_opts read; /* how to read the file (mmnc_read_opts_default) */
+    int transpose;       /* swap rows and columns after reading (mmnc_data_transpose); not with a
+                            dist, whose parts are row ranges of the file (default 0) */
+    mmnc_valmap map;     /* mmnc_data_map_values (default MMNC_MAP_NONE) */
+    int normalize_rows;  /* mmnc_data_normalize_rows, after the map (default 0) */
+    int drop_empty;      /* drop empty rows and columns last (default 1): mmnc_pmf_build refuses them */
+} mmnc_load_opts;
+
+MMNC_API void mmnc_load_opts_default(mmnc_load_opts *o);
+
+/*
+ * Read a data set ready for mmnc_pmf_build_dist: the whole file when dist is
+ * NULL (mmnc_data_read), else the rows of part dist->rank of dist->size
+ * (mmnc_data_read_part); then transpose, map, normalize_rows and drop
+ * empty rows and columns (mmnc_data_drop_empty, or mmnc_data_drop_empty_dist
+ * with a dist: columns empty on every rank) as o says (NULL: defaults).
+ * The distributed sequence is then
+ *
+ *     mmnc_data_load(path, &o, dist, &d, &rows_dropped, &cols_dropped, &err);
+ *     mmnc_pmf_build_dist(d->A, MMNC_PMF_TAKE, dist, &p, &err);
+ *
+ * after which d keeps the ids of this rank's rows (d->row_orig: indices in
+ * the file) and every column, for naming outputs.
+ * *out: free with mmnc_data_free.  rows_dropped, cols_dropped (may be
+ * NULL): the numbers dropped (over all ranks).  Errors as the steps';
+ * messages name the file.  With a dist the call is collective and agreed:
+ * if one rank fails, every rank returns an error (the others' message
+ * names the rank that failed).  MMNC_EINVAL for transpose with a dist.
+ * Time and memory: those of the steps, O(file size).
+ */
+MMNC_API int mmnc_data_load(const char *path, const mmnc_load_opts *o, const mmnc_dist *dist, mmnc_data **out,
+                            mmnc_int *rows_dropped, mmnc_int *cols_dropped, mmnc_err *err);
+
 /* Y = B X and Y = B^T X for the DTM B = B_{Y,X}, never formed: X is
  * ncols(B) x m (resp. nrows(B) x m), row-major, and so is Y.  O(nnz m).
  * Distributed pmf: B X gives this rank's rows; B^T X takes this rank's

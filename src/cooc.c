@@ -777,7 +777,8 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err)
 {
-    int status = MMNC_OK, saved = 0, pushed = 0, T = 1;
+    mmnc_i_threads saved = {1, 1};
+    int status = MMNC_OK, pushed = 0, T = 1;
     ctx c;
     vword *vw = NULL;
     char **names = NULL;

@@ -59,7 +59,7 @@ static int scatter_threads(mmnc_int n, mmnc_int nkeys)
     int nt = 1;
 #ifdef _OPENMP
     nt = omp_get_max_threads();
-    if (n < 100000 || nkeys > n / 4) nt = 1;
+    if (n < MMNC_I_OMP_MIN_WORK || nkeys > n / 4) nt = 1;
     if (nt > 64) nt = 64;
 #else
     (void)n;

@@ -128,14 +128,14 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
          * scattered, the same sums) */
         if (!Pt) mmnc_i_col_scatter(p, k, NULL, NULL, A, bv, NULL, R);
         else
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int x = 0; x < nx; x++)
             gather(Pt->colind, btv, Pt->rowptr[x], Pt->rowptr[x + 1], Pt->nnz, A, k, R + x * k);
         mmnc_i_dsum(p, R, nx * k); /* distributed: the ranks' parts of A B */
         for (mmnc_int x = 0; x < nx; x++)
             for (mmnc_int z = 0; z < k; z++) fro2 += R[x * k + z] * R[x * k + z];
         /* Q = (A B) B^T, ny x k, by rows of P */
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++)
             gather(P->colind, bv, P->rowptr[y], P->rowptr[y + 1], P->nnz, R, k, Q + y * k);
         /* marginal deviation A sqrt(P_Y) - sqrt(P_Z) (serial: fixed order) */

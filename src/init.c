@@ -156,7 +156,7 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_rng *rng, mmnc_int 
     MMNC_ALLOC(d2, ny, err, status);
     MMNC_ALLOC(w, ny, err, status);
     MMNC_CALLOC(center, nx, err, status);
-#pragma omp parallel for schedule(static) if (p->nnz > 100000)
+#pragma omp parallel for schedule(static) if (p->nnz > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double s = 0.0;
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
@@ -207,7 +207,7 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_rng *rng, mmnc_int 
                 cnorm = 0.0;
             }
         }
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++) {
             double dot = 0.0;
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) dot += P->val[e] / p->py[y] * center[P->colind[e]];
@@ -259,7 +259,7 @@ static int kmeans_dense(const mmnc_pmf *p, mmnc_int n, mmnc_int d, const double 
             if (p->dist->rank == owner) memcpy(C + c * d, X + (g - p->y0) * d, (size_t)d * sizeof(double));
             p->dist->bcast(p->dist, C + c * d, (size_t)d * sizeof(double), owner);
         }
-#pragma omp parallel for schedule(static) if (n * d > 100000)
+#pragma omp parallel for schedule(static) if (n * d > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int i = 0; i < n; i++) {
             double s = 0.0;
             for (mmnc_int j = 0; j < d; j++) {
@@ -281,7 +281,7 @@ static int kmeans_dense(const mmnc_pmf *p, mmnc_int n, mmnc_int d, const double 
         mmnc_i_dsum(p, cw, k);
         for (mmnc_int c = 0; c < k; c++)
             for (mmnc_int j = 0; j < d; j++) C[c * d + j] = cw[c] > 0 ? C[c * d + j] / cw[c] : INFINITY;
-#pragma omp parallel for schedule(static) reduction(+ : changed) if (n * d * k > 100000)
+#pragma omp parallel for schedule(static) reduction(+ : changed) if (n * d * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int i = 0; i < n; i++) {
             mmnc_int best = labels[i];
             double bd = INFINITY;

@@ -81,9 +81,20 @@ void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 /* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
 double mmnc_i_sum(const double *x, mmnc_int n);
 
-/* Set the OpenMP thread count for the duration of a call (0 = leave). */
-int mmnc_i_threads_push(int threads);
-void mmnc_i_threads_pop(int saved);
+/* Work (entries touched, or multiply-adds) below which a loop runs on one
+ * thread: starting an OpenMP team costs more than it saves.  Results never
+ * depend on it (fixed partitions and summation orders). */
+#define MMNC_I_OMP_MIN_WORK 100000
+
+/* Set the OpenMP thread count for the duration of a call (0 = leave) and
+ * nested parallelism off (kernels inside parallel starts run on one
+ * thread); mmnc_i_threads_pop restores both as they were found, so the
+ * host program's OpenMP settings survive every library call. */
+typedef struct mmnc_i_threads {
+    int num, levels;
+} mmnc_i_threads;
+mmnc_i_threads mmnc_i_threads_push(int threads);
+void mmnc_i_threads_pop(mmnc_i_threads saved);
 
 /* Part `part` of `nparts` of a binary matrix file (mmnc_data_read_part). */
 int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, const mmnc_dist *dist, mmnc_data **out,

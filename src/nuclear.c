@@ -96,7 +96,7 @@ static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, do
 {
     score_matrix(k, s, Mp);
     mmnc_i_row_gather(p, k, s->T, Tx, S);
-#pragma omp parallel for schedule(static) if (p->ny * k * k > 100000)
+#pragma omp parallel for schedule(static) if (p->ny * k * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < p->ny; y++) {
         const double *sy = S + y * k;
         double *cy = C + y * k;

@@ -328,7 +328,8 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
 {
     mmnc_int d, r, skip, ny;
     double *U = NULL, *s = NULL;
-    int status = MMNC_OK, saved;
+    mmnc_i_threads saved;
+    int status = MMNC_OK;
     if (iters) *iters = 0;
     if (!p || !o || !E) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: NULL argument");
     d = o->dim;
@@ -351,7 +352,7 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
         status = mmnc_dtm_svds_ex(p, r, over, o->tol, o->maxit, o->seed, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
-#pragma omp parallel for schedule(static) if (ny * d > 100000)
+#pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double a = 1.0 / sqrt(p->py[y]);
         for (mmnc_int j = 0; j < d; j++) {

@@ -247,23 +247,25 @@ double mmnc_i_sum(const double *x, mmnc_int n)
     return s;
 }
 
-int mmnc_i_threads_push(int threads)
+mmnc_i_threads mmnc_i_threads_push(int threads)
 {
+    mmnc_i_threads saved = {1, 1};
 #ifdef _OPENMP
-    int saved = omp_get_max_threads();
+    saved.num = omp_get_max_threads();
+    saved.levels = omp_get_max_active_levels();
     if (threads > 0) omp_set_num_threads(threads);
     omp_set_max_active_levels(1); /* kernels inside parallel starts run on one thread */
-    return saved;
 #else
     (void)threads;
-    return 1;
 #endif
+    return saved;
 }
 
-void mmnc_i_threads_pop(int saved)
+void mmnc_i_threads_pop(mmnc_i_threads saved)
 {
 #ifdef _OPENMP
-    omp_set_num_threads(saved);
+    omp_set_num_threads(saved.num);
+    omp_set_max_active_levels(saved.levels);
 #else
     (void)saved;
 #endif

@@ -267,7 +267,18 @@ static void test_determinism_and_edges(void)
         prm.threads = 1;
         CHECK_OK(mmnc_cluster(p, &prm, &r1, NULL));
         prm.threads = 2;
+#ifdef _OPENMP
+        { /* the host program's OpenMP settings survive the call */
+            int threads = omp_get_max_threads(), levels = omp_get_max_active_levels();
+            omp_set_max_active_levels(3);
+            CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
+            CHECK(omp_get_max_active_levels() == 3);
+            CHECK(omp_get_max_threads() == threads);
+            omp_set_max_active_levels(levels);
+        }
+#else
         CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
+#endif
         CHECK(memcmp(r1->W, r2->W, 3 * p->ny * sizeof(double)) == 0);
         CHECK(r1->objective == r2->objective);
         mmnc_result_free(r1), mmnc_result_free(r2);
@@ -393,7 +404,7 @@ static void test_one_copy(void)
         double *X = malloc(1500 * 7 * sizeof(double)), *Y1 = malloc(300 * 7 * sizeof(double)),
                *Y2 = malloc(300 * 7 * sizeof(double));
         for (int i = 0; i < 1500 * 7; i++) X[i] = sin(i + 1.0);
-        int saved = mmnc_i_threads_push(t);
+        mmnc_i_threads saved = mmnc_i_threads_push(t);
         mmnc_dtm_tmul(p1, 7, X, Y1);
         mmnc_dtm_tmul(p2, 7, X, Y2);
         mmnc_i_threads_pop(saved);

@@ -871,7 +871,8 @@ static const struct {
 
 static int read_cfg(const char *path, int c, mmnc_data **d, mmnc_err *e)
 {
-    int saved = mmnc_i_threads_push(mtx_cfg[c].threads), st;
+    mmnc_i_threads saved = mmnc_i_threads_push(mtx_cfg[c].threads);
+    int st;
     mmnc_i_mtx_blocks(mtx_cfg[c].block, mtx_cfg[c].piece);
     *d = (mmnc_data *)1;
     st = mmnc_data_read(path, NULL, d, e);
@@ -979,7 +980,8 @@ static void test_mtx_parallel_alloc(void)
     for (n = 1;; n++) {
         mmnc_data *d = NULL;
         mmnc_err e;
-        int saved = mmnc_i_threads_push(2), st;
+        mmnc_i_threads saved = mmnc_i_threads_push(2);
+        int st;
         mmnc_i_fail_after(n);
         st = mmnc_data_read(path, NULL, &d, &e);
         mmnc_i_fail_after(0);

@@ -79,9 +79,7 @@ static uint64_t mix64(uint64_t x)
 
 static uint64_t hash_str(const char *s, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, then a finaliser */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return mix64(h);
+    return mix64(mmnc_i_fnv1a(s, n)); /* FNV-1a, then a finaliser */
 }
 
 /* ---- string table: word -> count (pass 1) or word -> id + 1 (pass 2) ------- */

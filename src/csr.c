@@ -457,3 +457,25 @@ cleanup:
     mmnc_i_free(w);
     return status;
 }
+
+void mmnc_i_part_rows(mmnc_int nrows, mmnc_int (*get)(void *ctx, mmnc_int i), void *ctx, int part, int nparts,
+                      mmnc_int *first, mmnc_int *end)
+{
+    mmnc_int nnz = get(ctx, nrows);
+    /* the first row y with rowptr[y] >= e, for e = the part's share bounds */
+    for (int side = 0; side < 2; side++) {
+        int r = part + side;
+        mmnc_int lo = 0, hi = nrows, e;
+        if (r == 0) { *first = 0; continue; }
+        if (r == nparts) { *end = nrows; continue; }
+        e = (mmnc_int)((double)r / (double)nparts * (double)nnz);
+        while (lo < hi) { /* smallest y in [0, nrows] with rowptr[y] >= e */
+            mmnc_int mid = lo + (hi - lo) / 2;
+            if (get(ctx, mid) >= e) hi = mid;
+            else lo = mid + 1;
+        }
+        if (side == 0) *first = lo;
+        else *end = lo;
+    }
+    if (*end < *first) *end = *first;
+}

@@ -68,6 +68,15 @@ void mmnc_i_in_close(mmnc_i_in *s);
 /* Wall-clock seconds since an arbitrary origin. */
 double mmnc_i_now(void);
 
+/* FNV-1a of s[0..n): the library's one string hash (callers fold or mix
+ * its bits as their tables need). */
+static inline uint64_t mmnc_i_fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h;
+}
+
 /* Union-find: the root of x, halving the path on the way. */
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
 

@@ -39,21 +39,40 @@ static void help(void)
     cli_load_help(stdout);
 }
 
+/* A path as a gnuplot string: single-quoted, where nothing is expanded (no
+ * backslash escapes, no `command` substitution) and '' stands for '. */
+static void gp_path(FILE *gp, const char *path)
+{
+    fputc('\'', gp);
+    for (const char *c = path; *c; c++) {
+        if (*c == '\'') fputc('\'', gp);
+        fputc(*c, gp);
+    }
+    fputc('\'', gp);
+}
+
 /* Draw the curve with gnuplot into a temporary file, then rename it into place. */
 static int plot(const char *tsv, const char *out, const char *fmt, const char *metric, long long best)
 {
     char tmp[4096], cmd[8192];
     FILE *gp;
     int rc;
+    /* a line break would end the gnuplot command: no quoting carries it */
+    if (strpbrk(tsv, "\r\n") || strpbrk(out, "\r\n"))
+        return cli_fail(CMD, "a path with a line break cannot be given to gnuplot: plot skipped");
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
     gp = popen("gnuplot 2>/dev/null", "w");
     if (!gp) return cli_fail(CMD, "cannot run gnuplot: plot skipped");
     fprintf(gp, "set terminal %s size 640,420\n", !strcmp(fmt, "png") ? "pngcairo" : "svg");
-    fprintf(gp, "set output '%s'\n", tmp);
+    fputs("set output ", gp);
+    gp_path(gp, tmp);
+    fputc('\n', gp);
     fprintf(gp, "set xlabel 'k (number of clusters)'\nset ylabel '%s'\nset grid\nset key left top\n", metric);
     fprintf(gp, "set title 'mmnc sweep: suggested k = %lld'\n", best);
     fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
-    fprintf(gp, "plot '%s' using 1:2 with linespoints pointtype 7 title '%s'\n", tsv, metric);
+    fputs("plot ", gp);
+    gp_path(gp, tsv);
+    fprintf(gp, " using 1:2 with linespoints pointtype 7 title '%s'\n", metric);
     rc = pclose(gp);
     if (rc != 0 || access(tmp, F_OK) != 0 || rename(tmp, out) != 0) {
         remove(tmp);

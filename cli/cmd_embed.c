@@ -70,6 +70,8 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* Long (~145 lines): options (one case each), then load, embed, gather
+ * and write; each step is a library call or a helper above. */
 int cmd_embed(int argc, char **argv)
 {
     enum { O_ROWNAMES = 256, O_BINARY, O_TEXT, O_SPOW, O_KEEP, O_OVER, O_TOL, O_MAXIT, O_SV };

@@ -227,6 +227,9 @@ static int mean_vector(const char *text, const wmap *m, const double *unit, mmnc
     return 1;
 }
 
+/* Long (~225 lines): options, then the questions read and answered one
+ * by one against the vectors and the report; the scoring is in the static
+ * functions above, the rest is the command's sequence of files. */
 int cmd_msr(int argc, char **argv)
 {
     enum { O_HALF = 256, O_TOP, O_VOCAB };

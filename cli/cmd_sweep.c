@@ -82,6 +82,8 @@ static int plot(const char *tsv, const char *out, const char *fmt, const char *m
     return CLI_EXIT_OK;
 }
 
+/* Long (~125 lines): options (one case each), then one clustering per k,
+ * the table and the plot (plot() above). */
 int cmd_sweep(int argc, char **argv)
 {
     enum { O_KMIN = 256, O_KMAX, O_INIT, O_PLOT };

@@ -1044,6 +1044,10 @@ static int check_orig(const mmnc_int *o, mmnc_int n, mmnc_int lim, const char *w
     return MMNC_OK;
 }
 
+/* Long (~130 lines) by intent: the file is written in one pass, header,
+ * section table and sections in file order, each section's checksum
+ * computed as it streams out; cutting it would pass the writer's offsets
+ * and digests around for no reader's benefit. */
 int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
 {
     int status = MMNC_OK, f32 = 0, narrow;

@@ -136,6 +136,10 @@ static void one_start(const starts *c, int i, int tid)
     }
 }
 
+/* Long (~135 lines) by intent: check and normalise the parameters, run
+ * the starts (side by side or one after another, see below), then the
+ * statistics of the kept start -- one sequence that shares the checked
+ * parameters and the result being filled. */
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out, mmnc_err *err)
 {
     progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL};

@@ -771,6 +771,9 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
  * into pairs[0]); CSR by a counting sort of the upper triangle and its
  * mirror, then each row sorted.
  */
+/* Long (~270 lines): the outline above is one pipeline whose stages share
+ * the per-thread tables and the vocabulary; the stages' own work is in the
+ * static functions above, what stays here is their order and cleanup. */
 int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err)

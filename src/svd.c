@@ -170,6 +170,10 @@ static void block_gemm(mmnc_int n, mmnc_int l, mmnc_int r, const double *A, cons
     }
 }
 
+/* Long (~130 lines): the subspace iteration, its Rayleigh-Ritz step and
+ * the sign convention of the vectors (with its distributed tie-break) in
+ * the order of Halko et al.'s Algorithm 4.4; the dense kernels are the
+ * static functions above. */
 int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
                      double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {

@@ -110,6 +110,9 @@ static int vr_field(vreader *r, char *f, size_t cap, int *sep, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* Long (~145 lines) by intent: a streaming parser of the word2vec
+ * formats (header, text or binary records, tolerated blanks), every error
+ * naming file and line; its state is the input position. */
 int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d_out, char ***words_out,
                       float **E_out, mmnc_err *err)
 {

@@ -50,6 +50,17 @@ int cli_parse_init(const char *cmd, const char *s, int *init);
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
 
+/* FNV-1a of s[0..n) with its high bits folded into the low ones: the
+ * CLI's one string hash (the tool's hash tables). */
+uint64_t cli_hash(const char *s, size_t n);
+/* 1 if s ends with suffix. */
+int cli_ends_with(const char *s, const char *suffix);
+/* The side file of a Matrix Market file (its vocabulary, row or column
+ * ids): path without ".mtx" or ".mtx.gz", plus ext (".vocab", ".rows",
+ * ".cols").  A path with neither ending gets ext appended, or NULL when
+ * strict.  malloc'd (NULL also when out of memory). */
+char *cli_side_path(const char *path, const char *ext, int strict);
+
 /* Wall-clock seconds since an arbitrary origin (for the timings the
  * commands report). */
 double cli_now(void);

@@ -40,44 +40,19 @@ static void help(void)
     printf("(convert drops nothing: the last line above does not apply to it.)\n");
 }
 
-static int ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 static double file_mb(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
 }
 
-/* OUT minus ".mtx" or ".mtx.gz", plus suf. */
-static char *side_path(const char *out, const char *suf)
+/* The ids of the rows (cols = 0) or columns, one per line. */
+static void write_ids(FILE *fp, const mmnc_data *d, int cols)
 {
-    size_t n = strlen(out), stem = n;
-    char *p;
-    if (ends_with(out, ".mtx.gz")) stem = n - 7;
-    else if (ends_with(out, ".mtx")) stem = n - 4;
-    if (!(p = malloc(stem + strlen(suf) + 1))) return NULL;
-    memcpy(p, out, stem);
-    strcpy(p + stem, suf);
-    return p;
-}
-
-/* The ids of the rows (cols = 0) or columns, one per line, to path; 0 or errno. */
-static int write_ids(const char *path, const mmnc_data *d, int cols)
-{
-    FILE *fp = fopen(path, "wb");
     mmnc_int n = cols ? d->A->ncols : d->A->nrows;
-    int e = 0;
     char buf[32];
-    if (!fp) return errno ? errno : EIO;
     for (mmnc_int i = 0; i < n; i++)
         fprintf(fp, "%s\n", cols ? mmnc_data_col_id(d, i, buf) : mmnc_data_row_id(d, i, buf));
-    if (ferror(fp)) e = errno ? errno : EIO;
-    if (fclose(fp) != 0 && !e) e = errno ? errno : EIO;
-    return e;
 }
 
 /* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files:
@@ -85,22 +60,20 @@ static int write_ids(const char *path, const mmnc_data *d, int cols)
 static int write_mtx(const char *out, const mmnc_data *d, int quiet)
 {
     int need[2] = {d->row_names || d->row_orig, d->col_names || d->col_orig}, rc = CLI_EXIT_OK;
-    char *side[2] = {NULL, NULL}, *tmp[2] = {NULL, NULL};
+    char *path[2] = {NULL, NULL};
+    mmnc_outfile side[2] = {{0}, {0}};
     mmnc_err err = {0, ""};
     for (int t = 0; t < 2; t++) {
         if (!need[t]) continue;
-        side[t] = side_path(out, t ? ".cols" : ".rows");
-        tmp[t] = side[t] ? malloc(strlen(side[t]) + 32) : NULL;
-        if (!tmp[t]) {
+        if (!(path[t] = cli_side_path(out, t ? ".cols" : ".rows", 0))) {
             rc = cli_fail(CMD, "out of memory");
             goto done;
         }
-        sprintf(tmp[t], "%s.tmp.%ld", side[t], (long)getpid());
-        int e = write_ids(tmp[t], d, t);
-        if (e) {
-            rc = cli_fail(CMD, "%s: cannot write: %s", side[t], strerror(e));
+        if (mmnc_outfile_open(&side[t], path[t], &err) != MMNC_OK) {
+            rc = cli_lib_fail(CMD, &err);
             goto done;
         }
+        write_ids(side[t].fp, d, t);
     }
     if (mmnc_csr_write_mtx(d->A, out, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
@@ -108,21 +81,18 @@ static int write_mtx(const char *out, const mmnc_data *d, int quiet)
     }
     for (int t = 0; t < 2; t++) {
         if (!need[t]) continue;
-        if (rename(tmp[t], side[t]) != 0) {
-            rc = cli_fail(CMD, "%s: cannot write: %s", side[t], strerror(errno));
+        if (mmnc_outfile_commit(&side[t], &err) != MMNC_OK) {
+            rc = cli_lib_fail(CMD, &err);
             remove(out);
-            if (t == 1 && need[0]) remove(side[0]);
+            if (t == 1 && need[0]) remove(path[0]);
             goto done;
         }
-        free(tmp[t]);
-        tmp[t] = NULL;
-        if (!quiet) fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side[t]);
+        if (!quiet) fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", path[t]);
     }
 done:
     for (int t = 0; t < 2; t++) {
-        if (tmp[t]) remove(tmp[t]);
-        free(tmp[t]);
-        free(side[t]);
+        mmnc_outfile_abort(&side[t]);
+        free(path[t]);
     }
     return rc;
 }
@@ -177,7 +147,7 @@ int cmd_convert(int argc, char **argv)
         if (optind + 2 != argc)
             return cli_usage_error(CMD, optind + 1 >= argc ? "missing OUT file" : "expected two files, IN and OUT");
         out = argv[optind + 1];
-        if (to_mtx < 0) to_mtx = ends_with(out, ".mtx") || ends_with(out, ".mtx.gz");
+        if (to_mtx < 0) to_mtx = cli_ends_with(out, ".mtx") || cli_ends_with(out, ".mtx.gz");
     }
 
     if (load.low_memory) return cli_usage_error(CMD, "--low-memory is for the commands that cluster or embed");

@@ -47,27 +47,14 @@ static void help(void)
  * that file exists. */
 static char *cooc_vocab(const char *data)
 {
-    size_t n = strlen(data), stem;
-    char *p;
-    if (n >= 7 && !strcmp(data + n - 7, ".mtx.gz")) stem = n - 7;
-    else if (n >= 4 && !strcmp(data + n - 4, ".mtx")) stem = n - 4;
-    else return NULL;
-    if (!(p = malloc(stem + 7))) return NULL;
-    memcpy(p, data, stem);
-    memcpy(p + stem, ".vocab", 7);
-    FILE *fp = fopen(p, "rb");
+    char *p = cli_side_path(data, ".vocab", 1);
+    FILE *fp = p ? fopen(p, "rb") : NULL;
     if (!fp) {
         free(p);
         return NULL;
     }
     fclose(fp);
     return p;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
 }
 
 /* Long (~145 lines): options (one case each), then load, embed, gather
@@ -128,7 +115,7 @@ int cmd_embed(int argc, char **argv)
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     if (!out) return cli_usage_error(CMD, "no output file: give -o VECTORS");
     data_path = argv[optind];
-    if (binary < 0) binary = ends_with(out, ".bin");
+    if (binary < 0) binary = cli_ends_with(out, ".bin");
     if (!rnames_path && !load.lo.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
 
     if (!root) quiet = 1; /* rank 0 speaks for the job */

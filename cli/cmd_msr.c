@@ -63,13 +63,6 @@ typedef struct wmap {
     char **words;
 } wmap;
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return h ^ (h >> 29);
-}
-
 static int wmap_build(wmap *m, char **words, mmnc_int n)
 {
     m->cap = 16;
@@ -77,7 +70,7 @@ static int wmap_build(wmap *m, char **words, mmnc_int n)
     m->words = words;
     if (!(m->slot = calloc(m->cap, sizeof *m->slot))) return -1;
     for (mmnc_int i = 0; i < n; i++) {
-        size_t len = strlen(words[i]), h = hash_bytes(words[i], len) & (m->cap - 1);
+        size_t len = strlen(words[i]), h = cli_hash(words[i], len) & (m->cap - 1);
         while (m->slot[h] && strcmp(words[m->slot[h] - 1], words[i])) h = (h + 1) & (m->cap - 1);
         if (!m->slot[h]) m->slot[h] = i + 1; /* a repeated word keeps its first vector */
     }
@@ -86,7 +79,7 @@ static int wmap_build(wmap *m, char **words, mmnc_int n)
 
 static mmnc_int wmap_find(const wmap *m, const char *w, size_t len)
 {
-    size_t h = hash_bytes(w, len) & (m->cap - 1);
+    size_t h = cli_hash(w, len) & (m->cap - 1);
     while (m->slot[h]) {
         const char *s = m->words[m->slot[h] - 1];
         if (strlen(s) == len && !memcmp(s, w, len)) return m->slot[h] - 1;

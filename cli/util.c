@@ -90,6 +90,32 @@ void cli_json_string(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+uint64_t cli_hash(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+int cli_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+char *cli_side_path(const char *path, const char *ext, int strict)
+{
+    size_t n = strlen(path), stem = n;
+    char *p;
+    if (cli_ends_with(path, ".mtx.gz")) stem = n - 7;
+    else if (cli_ends_with(path, ".mtx")) stem = n - 4;
+    else if (strict) return NULL;
+    if (!(p = malloc(stem + strlen(ext) + 1))) return NULL;
+    memcpy(p, path, stem);
+    strcpy(p + stem, ext);
+    return p;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -55,12 +55,6 @@ void cli_json_string(FILE *fp, const char *s);
 uint64_t cli_hash(const char *s, size_t n);
 /* 1 if s ends with suffix. */
 int cli_ends_with(const char *s, const char *suffix);
-/* The side file of a Matrix Market file (its vocabulary, row or column
- * ids): path without ".mtx" or ".mtx.gz", plus ext (".vocab", ".rows",
- * ".cols").  A path with neither ending gets ext appended, or NULL when
- * strict.  malloc'd (NULL also when out of memory). */
-char *cli_side_path(const char *path, const char *ext, int strict);
-
 /* Wall-clock seconds since an arbitrary origin (for the timings the
  * commands report). */
 double cli_now(void);

@@ -46,55 +46,21 @@ static double file_mb(const char *path)
     return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
 }
 
-/* The ids of the rows (cols = 0) or columns, one per line. */
-static void write_ids(FILE *fp, const mmnc_data *d, int cols)
-{
-    mmnc_int n = cols ? d->A->ncols : d->A->nrows;
-    char buf[32];
-    for (mmnc_int i = 0; i < n; i++)
-        fprintf(fp, "%s\n", cols ? mmnc_data_col_id(d, i, buf) : mmnc_data_row_id(d, i, buf));
-}
-
-/* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files:
- * all of them or none (side files go to temporary names first). */
+/* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files
+ * (mmnc_data_write_mtx: all of them or none). */
 static int write_mtx(const char *out, const mmnc_data *d, int quiet)
 {
-    int need[2] = {d->row_names || d->row_orig, d->col_names || d->col_orig}, rc = CLI_EXIT_OK;
-    char *path[2] = {NULL, NULL};
-    mmnc_outfile side[2] = {{0}, {0}};
     mmnc_err err = {0, ""};
+    int wrote[2];
+    if (mmnc_data_write_mtx(d, out, &wrote[0], &wrote[1], &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
     for (int t = 0; t < 2; t++) {
-        if (!need[t]) continue;
-        if (!(path[t] = cli_side_path(out, t ? ".cols" : ".rows", 0))) {
-            rc = cli_fail(CMD, "out of memory");
-            goto done;
-        }
-        if (mmnc_outfile_open(&side[t], path[t], &err) != MMNC_OK) {
-            rc = cli_lib_fail(CMD, &err);
-            goto done;
-        }
-        write_ids(side[t].fp, d, t);
+        char *side = NULL;
+        if (!wrote[t] || quiet) continue;
+        if (mmnc_mtx_side_path(out, t ? ".cols" : ".rows", &side, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
+        fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side);
+        mmnc_free(side);
     }
-    if (mmnc_csr_write_mtx(d->A, out, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
-        goto done;
-    }
-    for (int t = 0; t < 2; t++) {
-        if (!need[t]) continue;
-        if (mmnc_outfile_commit(&side[t], &err) != MMNC_OK) {
-            rc = cli_lib_fail(CMD, &err);
-            remove(out);
-            if (t == 1 && need[0]) remove(path[0]);
-            goto done;
-        }
-        if (!quiet) fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", path[t]);
-    }
-done:
-    for (int t = 0; t < 2; t++) {
-        mmnc_outfile_abort(&side[t]);
-        free(path[t]);
-    }
-    return rc;
+    return CLI_EXIT_OK;
 }
 
 int cmd_convert(int argc, char **argv)

@@ -65,7 +65,8 @@ int cmd_cooc(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     mmnc_cooc_opts o;
     const char *output = NULL, *vocab_opt = NULL;
-    char *vocab_path = NULL;
+    const char *vocab_path = NULL;
+    char *vocab_owned = NULL;
     mmnc_outfile vo = {0};
     int quiet = 0, c, rc = CLI_EXIT_OK, nfiles;
     long long v;
@@ -120,10 +121,11 @@ int cmd_cooc(int argc, char **argv)
     nfiles = argc - optind;
     if (nfiles < 1) return cli_usage_error(CMD, "no input text files");
     if (!output) return cli_usage_error(CMD, "no output file (-o OUT.mtx)");
-    vocab_path = vocab_opt ? strdup(vocab_opt) : cli_side_path(output, ".vocab", 0);
-    if (!vocab_path) return cli_fail(CMD, "out of memory");
+    if (!vocab_opt && mmnc_mtx_side_path(output, ".vocab", &vocab_owned, &err) != MMNC_OK)
+        return cli_lib_fail(CMD, &err);
+    vocab_path = vocab_opt ? vocab_opt : vocab_owned;
     if (strcmp(vocab_path, output) == 0) {
-        free(vocab_path);
+        mmnc_free(vocab_owned);
         return cli_usage_error(CMD, "the vocabulary and the matrix would both be written to '%s'",
                                output);
     }
@@ -161,6 +163,6 @@ cleanup:
     mmnc_outfile_abort(&vo);
     mmnc_csr_free(A);
     mmnc_names_free(nv, words);
-    free(vocab_path);
+    mmnc_free(vocab_owned);
     return rc;
 }

@@ -44,13 +44,15 @@ static void help(void)
 }
 
 /* DATA's cooc vocabulary: DATA with .mtx or .mtx.gz replaced by .vocab, if
- * that file exists. */
+ * that file exists (free with mmnc_free). */
 static char *cooc_vocab(const char *data)
 {
-    char *p = cli_side_path(data, ".vocab", 1);
-    FILE *fp = p ? fopen(p, "rb") : NULL;
-    if (!fp) {
-        free(p);
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
+    if (mmnc_mtx_side_path(data, ".vocab", &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
         return NULL;
     }
     fclose(fp);
@@ -199,7 +201,7 @@ done:
     free(Eall);
     free(orig_all);
     if (rnames) mmnc_names_free(nrnames, rnames);
-    free(vocab_guess);
+    mmnc_free(vocab_guess);
     free(E);
     free(sigma);
     mmnc_pmf_free(p);

@@ -103,19 +103,6 @@ int cli_ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-char *cli_side_path(const char *path, const char *ext, int strict)
-{
-    size_t n = strlen(path), stem = n;
-    char *p;
-    if (cli_ends_with(path, ".mtx.gz")) stem = n - 7;
-    else if (cli_ends_with(path, ".mtx")) stem = n - 4;
-    else if (strict) return NULL;
-    if (!(p = malloc(stem + strlen(ext) + 1))) return NULL;
-    memcpy(p, path, stem);
-    strcpy(p + stem, ext);
-    return p;
-}
-
 double cli_now(void)
 {
     struct timespec ts;

@@ -222,6 +222,25 @@ MMNC_API void mmnc_data_drop_values(mmnc_data *d);
 MMNC_API const char *mmnc_data_row_id(const mmnc_data *d, mmnc_int i, char *buf);
 MMNC_API const char *mmnc_data_col_id(const mmnc_data *d, mmnc_int j, char *buf);
 
+/* The name of a side file of a Matrix Market file, as mmnc names them (the
+ * ids written by mmnc_data_write_mtx, the vocabulary of `mmnc cooc`): path
+ * without ".mtx" or ".mtx.gz", plus ext (".rows", ".cols", ".vocab"); a
+ * path with neither ending gets ext appended.  *out: free with mmnc_free.
+ * Errors: MMNC_EINVAL (NULL argument), MMNC_ENOMEM.  O(length). */
+MMNC_API int mmnc_mtx_side_path(const char *path, const char *ext, char **out, mmnc_err *err);
+
+/* Write d as Matrix Market to path (mmnc_csr_write_mtx: 1-based, ".gz"
+ * compressed) and, when its row ids are not 1..nrows (row_names or
+ * row_orig set), the id of each row, one per line (mmnc_data_row_id), to
+ * the side file ".rows" (mmnc_mtx_side_path); likewise the columns to
+ * ".cols".  All the files or none: each goes to a temporary name first,
+ * the side files are renamed after the matrix.  *wrote_rows, *wrote_cols
+ * (may be NULL): 1 if that side file was written.  Errors: MMNC_EINVAL,
+ * MMNC_EIO naming the file, MMNC_ENOMEM.  O(nnz + nrows + ncols + id
+ * bytes). */
+MMNC_API int mmnc_data_write_mtx(const mmnc_data *d, const char *path, int *wrote_rows, int *wrote_cols,
+                                 mmnc_err *err);
+
 typedef enum {
     MMNC_FMT_AUTO = 0, /* from the file contents and name (see mmnc_data_read) */
     MMNC_FMT_MTX,      /* Matrix Market coordinate: real, integer or pattern; general */

@@ -266,6 +266,43 @@ static void test_load(void)
     CHECK(strstr(e.msg, "no/such/file.mtx") != NULL);
 }
 
+/* The names of side files, and a data set with ids written as Matrix
+ * Market with its .rows file (its columns are 1..n: no .cols). */
+static void test_write_mtx(void)
+{
+    const char *cases[][3] = {{"a.mtx", ".rows", "a.rows"}, {"d/a.mtx.gz", ".vocab", "d/a.vocab"},
+                              {"a.txt", ".cols", "a.txt.cols"}, {".mtx", ".rows", ".rows"}};
+    mmnc_int r[] = {0, 1}, c[] = {0, 1};
+    double v[] = {1, 2};
+    mmnc_data *d = make(2, 2, 2, r, c, v), *back = NULL;
+    char *side = NULL, *out = NULL;
+    int wr = -1, wc = -1;
+    mmnc_err e;
+    for (int i = 0; i < 4; i++) {
+        CHECK(mmnc_mtx_side_path(cases[i][0], cases[i][1], &side, &e) == MMNC_OK);
+        CHECK(side && strcmp(side, cases[i][2]) == 0);
+        mmnc_free(side);
+    }
+    d->row_names = names("r", 2);
+    out = strdup(test_tmpfile("", ".mtx"));
+    CHECK(mmnc_data_write_mtx(d, out, &wr, &wc, &e) == MMNC_OK && wr == 1 && wc == 0);
+    CHECK(mmnc_mtx_side_path(out, ".rows", &side, &e) == MMNC_OK);
+    {
+        mmnc_int n = 0;
+        char **ids = NULL;
+        CHECK(mmnc_names_read(side, 0, &n, &ids, &e) == MMNC_OK && n == 2);
+        CHECK(ids && strcmp(ids[0], "r0") == 0 && strcmp(ids[1], "r1") == 0);
+        mmnc_names_free(n, ids);
+    }
+    CHECK(mmnc_data_read(out, NULL, &back, &e) == MMNC_OK && back->A->nnz == 2 && entry(back->A, 1, 1) == 2);
+    mmnc_data_free(back);
+    remove(side);
+    remove(out);
+    mmnc_free(side);
+    free(out);
+    mmnc_data_free(d);
+}
+
 int main(void)
 {
     test_transpose();
@@ -273,5 +310,6 @@ int main(void)
     test_drop_empty();
     test_alloc_failures();
     test_load();
+    test_write_mtx();
     return test_done();
 }

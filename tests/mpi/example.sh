@@ -14,15 +14,7 @@ MANY=${2:?usage: example.sh example_cluster example_cluster_mpi source-dir}
 SRC=${3:?usage: example.sh example_cluster example_cluster_mpi source-dir}
 MPIRUN=${MPIRUN:-mpirun}
 command -v "$MPIRUN" >/dev/null || { echo "example: $MPIRUN not found: skipped"; exit 77; }
-RUN=("$MPIRUN")
-if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-    RUN+=(--oversubscribe)
-    [ "$(id -u)" = 0 ] && RUN+=(--allow-run-as-root)
-fi
-# Open MPI's own allocations are reported as leaks under LeakSanitizer
-# (none is the example's or the library's: no frame of theirs in the reports).
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-export OMPI_MCA_mpi_yield_when_idle=1
+. "$(dirname "$0")/launcher.sh" # RUN, and the environment of MPI tests
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

@@ -60,6 +60,15 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
 
+/* FNV-1a of s[0..n) with its high bits folded into the low ones: the
+ * CLI's one string hash (the tool's hash tables). */
+uint64_t cli_hash(const char *s, size_t n);
+/* 1 if s ends with suffix. */
+int cli_ends_with(const char *s, const char *suffix);
+/* Wall-clock seconds since an arbitrary origin (for the timings the
+ * commands report). */
+double cli_now(void);
+
 /* Progress on stderr for long runs: cli_progress_start(); then
  * cli_progress(...) prints at most about once a second and only after the
  * first second, unless quiet. */
@@ -72,12 +81,8 @@ void cli_progress_say(cli_progress *p, const char *fmt, ...) __attribute__((form
 
 /* Options that say how to read a data file, shared by cluster and info. */
 typedef struct cli_load {
-    mmnc_read_opts ro;
-    int transpose;
-    mmnc_valmap map;
-    int normalize_rows;
-    int drop_empty; /* default 1 */
-    int low_memory; /* --low-memory: the pmf without P^T (cli_load_pmf) */
+    mmnc_load_opts lo; /* mmnc_data_load's */
+    int low_memory;    /* --low-memory: the pmf without P^T (cli_load_pmf) */
 } cli_load;
 
 void cli_load_default(cli_load *l);
@@ -120,6 +125,9 @@ int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quie
  */
 int cli_rank(void);   /* 0 in the plain build */
 int cli_nranks(void); /* 1 in the plain build */
+/* The library's collectives over the job's ranks (mmnc_mpi_dist); NULL in
+ * the plain build. */
+const mmnc_dist *cli_dist(void);
 /* Load DATA as cli_load_data does and build its pmf: the whole in one
  * process, this rank's rows in mmnc-mpi (dropped counts are global).  d
  * keeps the ids (values dropped).  Returns 0 or an exit status. */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "cluster";
 
@@ -113,7 +112,7 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
 static char *default_prefix(const char *path)
 {
     const char *b = strrchr(path, '/');
-    char *p = mmnc_i_strdup(b ? b + 1 : path), *dot;
+    char *p = strdup(b ? b + 1 : path), *dot;
     if (!p) return NULL;
     if ((dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
     return p;
@@ -153,12 +152,17 @@ static const char *col_label(const namer *nm, mmnc_int x, char *buf)
     return s ? s : id;
 }
 
-static const double *g_sort_py;
-static int by_mass(const void *a, const void *b)
+/* A row and its mass, for listing members heaviest first (ties: lower row). */
+typedef struct by_mass {
+    double py;
+    mmnc_int y;
+} by_mass;
+
+static int by_mass_cmp(const void *a, const void *b)
 {
-    double pa = g_sort_py[*(const mmnc_int *)a], pb = g_sort_py[*(const mmnc_int *)b];
-    if (pa != pb) return pa < pb ? 1 : -1;
-    return (*(const mmnc_int *)a > *(const mmnc_int *)b) - (*(const mmnc_int *)a < *(const mmnc_int *)b);
+    const by_mass *u = a, *v = b;
+    if (u->py != v->py) return u->py < v->py ? 1 : -1;
+    return (u->y > v->y) - (u->y < v->y);
 }
 
 static char *join(const char *a, const char *b)
@@ -169,6 +173,243 @@ static char *join(const char *a, const char *b)
     return s;
 }
 
+/* What the outputs of one run are made of (cmd_cluster fills it). */
+typedef struct run {
+    const char *data_path, *truth_path;
+    const mmnc_params *prm;
+    const mmnc_data *d;
+    const mmnc_pmf *p;
+    const mmnc_result *res;
+    namer nm;
+    mmnc_int nnz_all, rows_dropped, cols_dropped, ntop;
+    const mmnc_int *labels_all, *topc; /* labels_all: of every row, on rank 0 */
+    const double *tops;
+    const mmnc_scores *scores;         /* NULL without --truth */
+    double t_load, comm_s, comm_b;
+    const char *path_labels, *path_soft, *path_json, *path_top;
+    int write_soft;
+} run;
+
+/* PREFIX.labels.tsv and PREFIX.soft.tsv: every rank formats its rows, rank
+ * 0 writes them in order (out: rank 0's open files).  Collective. */
+static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
+{
+    const mmnc_result *res = r->res;
+    const mmnc_pmf *p = r->p;
+    mmnc_int k = res->k;
+    int root = cli_rank() == 0, rc;
+    char buf[32];
+    FILE *fp = root ? out[0].fp : NULL;
+    if (root) fprintf(fp, "id\tcluster\tprobability\n");
+    if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
+    for (mmnc_int y = 0; y < p->ny; y++)
+        fprintf(part->fp, "%s\t%lld\t%.6g\n", row_label(&r->nm, y, buf), (long long)res->label[y] + 1,
+                res->W[y * k + res->label[y]]);
+    if ((rc = cli_part_write(CMD, part, fp)) != CLI_EXIT_OK) return rc;
+    if (r->write_soft) {
+        fp = root ? out[3].fp : NULL;
+        if (root) {
+            fprintf(fp, "id");
+            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
+            fputc('\n', fp);
+        }
+        if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
+        for (mmnc_int y = 0; y < p->ny; y++) {
+            fputs(row_label(&r->nm, y, buf), part->fp);
+            for (mmnc_int z = 0; z < k; z++) fprintf(part->fp, "\t%.6g", res->W[y * k + z]);
+            fputc('\n', part->fp);
+        }
+        if ((rc = cli_part_write(CMD, part, fp)) != CLI_EXIT_OK) return rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* PREFIX.top.tsv: the most characteristic columns of each cluster. */
+static void write_top(const run *r, FILE *fp)
+{
+    mmnc_int k = r->res->k, ntop = r->ntop;
+    char buf[32], buf2[32];
+    fprintf(fp, "cluster\trank\tcolumn\tname\tscore\n");
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int i = 0; i < ntop; i++) {
+            mmnc_int x = r->topc[z * ntop + i];
+            if (x < 0) break;
+            const char *id = mmnc_data_col_id(r->d, x, buf2);
+            fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, col_label(&r->nm, x, buf),
+                    r->tops[z * ntop + i]);
+        }
+}
+
+/* PREFIX.json: the run's parameters, norms, sizes, times and scores. */
+static int write_json(const run *r, FILE *fp)
+{
+    const mmnc_result *res = r->res;
+    const mmnc_params *prm = r->prm;
+    const mmnc_pmf *p = r->p;
+    mmnc_int k = res->k;
+    fprintf(fp, "{\n  \"mmnc_version\": \"%s\",\n  \"input\": ", MMNC_VERSION_STRING);
+    cli_json_string(fp, r->data_path);
+    fprintf(fp, ",\n  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)p->ny_all,
+            (long long)p->nx, (long long)r->nnz_all);
+    if (cli_nranks() > 1) fprintf(fp, "  \"ranks\": %d,\n", cli_nranks());
+    fprintf(fp, "  \"rows_dropped\": %lld,\n  \"columns_dropped\": %lld,\n", (long long)r->rows_dropped,
+            (long long)r->cols_dropped);
+    fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
+            cli_algorithm_name(res->algorithm), (long long)k, (unsigned long long)prm->seed, prm->restarts);
+    fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm->init),
+            res->refine == MMNC_REFINE_CHOSEN ? "chosen" : res->refine == MMNC_REFINE_EACH ? "each" : "none");
+    if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
+    if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
+    else if (res->algorithm == MMNC_ALG_FROBENIUS)
+        fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
+    if (prm->pz) {
+        fprintf(fp, "  \"target_pz\": [");
+        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", prm->pz[z]);
+        fprintf(fp, "],\n");
+    }
+    fprintf(fp, "  \"objective\": %.17g,\n  \"frobenius_norm\": %.17g,\n  \"nuclear_norm\": %.17g,\n", res->objective,
+            res->stats.frob, res->stats.nuclear);
+    fprintf(fp, "  \"singular_values\": [");
+    for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.sigma[z]);
+    fprintf(fp, "],\n  \"pz\": [");
+    for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.pz[z]);
+    fprintf(fp, "],\n  \"cluster_sizes\": [");
+    {
+        mmnc_int *cnt = calloc((size_t)k, sizeof(mmnc_int));
+        if (!cnt) return cli_fail(CMD, "out of memory");
+        for (mmnc_int y = 0; y < p->ny_all; y++) cnt[r->labels_all[y]]++;
+        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%lld", z ? ", " : "", (long long)cnt[z]);
+        free(cnt);
+    }
+    fprintf(fp, "],\n  \"mutual_information\": %.17g,\n  \"mutual_information_local\": %.17g,\n", res->stats.mi,
+            res->stats.mi_local);
+    fprintf(fp, "  \"empty_clusters\": %lld,\n", (long long)res->stats.empty);
+    fprintf(fp, "  \"iterations\": %d,\n  \"converged\": %s,\n  \"best_restart\": %d,\n", res->iterations,
+            res->converged ? "true" : "false", res->best_restart);
+    fprintf(fp, "  \"restart_objectives\": [");
+    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_objective[i]);
+    fprintf(fp, "],\n  \"restart_iterations\": [");
+    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
+    fprintf(fp, "],\n  \"restart_inits\": [");
+    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s\"%s\"", i ? ", " : "", cli_init_name(res->restart_init[i]));
+    fprintf(fp, "],\n");
+    cli_json_selection(fp, res, prm->select_tol);
+    fprintf(fp, "  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", r->t_load, res->seconds);
+    if (cli_nranks() > 1)
+        fprintf(fp, ",\n  \"seconds_collectives\": %.6f,\n  \"bytes_summed\": %.0f", r->comm_s, r->comm_b);
+    if (r->scores)
+        fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
+                    "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
+                r->scores->acc, r->scores->nmi, r->scores->ari, r->scores->purity, r->scores->coverage,
+                r->scores->overall, r->scores->kacc, (long long)r->scores->nclasses);
+    fprintf(fp, ",\n  \"outputs\": {\"labels\": ");
+    cli_json_string(fp, r->path_labels);
+    fprintf(fp, ", \"top\": ");
+    cli_json_string(fp, r->path_top);
+    if (r->write_soft) {
+        fprintf(fp, ", \"soft\": ");
+        cli_json_string(fp, r->path_soft);
+    }
+    fprintf(fp, "}\n}\n");
+    return CLI_EXIT_OK;
+}
+
+/* The outputs, all to temporary files renamed only when all succeed
+ * (rank 0's; the other ranks send their rows).  *nopen: files still open
+ * on return (to abort).  Collective. */
+static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *part)
+{
+    const char *paths[4] = {r->path_labels, r->path_json, r->path_top, r->path_soft};
+    int nout = r->write_soft ? 4 : 3, root = cli_rank() == 0, rc = CLI_EXIT_OK;
+    mmnc_err err = {0, ""};
+    if (root)
+        for (*nopen = 0; *nopen < nout; (*nopen)++)
+            if (mmnc_outfile_open(&out[*nopen], paths[*nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
+    if ((rc = cli_agree(rc)) != CLI_EXIT_OK) return rc;
+    if ((rc = write_rows(r, out, part)) != CLI_EXIT_OK) return rc;
+    if (!root) return CLI_EXIT_OK; /* the rest is rank 0's */
+    write_top(r, out[2].fp);
+    if ((rc = write_json(r, out[1].fp)) != CLI_EXIT_OK) return rc;
+    for (int i = 0; i < nout; i++) {
+        if (mmnc_outfile_commit(&out[i], &err) != MMNC_OK) {
+            for (int j = i + 1; j < nout; j++) mmnc_outfile_abort(&out[j]);
+            for (int j = 0; j < i; j++) remove(paths[j]);
+            *nopen = 0;
+            return cli_lib_fail(CMD, &err);
+        }
+    }
+    *nopen = 0;
+    return CLI_EXIT_OK;
+}
+
+/* The human summary on stdout (rank 0). */
+static int print_summary(const run *r)
+{
+    const mmnc_result *res = r->res;
+    const mmnc_pmf *p = r->p;
+    mmnc_int k = res->k, ntop = r->ntop;
+    char buf[32];
+    by_mass *order;
+    printf("%s: %lld rows x %lld columns, %lld nonzeros", r->data_path, (long long)p->ny_all, (long long)p->nx,
+           (long long)r->nnz_all);
+    if (cli_nranks() > 1) printf(", on %d ranks", cli_nranks());
+    printf("\n");
+    printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
+           cli_algorithm_name(res->algorithm), res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
+           (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
+    printf("%s of %d starts: start %d (%s), %d iterations%s, %.3f s\n",
+           res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
+           cli_init_name(res->restart_init[res->best_restart]), res->iterations,
+           res->converged ? "" : " (iteration cap reached)", res->seconds);
+    if (res->select == MMNC_SELECT_PREDICTIVE)
+        printf("selection: predictive information %.4f nats (best of the starts: %.4f)%s\n",
+               res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
+               res->best_restart == res->objective_restart ? "; also the best objective"
+                                                           : "; starts with higher objectives predict worse");
+    if (res->refine == MMNC_REFINE_CHOSEN)
+        printf("refined by information moves: %d sweeps, I(X;Z) %.6f, predictive information %.4f\n",
+               res->refine_sweeps, res->stats.mi, res->refined_score);
+    printf("singular values:");
+    for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);
+    printf("%s\n", k > 12 ? " ..." : "");
+    order = malloc((size_t)(p->ny ? p->ny : 1) * sizeof *order);
+    if (!order) return cli_fail(CMD, "out of memory");
+    for (mmnc_int y = 0; y < p->ny; y++) order[y] = (by_mass){p->py[y], y};
+    qsort(order, (size_t)p->ny, sizeof *order, by_mass_cmp);
+    /* rank 0 holds only its own rows' ids: with MPI, no member lists */
+    int members = cli_nranks() == 1;
+    printf("each cluster: %sits most characteristic columns\n", members ? "its 10 largest members by P_Y, then " : "");
+    for (mmnc_int z = 0; z < k && z < 50; z++) {
+        mmnc_int shown = 0, size = 0;
+        for (mmnc_int y = 0; y < p->ny_all; y++) size += r->labels_all[y] == z;
+        printf("cluster %3lld  P_Z %.4f  %lld rows\n", (long long)z + 1, res->stats.pz[z], (long long)size);
+        if (members) {
+            printf("  members:");
+            for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
+                if (res->label[order[i].y] == z) printf(" %s", row_label(&r->nm, order[i].y, buf)), shown++;
+            printf("\n");
+        }
+        printf("  columns:");
+        for (mmnc_int i = 0; i < ntop && i < 10; i++) {
+            mmnc_int x = r->topc[z * ntop + i];
+            if (x < 0) break;
+            printf(" %s", col_label(&r->nm, x, buf));
+        }
+        printf("\n");
+    }
+    if (r->scores)
+        printf("vs %s: ACC %.2f%%  NMI %.4f  ARI %.4f  purity %.2f%%  coverage %.2f%%  overall %.2f%%  k-acc %.2f%%\n",
+               r->truth_path, 100 * r->scores->acc, r->scores->nmi, r->scores->ari, 100 * r->scores->purity,
+               100 * r->scores->coverage, 100 * r->scores->overall, 100 * r->scores->kacc);
+    printf("wrote %s, %s%s%s, %s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
+           r->path_top, r->path_json);
+    free(order);
+    return CLI_EXIT_OK;
+}
+
+/* Long (~150 lines): the option switch (one case per option: new options
+ * go here) and the sequence load, cluster, score, write; the outputs are
+ * write_outputs() and print_summary() above. */
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
@@ -200,17 +441,17 @@ int cmd_cluster(int argc, char **argv)
     mmnc_result *res = NULL;
     mmnc_int rows_dropped = 0, cols_dropped = 0, nnames = 0, *topc = NULL, *truth = NULL, nclasses = 0;
     char **names = NULL, **rnames = NULL;
-    mmnc_int nrnames = 0, *order = NULL;
+    mmnc_int nrnames = 0;
     double *tops = NULL;
     mmnc_scores scores;
     int have_scores = 0;
     mmnc_err err = {0, ""};
-    mmnc_i_outfile out[4];
+    mmnc_outfile out[4];
     int nopen = 0, root = 1;
     mmnc_int nnz_all = 0, *labels_all = NULL;
     cli_part part = {0};
     progress_ctx pctx;
-    double t_start = mmnc_i_now(), t_load, comm_s = 0.0, comm_b = 0.0;
+    double t_start = cli_now(), t_load, comm_s = 0.0, comm_b = 0.0;
 
     mmnc_params_default(&prm);
     cli_load_default(&load);
@@ -262,14 +503,14 @@ int cmd_cluster(int argc, char **argv)
     data_path = argv[optind];
     if (!prefix_arg && !strcmp(data_path, "-"))
         return cli_usage_error(CMD, "reading standard input: give the outputs a name with -o PREFIX");
-    prefix = prefix_arg ? mmnc_i_strdup(prefix_arg) : default_prefix(data_path);
+    prefix = prefix_arg ? strdup(prefix_arg) : default_prefix(data_path);
     if (!prefix) return cli_fail(CMD, "out of memory");
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rows_dropped, &cols_dropped)) != CLI_EXIT_OK)
         goto done;
-    t_load = mmnc_i_now() - t_start;
+    t_load = cli_now() - t_start;
     nnz_all = cli_nnz_all(p);
     if (prm.k > p->ny_all) {
         rc = cli_usage_error(CMD, "k = %lld exceeds the number of rows with nonzero mass (%lld)", (long long)prm.k,
@@ -306,214 +547,30 @@ int cmd_cluster(int argc, char **argv)
     if (!topc || !tops) { rc = cli_fail(CMD, "out of memory"); goto done; }
     if (mmnc_top_columns(p, res, ntop, topc, tops, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
 
-    namer nm = {d, rnames, names, nrnames, nnames, names_keyed};
-    /* ---- outputs: all to temporary files, renamed only when all succeed ---- */
-    path_labels = join(prefix, ".labels.tsv");
-    path_soft = join(prefix, ".soft.tsv");
-    path_json = join(prefix, ".json");
-    path_top = join(prefix, ".top.tsv");
+    run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
+             nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
+             t_load, comm_s, comm_b, NULL, NULL, NULL, NULL, write_soft};
+    r.path_labels = path_labels = join(prefix, ".labels.tsv");
+    r.path_soft = path_soft = join(prefix, ".soft.tsv");
+    r.path_json = path_json = join(prefix, ".json");
+    r.path_top = path_top = join(prefix, ".top.tsv");
     if (!path_labels || !path_soft || !path_json || !path_top) { rc = cli_fail(CMD, "out of memory"); goto done; }
-    {
-        const char *paths[4] = {path_labels, path_json, path_top, path_soft};
-        int nout = write_soft ? 4 : 3;
-        char buf[32], buf2[32];
-        if (root)
-            for (nopen = 0; nopen < nout; nopen++)
-                if (mmnc_i_out_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
-        if ((rc = cli_agree(rc)) != CLI_EXIT_OK) goto done;
-        mmnc_int k = res->k;
-        /* labels and the soft kernel: every rank formats its rows, rank 0 writes them in order */
-        FILE *fp = root ? out[0].fp : NULL;
-        if (root) fprintf(fp, "id\tcluster\tprobability\n");
-        if ((rc = cli_part_open(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
-        for (mmnc_int y = 0; y < p->ny; y++)
-            fprintf(part.fp, "%s\t%lld\t%.6g\n", row_label(&nm, y, buf), (long long)res->label[y] + 1,
-                    res->W[y * k + res->label[y]]);
-        if ((rc = cli_part_write(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
-        if (write_soft) {
-            fp = root ? out[3].fp : NULL;
-            if (root) {
-                fprintf(fp, "id");
-                for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
-                fputc('\n', fp);
-            }
-            if ((rc = cli_part_open(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
-            for (mmnc_int y = 0; y < p->ny; y++) {
-                fputs(row_label(&nm, y, buf), part.fp);
-                for (mmnc_int z = 0; z < k; z++) fprintf(part.fp, "\t%.6g", res->W[y * k + z]);
-                fputc('\n', part.fp);
-            }
-            if ((rc = cli_part_write(CMD, &part, fp)) != CLI_EXIT_OK) goto done;
-        }
-        if (!root) { /* the rest is rank 0's */
-            nopen = 0;
-            goto done;
-        }
-        /* top columns */
-        fp = out[2].fp;
-        fprintf(fp, "cluster\trank\tcolumn\tname\tscore\n");
-        for (mmnc_int z = 0; z < k; z++)
-            for (mmnc_int i = 0; i < ntop; i++) {
-                mmnc_int x = topc[z * ntop + i];
-                if (x < 0) break;
-                const char *id = mmnc_data_col_id(d, x, buf2);
-                fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, col_label(&nm, x, buf),
-                        tops[z * ntop + i]);
-            }
-        /* JSON summary */
-        fp = out[1].fp;
-        fprintf(fp, "{\n  \"mmnc_version\": \"%s\",\n  \"input\": ", MMNC_VERSION_STRING);
-        cli_json_string(fp, data_path);
-        fprintf(fp, ",\n  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)p->ny_all,
-                (long long)p->nx, (long long)nnz_all);
-        if (cli_nranks() > 1) fprintf(fp, "  \"ranks\": %d,\n", cli_nranks());
-        fprintf(fp, "  \"rows_dropped\": %lld,\n  \"columns_dropped\": %lld,\n", (long long)rows_dropped,
-                (long long)cols_dropped);
-        fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
-                cli_algorithm_name(res->algorithm), (long long)k,
-                (unsigned long long)prm.seed, prm.restarts);
-        fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm.init),
-                res->refine == MMNC_REFINE_CHOSEN ? "chosen" : res->refine == MMNC_REFINE_EACH ? "each" : "none");
-        if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
-        if (res->algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
-        else if (res->algorithm == MMNC_ALG_FROBENIUS)
-            fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
-        if (pz) {
-            fprintf(fp, "  \"target_pz\": [");
-            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", pz[z]);
-            fprintf(fp, "],\n");
-        }
-        fprintf(fp, "  \"objective\": %.17g,\n  \"frobenius_norm\": %.17g,\n  \"nuclear_norm\": %.17g,\n", res->objective,
-                res->stats.frob, res->stats.nuclear);
-        fprintf(fp, "  \"singular_values\": [");
-        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.sigma[z]);
-        fprintf(fp, "],\n  \"pz\": [");
-        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.pz[z]);
-        fprintf(fp, "],\n  \"cluster_sizes\": [");
-        {
-            mmnc_int *cnt = calloc((size_t)k, sizeof(mmnc_int));
-            if (!cnt) { rc = cli_fail(CMD, "out of memory"); goto done; }
-            for (mmnc_int y = 0; y < p->ny_all; y++) cnt[labels_all[y]]++;
-            for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%lld", z ? ", " : "", (long long)cnt[z]);
-            free(cnt);
-        }
-        fprintf(fp, "],\n  \"mutual_information\": %.17g,\n  \"mutual_information_local\": %.17g,\n", res->stats.mi,
-                res->stats.mi_local);
-        fprintf(fp, "  \"empty_clusters\": %lld,\n", (long long)res->stats.empty);
-        fprintf(fp, "  \"iterations\": %d,\n  \"converged\": %s,\n  \"best_restart\": %d,\n", res->iterations,
-                res->converged ? "true" : "false", res->best_restart);
-        fprintf(fp, "  \"restart_objectives\": [");
-        for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_objective[i]);
-        fprintf(fp, "],\n  \"restart_iterations\": [");
-        for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
-        fprintf(fp, "],\n  \"restart_inits\": [");
-        for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s\"%s\"", i ? ", " : "", cli_init_name(res->restart_init[i]));
-        fprintf(fp, "],\n");
-        cli_json_selection(fp, res, prm.select_tol);
-        fprintf(fp, "  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", t_load, res->seconds);
-        if (cli_nranks() > 1)
-            fprintf(fp, ",\n  \"seconds_collectives\": %.6f,\n  \"bytes_summed\": %.0f", comm_s, comm_b);
-        if (have_scores)
-            fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
-                        "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
-                    scores.acc, scores.nmi, scores.ari, scores.purity, scores.coverage, scores.overall, scores.kacc,
-                    (long long)scores.nclasses);
-        fprintf(fp, ",\n  \"outputs\": {\"labels\": ");
-        cli_json_string(fp, path_labels);
-        fprintf(fp, ", \"top\": ");
-        cli_json_string(fp, path_top);
-        if (write_soft) {
-            fprintf(fp, ", \"soft\": ");
-            cli_json_string(fp, path_soft);
-        }
-        fprintf(fp, "}\n}\n");
-        for (int i = 0; i < nout; i++) {
-            if (mmnc_i_out_commit(&out[i], &err) != MMNC_OK) {
-                for (int j = i + 1; j < nout; j++) mmnc_i_out_abort(&out[j]);
-                for (int j = 0; j < i; j++) remove(paths[j]);
-                nopen = 0;
-                rc = cli_lib_fail(CMD, &err);
-                goto done;
-            }
-        }
-        nopen = 0;
-    }
-
-    /* ---- human summary on stdout ---- */
-    if (!quiet) {
-        mmnc_int k = res->k;
-        char buf[32];
-        printf("%s: %lld rows x %lld columns, %lld nonzeros", data_path, (long long)p->ny_all, (long long)p->nx,
-               (long long)nnz_all);
-        if (cli_nranks() > 1) printf(", on %d ranks", cli_nranks());
-        printf("\n");
-        printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
-               cli_algorithm_name(res->algorithm), res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm", (long long)k, res->objective,
-               res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
-        printf("%s of %d starts: start %d (%s), %d iterations%s, %.3f s\n",
-               res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
-               cli_init_name(res->restart_init[res->best_restart]), res->iterations,
-               res->converged ? "" : " (iteration cap reached)", res->seconds);
-        if (res->select == MMNC_SELECT_PREDICTIVE)
-            printf("selection: predictive information %.4f nats (best of the starts: %.4f)%s%s\n",
-                   res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
-                   res->best_restart == res->objective_restart ? "; also the best objective"
-                                                               : "; starts with higher objectives predict worse",
-                   "");
-        if (res->refine == MMNC_REFINE_CHOSEN)
-            printf("refined by information moves: %d sweeps, I(X;Z) %.6f, predictive information %.4f\n",
-                   res->refine_sweeps, res->stats.mi, res->refined_score);
-        printf("singular values:");
-        for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);
-        printf("%s\n", k > 12 ? " ..." : "");
-        order = malloc((size_t)p->ny * sizeof(mmnc_int));
-        if (!order) { rc = cli_fail(CMD, "out of memory"); goto done; }
-        for (mmnc_int y = 0; y < p->ny; y++) order[y] = y;
-        g_sort_py = p->py;
-        qsort(order, (size_t)p->ny, sizeof(mmnc_int), by_mass);
-        /* rank 0 holds only its own rows' ids: with MPI, no member lists */
-        int members = cli_nranks() == 1;
-        printf("each cluster: %sits most characteristic columns\n", members ? "its 10 largest members by P_Y, then " : "");
-        for (mmnc_int z = 0; z < k && z < 50; z++) {
-            mmnc_int shown = 0, size = 0;
-            for (mmnc_int y = 0; y < p->ny_all; y++) size += labels_all[y] == z;
-            printf("cluster %3lld  P_Z %.4f  %lld rows\n", (long long)z + 1, res->stats.pz[z], (long long)size);
-            if (members) {
-                printf("  members:");
-                for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
-                    if (res->label[order[i]] == z) printf(" %s", row_label(&nm, order[i], buf)), shown++;
-                printf("\n");
-            }
-            printf("  columns:");
-            for (mmnc_int i = 0; i < ntop && i < 10; i++) {
-                mmnc_int x = topc[z * ntop + i];
-                if (x < 0) break;
-                printf(" %s", col_label(&nm, x, buf));
-            }
-            printf("\n");
-        }
-        if (have_scores)
-            printf("vs %s: ACC %.2f%%  NMI %.4f  ARI %.4f  purity %.2f%%  coverage %.2f%%  overall %.2f%%  k-acc %.2f%%\n",
-                   truth_path, 100 * scores.acc, scores.nmi, scores.ari, 100 * scores.purity, 100 * scores.coverage,
-                   100 * scores.overall, 100 * scores.kacc);
-        printf("wrote %s, %s%s%s, %s\n", path_labels, write_soft ? path_soft : "", write_soft ? ", " : "", path_top,
-               path_json);
-    }
+    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK || !root) goto done;
+    if (!quiet) rc = print_summary(&r);
 done:
-    for (int i = 0; i < nopen; i++) mmnc_i_out_abort(&out[i]);
+    for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);
     mmnc_result_free(res);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
     if (names) mmnc_names_free(nnames, names);
     if (rnames) mmnc_names_free(nrnames, rnames);
-    free(order);
     free(labels_all);
     cli_part_close(&part);
-    mmnc_i_free(truth);
+    mmnc_free(truth);
     free(pz);
     free(topc);
     free(tops);
-    mmnc_i_free(prefix);
+    free(prefix);
     free(path_labels);
     free(path_soft);
     free(path_json);

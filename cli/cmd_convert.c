@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -41,91 +40,27 @@ static void help(void)
     printf("(convert drops nothing: the last line above does not apply to it.)\n");
 }
 
-static int ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 static double file_mb(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
 }
 
-/* OUT minus ".mtx" or ".mtx.gz", plus suf. */
-static char *side_path(const char *out, const char *suf)
-{
-    size_t n = strlen(out), stem = n;
-    char *p;
-    if (ends_with(out, ".mtx.gz")) stem = n - 7;
-    else if (ends_with(out, ".mtx")) stem = n - 4;
-    if (!(p = malloc(stem + strlen(suf) + 1))) return NULL;
-    memcpy(p, out, stem);
-    strcpy(p + stem, suf);
-    return p;
-}
-
-/* The ids of the rows (cols = 0) or columns, one per line, to path; 0 or errno. */
-static int write_ids(const char *path, const mmnc_data *d, int cols)
-{
-    FILE *fp = fopen(path, "wb");
-    mmnc_int n = cols ? d->A->ncols : d->A->nrows;
-    int e = 0;
-    char buf[32];
-    if (!fp) return errno ? errno : EIO;
-    for (mmnc_int i = 0; i < n; i++)
-        fprintf(fp, "%s\n", cols ? mmnc_data_col_id(d, i, buf) : mmnc_data_row_id(d, i, buf));
-    if (ferror(fp)) e = errno ? errno : EIO;
-    if (fclose(fp) != 0 && !e) e = errno ? errno : EIO;
-    return e;
-}
-
-/* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files:
- * all of them or none (side files go to temporary names first). */
+/* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files
+ * (mmnc_data_write_mtx: all of them or none). */
 static int write_mtx(const char *out, const mmnc_data *d, int quiet)
 {
-    int need[2] = {d->row_names || d->row_orig, d->col_names || d->col_orig}, rc = CLI_EXIT_OK;
-    char *side[2] = {NULL, NULL}, *tmp[2] = {NULL, NULL};
     mmnc_err err = {0, ""};
+    int wrote[2];
+    if (mmnc_data_write_mtx(d, out, &wrote[0], &wrote[1], &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
     for (int t = 0; t < 2; t++) {
-        if (!need[t]) continue;
-        side[t] = side_path(out, t ? ".cols" : ".rows");
-        tmp[t] = side[t] ? malloc(strlen(side[t]) + 32) : NULL;
-        if (!tmp[t]) {
-            rc = cli_fail(CMD, "out of memory");
-            goto done;
-        }
-        sprintf(tmp[t], "%s.tmp.%ld", side[t], (long)getpid());
-        int e = write_ids(tmp[t], d, t);
-        if (e) {
-            rc = cli_fail(CMD, "%s: cannot write: %s", side[t], strerror(e));
-            goto done;
-        }
+        char *side = NULL;
+        if (!wrote[t] || quiet) continue;
+        if (mmnc_mtx_side_path(out, t ? ".cols" : ".rows", &side, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
+        fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side);
+        mmnc_free(side);
     }
-    if (mmnc_csr_write_mtx(d->A, out, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
-        goto done;
-    }
-    for (int t = 0; t < 2; t++) {
-        if (!need[t]) continue;
-        if (rename(tmp[t], side[t]) != 0) {
-            rc = cli_fail(CMD, "%s: cannot write: %s", side[t], strerror(errno));
-            remove(out);
-            if (t == 1 && need[0]) remove(side[0]);
-            goto done;
-        }
-        free(tmp[t]);
-        tmp[t] = NULL;
-        if (!quiet) fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side[t]);
-    }
-done:
-    for (int t = 0; t < 2; t++) {
-        if (tmp[t]) remove(tmp[t]);
-        free(tmp[t]);
-        free(side[t]);
-    }
-    return rc;
+    return CLI_EXIT_OK;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -145,7 +80,7 @@ int cmd_convert(int argc, char **argv)
     double t0, t1, t2;
 
     cli_load_default(&load);
-    load.drop_empty = 0; /* a converter keeps the matrix as it is */
+    load.lo.drop_empty = 0; /* a converter keeps the matrix as it is */
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":t:qh", opts, &longidx)) != -1) {
@@ -156,7 +91,7 @@ int cmd_convert(int argc, char **argv)
             else return cli_usage_error(CMD, "--to: expected bin or mtx, got '%s'", optarg);
             break;
         case O_CHECK: check = 1; break;
-        case O_NOVERIFY: load.ro.bin_no_verify = 1; break;
+        case O_NOVERIFY: load.lo.read.bin_no_verify = 1; break;
         case 't':
             if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE;
 #ifdef _OPENMP
@@ -178,18 +113,18 @@ int cmd_convert(int argc, char **argv)
         if (optind + 2 != argc)
             return cli_usage_error(CMD, optind + 1 >= argc ? "missing OUT file" : "expected two files, IN and OUT");
         out = argv[optind + 1];
-        if (to_mtx < 0) to_mtx = ends_with(out, ".mtx") || ends_with(out, ".mtx.gz");
+        if (to_mtx < 0) to_mtx = cli_ends_with(out, ".mtx") || cli_ends_with(out, ".mtx.gz");
     }
 
     if (load.low_memory) return cli_usage_error(CMD, "--low-memory is for the commands that cluster or embed");
-    t0 = mmnc_i_now();
+    t0 = cli_now();
     if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
-    t1 = mmnc_i_now();
+    t1 = cli_now();
     if (out) {
         if (to_mtx) rc = write_mtx(out, d, quiet);
         else if (mmnc_data_write_bin(d, out, &err) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
     }
-    t2 = mmnc_i_now();
+    t2 = cli_now();
     if (rc == CLI_EXIT_OK && !quiet) {
         double mb = file_mb(in), rs = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
         fprintf(stderr, "mmnc convert: %s: %lld x %lld, %lld nonzeros; read %.1f MB in %.3f s (%.0f MB/s)",

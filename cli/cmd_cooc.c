@@ -47,43 +47,6 @@ static void usage(FILE *fp)
             "Example: mmnc cooc -w 5 --min-count 20 novel.txt.gz -o words.mtx\n");
 }
 
-/* OUT minus ".mtx" or ".mtx.gz", plus ".vocab" (appended if neither). */
-static char *default_vocab_path(const char *out)
-{
-    size_t n = strlen(out), stem = n;
-    char *p;
-    if (n >= 7 && strcmp(out + n - 7, ".mtx.gz") == 0) stem = n - 7;
-    else if (n >= 4 && strcmp(out + n - 4, ".mtx") == 0) stem = n - 4;
-    p = malloc(stem + 7);
-    if (!p) return NULL;
-    memcpy(p, out, stem);
-    memcpy(p + stem, ".vocab", 7);
-    return p;
-}
-
-/* Write the words to tmp; 0 or an errno value. */
-static int write_vocab(const char *tmp, char **words, mmnc_int n)
-{
-    FILE *fp = fopen(tmp, "wb");
-    int e = 0;
-    if (!fp) return errno ? errno : EIO;
-    for (mmnc_int i = 0; i < n; i++)
-        if (fputs(words[i], fp) == EOF || fputc('\n', fp) == EOF) {
-            e = errno ? errno : EIO;
-            break;
-        }
-    if (ferror(fp) && !e) e = errno ? errno : EIO;
-    if (fclose(fp) != 0 && !e) e = errno ? errno : EIO;
-    return e;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int cmd_cooc(int argc, char **argv)
 {
     enum { OPT_VOCAB = 256, OPT_WEIGHTING, OPT_MIN_COUNT, OPT_MAX_VOCAB, OPT_NO_SENTENCES, OPT_TOKENS };
@@ -102,14 +65,16 @@ int cmd_cooc(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     mmnc_cooc_opts o;
     const char *output = NULL, *vocab_opt = NULL;
-    char *vocab_path = NULL, *tmp = NULL;
+    const char *vocab_path = NULL;
+    char *vocab_owned = NULL;
+    mmnc_outfile vo = {0};
     int quiet = 0, c, rc = CLI_EXIT_OK, nfiles;
     long long v;
     mmnc_csr *A = NULL;
     char **words = NULL;
     mmnc_int nv = 0, ntok = 0;
     mmnc_err err = {0, ""};
-    double t0 = now_seconds();
+    double t0 = cli_now();
 
     mmnc_cooc_opts_default(&o);
     optind = 1;
@@ -156,10 +121,11 @@ int cmd_cooc(int argc, char **argv)
     nfiles = argc - optind;
     if (nfiles < 1) return cli_usage_error(CMD, "no input text files");
     if (!output) return cli_usage_error(CMD, "no output file (-o OUT.mtx)");
-    vocab_path = vocab_opt ? strdup(vocab_opt) : default_vocab_path(output);
-    if (!vocab_path) return cli_fail(CMD, "out of memory");
+    if (!vocab_opt && mmnc_mtx_side_path(output, ".vocab", &vocab_owned, &err) != MMNC_OK)
+        return cli_lib_fail(CMD, &err);
+    vocab_path = vocab_opt ? vocab_opt : vocab_owned;
     if (strcmp(vocab_path, output) == 0) {
-        free(vocab_path);
+        mmnc_free(vocab_owned);
         return cli_usage_error(CMD, "the vocabulary and the matrix would both be written to '%s'",
                                output);
     }
@@ -172,28 +138,18 @@ int cmd_cooc(int argc, char **argv)
 
     /* Both files or neither: the vocabulary goes to a temporary name first,
      * the matrix is written atomically, then the vocabulary is renamed. */
-    tmp = malloc(strlen(vocab_path) + 32);
-    if (!tmp) {
-        rc = cli_fail(CMD, "out of memory");
-        goto cleanup;
-    }
-    sprintf(tmp, "%s.tmp.%ld", vocab_path, (long)getpid());
-    c = write_vocab(tmp, words, nv);
-    if (c) {
-        remove(tmp);
-        rc = cli_fail(CMD, "%s: cannot write: %s", vocab_path, strerror(c));
-        goto cleanup;
-    }
-    if (mmnc_csr_write_mtx(A, output, &err) != MMNC_OK) {
-        remove(tmp);
+    if (mmnc_outfile_open(&vo, vocab_path, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto cleanup;
     }
-    if (rename(tmp, vocab_path) != 0) {
-        c = errno;
-        remove(tmp);
+    for (mmnc_int i = 0; i < nv; i++) fprintf(vo.fp, "%s\n", words[i]);
+    if (mmnc_csr_write_mtx(A, output, &err) != MMNC_OK) {
+        rc = cli_lib_fail(CMD, &err);
+        goto cleanup;
+    }
+    if (mmnc_outfile_commit(&vo, &err) != MMNC_OK) {
         remove(output);
-        rc = cli_fail(CMD, "%s: cannot write: %s", vocab_path, strerror(c));
+        rc = cli_lib_fail(CMD, &err);
         goto cleanup;
     }
     if (!quiet)
@@ -201,12 +157,12 @@ int cmd_cooc(int argc, char **argv)
                 "mmnc cooc: %d file%s, %lld tokens, vocabulary %lld, %lld nonzeros, %.2f s "
                 "-> %s, %s\n",
                 nfiles, nfiles == 1 ? "" : "s", (long long)ntok, (long long)nv,
-                (long long)A->nnz, now_seconds() - t0, output, vocab_path);
+                (long long)A->nnz, cli_now() - t0, output, vocab_path);
 
 cleanup:
+    mmnc_outfile_abort(&vo);
     mmnc_csr_free(A);
     mmnc_names_free(nv, words);
-    free(vocab_path);
-    free(tmp);
+    mmnc_free(vocab_owned);
     return rc;
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "embed";
 
@@ -45,32 +44,23 @@ static void help(void)
 }
 
 /* DATA's cooc vocabulary: DATA with .mtx or .mtx.gz replaced by .vocab, if
- * that file exists. */
+ * that file exists (free with mmnc_free). */
 static char *cooc_vocab(const char *data)
 {
-    size_t n = strlen(data), stem;
-    char *p;
-    if (n >= 7 && !strcmp(data + n - 7, ".mtx.gz")) stem = n - 7;
-    else if (n >= 4 && !strcmp(data + n - 4, ".mtx")) stem = n - 4;
-    else return NULL;
-    if (!(p = malloc(stem + 7))) return NULL;
-    memcpy(p, data, stem);
-    memcpy(p + stem, ".vocab", 7);
-    FILE *fp = fopen(p, "rb");
-    if (!fp) {
-        free(p);
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
+    if (mmnc_mtx_side_path(data, ".vocab", &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
         return NULL;
     }
     fclose(fp);
     return p;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
-}
-
+/* Long (~145 lines): options (one case each), then load, embed, gather
+ * and write; each step is a library call or a helper above. */
 int cmd_embed(int argc, char **argv)
 {
     enum { O_ROWNAMES = 256, O_BINARY, O_TEXT, O_SPOW, O_KEEP, O_OVER, O_TOL, O_MAXIT, O_SV };
@@ -89,13 +79,13 @@ int cmd_embed(int argc, char **argv)
     char *vocab_guess = NULL, **rnames = NULL, **words = NULL;
     int binary = -1, quiet = 0, c, longidx, rc = CLI_EXIT_OK, iters = 0, st;
     long long v;
-    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, t0 = mmnc_i_now(), t_load, t_svd;
+    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, t0 = cli_now(), t_load, t_svd;
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
     mmnc_int rd = 0, cd = 0, nrnames = 0, nnz_all, *orig_all = NULL;
     int root = cli_rank() == 0;
     mmnc_err err = {0, ""};
-    mmnc_i_outfile svo;
+    mmnc_outfile svo;
     int sv_open = 0;
 
     mmnc_embed_opts_default(&eo);
@@ -127,8 +117,8 @@ int cmd_embed(int argc, char **argv)
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     if (!out) return cli_usage_error(CMD, "no output file: give -o VECTORS");
     data_path = argv[optind];
-    if (binary < 0) binary = ends_with(out, ".bin");
-    if (!rnames_path && !load.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
+    if (binary < 0) binary = cli_ends_with(out, ".bin");
+    if (!rnames_path && !load.lo.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
 
     if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
@@ -145,7 +135,7 @@ int cmd_embed(int argc, char **argv)
                              (long long)((p->ny_all < p->nx ? p->ny_all : p->nx) - (eo.keep_trivial ? 0 : 1)));
         goto done;
     }
-    t_load = mmnc_i_now() - t0;
+    t_load = cli_now() - t0;
     E = malloc((size_t)((p->ny ? p->ny : 1) * eo.dim) * sizeof(double));
     sigma = malloc((size_t)eo.dim * sizeof(double));
     if (!E || !sigma) { rc = cli_fail(CMD, "out of memory"); goto done; }
@@ -157,7 +147,7 @@ int cmd_embed(int argc, char **argv)
     if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
     if (st == MMNC_ENOCONV && !quiet)
         fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);
-    t_svd = mmnc_i_now() - t0 - t_load;
+    t_svd = cli_now() - t0 - t_load;
     if (cli_nranks() > 1) { /* rank 0 writes every rank's rows, named by their original indices */
         if ((rc = cli_gather_rows(CMD, p, E, eo.dim, &Eall)) != CLI_EXIT_OK ||
             (rc = cli_gather_orig(CMD, p, d, &orig_all)) != CLI_EXIT_OK)
@@ -180,7 +170,7 @@ int cmd_embed(int argc, char **argv)
     /* The singular values go to a temporary file first, renamed into place
      * only after the vectors are written, so a failure leaves neither. */
     if (sv_path) {
-        if (mmnc_i_out_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         sv_open = 1;
         for (mmnc_int j = 0; j < eo.dim; j++) fprintf(svo.fp, "%.17g\n", sigma[j]);
     }
@@ -190,7 +180,7 @@ int cmd_embed(int argc, char **argv)
     }
     if (sv_open) {
         sv_open = 0;
-        if (mmnc_i_out_commit(&svo, &err) != MMNC_OK) {
+        if (mmnc_outfile_commit(&svo, &err) != MMNC_OK) {
             remove(out);
             rc = cli_lib_fail(CMD, &err);
             goto done;
@@ -200,18 +190,18 @@ int cmd_embed(int argc, char **argv)
         fprintf(stderr, "mmnc embed: %lld rows x %lld dimensions, %d iterations; sigma %.4f ... %.4f; load %.2f s, SVD %.2f s, "
                         "total %.2f s -> %s (%s)\n",
                 (long long)p->ny_all, (long long)eo.dim, iters, sigma[0], sigma[eo.dim - 1], t_load, t_svd,
-                mmnc_i_now() - t0, out, binary ? "binary" : "text");
+                cli_now() - t0, out, binary ? "binary" : "text");
     }
 
 done:
-    if (sv_open) mmnc_i_out_abort(&svo);
+    if (sv_open) mmnc_outfile_abort(&svo);
     if (words && !rnames && (orig_all || !(d && d->row_names)))
         for (mmnc_int y = 0; p && y < p->ny_all; y++) free(words[y]);
     free(words);
     free(Eall);
     free(orig_all);
     if (rnames) mmnc_names_free(nrnames, rnames);
-    free(vocab_guess);
+    mmnc_free(vocab_guess);
     free(E);
     free(sigma);
     mmnc_pmf_free(p);

@@ -55,16 +55,9 @@ typedef struct strmap {
     size_t cap, size;
 } strmap;
 
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 static size_t sm_slot(const strmap *m, const char *key)
 {
-    size_t s = (size_t)(str_hash(key) & (m->cap - 1));
+    size_t s = (size_t)(cli_hash(key, strlen(key)) & (m->cap - 1));
     while (m->key[s] && strcmp(m->key[s], key) != 0) s = (s + 1) & (m->cap - 1);
     return s;
 }
@@ -562,7 +555,7 @@ int cmd_eval(int argc, char **argv)
 cleanup:
     pred_free(&pred);
     truth_free(&truth);
-    free(lib_labels); /* allocated by the library with mmnc_i_malloc == malloc */
+    mmnc_free(lib_labels);
     free(pl);
     free(tl);
     free(has_truth);

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "generate";
 
@@ -42,23 +41,23 @@ static void help(void)
            "  -h, --help            this help\n");
 }
 
-static mmnc_int poisson(mmnc_i_rng *rng, double mean)
+static mmnc_int poisson(mmnc_rng *rng, double mean)
 {
     if (mean < 30) {
         double L = exp(-mean), p = 1.0;
         mmnc_int n = -1;
-        do n++, p *= mmnc_i_rng_uniform(rng);
+        do n++, p *= mmnc_rng_uniform(rng);
         while (p > L);
         return n;
     }
-    double v = floor(mean + sqrt(mean) * mmnc_i_rng_normal(rng) + 0.5);
+    double v = floor(mean + sqrt(mean) * mmnc_rng_normal(rng) + 0.5);
     return v < 0 ? 0 : (mmnc_int)v;
 }
 
 /* Column index in [0, m) with P(i) ~ (i+1)^-skew, by inverting the continuous CDF. */
-static mmnc_int pick(mmnc_i_rng *rng, mmnc_int m, double skew)
+static mmnc_int pick(mmnc_rng *rng, mmnc_int m, double skew)
 {
-    double u = mmnc_i_rng_uniform(rng), x;
+    double u = mmnc_rng_uniform(rng), x;
     if (fabs(skew - 1.0) < 1e-9) x = exp(u * log((double)m + 1.0)) - 1.0;
     else {
         double a = 1.0 - skew, top = pow((double)m + 1.0, a) - 1.0;
@@ -86,10 +85,10 @@ int cmd_generate(int argc, char **argv)
     const char *outpath = NULL;
     char *truthpath = NULL;
     int quiet = 0, c, rc = CLI_EXIT_OK;
-    mmnc_i_outfile om = {0}, ot = {0};
+    mmnc_outfile om = {0}, ot = {0};
     mmnc_int *buf = NULL, cap = 0, nnz = 0;
     mmnc_err err = {0, ""};
-    double t0 = mmnc_i_now();
+    double t0 = cli_now();
     long header_pos;
 
     optind = 1;
@@ -121,7 +120,7 @@ int cmd_generate(int argc, char **argv)
         if (n > 4 && !strcmp(truthpath + n - 4, ".mtx")) truthpath[n - 4] = '\0';
         strcat(truthpath, ".truth");
     }
-    if (mmnc_i_out_open(&om, outpath, &err) != MMNC_OK || mmnc_i_out_open(&ot, truthpath, &err) != MMNC_OK) {
+    if (mmnc_outfile_open(&om, outpath, &err) != MMNC_OK || mmnc_outfile_open(&ot, truthpath, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
@@ -133,9 +132,9 @@ int cmd_generate(int argc, char **argv)
     {
         double p_in = ratio / (ratio + (double)(k - 1));
         for (mmnc_int y = 0; y < rows; y++) {
-            mmnc_i_rng rng;
+            mmnc_rng rng;
             mmnc_int g = y % k, n;
-            mmnc_i_rng_seed(&rng, (uint64_t)seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)y * 0xbf58476d1ce4e5b9ULL + 1));
+            mmnc_rng_seed(&rng, (uint64_t)seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)y * 0xbf58476d1ce4e5b9ULL + 1));
             n = poisson(&rng, draws);
             if (n == 0) n = 1; /* no empty rows */
             if (n > cap) {
@@ -145,8 +144,8 @@ int cmd_generate(int argc, char **argv)
             }
             for (mmnc_int t = 0; t < n; t++) {
                 mmnc_int h = g;
-                if (k > 1 && mmnc_i_rng_uniform(&rng) >= p_in) {
-                    h = mmnc_i_rng_below(&rng, k - 1);
+                if (k > 1 && mmnc_rng_uniform(&rng) >= p_in) {
+                    h = mmnc_rng_below(&rng, k - 1);
                     if (h >= g) h++;
                 }
                 mmnc_int m = cols / k + (h < cols % k); /* columns of group h: h, h+k, h+2k, ... */
@@ -165,18 +164,18 @@ int cmd_generate(int argc, char **argv)
     }
     if (fseek(om.fp, header_pos, SEEK_SET) != 0) { rc = cli_fail(CMD, "%s: cannot seek to patch the size line", outpath); goto done; }
     fprintf(om.fp, "%lld %lld %lld", rows, cols, (long long)nnz);
-    if (mmnc_i_out_commit(&om, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (mmnc_i_out_commit(&ot, &err) != MMNC_OK) {
+    if (mmnc_outfile_commit(&om, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_commit(&ot, &err) != MMNC_OK) {
         remove(outpath);
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
     if (!quiet)
         fprintf(stderr, "mmnc generate: %lld x %lld, %lld nonzeros, %lld groups -> %s, %s (%.2f s)\n", rows, cols,
-                (long long)nnz, k, outpath, truthpath, mmnc_i_now() - t0);
+                (long long)nnz, k, outpath, truthpath, cli_now() - t0);
 done:
-    if (om.fp) mmnc_i_out_abort(&om);
-    if (ot.fp) mmnc_i_out_abort(&ot);
+    if (om.fp) mmnc_outfile_abort(&om);
+    if (ot.fp) mmnc_outfile_abort(&ot);
     free(buf);
     free(truthpath);
     return rc;

@@ -55,7 +55,7 @@ int cmd_info(int argc, char **argv)
     int sv_status = MMNC_OK;
     mmnc_err err = {0, ""};
     cli_load_default(&load);
-    load.drop_empty = 0; /* report them instead */
+    load.lo.drop_empty = 0; /* report them instead */
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":t:qh", opts, &longidx)) != -1) {

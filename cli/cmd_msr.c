@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "msr";
 
@@ -64,13 +63,6 @@ typedef struct wmap {
     char **words;
 } wmap;
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return h ^ (h >> 29);
-}
-
 static int wmap_build(wmap *m, char **words, mmnc_int n)
 {
     m->cap = 16;
@@ -78,7 +70,7 @@ static int wmap_build(wmap *m, char **words, mmnc_int n)
     m->words = words;
     if (!(m->slot = calloc(m->cap, sizeof *m->slot))) return -1;
     for (mmnc_int i = 0; i < n; i++) {
-        size_t len = strlen(words[i]), h = hash_bytes(words[i], len) & (m->cap - 1);
+        size_t len = strlen(words[i]), h = cli_hash(words[i], len) & (m->cap - 1);
         while (m->slot[h] && strcmp(words[m->slot[h] - 1], words[i])) h = (h + 1) & (m->cap - 1);
         if (!m->slot[h]) m->slot[h] = i + 1; /* a repeated word keeps its first vector */
     }
@@ -87,7 +79,7 @@ static int wmap_build(wmap *m, char **words, mmnc_int n)
 
 static mmnc_int wmap_find(const wmap *m, const char *w, size_t len)
 {
-    size_t h = hash_bytes(w, len) & (m->cap - 1);
+    size_t h = cli_hash(w, len) & (m->cap - 1);
     while (m->slot[h]) {
         const char *s = m->words[m->slot[h] - 1];
         if (strlen(s) == len && !memcmp(s, w, len)) return m->slot[h] - 1;
@@ -228,6 +220,9 @@ static int mean_vector(const char *text, const wmap *m, const double *unit, mmnc
     return 1;
 }
 
+/* Long (~225 lines): options, then the questions read and answered one
+ * by one against the vectors and the report; the scoring is in the static
+ * functions above, the rest is the command's sequence of files. */
 int cmd_msr(int argc, char **argv)
 {
     enum { O_HALF = 256, O_TOP, O_VOCAB };
@@ -419,8 +414,8 @@ int cmd_msr(int argc, char **argv)
         }
     }
     if (out) {
-        mmnc_i_outfile o;
-        if (mmnc_i_out_open(&o, out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        mmnc_outfile o;
+        if (mmnc_outfile_open(&o, out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         fprintf(o.fp, "id\tanswer\ta\tb\tc\td\te\n");
         for (long i = 0; i < nq; i++) {
             fprintf(o.fp, "%ld\t%c", qs[i].id, qs[i].pred >= 0 ? 'a' + qs[i].pred : '-');
@@ -430,7 +425,7 @@ int cmd_msr(int argc, char **argv)
             }
             fputc('\n', o.fp);
         }
-        if (mmnc_i_out_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     }
     if (!quiet) {
         printf("vectors   %lld words x %lld dimensions (%s)\n", (long long)n, (long long)d, vpath);

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static const char *CMD = "sweep";
 
@@ -40,21 +39,40 @@ static void help(void)
     cli_load_help(stdout);
 }
 
+/* A path as a gnuplot string: single-quoted, where nothing is expanded (no
+ * backslash escapes, no `command` substitution) and '' stands for '. */
+static void gp_path(FILE *gp, const char *path)
+{
+    fputc('\'', gp);
+    for (const char *c = path; *c; c++) {
+        if (*c == '\'') fputc('\'', gp);
+        fputc(*c, gp);
+    }
+    fputc('\'', gp);
+}
+
 /* Draw the curve with gnuplot into a temporary file, then rename it into place. */
 static int plot(const char *tsv, const char *out, const char *fmt, const char *metric, long long best)
 {
     char tmp[4096], cmd[8192];
     FILE *gp;
     int rc;
+    /* a line break would end the gnuplot command: no quoting carries it */
+    if (strpbrk(tsv, "\r\n") || strpbrk(out, "\r\n"))
+        return cli_fail(CMD, "a path with a line break cannot be given to gnuplot: plot skipped");
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
     gp = popen("gnuplot 2>/dev/null", "w");
     if (!gp) return cli_fail(CMD, "cannot run gnuplot: plot skipped");
     fprintf(gp, "set terminal %s size 640,420\n", !strcmp(fmt, "png") ? "pngcairo" : "svg");
-    fprintf(gp, "set output '%s'\n", tmp);
+    fputs("set output ", gp);
+    gp_path(gp, tmp);
+    fputc('\n', gp);
     fprintf(gp, "set xlabel 'k (number of clusters)'\nset ylabel '%s'\nset grid\nset key left top\n", metric);
     fprintf(gp, "set title 'mmnc sweep: suggested k = %lld'\n", best);
     fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
-    fprintf(gp, "plot '%s' using 1:2 with linespoints pointtype 7 title '%s'\n", tsv, metric);
+    fputs("plot ", gp);
+    gp_path(gp, tsv);
+    fprintf(gp, " using 1:2 with linespoints pointtype 7 title '%s'\n", metric);
     rc = pclose(gp);
     if (rc != 0 || access(tmp, F_OK) != 0 || rename(tmp, out) != 0) {
         remove(tmp);
@@ -64,6 +82,8 @@ static int plot(const char *tsv, const char *out, const char *fmt, const char *m
     return CLI_EXIT_OK;
 }
 
+/* Long (~125 lines): options (one case each), then one clustering per k,
+ * the table and the plot (plot() above). */
 int cmd_sweep(int argc, char **argv)
 {
     enum { O_KMIN = 256, O_KMAX, O_INIT, O_PLOT };
@@ -85,7 +105,7 @@ int cmd_sweep(int argc, char **argv)
     mmnc_int rd, cd;
     double *obj = NULL, *frob = NULL, *nuc = NULL, *mi = NULL, *secs = NULL;
     mmnc_err err = {0, ""};
-    mmnc_i_outfile out = {0};
+    mmnc_outfile out = {0};
 
     /* the paper's model-selection curve: its protocol (random starts, the best
      * norm kept, no refinement), so that the curve is the norm's */
@@ -119,7 +139,7 @@ int cmd_sweep(int argc, char **argv)
     if (kmin > kmax) return cli_usage_error(CMD, "--kmin %lld is larger than --kmax %lld", kmin, kmax);
     {
         const char *path = argv[optind], *b = strrchr(path, '/');
-        prefix = mmnc_i_strdup(prefix_arg ? prefix_arg : (b ? b + 1 : path));
+        prefix = strdup(prefix_arg ? prefix_arg : (b ? b + 1 : path));
         if (!prefix) return cli_fail(CMD, "out of memory");
         char *dot = prefix_arg ? NULL : strchr(prefix, '.');
         if (dot && dot != prefix) *dot = '\0';
@@ -165,7 +185,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
-    if (mmnc_i_out_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)", "seconds");
     for (mmnc_int i = 0; i < n; i++) {
@@ -175,17 +195,17 @@ int cmd_sweep(int argc, char **argv)
         printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain, nuc[i],
                frob[i], mi[i], secs[i], kmin + i == best ? "  <- suggested" : "");
     }
-    if (mmnc_i_out_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     printf("suggested k = %lld (the gain of one more cluster drops most after it); wrote %s", best, tsv);
     if (strcmp(plotfmt, "none")) {
         if ((rc = plot(tsv, img, plotfmt, metric, best)) == CLI_EXIT_OK) printf(", %s", img);
     }
     printf("\n");
 done:
-    if (out.fp) mmnc_i_out_abort(&out);
+    if (out.fp) mmnc_outfile_abort(&out);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
     free(obj), free(frob), free(nuc), free(mi), free(secs), free(tsv), free(img);
-    mmnc_i_free(prefix);
+    free(prefix);
     return rc;
 }

@@ -10,21 +10,19 @@
 void cli_load_default(cli_load *l)
 {
     memset(l, 0, sizeof *l);
-    mmnc_read_opts_default(&l->ro);
-    l->map = MMNC_MAP_NONE;
-    l->drop_empty = 1;
+    mmnc_load_opts_default(&l->lo);
 }
 
 int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *val)
 {
     long long v;
     if (!strcmp(opt, "format")) {
-        if (!strcmp(val, "auto")) l->ro.format = MMNC_FMT_AUTO;
-        else if (!strcmp(val, "mtx")) l->ro.format = MMNC_FMT_MTX;
-        else if (!strcmp(val, "triplet")) l->ro.format = MMNC_FMT_TRIPLET;
-        else if (!strcmp(val, "libsvm")) l->ro.format = MMNC_FMT_LIBSVM;
-        else if (!strcmp(val, "mat")) l->ro.format = MMNC_FMT_MAT;
-        else if (!strcmp(val, "bin")) l->ro.format = MMNC_FMT_BIN;
+        if (!strcmp(val, "auto")) l->lo.read.format = MMNC_FMT_AUTO;
+        else if (!strcmp(val, "mtx")) l->lo.read.format = MMNC_FMT_MTX;
+        else if (!strcmp(val, "triplet")) l->lo.read.format = MMNC_FMT_TRIPLET;
+        else if (!strcmp(val, "libsvm")) l->lo.read.format = MMNC_FMT_LIBSVM;
+        else if (!strcmp(val, "mat")) l->lo.read.format = MMNC_FMT_MAT;
+        else if (!strcmp(val, "bin")) l->lo.read.format = MMNC_FMT_BIN;
         else {
             cli_usage_error(cmd, "--format: expected auto, mtx, triplet, libsvm, mat or bin, got '%s'", val);
             return -1;
@@ -35,15 +33,15 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         char name[32];
         snprintf(name, sizeof name, "--%s", opt);
         if (cli_parse_int(cmd, name, val, opt[0] == 'v' ? 0 : 1, 1000, &v)) return -1;
-        if (opt[0] == 'r') l->ro.row_field = (int)v;
-        else if (opt[0] == 'c') l->ro.col_field = (int)v;
-        else l->ro.value_field = (int)v;
+        if (opt[0] == 'r') l->lo.read.row_field = (int)v;
+        else if (opt[0] == 'c') l->lo.read.col_field = (int)v;
+        else l->lo.read.value_field = (int)v;
         return 1;
     }
     if (!strcmp(opt, "delim")) {
-        if (!strcmp(val, "tab") || !strcmp(val, "\\t")) l->ro.delim = '\t';
-        else if (!strcmp(val, "space") || !strcmp(val, "whitespace")) l->ro.delim = 0;
-        else if (strlen(val) == 1) l->ro.delim = val[0];
+        if (!strcmp(val, "tab") || !strcmp(val, "\\t")) l->lo.read.delim = '\t';
+        else if (!strcmp(val, "space") || !strcmp(val, "whitespace")) l->lo.read.delim = 0;
+        else if (strlen(val) == 1) l->lo.read.delim = val[0];
         else {
             cli_usage_error(cmd, "--delim: expected one character, 'tab' or 'whitespace', got '%s'", val);
             return -1;
@@ -51,14 +49,14 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         return 1;
     }
     if (!strcmp(opt, "mat-var")) {
-        l->ro.mat_var = val;
+        l->lo.read.mat_var = val;
         return 1;
     }
     if (!strcmp(opt, "map")) {
-        if (!strcmp(val, "none")) l->map = MMNC_MAP_NONE;
-        else if (!strcmp(val, "binary")) l->map = MMNC_MAP_BINARY;
-        else if (!strcmp(val, "log1p")) l->map = MMNC_MAP_LOG1P;
-        else if (!strcmp(val, "rating3")) l->map = MMNC_MAP_RATING3;
+        if (!strcmp(val, "none")) l->lo.map = MMNC_MAP_NONE;
+        else if (!strcmp(val, "binary")) l->lo.map = MMNC_MAP_BINARY;
+        else if (!strcmp(val, "log1p")) l->lo.map = MMNC_MAP_LOG1P;
+        else if (!strcmp(val, "rating3")) l->lo.map = MMNC_MAP_RATING3;
         else {
             cli_usage_error(cmd, "--map: expected none, binary, log1p or rating3, got '%s'", val);
             return -1;
@@ -66,11 +64,11 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         return 1;
     }
     if (!strcmp(opt, "transpose")) {
-        l->transpose = 1;
+        l->lo.transpose = 1;
         return 1;
     }
     if (!strcmp(opt, "normalize-rows")) {
-        l->normalize_rows = 1;
+        l->lo.normalize_rows = 1;
         return 1;
     }
     if (!strcmp(opt, "low-memory")) {
@@ -103,21 +101,35 @@ int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quie
                   mmnc_int *rows_dropped, mmnc_int *cols_dropped)
 {
     mmnc_err err = {0, ""};
-    mmnc_data *d = NULL;
-    *out = NULL;
     *rows_dropped = *cols_dropped = 0;
-    if (mmnc_data_read(path, &l->ro, &d, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
-    if ((l->transpose && mmnc_data_transpose(d, &err) != MMNC_OK) ||
-        (l->map != MMNC_MAP_NONE && mmnc_data_map_values(d, l->map, &err) != MMNC_OK) ||
-        (l->normalize_rows && mmnc_data_normalize_rows(d, &err) != MMNC_OK) ||
-        (l->drop_empty && mmnc_data_drop_empty(d, rows_dropped, cols_dropped, &err) != MMNC_OK)) {
-        mmnc_data_free(d);
-        return cli_fail(cmd, "%s: %s", path, err.msg);
-    }
-    if (!quiet && (*rows_dropped || *cols_dropped))
+    if (mmnc_data_load(path, &l->lo, cli_dist(), out, rows_dropped, cols_dropped, &err) != MMNC_OK)
+        return cli_lib_fail(cmd, &err);
+    if (!quiet && cli_rank() == 0 && (*rows_dropped || *cols_dropped))
         fprintf(stderr, "mmnc %s: dropped %lld rows and %lld columns with zero mass\n", cmd,
                 (long long)*rows_dropped, (long long)*cols_dropped);
-    *out = d;
+    return CLI_EXIT_OK;
+}
+
+int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **d, mmnc_pmf **p,
+                 mmnc_int *rows_dropped, mmnc_int *cols_dropped)
+{
+    mmnc_err err = {0, ""};
+    int rc;
+    *d = NULL;
+    *p = NULL;
+    *rows_dropped = *cols_dropped = 0;
+    if (cli_dist() && l->lo.transpose)
+        return cli_usage_error(cmd, "--transpose is not available with MPI: write the transposed matrix once "
+                                    "with 'mmnc convert --transpose' and read that");
+    if (cli_dist() && !strcmp(path, "-"))
+        return cli_usage_error(cmd, "standard input reaches rank 0 only: give the ranks a file (mmnc convert - FILE.bin)");
+    if ((rc = cli_load_data(cmd, path, l, quiet, d, rows_dropped, cols_dropped)) != CLI_EXIT_OK) return rc;
+    /* the pmf takes the matrix's arrays: d keeps only the ids */
+    if (mmnc_pmf_build_dist((*d)->A, cli_pmf_flags(cmd, l, (*d)->A, quiet), cli_dist(), p, &err) != MMNC_OK) {
+        mmnc_data_free(*d);
+        *d = NULL;
+        return cli_fail(cmd, "%s: %s", path, err.msg);
+    }
     return CLI_EXIT_OK;
 }
 

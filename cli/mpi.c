@@ -1,14 +1,13 @@
 /*
- * mpi.c -- the process layer of mmnc-mpi (cli.h, "Processes"), and the
- * library's collectives (mmnc_dist) over MPI_COMM_WORLD.
+ * mpi.c -- the process layer of mmnc-mpi (cli.h, "Processes") over
+ * MPI_COMM_WORLD.  The library's collectives are libmmnc_mpi's
+ * (mmnc_mpi_dist); here are the tool's own: agreeing on exit statuses,
+ * sending output parts and gathered rows to rank 0.
  *
- * Rank r reads part r of the rows (mmnc_data_read_part: balanced by
- * nonzeros; a binary file is read in place).  Every collective gives all
- * ranks the same bits: sums are a reduce-scatter (each block summed once,
- * on its owner) followed by an allgather, so no rank can take a different
- * branch from a last-bit difference.  Only MPI-1/2 calls with int counts,
- * split into pieces below 2^30 elements, so that the code runs on Open MPI
- * and MPICH alike.
+ * Rank r reads part r of the rows (mmnc_data_load with the job's dist:
+ * balanced by nonzeros; a binary file is read in place).  Only MPI-1/2
+ * calls with int counts, split into pieces below 2^30 elements, so that
+ * the code runs on Open MPI and MPICH alike.
  *
  * Failure: MPI's default error handler aborts the job on a communication
  * error; main() calls MPI_Abort after a rank prints a runtime error, so a
@@ -21,15 +20,11 @@
 #include <time.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
+#include "mmnc_mpi.h"
 
 #define PIECE (1 << 30) /* elements per MPI call */
 
-static mmnc_dist g_dist;
-static double g_comm;       /* seconds spent in the library's collectives */
-static double g_bytes;      /* doubles summed by op_sum (the k x |X| blocks) */
-static double *g_tmp;     /* reduce-scatter block */
-static size_t g_tmp_cap;
+static mmnc_dist *g_dist; /* the library's collectives (mmnc_mpi_dist) */
 
 /* End the whole job.  What this rank wrote to stderr goes through the
  * launcher, which stops forwarding once the job is torn down: under load,
@@ -47,182 +42,45 @@ static void abort_job(int rc)
 /* A failure inside a collective helper: say what and where, end the job. */
 static void fatal(const char *what)
 {
-    fprintf(stderr, "mmnc-mpi [rank %d of %d]: %s\n", g_dist.rank, g_dist.size, what);
+    fprintf(stderr, "mmnc-mpi [rank %d of %d]: %s\n", g_dist->rank, g_dist->size, what);
     abort_job(1);
-}
-
-static void split(mmnc_int n, int size, int *cnt, int *dsp)
-{
-    for (int r = 0; r < size; r++) {
-        mmnc_int a = n * r / size, b = n * (r + 1) / size;
-        cnt[r] = (int)(b - a);
-        dsp[r] = (int)a;
-    }
-}
-
-static void op_sum(const mmnc_dist *d, double *x, mmnc_int n)
-{
-    double t0 = MPI_Wtime();
-    int size = d->size, *cnt = malloc((size_t)size * sizeof(int)), *dsp = malloc((size_t)size * sizeof(int));
-    if (!cnt || !dsp) fatal("out of memory");
-    for (mmnc_int at = 0; at < n; at += PIECE) {
-        mmnc_int m = n - at < PIECE ? n - at : PIECE;
-        size_t need = (size_t)(m / size + 1);
-        split(m, size, cnt, dsp);
-        if (need > g_tmp_cap) {
-            free(g_tmp);
-            if (!(g_tmp = malloc(need * sizeof(double)))) fatal("out of memory");
-            g_tmp_cap = need;
-        }
-        MPI_Reduce_scatter(x + at, g_tmp, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Allgatherv(g_tmp, cnt[d->rank], MPI_DOUBLE, x + at, cnt, dsp, MPI_DOUBLE, MPI_COMM_WORLD);
-    }
-    free(cnt);
-    free(dsp);
-    g_bytes += 8.0 * (double)n;
-    g_comm += MPI_Wtime() - t0;
-}
-
-/* Element-wise allreduce in pieces: exact (max, integer sums), so every rank
- * gets the same bits whatever MPI's algorithm. */
-static void allreduce(void *x, mmnc_int n, MPI_Datatype t, size_t size, MPI_Op op)
-{
-    double t0 = MPI_Wtime();
-    for (mmnc_int at = 0; at < n; at += PIECE)
-        MPI_Allreduce(MPI_IN_PLACE, (char *)x + (size_t)at * size, (int)(n - at < PIECE ? n - at : PIECE), t, op,
-                      MPI_COMM_WORLD);
-    g_comm += MPI_Wtime() - t0;
-}
-
-static void op_max(const mmnc_dist *d, double *x, mmnc_int n) { allreduce(x, n, MPI_DOUBLE, sizeof *x, MPI_MAX); }
-static void op_isum(const mmnc_dist *d, int64_t *x, mmnc_int n) { allreduce(x, n, MPI_INT64_T, sizeof *x, MPI_SUM); }
-
-static void op_allgather(const mmnc_dist *d, const void *in, size_t bytes, void *out)
-{
-    double t0 = MPI_Wtime();
-    MPI_Allgather(in, (int)bytes, MPI_BYTE, out, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
-    g_comm += MPI_Wtime() - t0;
-}
-
-static void op_bcast(const mmnc_dist *d, void *buf, size_t bytes, int root)
-{
-    double t0 = MPI_Wtime();
-    for (size_t at = 0; at < bytes; at += PIECE)
-        MPI_Bcast((char *)buf + at, (int)(bytes - at < PIECE ? bytes - at : PIECE), MPI_BYTE, root, MPI_COMM_WORLD);
-    g_comm += MPI_Wtime() - t0;
-}
-
-/* Counts of every rank for gatherv/scatterv, on root (int: the transport LP
- * that uses them is limited to 2^30 entries by GLPK anyway). */
-static int *counts(const mmnc_dist *d, mmnc_int n, int root, int **dsp)
-{
-    int me = (int)n, *cnt = malloc((size_t)d->size * sizeof(int));
-    *dsp = malloc((size_t)d->size * sizeof(int));
-    if (!cnt || !*dsp) fatal("out of memory");
-    if (n > INT32_MAX) fatal("more than 2^31 values to gather or scatter on one rank (MPI's int counts)");
-    MPI_Gather(&me, 1, MPI_INT, cnt, 1, MPI_INT, root, MPI_COMM_WORLD);
-    if (d->rank == root) {
-        long long at = 0;
-        for (int r = 0; r < d->size; r++) {
-            if (at > INT32_MAX) fatal("more than 2^31 values to gather or scatter on rank 0 (MPI's int counts)");
-            (*dsp)[r] = (int)at;
-            at += cnt[r];
-        }
-    }
-    return cnt;
-}
-
-static void op_gatherv(const mmnc_dist *d, const double *in, mmnc_int n, double *out, int root)
-{
-    double t0 = MPI_Wtime();
-    int *dsp, *cnt = counts(d, n, root, &dsp);
-    MPI_Gatherv(in, (int)n, MPI_DOUBLE, out, cnt, dsp, MPI_DOUBLE, root, MPI_COMM_WORLD);
-    free(cnt);
-    free(dsp);
-    g_comm += MPI_Wtime() - t0;
-}
-
-static void op_scatterv(const mmnc_dist *d, const double *in, double *out, mmnc_int n, int root)
-{
-    double t0 = MPI_Wtime();
-    int *dsp, *cnt = counts(d, n, root, &dsp);
-    MPI_Scatterv(in, cnt, dsp, MPI_DOUBLE, out, (int)n, MPI_DOUBLE, root, MPI_COMM_WORLD);
-    free(cnt);
-    free(dsp);
-    g_comm += MPI_Wtime() - t0;
 }
 
 void cli_mpi_init(int *argc, char ***argv)
 {
+    mmnc_err err = {0, ""};
     MPI_Init(argc, argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &g_dist.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &g_dist.size);
-    g_dist.sum = op_sum;
-    g_dist.max = op_max;
-    g_dist.isum = op_isum;
-    g_dist.allgather = op_allgather;
-    g_dist.bcast = op_bcast;
-    g_dist.gatherv = op_gatherv;
-    g_dist.scatterv = op_scatterv;
+    if (mmnc_mpi_dist(MPI_COMM_WORLD, &g_dist, &err) != MMNC_OK) {
+        fprintf(stderr, "mmnc-mpi: %s\n", err.msg);
+        abort_job(1);
+    }
 }
 
 void cli_mpi_finish(int rc)
 {
-    free(g_tmp);
-    g_tmp = NULL;
     fflush(stdout);
     fflush(stderr);
     /* A usage error is found alike on every rank before any collective:
      * all ranks stop by themselves.  Any other failure may be one rank's
      * own, with the others waiting in a collective: end the whole job. */
-    if (rc != CLI_EXIT_OK && rc != CLI_EXIT_USAGE && g_dist.size > 1) abort_job(rc);
+    if (rc != CLI_EXIT_OK && rc != CLI_EXIT_USAGE && g_dist->size > 1) abort_job(rc);
+    mmnc_mpi_dist_free(g_dist);
     MPI_Finalize();
 }
 
 void cli_comm_stats(double *seconds, double *summed_bytes)
 {
-    *seconds = g_comm;
-    *summed_bytes = g_bytes;
+    mmnc_mpi_dist_stats(g_dist, seconds, summed_bytes);
 }
 
-int cli_rank(void) { return g_dist.rank; }
-int cli_nranks(void) { return g_dist.size; }
+int cli_rank(void) { return g_dist->rank; }
+int cli_nranks(void) { return g_dist->size; }
+const mmnc_dist *cli_dist(void) { return g_dist; }
 
 int cli_agree(int rc)
 {
     MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return rc;
-}
-
-int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **d, mmnc_pmf **p,
-                 mmnc_int *rows_dropped, mmnc_int *cols_dropped)
-{
-    mmnc_err err = {0, ""};
-    mmnc_int y0 = 0;
-    *d = NULL;
-    *p = NULL;
-    *rows_dropped = *cols_dropped = 0;
-    if (l->transpose)
-        return cli_usage_error(cmd, "--transpose is not available with MPI: write the transposed matrix once "
-                                    "with 'mmnc convert --transpose' and read that");
-    if (!strcmp(path, "-"))
-        return cli_usage_error(cmd, "standard input reaches rank 0 only: give the ranks a file (mmnc convert - FILE.bin)");
-    if (mmnc_data_read_part(path, &l->ro, g_dist.rank, g_dist.size, &g_dist, d, &y0, &err) != MMNC_OK ||
-        (l->map != MMNC_MAP_NONE && mmnc_data_map_values(*d, l->map, &err) != MMNC_OK) ||
-        (l->normalize_rows && mmnc_data_normalize_rows(*d, &err) != MMNC_OK))
-        goto fail;
-    if (l->drop_empty && mmnc_data_drop_empty_dist(*d, &g_dist, rows_dropped, cols_dropped, &err) != MMNC_OK)
-        goto fail;
-    if (!quiet && g_dist.rank == 0 && (*rows_dropped || *cols_dropped))
-        fprintf(stderr, "mmnc %s: dropped %lld rows and %lld columns with zero mass\n", cmd, (long long)*rows_dropped,
-                (long long)*cols_dropped);
-    if (mmnc_pmf_build_dist((*d)->A, cli_pmf_flags(cmd, l, (*d)->A, quiet), &g_dist, p, &err) != MMNC_OK)
-        goto fail;
-    return CLI_EXIT_OK;
-fail:
-    mmnc_data_free(*d);
-    *d = NULL;
-    return cli_fail(cmd, "%s: %s", path, err.msg);
 }
 
 mmnc_int cli_nnz_all(const mmnc_pmf *p)
@@ -235,10 +93,10 @@ mmnc_int cli_nnz_all(const mmnc_pmf *p)
 int cli_write_parts(const char *cmd, FILE *fp, const char *buf, size_t len)
 {
     int bad = 0;
-    if (g_dist.rank == 0) {
+    if (g_dist->rank == 0) {
         char *in = NULL;
         if (len && fwrite(buf, 1, len, fp) != len) bad = 1;
-        for (int r = 1; r < g_dist.size; r++) {
+        for (int r = 1; r < g_dist->size; r++) {
             uint64_t n;
             MPI_Recv(&n, 1, MPI_UINT64_T, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             for (uint64_t at = 0; at < n; at += PIECE) {
@@ -266,11 +124,11 @@ static int gather_ints(const char *cmd, const mmnc_pmf *p, const mmnc_int *v, mm
     *all = NULL;
     if (!mine) return cli_fail(cmd, "out of memory");
     for (mmnc_int y = 0; y < p->ny; y++) mine[y] = (double)v[y];
-    if (g_dist.rank == 0 && (!(every = malloc((size_t)p->ny_all * sizeof(double))) ||
+    if (g_dist->rank == 0 && (!(every = malloc((size_t)p->ny_all * sizeof(double))) ||
                              !(*all = malloc((size_t)p->ny_all * sizeof(mmnc_int)))))
         fatal("out of memory (the gathered rows)");
-    op_gatherv(&g_dist, mine, p->ny, every, 0);
-    if (g_dist.rank == 0)
+    g_dist->gatherv(g_dist, mine, p->ny, every, 0);
+    if (g_dist->rank == 0)
         for (mmnc_int y = 0; y < p->ny_all; y++) (*all)[y] = (mmnc_int)every[y];
     free(mine);
     free(every);
@@ -285,9 +143,9 @@ int cli_gather_labels(const char *cmd, const mmnc_pmf *p, const mmnc_int *label,
 int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_int width, double **all)
 {
     *all = NULL;
-    if (g_dist.rank == 0 && !(*all = malloc((size_t)(p->ny_all * width) * sizeof(double))))
+    if (g_dist->rank == 0 && !(*all = malloc((size_t)(p->ny_all * width) * sizeof(double))))
         fatal("out of memory (the gathered rows)");
-    op_gatherv(&g_dist, X, p->ny * width, *all, 0);
+    g_dist->gatherv(g_dist, X, p->ny * width, *all, 0);
     return CLI_EXIT_OK;
 }
 
@@ -316,7 +174,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     int rc = CLI_EXIT_OK;
     *truth = NULL;
     if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
-    if (g_dist.rank == 0) {
+    if (g_dist->rank == 0) {
         skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err);
         if (!skel.A) fatal("out of memory");
         memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));

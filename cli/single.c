@@ -7,28 +7,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 int cli_rank(void) { return 0; }
 int cli_nranks(void) { return 1; }
+const mmnc_dist *cli_dist(void) { return NULL; }
 int cli_agree(int rc) { return rc; }
 void cli_comm_stats(double *seconds, double *summed_bytes) { *seconds = *summed_bytes = 0.0; }
-
-int cli_load_pmf(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **d, mmnc_pmf **p,
-                 mmnc_int *rows_dropped, mmnc_int *cols_dropped)
-{
-    mmnc_err err = {0, ""};
-    int rc;
-    *p = NULL;
-    if ((rc = cli_load_data(cmd, path, l, quiet, d, rows_dropped, cols_dropped)) != CLI_EXIT_OK) return rc;
-    /* the pmf takes the matrix's arrays: d keeps only the ids */
-    if (mmnc_pmf_build_ex((*d)->A, cli_pmf_flags(cmd, l, (*d)->A, quiet), p, &err) != MMNC_OK) {
-        mmnc_data_free(*d);
-        *d = NULL;
-        return cli_fail(cmd, "%s: %s", path, err.msg);
-    }
-    return CLI_EXIT_OK;
-}
 
 mmnc_int cli_nnz_all(const mmnc_pmf *p) { return p->nnz; }
 
@@ -71,7 +55,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     *truth = NULL;
     if (mmnc_labels_read(path, var, d, &n, truth, nclasses, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
     if (n != p->ny) {
-        mmnc_i_free(*truth);
+        mmnc_free(*truth);
         *truth = NULL;
         return cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny);
     }

@@ -6,9 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
-#include "mmnc_i.h"
 
 static void vsay(const char *cmd, const char *fmt, va_list ap)
 {
@@ -90,16 +90,36 @@ void cli_json_string(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+uint64_t cli_hash(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+int cli_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void cli_progress_start(cli_progress *p, int quiet)
 {
-    p->t0 = mmnc_i_now();
+    p->t0 = cli_now();
     p->last = p->t0;
     p->quiet = quiet;
 }
 
 void cli_progress_say(cli_progress *p, const char *fmt, ...)
 {
-    double now = mmnc_i_now();
+    double now = cli_now();
     va_list ap;
     if (p->quiet || now - p->t0 < 1.0 || now - p->last < 1.0) return;
     p->last = now;

@@ -58,9 +58,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* MMNC_API marks the functions libmmnc exports; the library is built with
+ * -fvisibility=hidden, so nothing else (no mmnc_i_* helper) is visible. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define MMNC_API __attribute__((visibility("default")))
+#else
+#define MMNC_API
 #endif
 
 #define MMNC_VERSION_MAJOR 0
@@ -94,11 +103,56 @@ typedef struct mmnc_err {
 } mmnc_err;
 
 /* Short description of a status code ("invalid argument", ...). */
-const char *mmnc_strerror(int code);
+MMNC_API const char *mmnc_strerror(int code);
 
-/* Release an array returned by the library (labels, names arrays use their
- * own *_free).  Accepts NULL. */
-void mmnc_free(void *p);
+/* Release an array that the library returned to the caller (the labels of
+ * mmnc_labels_read, the vectors of mmnc_vectors_read, ...): the one way to
+ * free such memory, since the library may allocate with its own wrapper.
+ * Objects with their own *_free (mmnc_csr_free, mmnc_names_free, ...) are
+ * released with that.  Accepts NULL.  O(1). */
+MMNC_API void mmnc_free(void *p);
+
+/* ------------------------------------------------------------------------ */
+/* Atomic output files and random numbers                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * An output file that appears whole or not at all: mmnc_outfile_open
+ * creates "<path>.tmp.<pid>" and opens it for writing in o->fp (binary
+ * mode); write to o->fp with stdio; mmnc_outfile_commit closes it, checks
+ * that every write succeeded and renames it to path (replacing a file
+ * there); mmnc_outfile_abort closes and removes it.  Every opened file must
+ * be committed or aborted (abort after a commit, or on a zeroed struct, does
+ * nothing).  The library's own writers (mmnc_csr_write_mtx,
+ * mmnc_data_write_bin, mmnc_vectors_write) write this way.
+ * Errors: MMNC_EIO naming path (cannot create the temporary file; a write,
+ * close or rename failed, in which case the temporary file is removed),
+ * MMNC_ENOMEM.  After an error o->fp is NULL and nothing is left to free.
+ */
+typedef struct mmnc_outfile {
+    FILE *fp;   /* write here between open and commit */
+    char *path; /* owned by the library */
+    char *tmp;  /* owned by the library */
+} mmnc_outfile;
+MMNC_API int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err);
+MMNC_API int mmnc_outfile_commit(mmnc_outfile *o, mmnc_err *err);
+MMNC_API void mmnc_outfile_abort(mmnc_outfile *o);
+
+/*
+ * The library's random numbers: xoshiro256** seeded by splitmix64, the
+ * generator behind every seed in mmnc_params and the option structs.  The
+ * state lives with the caller (no globals); the same seed gives the same
+ * sequence on every platform.  Each call is O(1) (mmnc_rng_below: expected
+ * O(1), rejection sampling keeps it unbiased).
+ */
+typedef struct mmnc_rng {
+    uint64_t s[4];
+} mmnc_rng;
+MMNC_API void mmnc_rng_seed(mmnc_rng *r, uint64_t seed);
+MMNC_API uint64_t mmnc_rng_next(mmnc_rng *r);          /* 64 random bits */
+MMNC_API double mmnc_rng_uniform(mmnc_rng *r);         /* in [0, 1), 53 bits */
+MMNC_API mmnc_int mmnc_rng_below(mmnc_rng *r, mmnc_int n); /* in [0, n), n >= 1 */
+MMNC_API double mmnc_rng_normal(mmnc_rng *r);          /* standard normal (Box-Muller) */
 
 /* ------------------------------------------------------------------------ */
 /* Sparse matrices (compressed sparse rows)                                  */
@@ -118,28 +172,28 @@ typedef struct mmnc_csr {
 
 /* Allocate an nrows x ncols matrix with room for nnz entries (rowptr zeroed).
  * Returns NULL and fills err on failure.  O(nrows + nnz) memory. */
-mmnc_csr *mmnc_csr_alloc(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, mmnc_err *err);
-void mmnc_csr_free(mmnc_csr *A);
+MMNC_API mmnc_csr *mmnc_csr_alloc(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, mmnc_err *err);
+MMNC_API void mmnc_csr_free(mmnc_csr *A);
 
 /* Build a CSR matrix from 0-based triplets (ri[t], ci[t], v[t]).  Duplicate
  * entries are summed; entries that are (or sum to) zero are dropped; columns
  * are sorted within rows.  Indices must lie in range (MMNC_EINVAL otherwise).
  * O(nnz + nrows + ncols) time. */
-int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz,
+MMNC_API int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz,
                            const mmnc_int *ri, const mmnc_int *ci, const double *v,
                            mmnc_csr **out, mmnc_err *err);
 
 /* out = A^T (equivalently the CSC form of A).  O(nnz + nrows + ncols). */
-int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err);
+MMNC_API int mmnc_csr_transpose(const mmnc_csr *A, mmnc_csr **out, mmnc_err *err);
 
 /* Check structure (monotone rowptr, sorted in-range columns) and values
  * (finite, >= 0).  MMNC_EINVAL with the offending row on failure. */
-int mmnc_csr_check(const mmnc_csr *A, mmnc_err *err);
+MMNC_API int mmnc_csr_check(const mmnc_csr *A, mmnc_err *err);
 
 /* Write A as a Matrix Market "coordinate real general" file, 1-based.  The
  * file is written to a temporary name and renamed into place, so a failed
  * write leaves no partial file.  A path ending in ".gz" is compressed. */
-int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err);
+MMNC_API int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
 /* Data sets: a matrix with the original ids of its rows and columns         */
@@ -154,19 +208,38 @@ typedef struct mmnc_data {
     mmnc_int orig_rows, orig_cols; /* shape as read, before any drop */
 } mmnc_data;
 
-void mmnc_data_free(mmnc_data *d);
+MMNC_API void mmnc_data_free(mmnc_data *d);
 
 /* Release the nonzeros of d->A, keeping its shape and the ids: d->A becomes
  * an empty nrows x ncols matrix.  For after mmnc_pmf_build, which copies
  * what it needs, when d is kept only to name rows and columns (and to read
  * labels against it): saves 16 bytes per nonzero of peak memory. */
-void mmnc_data_drop_values(mmnc_data *d);
+MMNC_API void mmnc_data_drop_values(mmnc_data *d);
 
 /* The original id of row i (resp. column j) as a string: row_names[i] if
  * present, else the 1-based original index written into buf.  buf must hold
  * 32 bytes.  Returns a pointer to the id (into d or into buf). */
-const char *mmnc_data_row_id(const mmnc_data *d, mmnc_int i, char *buf);
-const char *mmnc_data_col_id(const mmnc_data *d, mmnc_int j, char *buf);
+MMNC_API const char *mmnc_data_row_id(const mmnc_data *d, mmnc_int i, char *buf);
+MMNC_API const char *mmnc_data_col_id(const mmnc_data *d, mmnc_int j, char *buf);
+
+/* The name of a side file of a Matrix Market file, as mmnc names them (the
+ * ids written by mmnc_data_write_mtx, the vocabulary of `mmnc cooc`): path
+ * without ".mtx" or ".mtx.gz", plus ext (".rows", ".cols", ".vocab"); a
+ * path with neither ending gets ext appended.  *out: free with mmnc_free.
+ * Errors: MMNC_EINVAL (NULL argument), MMNC_ENOMEM.  O(length). */
+MMNC_API int mmnc_mtx_side_path(const char *path, const char *ext, char **out, mmnc_err *err);
+
+/* Write d as Matrix Market to path (mmnc_csr_write_mtx: 1-based, ".gz"
+ * compressed) and, when its row ids are not 1..nrows (row_names or
+ * row_orig set), the id of each row, one per line (mmnc_data_row_id), to
+ * the side file ".rows" (mmnc_mtx_side_path); likewise the columns to
+ * ".cols".  All the files or none: each goes to a temporary name first,
+ * the side files are renamed after the matrix.  *wrote_rows, *wrote_cols
+ * (may be NULL): 1 if that side file was written.  Errors: MMNC_EINVAL,
+ * MMNC_EIO naming the file, MMNC_ENOMEM.  O(nnz + nrows + ncols + id
+ * bytes). */
+MMNC_API int mmnc_data_write_mtx(const mmnc_data *d, const char *path, int *wrote_rows, int *wrote_cols,
+                                 mmnc_err *err);
 
 typedef enum {
     MMNC_FMT_AUTO = 0, /* from the file contents and name (see mmnc_data_read) */
@@ -189,7 +262,7 @@ typedef struct mmnc_read_opts {
                             checked) (default 0: verify) */
 } mmnc_read_opts;
 
-void mmnc_read_opts_default(mmnc_read_opts *o);
+MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
 
 /*
  * Read a data file (plain, gzip or xz, detected by magic bytes; "-" reads
@@ -224,7 +297,7 @@ void mmnc_read_opts_default(mmnc_read_opts *o);
  * (no nonzero entries); the message names file and line.
  * O(file size) time, O(nnz) memory beyond the result for triplets.
  */
-int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err);
+MMNC_API int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err);
 
 /* Read class labels, one per row: a text file with one label per line, or a
  * text file of "id label" pairs (matched to d's row ids when d != NULL), or a
@@ -236,15 +309,15 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
  * drops, via d->row_orig; a file of plain labels must then have
  * d->orig_rows of them, and "id label" files must name every row id).
  * Errors as for mmnc_data_read. */
-int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d,
+MMNC_API int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d,
                      mmnc_int *n, mmnc_int **out, mmnc_int *nclasses, mmnc_err *err);
 
 /* Read a names file: one name per line (UTF-8; Latin-1 bytes are converted),
  * or "id<TAB>name" / "id|name" pairs when `keyed` (MovieLens u.item).  For
  * keyed files names[i] is the name of the entry whose id is i+1 (1-based
  * numeric ids) and missing ids get NULL.  O(file size). */
-int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
-void mmnc_names_free(mmnc_int n, char **names);
+MMNC_API int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
+MMNC_API void mmnc_names_free(mmnc_int n, char **names);
 
 /*
  * Binary matrix files: a data set in a form that loads at memory speed.
@@ -270,7 +343,7 @@ void mmnc_names_free(mmnc_int n, char **names);
  * col_orig entry outside [0, orig_rows) / [0, orig_cols)), MMNC_EIO,
  * MMNC_ENOMEM, MMNC_EUNSUP on a big-endian host.
  * O(nnz + nrows + ncols + name bytes) time, O(1) extra memory (one 1 MB block). */
-int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
+MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
 
 /* Flags of mmnc_data_read_bin. */
 #define MMNC_BIN_NO_VERIFY 1 /* skip the section checksums (structure and values are still checked) */
@@ -295,12 +368,12 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
  * parallel over fixed 1 MB blocks (OpenMP); the result does not depend on
  * the number of threads.  O(file size) time, no memory beyond the result
  * (plus one block per thread without mmap). */
-int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *err);
+MMNC_API int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *err);
 
 /* Transforms, applied in place. */
 
 /* Swap rows and columns (and their ids).  O(nnz). */
-int mmnc_data_transpose(mmnc_data *d, mmnc_err *err);
+MMNC_API int mmnc_data_transpose(mmnc_data *d, mmnc_err *err);
 
 typedef enum {
     MMNC_MAP_NONE = 0,
@@ -310,16 +383,16 @@ typedef enum {
 } mmnc_valmap;
 
 /* Map every stored value; entries that become 0 are removed.  O(nnz). */
-int mmnc_data_map_values(mmnc_data *d, mmnc_valmap m, mmnc_err *err);
+MMNC_API int mmnc_data_map_values(mmnc_data *d, mmnc_valmap m, mmnc_err *err);
 
 /* Scale each nonzero row to sum 1 (zero rows are left alone).  O(nnz). */
-int mmnc_data_normalize_rows(mmnc_data *d, mmnc_err *err);
+MMNC_API int mmnc_data_normalize_rows(mmnc_data *d, mmnc_err *err);
 
 /* Remove rows and columns whose values sum to 0, repeating until none is
  * left (removing a row may empty a column).  row_orig/col_orig and the names
  * follow.  Counts of removed rows/columns are returned (may be NULL).
  * MMNC_EINVAL if nothing is left.  O(nnz) per round. */
-int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dropped,
+MMNC_API int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dropped,
                          mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
@@ -355,8 +428,8 @@ typedef struct mmnc_pmf {
 /* Normalise A to a joint pmf.  MMNC_EINVAL if A is empty, has a negative or
  * non-finite value, or a zero row or column (drop them first with
  * mmnc_data_drop_empty).  O(nnz) time, 2 nnz extra memory. */
-int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
-void mmnc_pmf_free(mmnc_pmf *p);
+MMNC_API int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
+MMNC_API void mmnc_pmf_free(mmnc_pmf *p);
 
 /* Flags of mmnc_pmf_build_ex. */
 #define MMNC_PMF_TAKE 1         /* take A's column indices and values instead of copying them (scaled in
@@ -366,7 +439,7 @@ void mmnc_pmf_free(mmnc_pmf *p);
 
 /* mmnc_pmf_build with flags: with both, the pmf costs no memory beyond A
  * itself and O(|X| + |Y|). */
-int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err);
+MMNC_API int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err);
 
 /*
  * Distributed runs.  The rows of P_{Y,X} are split in contiguous ranges
@@ -404,12 +477,12 @@ struct mmnc_dist {
  * ranks): P_X and the total are summed across ranks.  Collective.  The checks of mmnc_pmf_build, agreed across ranks:
  * if any rank finds a problem, every rank returns an error (the others'
  * message says which rank).  A rank may hold no rows. */
-int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err);
+MMNC_API int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf **out, mmnc_err *err);
 
 /* mmnc_data_drop_empty for a row slice: rows with zero mass are dropped
  * locally, columns with zero mass across all ranks are dropped on every
  * rank (the same columns).  Counts are global.  Collective. */
-int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_dropped,
+MMNC_API int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_dropped,
                               mmnc_int *cols_dropped, mmnc_err *err);
 
 /* Rows part of nparts of a data file, balanced by nonzeros: part r holds the
@@ -423,15 +496,50 @@ int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc_int *row
  * to hash every block locally.  Other formats are read whole and sliced
  * (memory O(file) per process while reading).  Collective when dist is
  * given. */
-int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
+MMNC_API int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
                         const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err);
+
+/* How mmnc_data_load prepares a data set for its pmf. */
+typedef struct mmnc_load_opts {
+    mmnc_read_opts read; /* how to read the file (mmnc_read_opts_default) */
+    int transpose;       /* swap rows and columns after reading (mmnc_data_transpose); not with a
+                            dist, whose parts are row ranges of the file (default 0) */
+    mmnc_valmap map;     /* mmnc_data_map_values (default MMNC_MAP_NONE) */
+    int normalize_rows;  /* mmnc_data_normalize_rows, after the map (default 0) */
+    int drop_empty;      /* drop empty rows and columns last (default 1): mmnc_pmf_build refuses them */
+} mmnc_load_opts;
+
+MMNC_API void mmnc_load_opts_default(mmnc_load_opts *o);
+
+/*
+ * Read a data set ready for mmnc_pmf_build_dist: the whole file when dist is
+ * NULL (mmnc_data_read), else the rows of part dist->rank of dist->size
+ * (mmnc_data_read_part); then transpose, map, normalize_rows and drop
+ * empty rows and columns (mmnc_data_drop_empty, or mmnc_data_drop_empty_dist
+ * with a dist: columns empty on every rank) as o says (NULL: defaults).
+ * The distributed sequence is then
+ *
+ *     mmnc_data_load(path, &o, dist, &d, &rows_dropped, &cols_dropped, &err);
+ *     mmnc_pmf_build_dist(d->A, MMNC_PMF_TAKE, dist, &p, &err);
+ *
+ * after which d keeps the ids of this rank's rows (d->row_orig: indices in
+ * the file) and every column, for naming outputs.
+ * *out: free with mmnc_data_free.  rows_dropped, cols_dropped (may be
+ * NULL): the numbers dropped (over all ranks).  Errors as the steps';
+ * messages name the file.  With a dist the call is collective and agreed:
+ * if one rank fails, every rank returns an error (the others' message
+ * names the rank that failed).  MMNC_EINVAL for transpose with a dist.
+ * Time and memory: those of the steps, O(file size).
+ */
+MMNC_API int mmnc_data_load(const char *path, const mmnc_load_opts *o, const mmnc_dist *dist, mmnc_data **out,
+                            mmnc_int *rows_dropped, mmnc_int *cols_dropped, mmnc_err *err);
 
 /* Y = B X and Y = B^T X for the DTM B = B_{Y,X}, never formed: X is
  * ncols(B) x m (resp. nrows(B) x m), row-major, and so is Y.  O(nnz m).
  * Distributed pmf: B X gives this rank's rows; B^T X takes this rank's
  * rows of X and returns the whole Y on every rank (collective). */
-void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
-void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
+MMNC_API void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
+MMNC_API void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
 
 /*
  * Leading r singular triplets of the DTM by randomised block subspace
@@ -442,7 +550,7 @@ void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y);
  * O(iters * nnz * (r + oversample)) time.  MMNC_ENOCONV if maxit is reached
  * (the results are still written).
  */
-int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed,
+MMNC_API int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed,
                   double *sigma, double *U, double *V, mmnc_err *err);
 
 /* mmnc_dtm_svds with the block size r + oversample chosen by the caller
@@ -452,14 +560,14 @@ int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t
  * (sigma_{r+oversample+1} / sigma_j)^2 per iteration.  Each iteration costs
  * two sparse products, O(nnz l), and two orthonormalisations, O((|Y| + |X|)
  * l^2), with l = r + oversample; memory (|Y| + |X| + 12 l) l doubles. */
-int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit,
+MMNC_API int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit,
                      uint64_t seed, double *sigma, double *U, double *V, int *iters, mmnc_err *err);
 
 /* Connected components of the bipartite graph of A (rows and columns are
  * vertices, nonzeros are edges).  comp_row (nrows) may be NULL.  The
  * multiplicity of singular value 1 of the DTM equals this number.
  * O(nnz + nrows + ncols). */
-int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_row, mmnc_err *err);
+MMNC_API int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_row, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
 /* Embeddings from the DTM                                                   */
@@ -479,7 +587,7 @@ typedef struct mmnc_embed_opts {
     int threads;         /* 0 = OpenMP default */
 } mmnc_embed_opts;
 
-void mmnc_embed_opts_default(mmnc_embed_opts *o);
+MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
 
 /*
  * Embed the rows Y of the pmf p (words, for a word x context matrix) in d =
@@ -498,7 +606,7 @@ void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * are still written: the best estimate so far); MMNC_ENOMEM.
  * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + 1 + oversample.
  */
-int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,
+MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,
                mmnc_err *err);
 
 /*
@@ -510,7 +618,7 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
  * temporary file renamed into place.  MMNC_EINVAL if a word is empty or
  * holds white space; MMNC_EIO.  O(n d).
  */
-int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *words, const double *E,
+MMNC_API int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *words, const double *E,
                        int binary, mmnc_err *err);
 
 /*
@@ -521,7 +629,7 @@ int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *wo
  * MMNC_EFORMAT with file and line for a bad header, a short or long record,
  * a non-finite value or a truncated file; MMNC_EIO; MMNC_ENOMEM.  O(n d).
  */
-int mmnc_vectors_read(const char *path, int binary, mmnc_int *n, mmnc_int *d, char ***words, float **E,
+MMNC_API int mmnc_vectors_read(const char *path, int binary, mmnc_int *n, mmnc_int *d, char ***words, float **E,
                       mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
@@ -545,9 +653,9 @@ typedef struct mmnc_stats {
  * summing to 1; labels == NULL).  *out is filled (allocate with
  * mmnc_stats_init, release with mmnc_stats_free).  O(nnz (k if soft) + k^2 |X|).
  */
-int mmnc_stats_init(mmnc_stats *s, mmnc_int k, mmnc_err *err);
-void mmnc_stats_free(mmnc_stats *s);
-int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W,
+MMNC_API int mmnc_stats_init(mmnc_stats *s, mmnc_int k, mmnc_err *err);
+MMNC_API void mmnc_stats_free(mmnc_stats *s);
+MMNC_API int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W,
                         mmnc_stats *out, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
@@ -625,14 +733,14 @@ typedef struct mmnc_params {
 /* The defaults: Algorithm 2 from spectral, k-means++ and random starts in
  * turn, the start with the best predictive information kept, then refined by
  * information moves (see README, "The default"). */
-void mmnc_params_default(mmnc_params *p);
+MMNC_API void mmnc_params_default(mmnc_params *p);
 /* The paper's protocol: mmnc_params_default with random starts, the best
  * objective kept and no refinement. */
-void mmnc_params_paper(mmnc_params *p);
+MMNC_API void mmnc_params_paper(mmnc_params *p);
 
 /* NULL if the parameters are valid for a problem with ny rows, else a
  * message ("k must be between 1 and the number of rows (5)"). */
-const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
+MMNC_API const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
 
 typedef struct mmnc_result {
     mmnc_int k, ny;
@@ -674,8 +782,8 @@ typedef struct mmnc_result {
  * MMNC_ELP if the LP solver fails.  Time per iteration O(nnz k + k^2 |X|);
  * memory O(k (|X| + |Y|)) beyond the pmf.
  */
-int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);
-void mmnc_result_free(mmnc_result *r);
+MMNC_API int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);
+MMNC_API void mmnc_result_free(mmnc_result *r);
 
 /*
  * The most characteristic columns of each cluster: for cluster z the ntop
@@ -684,7 +792,7 @@ void mmnc_result_free(mmnc_result *r);
  * row-major; unused slots (fewer columns with P(x|z) > 0) get -1 and 0.
  * O(nnz + k |X| log ntop).
  */
-int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int ntop, mmnc_int *cols,
+MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int ntop, mmnc_int *cols,
                      double *score, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
@@ -708,13 +816,13 @@ typedef struct mmnc_scores {
 
 /* Score predicted labels pred[i] (any integers >= 0) against truth[i]
  * (any integers >= 0).  O(n + C K + min(C,K)^2 max(C,K)). */
-int mmnc_evaluate(mmnc_int n, const mmnc_int *pred, const mmnc_int *truth, mmnc_scores *out,
+MMNC_API int mmnc_evaluate(mmnc_int n, const mmnc_int *pred, const mmnc_int *truth, mmnc_scores *out,
                   mmnc_err *err);
 
 /* Maximum-weight matching of rows to columns of the nr x nc matrix w
  * (row-major): assign[i] = column matched to row i, or -1 when nr > nc and
  * row i is left out.  Hungarian algorithm, O(min^2 max). */
-int mmnc_assignment_max(mmnc_int nr, mmnc_int nc, const double *w, mmnc_int *assign,
+MMNC_API int mmnc_assignment_max(mmnc_int nr, mmnc_int nc, const double *w, mmnc_int *assign,
                         mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
@@ -731,7 +839,7 @@ typedef struct mmnc_cooc_opts {
     const char *tokens;  /* if not NULL: write the token stream to this file (below) */
 } mmnc_cooc_opts;
 
-void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
+MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
 
 /*
  * Build the word x word co-occurrence matrix of the text files paths[0 ..
@@ -784,7 +892,7 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  * Two streaming passes; time O(corpus * window); memory O(distinct words +
  * nonzero pairs) per thread plus 1 MB of text per thread, never the corpus.
  */
-int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
+MMNC_API int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err);
 
@@ -798,7 +906,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
  * vocabulary made by mmnc_cooc_build.  O(n).
  */
 typedef void (*mmnc_token_fn)(void *ctx, const char *word, size_t len);
-void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, void *ctx);
+MMNC_API void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

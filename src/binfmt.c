@@ -1044,10 +1044,14 @@ static int check_orig(const mmnc_int *o, mmnc_int n, mmnc_int lim, const char *w
     return MMNC_OK;
 }
 
+/* Long (~130 lines) by intent: the file is written in one pass, header,
+ * section table and sections in file order, each section's checksum
+ * computed as it streams out; cutting it would pass the writer's offsets
+ * and digests around for no reader's benefit. */
 int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
 {
     int status = MMNC_OK, f32 = 0, narrow;
-    mmnc_i_outfile of = {NULL, NULL, NULL};
+    mmnc_outfile of = {NULL, NULL, NULL};
     wr w;
     sec s[BIN_NSEC];
     unsigned char h[BIN_HEADER];
@@ -1097,7 +1101,7 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
     }
     MMNC_ALLOC(w.buf, w.block, err, status);
     MMNC_ALLOC(w.bh, maxbytes / w.block + 1, err, status);
-    if ((status = mmnc_i_out_open(&of, path, err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_outfile_open(&of, path, err)) != MMNC_OK) goto cleanup;
     w.fp = of.fp;
     memset(h, 0, sizeof h);
     fwrite(h, 1, BIN_HEADER, w.fp); /* rewritten at the end */
@@ -1165,10 +1169,10 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
         status = mmnc_i_err(err, MMNC_EIO, "%s: write failed: %s", path, strerror(errno));
         goto cleanup;
     }
-    status = mmnc_i_out_commit(&of, err);
+    status = mmnc_outfile_commit(&of, err);
 
 cleanup:
-    if (status != MMNC_OK && of.path) mmnc_i_out_abort(&of);
+    if (status != MMNC_OK && of.path) mmnc_outfile_abort(&of);
     mmnc_i_free(w.buf);
     mmnc_i_free(w.bh);
     return status;

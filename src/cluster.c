@@ -137,9 +137,9 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
 {
     const mmnc_params *prm = c->prm;
     mmnc_int k = c->k, ny = c->ny;
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     int s1;
-    mmnc_i_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+    mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
     s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, err);
     if (s1 == MMNC_OK) {
         if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, i, lab, w, run, err);
@@ -193,6 +193,51 @@ static void one_start(const starts *c, int i, int tid)
     }
 }
 
+/* After every start succeeded (r holds the best objective's W): under the
+ * predictive rule the chosen start, if it is not that one, is run again into
+ * r->W (the same seed gives the same bits); then MMNC_REFINE_CHOSEN refines
+ * r->W by information moves.  c's labels and W are scratch. */
+static int choose_and_refine(const starts *c)
+{
+    const mmnc_params *prm = c->prm;
+    mmnc_result *r = c->r;
+    mmnc_int k = c->k, ny = c->ny;
+    int status = MMNC_OK;
+    if (prm->select == MMNC_SELECT_PREDICTIVE) {
+        int chosen;
+        for (int i = 0; i < prm->restarts; i++) c->st[i] = 1; /* now: start i may be chosen */
+        chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
+        if (chosen != r->best_restart) {
+            mmnc_i_run run = {0, 0, 0};
+            if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
+            memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
+            r->best_restart = chosen;
+            r->objective = run.objective;
+            r->iterations = run.iterations;
+            r->converged = run.converged;
+        }
+    }
+    if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
+        mmnc_params rp = *prm;
+        mmnc_i_run run = {0, 0, 0};
+        rp.max_iter = 100;
+        rp.progress = NULL; /* progress reports the solver's objective only */
+        argmax_labels(k, ny, r->W, c->labels);
+        if ((status = mmnc_i_information(c->p, &rp, r->best_restart, c->labels, r->W, &run, c->err)) != MMNC_OK)
+            return status;
+        r->objective = run.objective;
+        r->iterations += run.iterations;
+        r->refine_sweeps = run.iterations;
+        if (prm->select == MMNC_SELECT_PREDICTIVE)
+            status = mmnc_i_loo_score(c->p, k, c->labels, &r->refined_score, NULL, c->err);
+    }
+    return status;
+}
+
+/* Long (~150 lines) by intent: check and normalise the parameters, run
+ * the starts (side by side or one after another, see below), then the
+ * statistics of the kept start -- one sequence that shares the checked
+ * parameters and the result being filled. */
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out, mmnc_err *err)
 {
     progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL};
@@ -203,7 +248,8 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     mmnc_err *errs = NULL;
     int *st = NULL;
     double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda = 0.0, step = 0.0;
-    int status = MMNC_OK, saved_threads, hard;
+    mmnc_i_threads saved_threads;
+    int status = MMNC_OK, hard;
     const char *msg;
     if (!p || !prm_in || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cluster: NULL argument");
     *out = NULL;
@@ -311,38 +357,9 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         if (status != MMNC_OK && err && err->code == MMNC_OK) mmnc_i_err(err, status, "a start failed");
         if (status != MMNC_OK) goto cleanup;
         r->objective_restart = r->best_restart;
-        if (prm.select == MMNC_SELECT_PREDICTIVE) {
-            /* Every start succeeded (else we left above); the chosen one, if it
-             * is not the best objective kept in r->W, is run again: the same
-             * seed gives the same bits. */
-            int chosen;
-            for (int i = 0; i < prm.restarts; i++) st[i] = 1; /* now: start i may be chosen */
-            chosen = mmnc_i_select(prm.restarts, r->restart_objective, r->restart_score, st, prm.select_tol);
-            if (chosen != r->best_restart) {
-                starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, r, err};
-                mmnc_i_run run = {0, 0, 0};
-                if ((status = run_start(&c, chosen, labels, W, &run, 0, err)) != MMNC_OK) goto cleanup;
-                memcpy(r->W, W, (size_t)(ny * k) * sizeof(double));
-                r->best_restart = chosen;
-                r->objective = run.objective;
-                r->iterations = run.iterations;
-                r->converged = run.converged;
-            }
-        }
-        if (prm.refine == MMNC_REFINE_CHOSEN) {
-            /* the kept start, refined by information moves: labels only */
-            mmnc_params rp = prm;
-            mmnc_i_run run = {0, 0, 0};
-            rp.max_iter = 100;
-            rp.progress = NULL; /* progress reports the solver's objective only */
-            argmax_labels(k, ny, r->W, labels);
-            if ((status = mmnc_i_information(p, &rp, r->best_restart, labels, r->W, &run, err)) != MMNC_OK) goto cleanup;
-            r->objective = run.objective;
-            r->iterations += run.iterations;
-            r->refine_sweeps = run.iterations;
-            if (prm.select == MMNC_SELECT_PREDICTIVE &&
-                (status = mmnc_i_loo_score(p, k, labels, &r->refined_score, NULL, err)) != MMNC_OK)
-                goto cleanup;
+        {
+            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, r, err};
+            if ((status = choose_and_refine(&c)) != MMNC_OK) goto cleanup;
         }
     }
     for (mmnc_int y = 0; y < ny; y++) {

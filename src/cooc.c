@@ -79,9 +79,7 @@ static uint64_t mix64(uint64_t x)
 
 static uint64_t hash_str(const char *s, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, then a finaliser */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return mix64(h);
+    return mix64(mmnc_i_fnv1a(s, n)); /* FNV-1a, then a finaliser */
 }
 
 /* ---- string table: word -> count (pass 1) or word -> id + 1 (pass 2) ------- */
@@ -773,11 +771,15 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
  * into pairs[0]); CSR by a counting sort of the upper triangle and its
  * mirror, then each row sorted.
  */
+/* Long (~270 lines): the outline above is one pipeline whose stages share
+ * the per-thread tables and the vocabulary; the stages' own work is in the
+ * static functions above, what stays here is their order and cleanup. */
 int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err)
 {
-    int status = MMNC_OK, saved = 0, pushed = 0, T = 1;
+    mmnc_i_threads saved = {1, 1};
+    int status = MMNC_OK, pushed = 0, T = 1;
     ctx c;
     vword *vw = NULL;
     char **names = NULL;
@@ -786,7 +788,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     mmnc_csr *A = NULL;
     uint64_t L = 1;
     int64_t vtokens = 0;
-    mmnc_i_outfile tokfile;
+    mmnc_outfile tokfile;
     int tok_open = 0;
 
     memset(&c, 0, sizeof c);
@@ -920,7 +922,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     c.pass = 2;
     c.tokens = 0;
     if (o->tokens) {
-        if ((status = mmnc_i_out_open(&tokfile, o->tokens, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_outfile_open(&tokfile, o->tokens, err)) != MMNC_OK) goto cleanup;
         tok_open = 1;
         c.tok = tokfile.fp;
         c.names = names;
@@ -1006,7 +1008,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
 
     if (tok_open) {
         tok_open = 0;
-        if ((status = mmnc_i_out_commit(&tokfile, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_outfile_commit(&tokfile, err)) != MMNC_OK) goto cleanup;
     }
     *out = A;
     A = NULL;
@@ -1018,7 +1020,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
 
 cleanup:
     if (pushed) mmnc_i_threads_pop(saved);
-    if (tok_open) mmnc_i_out_abort(&tokfile);
+    if (tok_open) mmnc_outfile_abort(&tokfile);
     if (c.words)
         for (int t = 0; t < T; t++) wtab_free(&c.words[t]);
     if (c.pairs)

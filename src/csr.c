@@ -59,7 +59,7 @@ static int scatter_threads(mmnc_int n, mmnc_int nkeys)
     int nt = 1;
 #ifdef _OPENMP
     nt = omp_get_max_threads();
-    if (n < 100000 || nkeys > n / 4) nt = 1;
+    if (n < MMNC_I_OMP_MIN_WORK || nkeys > n / 4) nt = 1;
     if (nt > 64) nt = 64;
 #else
     (void)n;
@@ -382,7 +382,7 @@ static void wstr(writer *w, const char *str)
 int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
 {
     int status = MMNC_OK, integral = 1, opened = 0;
-    mmnc_i_outfile of = {NULL, NULL, NULL};
+    mmnc_outfile of = {NULL, NULL, NULL};
     writer *w = NULL;
     size_t plen;
     mmnc_int i, p;
@@ -404,7 +404,7 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
         }
     }
     MMNC_CALLOC(w, 1, err, status);
-    if ((status = mmnc_i_out_open(&of, path, err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_outfile_open(&of, path, err)) != MMNC_OK) goto cleanup;
     opened = 1;
     w->fp = of.fp;
     plen = strlen(path);
@@ -449,11 +449,33 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
         goto cleanup;
     }
     opened = 0;
-    status = mmnc_i_out_commit(&of, err);
+    status = mmnc_outfile_commit(&of, err);
 
 cleanup:
     if (w && w->gz) gzclose_w(w->gz);
-    if (opened) mmnc_i_out_abort(&of);
+    if (opened) mmnc_outfile_abort(&of);
     mmnc_i_free(w);
     return status;
+}
+
+void mmnc_i_part_rows(mmnc_int nrows, mmnc_int (*get)(void *ctx, mmnc_int i), void *ctx, int part, int nparts,
+                      mmnc_int *first, mmnc_int *end)
+{
+    mmnc_int nnz = get(ctx, nrows);
+    /* the first row y with rowptr[y] >= e, for e = the part's share bounds */
+    for (int side = 0; side < 2; side++) {
+        int r = part + side;
+        mmnc_int lo = 0, hi = nrows, e;
+        if (r == 0) { *first = 0; continue; }
+        if (r == nparts) { *end = nrows; continue; }
+        e = (mmnc_int)((double)r / (double)nparts * (double)nnz);
+        while (lo < hi) { /* smallest y in [0, nrows] with rowptr[y] >= e */
+            mmnc_int mid = lo + (hi - lo) / 2;
+            if (get(ctx, mid) >= e) hi = mid;
+            else lo = mid + 1;
+        }
+        if (side == 0) *first = lo;
+        else *end = lo;
+    }
+    if (*end < *first) *end = *first;
 }

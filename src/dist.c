@@ -1,14 +1,14 @@
 /*
  * dist.c -- distributed runs: the rows of P_{Y,X} split across processes
  * (mmnc.h, "Distributed runs"; docs/mpi.md).  The collectives are the
- * caller's function pointers (mmnc_dist); this file builds a rank's pmf,
- * agrees on errors and cuts a data file into row parts.
+ * caller's function pointers (mmnc_dist); this file builds a rank's pmf
+ * and agrees on errors.  Reading a rank's rows is load.c's.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "io_i.h"
+#include "mmnc_i.h"
 
 int mmnc_i_agree(const mmnc_dist *dist, int status, mmnc_err *err)
 {
@@ -29,58 +29,6 @@ int mmnc_i_agree(const mmnc_dist *dist, int status, mmnc_err *err)
             return mmnc_i_err(err, code, "rank %d failed (%s): see its message", r, mmnc_strerror(code));
         }
     mmnc_i_free(all);
-    return MMNC_OK;
-}
-
-void mmnc_i_part_rows(mmnc_int nrows, mmnc_int (*get)(void *ctx, mmnc_int i), void *ctx, int part, int nparts,
-                      mmnc_int *first, mmnc_int *end)
-{
-    mmnc_int nnz = get(ctx, nrows);
-    /* the first row y with rowptr[y] >= e, for e = the part's share bounds */
-    for (int side = 0; side < 2; side++) {
-        int r = part + side;
-        mmnc_int lo = 0, hi = nrows, e;
-        if (r == 0) { *first = 0; continue; }
-        if (r == nparts) { *end = nrows; continue; }
-        e = (mmnc_int)((double)r / (double)nparts * (double)nnz);
-        while (lo < hi) { /* smallest y in [0, nrows] with rowptr[y] >= e */
-            mmnc_int mid = lo + (hi - lo) / 2;
-            if (get(ctx, mid) >= e) hi = mid;
-            else lo = mid + 1;
-        }
-        if (side == 0) *first = lo;
-        else *end = lo;
-    }
-    if (*end < *first) *end = *first;
-}
-
-static mmnc_int rowptr_of(void *ctx, mmnc_int i)
-{
-    return ((const mmnc_int *)ctx)[i];
-}
-
-int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
-                        const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err)
-{
-    mmnc_read_opts def;
-    mmnc_data *d = NULL;
-    mmnc_int first = 0, end = 0;
-    int status;
-    if (!path || !out || !y0) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read_part: NULL argument");
-    if (nparts < 1 || part < 0 || part >= nparts)
-        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read_part: part %d of %d", part, nparts);
-    *out = NULL;
-    if (!o) mmnc_read_opts_default(&def), o = &def;
-    if (o->format == MMNC_FMT_BIN || (o->format == MMNC_FMT_AUTO && mmnc_i_bin_sniff(path) == 1))
-        return mmnc_i_bin_read_part(path, 0, part, nparts, dist, out, y0, err);
-    if ((status = mmnc_data_read(path, o, &d, err)) != MMNC_OK) return status;
-    mmnc_i_part_rows(d->A->nrows, rowptr_of, d->A->rowptr, part, nparts, &first, &end);
-    if ((status = mmnc_i_data_keep_rows(d, first, end, err)) != MMNC_OK) {
-        mmnc_data_free(d);
-        return status;
-    }
-    *y0 = first;
-    *out = d;
     return MMNC_OK;
 }
 

@@ -78,6 +78,9 @@ static void project(mmnc_int k, const double *w, double c, double *a, mmnc_int *
     }
 }
 
+/* Long (~145 lines) by intent: the iteration of Algorithm 1 (gradient,
+ * momentum, stopping rule, projected step) written out in order, as the
+ * paper's listing reads; the projection is project() above. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
                      const mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err)
 {
@@ -128,14 +131,14 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
          * scattered, the same sums) */
         if (!Pt) mmnc_i_col_scatter(p, k, NULL, NULL, A, bv, NULL, R);
         else
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int x = 0; x < nx; x++)
             gather(Pt->colind, btv, Pt->rowptr[x], Pt->rowptr[x + 1], Pt->nnz, A, k, R + x * k);
         mmnc_i_dsum(p, R, nx * k); /* distributed: the ranks' parts of A B */
         for (mmnc_int x = 0; x < nx; x++)
             for (mmnc_int z = 0; z < k; z++) fro2 += R[x * k + z] * R[x * k + z];
         /* Q = (A B) B^T, ny x k, by rows of P */
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++)
             gather(P->colind, bv, P->rowptr[y], P->rowptr[y + 1], P->nnz, R, k, Q + y * k);
         /* marginal deviation A sqrt(P_Y) - sqrt(P_Z) (serial: fixed order) */
@@ -172,26 +175,19 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
                 double *a = A + y * k;
                 double dmax = 0.0;
                 double *ap = Aprev + y * k;
+                /* the pre-step row, to measure the change: on the stack for
+                 * small k, else over this row of Q once each entry is used */
+                double *prev = k <= 64 ? old : Q + y * k;
                 for (mmnc_int z = 0; z < k; z++) {
                     double cur = a[z];
-                    if (k <= 64) old[z] = cur;
                     a[z] += step * (Q[y * k + z] - lambda * dev[z] * v[y]) + mom * (cur - ap[z]);
                     ap[z] = cur;
+                    prev[z] = cur;
                 }
-                if (k <= 64) {
-                    project(k, w, v[y], a, scratch + (mmnc_int)tid * stride, bps + (mmnc_int)tid * stride);
-                    for (mmnc_int z = 0; z < k; z++) {
-                        double d = fabs(a[z] - old[z]) * w[z] / v[y];
-                        if (d > dmax) dmax = d;
-                    }
-                } else {
-                    /* large k: measure the change against the pre-step value */
-                    for (mmnc_int z = 0; z < k; z++) Q[y * k + z] = ap[z]; /* reuse Q as the old value */
-                    project(k, w, v[y], a, scratch + (mmnc_int)tid * stride, bps + (mmnc_int)tid * stride);
-                    for (mmnc_int z = 0; z < k; z++) {
-                        double d = fabs(a[z] - Q[y * k + z]) * w[z] / v[y];
-                        if (d > dmax) dmax = d;
-                    }
+                project(k, w, v[y], a, scratch + (mmnc_int)tid * stride, bps + (mmnc_int)tid * stride);
+                for (mmnc_int z = 0; z < k; z++) {
+                    double d = fabs(a[z] - prev[z]) * w[z] / v[y];
+                    if (d > dmax) dmax = d;
                 }
                 if (dmax > ch) ch = dmax;
             }

@@ -50,10 +50,6 @@
 
 #include "solver_i.h"
 
-#ifndef MMNC_I_OMP_MIN_WORK
-#define MMNC_I_OMP_MIN_WORK 100000
-#endif
-
 static inline double xlogx(double v) { return v > 0.0 ? v * log(v) : 0.0; }
 
 /* What a sweep keeps between rows and sweeps.  A row's cost to cluster c
@@ -180,7 +176,7 @@ static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doubl
 {
     mmnc_i_pzx(p, k, labels, NULL, T);
     mmnc_i_pz(p, k, labels, NULL, pz);
-#pragma omp parallel for schedule(static) if (p->nx * k > 100000)
+#pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < p->nx * k; i++) BL[i] = xlogx(T[i]);
 }
 
@@ -191,7 +187,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     double *T = NULL, *BL = NULL, *pz = NULL;
     moves m = {W, NULL, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
     int status = MMNC_OK;
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     MMNC_ALLOC(T, nx * k, err, status);
     MMNC_ALLOC(BL, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
@@ -200,10 +196,10 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     MMNC_ALLOC(m.changed, k, err, status);
     MMNC_ALLOC(m.redo, SWEEP_BLOCK * k, err, status);
     /* the order of the visits: drawn from the seed, the start and (distributed) the first row */
-    mmnc_i_rng_seed(&rng, (prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart) ^ ((uint64_t)p->y0 << 32));
+    mmnc_rng_seed(&rng, (prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart) ^ ((uint64_t)p->y0 << 32));
     for (mmnc_int y = 0; y < ny; y++) order[y] = y, m.seen[y] = -1;
     for (mmnc_int y = ny - 1; y > 0; y--) { /* Fisher-Yates */
-        mmnc_int j = mmnc_i_rng_below(&rng, y + 1), t = order[y];
+        mmnc_int j = mmnc_rng_below(&rng, y + 1), t = order[y];
         order[y] = order[j];
         order[j] = t;
     }

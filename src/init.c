@@ -30,7 +30,7 @@ void mmnc_i_label_counts(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
 }
 
 void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t *counted, const double *score,
-                       mmnc_i_rng *rng)
+                       mmnc_rng *rng)
 {
     mmnc_int ny = p->ny;
     int nr = mmnc_i_distributed(p) ? p->dist->size : 1;
@@ -51,7 +51,7 @@ void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t 
             for (mmnc_int y = 0; y < ny; y++)
                 if (count[labels[y]] >= 2 && score[y] < me.key) me.key = score[y], me.row = p->y0 + y;
         } else { /* the first row from a random position on */
-            mmnc_int start = rng ? mmnc_i_rng_below(rng, p->ny_all) : 0;
+            mmnc_int start = rng ? mmnc_rng_below(rng, p->ny_all) : 0;
             for (mmnc_int y = 0; y < ny; y++) {
                 mmnc_int d = (p->y0 + y - start + p->ny_all) % p->ny_all;
                 if (count[labels[y]] >= 2 && (double)d < me.key) me.key = (double)d, me.row = p->y0 + y;
@@ -77,12 +77,12 @@ void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t 
 }
 
 /* Draw an index with probability w[i] / sum(w). */
-static mmnc_int draw(const double *w, mmnc_int n, mmnc_i_rng *rng)
+static mmnc_int draw(const double *w, mmnc_int n, mmnc_rng *rng)
 {
     double total = 0.0, u, acc = 0.0;
     for (mmnc_int i = 0; i < n; i++) total += w[i];
-    if (!(total > 0.0)) return mmnc_i_rng_below(rng, n);
-    u = mmnc_i_rng_uniform(rng) * total;
+    if (!(total > 0.0)) return mmnc_rng_below(rng, n);
+    u = mmnc_rng_uniform(rng) * total;
     for (mmnc_int i = 0; i < n; i++) {
         acc += w[i];
         if (u < acc && w[i] > 0.0) return i;
@@ -94,7 +94,7 @@ static mmnc_int draw(const double *w, mmnc_int n, mmnc_i_rng *rng)
 
 /* draw() over the rows of all ranks (w: this rank's weights): the global
  * row, the same on every rank, as one process would draw it. */
-static mmnc_int draw_rows(const mmnc_pmf *p, const double *w, mmnc_i_rng *rng, mmnc_err *err)
+static mmnc_int draw_rows(const mmnc_pmf *p, const double *w, mmnc_rng *rng, mmnc_err *err)
 {
     int nr = p->dist->size, owner = -1;
     double mine = 0.0, *tot = NULL, total = 0.0, u, acc = 0.0;
@@ -108,9 +108,9 @@ static mmnc_int draw_rows(const mmnc_pmf *p, const double *w, mmnc_i_rng *rng, m
     for (int r = 0; r < nr; r++) total += tot[r];
     if (!(total > 0.0)) {
         mmnc_i_free(tot);
-        return mmnc_i_rng_below(rng, p->ny_all);
+        return mmnc_rng_below(rng, p->ny_all);
     }
-    u = mmnc_i_rng_uniform(rng) * total;
+    u = mmnc_rng_uniform(rng) * total;
     for (int r = 0; r < nr; r++) {
         if (tot[r] > 0.0) owner = r; /* the last one with weight, if round-off runs past the end */
         if (tot[r] > 0.0 && u < acc + tot[r]) break;
@@ -146,7 +146,7 @@ static int owner_of(const mmnc_pmf *p, mmnc_int g, mmnc_err *err)
 }
 
 /* k-means++ on the chi^2 rows of the data. */
-static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_int *labels, mmnc_err *err)
+static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_rng *rng, mmnc_int *labels, mmnc_err *err)
 {
     const mmnc_csr *P = p->P;
     mmnc_int ny = p->ny, nx = p->nx;
@@ -156,7 +156,7 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_in
     MMNC_ALLOC(d2, ny, err, status);
     MMNC_ALLOC(w, ny, err, status);
     MMNC_CALLOC(center, nx, err, status);
-#pragma omp parallel for schedule(static) if (p->nnz > 100000)
+#pragma omp parallel for schedule(static) if (p->nnz > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double s = 0.0;
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
@@ -207,7 +207,7 @@ static int kmeanspp_rows(const mmnc_pmf *p, mmnc_int k, mmnc_i_rng *rng, mmnc_in
                 cnorm = 0.0;
             }
         }
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++) {
             double dot = 0.0;
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) dot += P->val[e] / p->py[y] * center[P->colind[e]];
@@ -229,7 +229,7 @@ cleanup:
  * rows of p (distributed: this rank's rows; the seeds are drawn and the
  * centroids summed over all ranks). */
 static int kmeans_dense(const mmnc_pmf *p, mmnc_int n, mmnc_int d, const double *X, const double *wt, mmnc_int k,
-                        mmnc_i_rng *rng, mmnc_int *labels, mmnc_err *err)
+                        mmnc_rng *rng, mmnc_int *labels, mmnc_err *err)
 {
     int dist = mmnc_i_distributed(p);
     double *C = NULL, *d2 = NULL, *w = NULL, *cw = NULL;
@@ -259,7 +259,7 @@ static int kmeans_dense(const mmnc_pmf *p, mmnc_int n, mmnc_int d, const double 
             if (p->dist->rank == owner) memcpy(C + c * d, X + (g - p->y0) * d, (size_t)d * sizeof(double));
             p->dist->bcast(p->dist, C + c * d, (size_t)d * sizeof(double), owner);
         }
-#pragma omp parallel for schedule(static) if (n * d > 100000)
+#pragma omp parallel for schedule(static) if (n * d > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int i = 0; i < n; i++) {
             double s = 0.0;
             for (mmnc_int j = 0; j < d; j++) {
@@ -281,7 +281,7 @@ static int kmeans_dense(const mmnc_pmf *p, mmnc_int n, mmnc_int d, const double 
         mmnc_i_dsum(p, cw, k);
         for (mmnc_int c = 0; c < k; c++)
             for (mmnc_int j = 0; j < d; j++) C[c * d + j] = cw[c] > 0 ? C[c * d + j] / cw[c] : INFINITY;
-#pragma omp parallel for schedule(static) reduction(+ : changed) if (n * d * k > 100000)
+#pragma omp parallel for schedule(static) reduction(+ : changed) if (n * d * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int i = 0; i < n; i++) {
             mmnc_int best = labels[i];
             double bd = INFINITY;
@@ -334,7 +334,7 @@ cleanup:
     return status;
 }
 
-int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_i_rng *rng,
+int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_rng *rng,
                        mmnc_int *labels, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -348,7 +348,7 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
          * own, so that the labels and the generator's state are those of one
          * process (O(|Y|) draws, small next to an iteration) */
         for (mmnc_int y = 0; y < p->ny_all; y++) {
-            mmnc_int z = mmnc_i_rng_below(rng, k);
+            mmnc_int z = mmnc_rng_below(rng, k);
             if (y >= p->y0 && y < p->y0 + p->ny) labels[y - p->y0] = z;
         }
         break;

@@ -1,7 +1,7 @@
 /*
- * io_i.h -- private interface between the text readers (io.c), the
- * MATLAB reader (io_mat.c), which is the only file that touches libmatio,
- * and the binary format (binfmt.c).
+ * io_i.h -- private interface between the readers of files (read.c,
+ * labels.c), the MATLAB reader (io_mat.c), which is the only file that
+ * touches libmatio, and the binary format (binfmt.c).
  */
 #ifndef MMNC_IO_I_H
 #define MMNC_IO_I_H
@@ -16,6 +16,9 @@
  * (mmnc_data_read rejects it). */
 int mmnc_i_mat_read(const char *path, const char *var, mmnc_data **out, mmnc_err *err);
 
+/* 1 if the file starts with the MAT-file text header "MATLAB". */
+int mmnc_i_mat_sniff(const char *path);
+
 /* Read the numeric vector (n x 1 or 1 x n, any real class) `var` of a MAT
  * file as doubles; *out (n entries) is released with mmnc_i_free. */
 int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, double **out,
@@ -27,7 +30,7 @@ int mmnc_i_bin_sniff(const char *path);
 /* XXH64 of len bytes with the given seed (the checksum of binary files). */
 uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed);
 
-/* Test hook (io.c): the Matrix Market reader parses its entries in blocks of
+/* Test hook (read.c): the Matrix Market reader parses its entries in blocks of
  * `block` bytes read from the stream, each cut at newlines into pieces of
  * about `piece` bytes for the threads; 0 restores the default (32 MB, 1 MB).
  * Tiny sizes put lines across every boundary.  Not thread-safe: call it

@@ -10,6 +10,18 @@
 
 #include "io_i.h"
 
+int mmnc_i_mat_sniff(const char *path)
+{
+    char head[6];
+    FILE *fp = fopen(path, "rb");
+    int yes;
+    if (!fp) return 0;
+    yes = fread(head, 1, 6, fp) == 6 && memcmp(head, "MATLAB", 6) == 0;
+    fclose(fp);
+    return yes;
+}
+
+
 #ifndef MMNC_HAVE_MATIO
 
 int mmnc_i_mat_read(const char *path, const char *var, mmnc_data **out, mmnc_err *err)

@@ -94,7 +94,7 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
         mmnc_i_dsum(p, T, nx * k);
         return;
     }
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < nx; x++) {
         double *t = T + x * k;
         for (mmnc_int z = 0; z < k; z++) t[z] = 0.0;
@@ -143,7 +143,7 @@ int mmnc_i_row_gather_each(const mmnc_pmf *p, mmnc_int k, const double *T, doubl
      * into one line for every nonzero would pass it back and forth. */
     stride = (k + 7) / 8 * 8 + 8;
     if (!S && !(buf = mmnc_i_malloc((size_t)nt * (size_t)stride, sizeof(double)))) return MMNC_ENOMEM;
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < p->ny; y++) {
         int tid = 0;
 #ifdef _OPENMP
@@ -165,7 +165,7 @@ mmnc_int mmnc_i_f32_stride(mmnc_int k)
 void mmnc_i_tx_f32(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, float *F)
 {
     mmnc_int st = F ? mmnc_i_f32_stride(k) : 0;
-#pragma omp parallel for schedule(static) if (p->nx * k > 100000)
+#pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < p->nx; x++) {
         double ix = 1.0 / p->px[x];
         for (mmnc_int z = 0; z < k; z++) Tx[x * k + z] = T[x * k + z] * ix;
@@ -237,7 +237,7 @@ int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc
     nt = omp_get_max_threads();
 #endif
     if (!(buf = mmnc_i_malloc((size_t)nt * (size_t)stride, sizeof(double)))) return MMNC_ENOMEM;
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < p->ny; y++) {
         int tid = 0;
 #ifdef _OPENMP
@@ -413,7 +413,7 @@ void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
     mmnc_int nx = p->nx;
     int want = 1;
 #ifdef _OPENMP
-    if (p->nnz * k > 100000) want = omp_get_max_threads();
+    if (p->nnz * k > MMNC_I_OMP_MIN_WORK) want = omp_get_max_threads();
 #endif
     if (!vals) vals = P->val;
 #pragma omp parallel num_threads(want)

@@ -53,17 +53,6 @@ long mmnc_i_alloc_count(void);
         }                                                                                \
     } while (0)
 
-/* Random numbers: xoshiro256** seeded by splitmix64.  The state lives with
- * the caller; no globals. */
-typedef struct mmnc_i_rng {
-    uint64_t s[4];
-} mmnc_i_rng;
-void mmnc_i_rng_seed(mmnc_i_rng *r, uint64_t seed);
-uint64_t mmnc_i_rng_next(mmnc_i_rng *r);
-double mmnc_i_rng_uniform(mmnc_i_rng *r);            /* in [0, 1) */
-mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n); /* in [0, n) */
-double mmnc_i_rng_normal(mmnc_i_rng *r);
-
 /* Input streams (stream.c): a plain, gzip or xz file, told apart by its
  * magic bytes, or standard input for the path "-".  mmnc_i_in_read reads up
  * to n decoded bytes; *got < n only at the end of the input.  Errors name
@@ -79,16 +68,14 @@ void mmnc_i_in_close(mmnc_i_in *s);
 /* Wall-clock seconds since an arbitrary origin. */
 double mmnc_i_now(void);
 
-/* Atomic output: write to "<path>.tmp.<pid>" and rename into place on
- * commit; abort removes the temporary file. */
-typedef struct mmnc_i_outfile {
-    FILE *fp;
-    char *path;
-    char *tmp;
-} mmnc_i_outfile;
-int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err);
-int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err); /* checks write errors */
-void mmnc_i_out_abort(mmnc_i_outfile *o);
+/* FNV-1a of s[0..n): the library's one string hash (callers fold or mix
+ * its bits as their tables need). */
+static inline uint64_t mmnc_i_fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h;
+}
 
 /* Union-find: the root of x, halving the path on the way. */
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
@@ -103,9 +90,20 @@ void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 /* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
 double mmnc_i_sum(const double *x, mmnc_int n);
 
-/* Set the OpenMP thread count for the duration of a call (0 = leave). */
-int mmnc_i_threads_push(int threads);
-void mmnc_i_threads_pop(int saved);
+/* Work (entries touched, or multiply-adds) below which a loop runs on one
+ * thread: starting an OpenMP team costs more than it saves.  Results never
+ * depend on it (fixed partitions and summation orders). */
+#define MMNC_I_OMP_MIN_WORK 100000
+
+/* Set the OpenMP thread count for the duration of a call (0 = leave) and
+ * nested parallelism off (kernels inside parallel starts run on one
+ * thread); mmnc_i_threads_pop restores both as they were found, so the
+ * host program's OpenMP settings survive every library call. */
+typedef struct mmnc_i_threads {
+    int num, levels;
+} mmnc_i_threads;
+mmnc_i_threads mmnc_i_threads_push(int threads);
+void mmnc_i_threads_pop(mmnc_i_threads saved);
 
 /* Part `part` of `nparts` of a binary matrix file (mmnc_data_read_part). */
 int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, const mmnc_dist *dist, mmnc_data **out,

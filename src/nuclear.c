@@ -96,7 +96,7 @@ static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, do
 {
     score_matrix(k, s, Mp);
     mmnc_i_row_gather(p, k, s->T, Tx, S);
-#pragma omp parallel for schedule(static) if (p->ny * k * k > 100000)
+#pragma omp parallel for schedule(static) if (p->ny * k * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < p->ny; y++) {
         const double *sy = S + y * k;
         double *cy = C + y * k;
@@ -427,6 +427,10 @@ static int any_empty(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int6
     return 0;
 }
 
+/* Long (~125 lines): one hard iteration of Algorithm 2 with its screen
+ * (single-precision scores, recomputed in doubles when the bound fails)
+ * and the partial-step search, which share the scores of the rows and the
+ * trial labels; the kernels it calls are in kernel.c. */
 static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                     mmnc_i_run *run, mmnc_err *err)
 {

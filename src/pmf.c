@@ -20,7 +20,7 @@ void mmnc_pmf_free(mmnc_pmf *p)
 
 void mmnc_i_row_sums(const mmnc_csr *A, double *s)
 {
-#pragma omp parallel for schedule(static) if (A->nnz > 100000)
+#pragma omp parallel for schedule(static) if (A->nnz > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < A->nrows; i++) {
         double t = 0.0;
         for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) t += A->val[e];
@@ -117,7 +117,7 @@ cleanup:
 static void scaled_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X,
                        double *Y)
 {
-#pragma omp parallel for schedule(dynamic, 256) if (M->nnz * m > 100000)
+#pragma omp parallel for schedule(dynamic, 256) if (M->nnz * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < M->nrows; i++) {
         double *yi = Y + i * m;
         for (mmnc_int j = 0; j < m; j++) yi[j] = 0.0;
@@ -147,7 +147,7 @@ void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
     /* one copy of the matrix: the rows of P scattered (the same sums, the
      * square roots taken as scaled_mul takes them), then the column scaling */
     mmnc_i_col_scatter(p, m, NULL, NULL, X, NULL, p->py, Y);
-#pragma omp parallel for schedule(static) if (p->nx * m > 100000)
+#pragma omp parallel for schedule(static) if (p->nx * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < p->nx; x++) {
         double s = 1.0 / sqrt(p->px[x]);
         for (mmnc_int j = 0; j < m; j++) Y[x * m + j] *= s;

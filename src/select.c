@@ -57,7 +57,7 @@ int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doub
     mmnc_i_pzx(p, k, labels, NULL, T); /* collective */
     mmnc_i_pz(p, k, labels, NULL, pz); /* collective */
     for (int g = 0; g < LOO_GRID; g++) a[g] = loo_alpha(g, p->ny_all);
-#pragma omp parallel for schedule(dynamic, 1) if (p->nnz > 100000)
+#pragma omp parallel for schedule(dynamic, 1) if (p->nnz > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int b = 0; b < nb; b++) {
         double acc[LOO_GRID] = {0}, dl[LOO_GRID];
         mmnc_int y1 = (b + 1) * LOO_BLOCK < ny ? (b + 1) * LOO_BLOCK : ny;

@@ -20,7 +20,7 @@ int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, doub
 
 /* Initial hard labels by `method` (mmnc_init).  emb is the spectral
  * embedding (needed for MMNC_INIT_SPECTRAL).  No cluster is left empty. */
-int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_i_rng *rng,
+int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_rng *rng,
                        mmnc_int *labels, mmnc_err *err);
 
 /* Give every empty cluster one row, taken from a cluster with at least two
@@ -32,7 +32,7 @@ int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *
 void mmnc_i_label_counts(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int64_t *count);
 /* counted: the sizes from mmnc_i_label_counts (updated), or NULL to count here. */
 void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t *counted, const double *score,
-                       mmnc_i_rng *rng);
+                       mmnc_rng *rng);
 
 /* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
  * result is hard (labels updated, W filled one-hot); with prm->pz it is the

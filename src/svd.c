@@ -170,6 +170,10 @@ static void block_gemm(mmnc_int n, mmnc_int l, mmnc_int r, const double *A, cons
     }
 }
 
+/* Long (~130 lines): the subspace iteration, its Rayleigh-Ritz step and
+ * the sign convention of the vectors (with its distributed tie-break) in
+ * the order of Halko et al.'s Algorithm 4.4; the dense kernels are the
+ * static functions above. */
 int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
                      double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
@@ -177,7 +181,7 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
     int status = MMNC_OK, converged = 0;
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     if (iters) *iters = 0;
     if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
     ny = p->ny;
@@ -207,8 +211,8 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     MMNC_ALLOC(w.R1, l * l, err, status);
     MMNC_ALLOC(w.part, NBLOCKS * l * l, err, status);
     MMNC_ALLOC(w.tau, l, err, status);
-    mmnc_i_rng_seed(&rng, seed);
-    for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_i_rng_normal(&rng);
+    mmnc_rng_seed(&rng, seed);
+    for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_rng_normal(&rng);
     if ((status = orth(nx, l, Q, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
     while (it < maxit) {
@@ -328,7 +332,8 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
 {
     mmnc_int d, r, skip, ny;
     double *U = NULL, *s = NULL;
-    int status = MMNC_OK, saved;
+    mmnc_i_threads saved;
+    int status = MMNC_OK;
     if (iters) *iters = 0;
     if (!p || !o || !E) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: NULL argument");
     d = o->dim;
@@ -351,7 +356,7 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
         status = mmnc_dtm_svds_ex(p, r, over, o->tol, o->maxit, o->seed, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
-#pragma omp parallel for schedule(static) if (ny * d > 100000)
+#pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double a = 1.0 / sqrt(p->py[y]);
         for (mmnc_int j = 0; j < d; j++) {

@@ -104,7 +104,7 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-void mmnc_i_rng_seed(mmnc_i_rng *r, uint64_t seed)
+void mmnc_rng_seed(mmnc_rng *r, uint64_t seed)
 {
     uint64_t x = seed;
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
@@ -112,7 +112,7 @@ void mmnc_i_rng_seed(mmnc_i_rng *r, uint64_t seed)
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t mmnc_i_rng_next(mmnc_i_rng *r)
+uint64_t mmnc_rng_next(mmnc_rng *r)
 {
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -126,23 +126,23 @@ uint64_t mmnc_i_rng_next(mmnc_i_rng *r)
     return result;
 }
 
-double mmnc_i_rng_uniform(mmnc_i_rng *r) { return (double)(mmnc_i_rng_next(r) >> 11) * 0x1.0p-53; }
+double mmnc_rng_uniform(mmnc_rng *r) { return (double)(mmnc_rng_next(r) >> 11) * 0x1.0p-53; }
 
-mmnc_int mmnc_i_rng_below(mmnc_i_rng *r, mmnc_int n)
+mmnc_int mmnc_rng_below(mmnc_rng *r, mmnc_int n)
 {
     /* Lemire's rejection keeps the draw unbiased. */
     uint64_t un = (uint64_t)n, x, lim = (-un) % un;
-    do x = mmnc_i_rng_next(r);
+    do x = mmnc_rng_next(r);
     while (x < lim);
     return (mmnc_int)(x % un);
 }
 
-double mmnc_i_rng_normal(mmnc_i_rng *r)
+double mmnc_rng_normal(mmnc_rng *r)
 {
     double u1, u2;
-    do u1 = mmnc_i_rng_uniform(r);
+    do u1 = mmnc_rng_uniform(r);
     while (u1 <= 0.0);
-    u2 = mmnc_i_rng_uniform(r);
+    u2 = mmnc_rng_uniform(r);
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
@@ -155,7 +155,7 @@ double mmnc_i_now(void)
 
 /* ---- atomic output files -------------------------------------------------- */
 
-int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err)
+int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err)
 {
     size_t n = strlen(path) + 40;
     o->fp = NULL;
@@ -179,7 +179,7 @@ int mmnc_i_out_open(mmnc_i_outfile *o, const char *path, mmnc_err *err)
     return MMNC_OK;
 }
 
-int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err)
+int mmnc_outfile_commit(mmnc_outfile *o, mmnc_err *err)
 {
     int bad = ferror(o->fp);
     bad |= fclose(o->fp) != 0;
@@ -199,7 +199,7 @@ int mmnc_i_out_commit(mmnc_i_outfile *o, mmnc_err *err)
     return MMNC_OK;
 }
 
-void mmnc_i_out_abort(mmnc_i_outfile *o)
+void mmnc_outfile_abort(mmnc_outfile *o)
 {
     if (o->fp) fclose(o->fp);
     if (o->tmp) remove(o->tmp);
@@ -247,23 +247,25 @@ double mmnc_i_sum(const double *x, mmnc_int n)
     return s;
 }
 
-int mmnc_i_threads_push(int threads)
+mmnc_i_threads mmnc_i_threads_push(int threads)
 {
+    mmnc_i_threads saved = {1, 1};
 #ifdef _OPENMP
-    int saved = omp_get_max_threads();
+    saved.num = omp_get_max_threads();
+    saved.levels = omp_get_max_active_levels();
     if (threads > 0) omp_set_num_threads(threads);
     omp_set_max_active_levels(1); /* kernels inside parallel starts run on one thread */
-    return saved;
 #else
     (void)threads;
-    return 1;
 #endif
+    return saved;
 }
 
-void mmnc_i_threads_pop(int saved)
+void mmnc_i_threads_pop(mmnc_i_threads saved)
 {
 #ifdef _OPENMP
-    omp_set_num_threads(saved);
+    omp_set_num_threads(saved.num);
+    omp_set_max_active_levels(saved.levels);
 #else
     (void)saved;
 #endif

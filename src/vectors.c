@@ -25,7 +25,7 @@ static int has_space(const char *w)
 int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *words, const double *E,
                        int binary, mmnc_err *err)
 {
-    mmnc_i_outfile o;
+    mmnc_outfile o;
     int status;
     float *row = NULL;
     if (!path || !words || !E || n < 1 || d < 1)
@@ -36,7 +36,7 @@ int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *wo
                               "word2vec format", (long long)i + 1);
     if (binary && !(row = mmnc_i_malloc((size_t)d, sizeof(float))))
         return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    if ((status = mmnc_i_out_open(&o, path, err)) != MMNC_OK) {
+    if ((status = mmnc_outfile_open(&o, path, err)) != MMNC_OK) {
         mmnc_i_free(row);
         return status;
     }
@@ -55,7 +55,7 @@ int mmnc_vectors_write(const char *path, mmnc_int n, mmnc_int d, char *const *wo
         putc('\n', o.fp);
     }
     mmnc_i_free(row);
-    return mmnc_i_out_commit(&o, err);
+    return mmnc_outfile_commit(&o, err);
 }
 
 /* ---- reading ----------------------------------------------------------------- */
@@ -110,6 +110,9 @@ static int vr_field(vreader *r, char *f, size_t cap, int *sep, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* Long (~145 lines) by intent: a streaming parser of the word2vec
+ * formats (header, text or binary records, tolerated blanks), every error
+ * naming file and line; its state is the input position. */
 int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d_out, char ***words_out,
                       float **E_out, mmnc_err *err)
 {

@@ -286,16 +286,16 @@ static void test_wide_indices(void)
 static mmnc_data *random_data(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, int integral,
                               uint64_t seed)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_int *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
     double *v = malloc((size_t)nnz * sizeof *v);
     mmnc_data *d = calloc(1, sizeof *d);
     mmnc_err e = {0, ""};
-    mmnc_i_rng_seed(&rng, seed);
+    mmnc_rng_seed(&rng, seed);
     for (mmnc_int t = 0; t < nnz; t++) {
-        ri[t] = mmnc_i_rng_below(&rng, nrows);
-        ci[t] = mmnc_i_rng_below(&rng, ncols);
-        v[t] = integral ? (double)(1 + mmnc_i_rng_below(&rng, 9)) : mmnc_i_rng_uniform(&rng) + 0.1;
+        ri[t] = mmnc_rng_below(&rng, nrows);
+        ci[t] = mmnc_rng_below(&rng, ncols);
+        v[t] = integral ? (double)(1 + mmnc_rng_below(&rng, 9)) : mmnc_rng_uniform(&rng) + 0.1;
     }
     if (mmnc_csr_from_triplets(nrows, ncols, nnz, ri, ci, v, &d->A, &e) != MMNC_OK) {
         fprintf(stderr, "random_data: %s\n", e.msg);

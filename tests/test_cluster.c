@@ -40,15 +40,15 @@ static mmnc_pmf *from_dense(mmnc_int nr, mmnc_int nc, const double *D)
  * rate `in` inside the group's block and `out` elsewhere. */
 static mmnc_pmf *planted(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed, mmnc_int *truth)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     double *D = calloc(ny * nx, sizeof(double));
-    mmnc_i_rng_seed(&rng, seed);
+    mmnc_rng_seed(&rng, seed);
     for (mmnc_int y = 0; y < ny; y++) {
         truth[y] = y % k;
         for (mmnc_int x = 0; x < nx; x++) {
-            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_i_rng_uniform(&rng);
+            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_rng_uniform(&rng);
             int c = 0;
-            while (prod > L) c++, prod *= mmnc_i_rng_uniform(&rng);
+            while (prod > L) c++, prod *= mmnc_rng_uniform(&rng);
             D[y * nx + x] = c;
         }
         D[y * nx + (y % nx)] += 1; /* no empty rows */
@@ -63,12 +63,12 @@ static void test_composition(void)
 {
     mmnc_int truth[30], k = 3;
     mmnc_pmf *p = planted(30, 20, k, 2.0, 0.5, 4, truth);
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     double *W = malloc(k * p->ny * sizeof(double));
-    mmnc_i_rng_seed(&rng, 9);
+    mmnc_rng_seed(&rng, 9);
     for (mmnc_int y = 0; y < p->ny; y++) {
         double s = 0;
-        for (mmnc_int z = 0; z < k; z++) s += (W[y * k + z] = mmnc_i_rng_uniform(&rng) + 0.01);
+        for (mmnc_int z = 0; z < k; z++) s += (W[y * k + z] = mmnc_rng_uniform(&rng) + 0.01);
         for (mmnc_int z = 0; z < k; z++) W[y * k + z] /= s;
     }
     /* dense B_{Z,Y} B_{Y,X} */
@@ -256,7 +256,18 @@ static void test_determinism_and_edges(void)
         prm.threads = 1;
         CHECK_OK(mmnc_cluster(p, &prm, &r1, NULL));
         prm.threads = 2;
+#ifdef _OPENMP
+        { /* the host program's OpenMP settings survive the call */
+            int threads = omp_get_max_threads(), levels = omp_get_max_active_levels();
+            omp_set_max_active_levels(3);
+            CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
+            CHECK(omp_get_max_active_levels() == 3);
+            CHECK(omp_get_max_threads() == threads);
+            omp_set_max_active_levels(levels);
+        }
+#else
         CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
+#endif
         CHECK(memcmp(r1->W, r2->W, 3 * p->ny * sizeof(double)) == 0);
         CHECK(r1->objective == r2->objective);
         mmnc_result_free(r1), mmnc_result_free(r2);
@@ -382,7 +393,7 @@ static void test_one_copy(void)
         double *X = malloc(1500 * 7 * sizeof(double)), *Y1 = malloc(300 * 7 * sizeof(double)),
                *Y2 = malloc(300 * 7 * sizeof(double));
         for (int i = 0; i < 1500 * 7; i++) X[i] = sin(i + 1.0);
-        int saved = mmnc_i_threads_push(t);
+        mmnc_i_threads saved = mmnc_i_threads_push(t);
         mmnc_dtm_tmul(p1, 7, X, Y1);
         mmnc_dtm_tmul(p2, 7, X, Y2);
         mmnc_i_threads_pop(saved);

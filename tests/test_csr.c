@@ -93,7 +93,7 @@ static void test_from_triplets(void)
 /* Random triplets with many duplicates against a dense accumulation. */
 static void test_random(void)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_err e = {0, ""};
     const mmnc_int m = 37, n = 23, nnz = 2000;
     mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c);
@@ -101,11 +101,11 @@ static void test_random(void)
     mmnc_csr *A = NULL, *T = NULL, *TT = NULL;
     int ok = 1;
     mmnc_int expect = 0;
-    mmnc_i_rng_seed(&rng, 7);
+    mmnc_rng_seed(&rng, 7);
     for (mmnc_int t = 0; t < nnz; t++) {
-        r[t] = mmnc_i_rng_below(&rng, m);
-        c[t] = mmnc_i_rng_below(&rng, n);
-        v[t] = (double)mmnc_i_rng_below(&rng, 4); /* some zeros */
+        r[t] = mmnc_rng_below(&rng, m);
+        c[t] = mmnc_rng_below(&rng, n);
+        v[t] = (double)mmnc_rng_below(&rng, 4); /* some zeros */
         dense[r[t] * n + c[t]] += v[t];
     }
     CHECK(mmnc_csr_from_triplets(m, n, nnz, r, c, v, &A, &e) == MMNC_OK);
@@ -149,17 +149,17 @@ static void test_random(void)
  * from swapped triplets, for 1, 2 and 3 threads: the same arrays. */
 static void test_transpose_threads(void)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_err e = {0, ""};
     const mmnc_int m = 20000, n = 3000, nnz = 400000;
     mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c);
     double *v = malloc(nnz * sizeof *v);
     mmnc_csr *A = NULL, *ref = NULL;
-    mmnc_i_rng_seed(&rng, 11);
+    mmnc_rng_seed(&rng, 11);
     for (mmnc_int t = 0; t < nnz; t++) {
-        r[t] = mmnc_i_rng_below(&rng, m / 2) * 2; /* odd rows empty */
-        c[t] = t % 5 == 0 ? 17 : mmnc_i_rng_below(&rng, n - 1); /* a hot column, the last one empty */
-        v[t] = 1.0 + (double)mmnc_i_rng_below(&rng, 100);
+        r[t] = mmnc_rng_below(&rng, m / 2) * 2; /* odd rows empty */
+        c[t] = t % 5 == 0 ? 17 : mmnc_rng_below(&rng, n - 1); /* a hot column, the last one empty */
+        v[t] = 1.0 + (double)mmnc_rng_below(&rng, 100);
     }
     CHECK(mmnc_csr_from_triplets(m, n, nnz, r, c, v, &A, &e) == MMNC_OK);
     CHECK(mmnc_csr_from_triplets(n, m, nnz, c, r, v, &ref, &e) == MMNC_OK);
@@ -197,7 +197,7 @@ static int by_rct(const void *a, const void *b)
 
 static void test_triplets_threads(void)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_err e = {0, ""};
     const mmnc_int m = 5000, n = 4000, nnz = 300000;
     mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c);
@@ -206,11 +206,11 @@ static void test_triplets_threads(void)
     mmnc_csr *ref = NULL;
     mmnc_int q = 0;
     int ok = 1;
-    mmnc_i_rng_seed(&rng, 5);
+    mmnc_rng_seed(&rng, 5);
     for (mmnc_int t = 0; t < nnz; t++) {
-        r[t] = mmnc_i_rng_below(&rng, m / 3) * 3; /* two rows in three empty */
-        c[t] = mmnc_i_rng_below(&rng, n / 40);    /* many duplicates */
-        v[t] = t % 7 == 0 ? -0.5 : 0.1 * (double)(1 + mmnc_i_rng_below(&rng, 9));
+        r[t] = mmnc_rng_below(&rng, m / 3) * 3; /* two rows in three empty */
+        c[t] = mmnc_rng_below(&rng, n / 40);    /* many duplicates */
+        v[t] = t % 7 == 0 ? -0.5 : 0.1 * (double)(1 + mmnc_rng_below(&rng, 9));
         tr[t] = (trip){r[t], c[t], t, v[t]};
     }
     qsort(tr, (size_t)nnz, sizeof *tr, by_rct);

@@ -26,25 +26,25 @@
 static mmnc_pmf *planted_unequal(mmnc_int ny, mmnc_int nx, mmnc_int k, const double *share, double in, double out,
                                  uint64_t seed, mmnc_int *truth)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_int n = 0, cap = 64, *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
     double *v = malloc(cap * sizeof(double)), acc = 0;
     mmnc_csr *A = NULL;
     mmnc_pmf *p = NULL;
-    mmnc_i_rng_seed(&rng, seed);
+    mmnc_rng_seed(&rng, seed);
     for (mmnc_int y = 0, g = 0; y < ny; y++) {
         while (g < k - 1 && y >= (acc + share[g]) * ny) acc += share[g++];
         truth[y] = g;
     }
     for (mmnc_int y = ny - 1; y > 0; y--) { /* shuffle the rows */
-        mmnc_int j = mmnc_i_rng_below(&rng, y + 1), t = truth[y];
+        mmnc_int j = mmnc_rng_below(&rng, y + 1), t = truth[y];
         truth[y] = truth[j], truth[j] = t;
     }
     for (mmnc_int y = 0; y < ny; y++)
         for (mmnc_int x = 0; x < nx; x++) {
-            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_i_rng_uniform(&rng);
+            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_rng_uniform(&rng);
             int c = 0;
-            while (prod > L) c++, prod *= mmnc_i_rng_uniform(&rng);
+            while (prod > L) c++, prod *= mmnc_rng_uniform(&rng);
             if (x == y % nx) c++; /* no empty row or column */
             if (c == 0) continue;
             if (n == cap) {
@@ -77,10 +77,10 @@ static void test_score(void)
     const double share[3] = {0.5, 0.3, 0.2};
     mmnc_int truth[300], lab[300], single[300];
     mmnc_pmf *p = planted_unequal(300, 90, 3, share, 1.0, 0.1, 3, truth);
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     double g_truth, g_rand, g_single, g_one, a;
-    mmnc_i_rng_seed(&rng, 9);
-    for (mmnc_int y = 0; y < 300; y++) lab[y] = mmnc_i_rng_below(&rng, 3), single[y] = y;
+    mmnc_rng_seed(&rng, 9);
+    for (mmnc_int y = 0; y < 300; y++) lab[y] = mmnc_rng_below(&rng, 3), single[y] = y;
     CHECK_OK(mmnc_i_loo_score(p, 3, truth, &g_truth, &a, NULL));
     CHECK_OK(mmnc_i_loo_score(p, 3, lab, &g_rand, NULL, NULL));
     CHECK_OK(mmnc_i_loo_score(p, 300, single, &g_single, NULL, NULL));

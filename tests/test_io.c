@@ -252,15 +252,15 @@ static void test_bad_gzip(void)
     long size;
     mmnc_data *d = NULL;
     mmnc_err e;
-    mmnc_i_rng rng;
-    mmnc_i_rng_seed(&rng, 3);
+    mmnc_rng rng;
+    mmnc_rng_seed(&rng, 3);
     n += (size_t)snprintf(text, cap, "%%%%MatrixMarket matrix coordinate real general\n"
                                      "1000 1000 20000\n");
     for (int t = 0; t < 20000; t++)
         n += (size_t)snprintf(text + n, cap - n, "%lld %lld %lld\n",
-                              (long long)mmnc_i_rng_below(&rng, 1000) + 1,
-                              (long long)mmnc_i_rng_below(&rng, 1000) + 1,
-                              (long long)mmnc_i_rng_below(&rng, 9) + 1);
+                              (long long)mmnc_rng_below(&rng, 1000) + 1,
+                              (long long)mmnc_rng_below(&rng, 1000) + 1,
+                              (long long)mmnc_rng_below(&rng, 9) + 1);
     path = gz_tmpfile(text, ".mtx.gz");
     d = READ_OK(path, NULL);
     mmnc_data_free(d);
@@ -754,10 +754,10 @@ static void gen_mtx(genmtx *g, mmnc_int m, mmnc_int n, mmnc_int nent, mmnc_int d
     static const char *sep[] = {" ", "\t", "   ", " \t "};
     const char *eol = crlf ? "\r\n" : "\n";
     gtext t = {0};
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     long long line = 3;
     mmnc_int si = 0, sj = 0; /* the sorted walk */
-    mmnc_i_rng_seed(&rng, seed);
+    mmnc_rng_seed(&rng, seed);
     memset(g, 0, sizeof *g);
     g->m = m;
     g->n = n;
@@ -770,36 +770,36 @@ static void gen_mtx(genmtx *g, mmnc_int m, mmnc_int n, mmnc_int nent, mmnc_int d
            eol, eol, (long long)m, (long long)n, (long long)declared, eol);
     for (mmnc_int k = 0; k < nent; k++) {
         char val[64];
-        mmnc_int i = mmnc_i_rng_below(&rng, m), j = mmnc_i_rng_below(&rng, n);
+        mmnc_int i = mmnc_rng_below(&rng, m), j = mmnc_rng_below(&rng, n);
         if (sorted) {
-            if (mmnc_i_rng_below(&rng, nent / m + 1) == 0 && si + 2 < m) {
-                si += 1 + mmnc_i_rng_below(&rng, 2);
-                sj = mmnc_i_rng_below(&rng, 3);
+            if (mmnc_rng_below(&rng, nent / m + 1) == 0 && si + 2 < m) {
+                si += 1 + mmnc_rng_below(&rng, 2);
+                sj = mmnc_rng_below(&rng, 3);
             } else if (sj + 3 < n) {
-                sj += mmnc_i_rng_below(&rng, 3);
+                sj += mmnc_rng_below(&rng, 3);
             }
             i = si;
             j = sj;
         }
-        switch (mmnc_i_rng_below(&rng, 7)) {
-        case 0: snprintf(val, sizeof val, "%d", (int)mmnc_i_rng_below(&rng, 10)); break;
-        case 1: snprintf(val, sizeof val, "%.3f", 100 * mmnc_i_rng_uniform(&rng)); break;
-        case 2: snprintf(val, sizeof val, "%.17g", 1e3 * mmnc_i_rng_uniform(&rng)); break;
-        case 3: snprintf(val, sizeof val, "%de-%d", (int)mmnc_i_rng_below(&rng, 100), (int)mmnc_i_rng_below(&rng, 4)); break;
-        case 4: snprintf(val, sizeof val, "+%d.5", (int)mmnc_i_rng_below(&rng, 50)); break;
-        case 5: snprintf(val, sizeof val, mmnc_i_rng_below(&rng, 50) ? ".25" : "-0"); break;
+        switch (mmnc_rng_below(&rng, 7)) {
+        case 0: snprintf(val, sizeof val, "%d", (int)mmnc_rng_below(&rng, 10)); break;
+        case 1: snprintf(val, sizeof val, "%.3f", 100 * mmnc_rng_uniform(&rng)); break;
+        case 2: snprintf(val, sizeof val, "%.17g", 1e3 * mmnc_rng_uniform(&rng)); break;
+        case 3: snprintf(val, sizeof val, "%de-%d", (int)mmnc_rng_below(&rng, 100), (int)mmnc_rng_below(&rng, 4)); break;
+        case 4: snprintf(val, sizeof val, "+%d.5", (int)mmnc_rng_below(&rng, 50)); break;
+        case 5: snprintf(val, sizeof val, mmnc_rng_below(&rng, 50) ? ".25" : "-0"); break;
         default: snprintf(val, sizeof val, "1"); break;
         }
-        if (mmnc_i_rng_below(&rng, 500) == 0) {
-            gt_add(&t, "%s%s", mmnc_i_rng_below(&rng, 2) ? "% a comment" : " \t", eol);
+        if (mmnc_rng_below(&rng, 500) == 0) {
+            gt_add(&t, "%s%s", mmnc_rng_below(&rng, 2) ? "% a comment" : " \t", eol);
             line++;
         }
         if (k % 40000 == 39999) /* longer than the tiny blocks below */
             gt_add(&t, "%lld%*s%lld %s", (long long)i + 1, 5000, "", (long long)j + 1, val);
         else
-            gt_add(&t, "%s%lld%s%lld%s%s%s", pad[mmnc_i_rng_below(&rng, 4)], (long long)i + 1,
-                   sep[mmnc_i_rng_below(&rng, 4)], (long long)j + 1, sep[mmnc_i_rng_below(&rng, 4)],
-                   val, pad[mmnc_i_rng_below(&rng, 4)]);
+            gt_add(&t, "%s%lld%s%lld%s%s%s", pad[mmnc_rng_below(&rng, 4)], (long long)i + 1,
+                   sep[mmnc_rng_below(&rng, 4)], (long long)j + 1, sep[mmnc_rng_below(&rng, 4)],
+                   val, pad[mmnc_rng_below(&rng, 4)]);
         if (k + 1 < nent) gt_add(&t, "%s", eol);
         g->ri[k] = i;
         g->ci[k] = j;
@@ -871,7 +871,8 @@ static const struct {
 
 static int read_cfg(const char *path, int c, mmnc_data **d, mmnc_err *e)
 {
-    int saved = mmnc_i_threads_push(mtx_cfg[c].threads), st;
+    mmnc_i_threads saved = mmnc_i_threads_push(mtx_cfg[c].threads);
+    int st;
     mmnc_i_mtx_blocks(mtx_cfg[c].block, mtx_cfg[c].piece);
     *d = (mmnc_data *)1;
     st = mmnc_data_read(path, NULL, d, e);
@@ -979,7 +980,8 @@ static void test_mtx_parallel_alloc(void)
     for (n = 1;; n++) {
         mmnc_data *d = NULL;
         mmnc_err e;
-        int saved = mmnc_i_threads_push(2), st;
+        mmnc_i_threads saved = mmnc_i_threads_push(2);
+        int st;
         mmnc_i_fail_after(n);
         st = mmnc_data_read(path, NULL, &d, &e);
         mmnc_i_fail_after(0);

@@ -207,17 +207,17 @@ static void test_reuters(void)
 /* Renaming labels (any injective map) changes nothing. */
 static void test_permutation_invariance(void)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_int n = 500, p[500], t[500], p2[500], t2[500];
     mmnc_int cmap[12], kmap[9];
     mmnc_scores a, b;
-    mmnc_i_rng_seed(&rng, 42);
+    mmnc_rng_seed(&rng, 42);
     for (int rep = 0; rep < 20; rep++) {
-        for (int c = 0; c < 12; c++) cmap[c] = (mmnc_int)(mmnc_i_rng_next(&rng) >> 2);
+        for (int c = 0; c < 12; c++) cmap[c] = (mmnc_int)(mmnc_rng_next(&rng) >> 2);
         for (int k = 0; k < 9; k++) kmap[k] = 1000 * (8 - k) + rep; /* reverses the order */
         for (mmnc_int i = 0; i < n; i++) {
-            t[i] = mmnc_i_rng_below(&rng, 12);
-            p[i] = mmnc_i_rng_below(&rng, 4) == 0 ? mmnc_i_rng_below(&rng, 9) : t[i] % 9;
+            t[i] = mmnc_rng_below(&rng, 12);
+            p[i] = mmnc_rng_below(&rng, 4) == 0 ? mmnc_rng_below(&rng, 9) : t[i] % 9;
             t2[i] = cmap[t[i]];
             p2[i] = kmap[p[i]];
         }
@@ -311,20 +311,20 @@ static double brute_best(int nr, int nc, const double *w, int i, unsigned used, 
 
 static void test_hungarian_brute(void)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     double w[36];
     mmnc_int as[6];
     int bad = 0, trials = 0;
-    mmnc_i_rng_seed(&rng, 7);
+    mmnc_rng_seed(&rng, 7);
     for (int nr = 1; nr <= 6; nr++) {
         for (int nc = 1; nc <= 6; nc++) {
             for (int rep = 0; rep < 40; rep++) {
                 int kind = rep % 4;
                 for (int t = 0; t < nr * nc; t++) {
-                    if (kind == 0) w[t] = mmnc_i_rng_uniform(&rng);
-                    else if (kind == 1) w[t] = (double)mmnc_i_rng_below(&rng, 3); /* ties */
-                    else if (kind == 2) w[t] = 100.0 * mmnc_i_rng_normal(&rng); /* negative */
-                    else w[t] = mmnc_i_rng_below(&rng, 3) ? 0.0 : (double)mmnc_i_rng_below(&rng, 50);
+                    if (kind == 0) w[t] = mmnc_rng_uniform(&rng);
+                    else if (kind == 1) w[t] = (double)mmnc_rng_below(&rng, 3); /* ties */
+                    else if (kind == 2) w[t] = 100.0 * mmnc_rng_normal(&rng); /* negative */
+                    else w[t] = mmnc_rng_below(&rng, 3) ? 0.0 : (double)mmnc_rng_below(&rng, 50);
                 }
                 int ok = mmnc_assignment_max(nr, nc, w, as, NULL) == MMNC_OK;
                 unsigned seen = 0;
@@ -371,17 +371,17 @@ static void test_hungarian_brute(void)
  * the full contingency table. */
 static void test_acc_dense_agrees(void)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     enum { N = 3000, C = 40, K = 25 };
     static mmnc_int p[N], t[N];
     static double w[C * K];
     mmnc_int as[C];
     mmnc_scores s;
     double total = 0.0;
-    mmnc_i_rng_seed(&rng, 99);
+    mmnc_rng_seed(&rng, 99);
     for (int i = 0; i < N; i++) {
-        t[i] = mmnc_i_rng_below(&rng, C);
-        p[i] = mmnc_i_rng_below(&rng, 2) ? t[i] % K : mmnc_i_rng_below(&rng, K);
+        t[i] = mmnc_rng_below(&rng, C);
+        p[i] = mmnc_rng_below(&rng, 2) ? t[i] % K : mmnc_rng_below(&rng, K);
         w[t[i] * K + p[i]] += 1.0;
     }
     CHECK_OK(mmnc_assignment_max(C, K, w, as, NULL));

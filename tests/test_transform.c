@@ -217,11 +217,99 @@ static void test_alloc_failures(void)
     CHECK(bad == 0);
 }
 
+/* A one-process mmnc_dist: every collective of one rank is the identity. */
+static void one_sum(const mmnc_dist *d, double *x, mmnc_int n) {}
+static void one_isum(const mmnc_dist *d, int64_t *x, mmnc_int n) {}
+static void one_allgather(const mmnc_dist *d, const void *in, size_t bytes, void *out) { memcpy(out, in, bytes); }
+static void one_bcast(const mmnc_dist *d, void *buf, size_t bytes, int root) {}
+static void one_gatherv(const mmnc_dist *d, const double *in, mmnc_int n, double *out, int root)
+{
+    memcpy(out, in, (size_t)n * sizeof *in);
+}
+static void one_scatterv(const mmnc_dist *d, const double *in, double *out, mmnc_int n, int root)
+{
+    memcpy(out, in, (size_t)n * sizeof *in);
+}
+
+/* mmnc_data_load: read, transform and drop in one call, whole or as rank
+ * 0 of 1; the failures name the file. */
+static void test_load(void)
+{
+    /* 4 x 3: rows 2 and 3 and column 3 empty */
+    const char *path = test_tmpfile("%%MatrixMarket matrix coordinate real general\n4 3 3\n1 1 2\n1 2 1\n4 2 3\n",
+                                    ".mtx");
+    mmnc_dist one = {0, 1, NULL, one_sum, one_sum, one_isum, one_allgather, one_bcast, one_gatherv, one_scatterv};
+    mmnc_load_opts o;
+    mmnc_data *d = NULL;
+    mmnc_int rd = -1, cd = -1;
+    mmnc_err e;
+    char buf[32];
+    mmnc_load_opts_default(&o);
+    CHECK(o.drop_empty == 1 && o.transpose == 0 && o.map == MMNC_MAP_NONE && o.read.row_field == 1);
+    for (int dist = 0; dist < 2; dist++) {
+        CHECK(mmnc_data_load(path, &o, dist ? &one : NULL, &d, &rd, &cd, &e) == MMNC_OK);
+        CHECK(d && d->A->nrows == 2 && d->A->ncols == 2 && rd == 2 && cd == 1);
+        CHECK(d && strcmp(mmnc_data_row_id(d, 1, buf), "4") == 0 && entry(d->A, 1, 1) == 3);
+        mmnc_data_free(d);
+        d = NULL;
+    }
+    o.transpose = 1;
+    o.map = MMNC_MAP_BINARY;
+    CHECK(mmnc_data_load(path, &o, NULL, &d, NULL, NULL, &e) == MMNC_OK);
+    CHECK(d && d->A->nrows == 2 && d->A->ncols == 2 && entry(d->A, 1, 1) == 1 && entry(d->A, 0, 0) == 1);
+    CHECK(d && strcmp(mmnc_data_col_id(d, 1, buf), "4") == 0);
+    mmnc_data_free(d);
+    d = NULL;
+    CHECK(mmnc_data_load(path, &o, &one, &d, NULL, NULL, &e) == MMNC_EINVAL && !d);
+    CHECK(strstr(e.msg, path) != NULL);
+    CHECK(mmnc_data_load("no/such/file.mtx", NULL, NULL, &d, NULL, NULL, &e) == MMNC_EIO && !d);
+    CHECK(strstr(e.msg, "no/such/file.mtx") != NULL);
+}
+
+/* The names of side files, and a data set with ids written as Matrix
+ * Market with its .rows file (its columns are 1..n: no .cols). */
+static void test_write_mtx(void)
+{
+    const char *cases[][3] = {{"a.mtx", ".rows", "a.rows"}, {"d/a.mtx.gz", ".vocab", "d/a.vocab"},
+                              {"a.txt", ".cols", "a.txt.cols"}, {".mtx", ".rows", ".rows"}};
+    mmnc_int r[] = {0, 1}, c[] = {0, 1};
+    double v[] = {1, 2};
+    mmnc_data *d = make(2, 2, 2, r, c, v), *back = NULL;
+    char *side = NULL, *out = NULL;
+    int wr = -1, wc = -1;
+    mmnc_err e;
+    for (int i = 0; i < 4; i++) {
+        CHECK(mmnc_mtx_side_path(cases[i][0], cases[i][1], &side, &e) == MMNC_OK);
+        CHECK(side && strcmp(side, cases[i][2]) == 0);
+        mmnc_free(side);
+    }
+    d->row_names = names("r", 2);
+    out = strdup(test_tmpfile("", ".mtx"));
+    CHECK(mmnc_data_write_mtx(d, out, &wr, &wc, &e) == MMNC_OK && wr == 1 && wc == 0);
+    CHECK(mmnc_mtx_side_path(out, ".rows", &side, &e) == MMNC_OK);
+    {
+        mmnc_int n = 0;
+        char **ids = NULL;
+        CHECK(mmnc_names_read(side, 0, &n, &ids, &e) == MMNC_OK && n == 2);
+        CHECK(ids && strcmp(ids[0], "r0") == 0 && strcmp(ids[1], "r1") == 0);
+        mmnc_names_free(n, ids);
+    }
+    CHECK(mmnc_data_read(out, NULL, &back, &e) == MMNC_OK && back->A->nnz == 2 && entry(back->A, 1, 1) == 2);
+    mmnc_data_free(back);
+    remove(side);
+    remove(out);
+    mmnc_free(side);
+    free(out);
+    mmnc_data_free(d);
+}
+
 int main(void)
 {
     test_transpose();
     test_maps();
     test_drop_empty();
     test_alloc_failures();
+    test_load();
+    test_write_mtx();
     return test_done();
 }

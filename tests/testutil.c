@@ -50,15 +50,15 @@ int test_csr_equal(const mmnc_csr *A, const mmnc_csr *B)
 /* Random sparse nr x nc matrix with every row and column nonzero. */
 mmnc_csr *test_random_csr(mmnc_int nr, mmnc_int nc, double density, uint64_t seed)
 {
-    mmnc_i_rng rng;
+    mmnc_rng rng;
     mmnc_int cap = nr * nc + nr + nc, n = 0;
     mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
     double *v = malloc(cap * sizeof(double));
     mmnc_csr *A = NULL;
-    mmnc_i_rng_seed(&rng, seed);
+    mmnc_rng_seed(&rng, seed);
     for (mmnc_int i = 0; i < nr; i++)
         for (mmnc_int j = 0; j < nc; j++)
-            if (mmnc_i_rng_uniform(&rng) < density) ri[n] = i, ci[n] = j, v[n++] = 1 + mmnc_i_rng_below(&rng, 9);
+            if (mmnc_rng_uniform(&rng) < density) ri[n] = i, ci[n] = j, v[n++] = 1 + mmnc_rng_below(&rng, 9);
     for (mmnc_int i = 0; i < nr; i++) ri[n] = i, ci[n] = i % nc, v[n++] = 1;
     for (mmnc_int j = 0; j < nc; j++) ri[n] = j % nr, ci[n] = j, v[n++] = 1;
     mmnc_csr_from_triplets(nr, nc, n, ri, ci, v, &A, NULL);

@@ -521,6 +521,12 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect_file s.sweep.svg
     expect_grep "<svg" s.sweep.svg
     end
+
+    begin "sweep: quotes and a backquote in the output path reach gnuplot intact"
+    run sweep --kmin 1 --kmax 2 -o "it's \"q\" \`x\`" "$BLOCKS"
+    expect_rc 0
+    expect_grep "<svg" "it's \"q\" \`x\`.sweep.svg"
+    end
 fi
 
 begin "sweep --kmin 4 --kmax 3 -> usage, exit 2"

@@ -23,15 +23,7 @@ if ! command -v "$MPIRUN" >/dev/null; then echo "mpi: $MPIRUN not found: skipped
 case $MMNC in /*) ;; *) MMNC=$PWD/$MMNC ;; esac
 case $MPI in /*) ;; *) MPI=$PWD/$MPI ;; esac
 case $SRC in "" | /*) ;; *) SRC=$PWD/$SRC ;; esac # the cases below run in a temporary directory
-RUN=("$MPIRUN")
-if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-    RUN+=(--oversubscribe)
-    [ "$(id -u)" = 0 ] && RUN+=(--allow-run-as-root)
-fi
-# Open MPI's own allocations are reported as leaks under LeakSanitizer.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-# An oversubscribed rank should yield its core while it waits.
-export OMPI_MCA_mpi_yield_when_idle=1
+. "$(dirname "$0")/launcher.sh" # RUN, and the environment of MPI tests
 LIMIT=${MPI_TEST_TIMEOUT:-300}
 
 W=$(mktemp -d)

@@ -1,7 +1,8 @@
 /*
- * io.c -- data sets from text files (Matrix Market, triplets, libsvm; plain,
- * gzip or xz), class labels and names.  MATLAB files are delegated to
- * io_mat.c.
+ * read.c -- the data readers: data sets from text files (Matrix Market,
+ * triplets, libsvm; plain, gzip or xz) and mmnc_data_read, which tells the
+ * formats apart and delegates MATLAB files to io_mat.c and binary matrix
+ * files to binfmt.c.  Lines come through text.c.
  *
  * All text comes through stream.c in large blocks cut into lines with
  * memchr; numbers are parsed by hand (with strtod only for values that are
@@ -15,147 +16,11 @@
 #include <string.h>
 
 #include "io_i.h"
-
-#define LR_CHUNK ((size_t)1 << 20)
-#define IS_WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\r' || (c) == '\v' || (c) == '\f')
+#include "text_i.h"
 
 /* ------------------------------------------------------------------------ */
-/* Line reader                                                               */
+/* Numbers, triplets, the CSR builder                                        */
 /* ------------------------------------------------------------------------ */
-
-typedef struct lreader {
-    mmnc_i_in *in;
-    const char *path;
-    char *buf;          /* cap + 1 bytes: room for a final NUL */
-    size_t cap, beg, end;
-    int eof;
-    long long line;     /* number of the line last returned (1-based) */
-} lreader;
-
-static int lr_fill(lreader *r, mmnc_err *err)
-{
-    int st;
-    size_t want, got;
-    if (r->beg > 0) {
-        memmove(r->buf, r->buf + r->beg, r->end - r->beg);
-        r->end -= r->beg;
-        r->beg = 0;
-    }
-    if (r->end == r->cap) { /* a line longer than the buffer */
-        char *nb = mmnc_i_realloc(r->buf, 2 * r->cap + 1, 1);
-        if (!nb) return mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory (line %lld is too long)",
-                                   r->path, r->line + 1);
-        r->buf = nb;
-        r->cap *= 2;
-    }
-    want = r->cap - r->end;
-    if ((st = mmnc_i_in_read(r->in, r->buf + r->end, want, &got, err)) != MMNC_OK) return st;
-    if (memchr(r->buf + r->end, '\0', got))
-        return mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: NUL byte: this is not a text file",
-                          r->path, r->line + 1);
-    r->end += got;
-    if (got < want) r->eof = 1;
-    return MMNC_OK;
-}
-
-static int lr_open(lreader *r, const char *path, mmnc_err *err)
-{
-    int st;
-    memset(r, 0, sizeof *r);
-    r->path = path;
-    if ((st = mmnc_i_in_open(path, &r->in, err)) != MMNC_OK) return st;
-    r->cap = LR_CHUNK;
-    r->buf = mmnc_i_malloc(r->cap + 1, 1);
-    if (!r->buf) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    return lr_fill(r, err);
-}
-
-static void lr_close(lreader *r)
-{
-    mmnc_i_in_close(r->in);
-    mmnc_i_free(r->buf);
-    r->in = NULL;
-    r->buf = NULL;
-}
-
-/* Next line, NUL-terminated without its "\n" or "\r\n", in *s (length *n);
- * *s = NULL at the end of the file. */
-static int lr_next(lreader *r, char **s, size_t *n, mmnc_err *err)
-{
-    int st;
-    for (;;) {
-        char *b = r->buf + r->beg;
-        char *nl = memchr(b, '\n', r->end - r->beg);
-        size_t len;
-        if (nl || (r->eof && r->beg < r->end)) {
-            if (nl) {
-                len = (size_t)(nl - b);
-                r->beg += len + 1;
-            } else {
-                len = r->end - r->beg;
-                r->beg = r->end;
-            }
-            b[len] = '\0'; /* buf has cap + 1 bytes */
-            if (len && b[len - 1] == '\r') b[--len] = '\0';
-            r->line++;
-            *s = b;
-            *n = len;
-            return MMNC_OK;
-        }
-        if (r->eof) {
-            *s = NULL;
-            *n = 0;
-            return MMNC_OK;
-        }
-        if ((st = lr_fill(r, err)) != MMNC_OK) return st;
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Messages, numbers, keys                                                   */
-/* ------------------------------------------------------------------------ */
-
-/* A printable excerpt of s[0..n) for error messages. */
-static const char *excerpt(const char *s, size_t n, char *buf /* 80 */)
-{
-    size_t i, k = 0;
-    for (i = 0; i < n && k < 60; i++) {
-        unsigned char c = (unsigned char)s[i];
-        buf[k++] = c == '\t' ? ' ' : (c < 32 || c == 127) ? '?' : (char)c;
-    }
-    if (i < n) {
-        memcpy(buf + k, "...", 3);
-        k += 3;
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
-static int line_err(const lreader *r, int code, mmnc_err *err, const char *fmt, ...)
-    MMNC_PRINTF(4, 5);
-static int line_err(const lreader *r, int code, mmnc_err *err, const char *fmt, ...)
-{
-    char msg[MMNC_ERRMSG_SIZE];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return mmnc_i_err(err, code, "%s:%lld: %s", r->path, r->line, msg);
-}
-
-/* Unsigned decimal integer filling [b, e) exactly; 0 on failure. */
-static int parse_index(const char *b, const char *e, mmnc_int *x)
-{
-    mmnc_int v = 0;
-    if (b >= e || e - b > 18) return 0;
-    for (; b < e; b++) {
-        unsigned d = (unsigned)(unsigned char)*b - '0';
-        if (d > 9) return 0;
-        v = 10 * v + (mmnc_int)d;
-    }
-    *x = v;
-    return 1;
-}
 
 static const double pow10tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                   1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -204,103 +69,22 @@ static int parse_double(const char *b, const char *e, double *x)
         if (n == 0 || n >= sizeof tmp) return 0;
         memcpy(tmp, b, n);
         tmp[n] = '\0';
-        if (IS_WS(tmp[0])) return 0;
+        if (MMNC_I_IS_WS(tmp[0])) return 0;
         *x = strtod(tmp, &end);
         return end == tmp + n;
     }
 }
 
 /* Validate a value; 0 if fine, else fills err. */
-static int check_value(const lreader *r, double v, const char *b, const char *e, mmnc_err *err)
+static int check_value(const mmnc_i_lreader *r, double v, const char *b, const char *e, mmnc_err *err)
 {
     char ex[80];
     if (isnan(v) || isinf(v))
-        return line_err(r, MMNC_EFORMAT, err, "value '%s' is not a finite number",
-                        excerpt(b, (size_t)(e - b), ex));
+        return mmnc_i_line_err(r, MMNC_EFORMAT, err, "value '%s' is not a finite number",
+                        mmnc_i_excerpt(b, (size_t)(e - b), ex));
     if (v < 0)
-        return line_err(r, MMNC_EFORMAT, err, "negative value '%s' (values must be >= 0)",
-                        excerpt(b, (size_t)(e - b), ex));
-    return MMNC_OK;
-}
-
-/* String keys -> 0, 1, 2, ... in order of first appearance (open addressing,
- * linear probing, load <= 1/2).  names[] keeps the keys. */
-typedef struct keymap {
-    char **names;
-    uint64_t *hash;   /* hash of names[i] */
-    mmnc_int n, cap;
-    mmnc_int *slot;   /* index + 1, 0 = empty */
-    size_t nslot;     /* power of two */
-} keymap;
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h ^ (h >> 29);
-}
-
-static void keymap_free(keymap *k)
-{
-    if (k->names)
-        for (mmnc_int i = 0; i < k->n; i++) mmnc_i_free(k->names[i]);
-    mmnc_i_free(k->names);
-    mmnc_i_free(k->hash);
-    mmnc_i_free(k->slot);
-    memset(k, 0, sizeof *k);
-}
-
-static int keymap_rehash(keymap *k, size_t nslot, mmnc_err *err)
-{
-    mmnc_int *slot = mmnc_i_calloc(nslot, sizeof(mmnc_int));
-    if (!slot) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    for (mmnc_int i = 0; i < k->n; i++) {
-        size_t h = (size_t)k->hash[i] & (nslot - 1);
-        while (slot[h]) h = (h + 1) & (nslot - 1);
-        slot[h] = i + 1;
-    }
-    mmnc_i_free(k->slot);
-    k->slot = slot;
-    k->nslot = nslot;
-    return MMNC_OK;
-}
-
-/* Index of key s[0..n), inserted if new. */
-static int keymap_get(keymap *k, const char *s, size_t n, mmnc_int *idx, mmnc_err *err)
-{
-    uint64_t h = hash_bytes(s, n);
-    size_t pos;
-    char *copy;
-    int st;
-    if (!k->slot && (st = keymap_rehash(k, 1024, err)) != MMNC_OK) return st;
-    pos = (size_t)h & (k->nslot - 1);
-    while (k->slot[pos]) {
-        mmnc_int i = k->slot[pos] - 1;
-        if (k->hash[i] == h && strncmp(k->names[i], s, n) == 0 && k->names[i][n] == '\0') {
-            *idx = i;
-            return MMNC_OK;
-        }
-        pos = (pos + 1) & (k->nslot - 1);
-    }
-    if (k->n == k->cap) {
-        mmnc_int nc = k->cap ? 2 * k->cap : 256;
-        char **nn = mmnc_i_realloc(k->names, (size_t)nc, sizeof(char *));
-        uint64_t *nh;
-        if (!nn) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-        k->names = nn;
-        nh = mmnc_i_realloc(k->hash, (size_t)nc, sizeof(uint64_t));
-        if (!nh) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-        k->hash = nh;
-        k->cap = nc;
-    }
-    if (!(copy = mmnc_i_malloc(n + 1, 1))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    k->names[k->n] = copy;
-    k->hash[k->n] = h;
-    k->slot[pos] = ++k->n;
-    *idx = k->n - 1;
-    if ((size_t)k->n * 2 > k->nslot) return keymap_rehash(k, 2 * k->nslot, err);
+        return mmnc_i_line_err(r, MMNC_EFORMAT, err, "negative value '%s' (values must be >= 0)",
+                        mmnc_i_excerpt(b, (size_t)(e - b), ex));
     return MMNC_OK;
 }
 
@@ -463,20 +247,6 @@ cleanup:
 /* Matrix Market                                                             */
 /* ------------------------------------------------------------------------ */
 
-static int is_comment(const char *s) { return *s == '%' || *s == '#'; }
-
-static const char *skip_ws(const char *p)
-{
-    while (IS_WS(*p)) p++;
-    return p;
-}
-
-static const char *token_end(const char *p)
-{
-    while (*p && !IS_WS(*p)) p++;
-    return p;
-}
-
 static int word_is(const char *b, const char *e, const char *w)
 {
     size_t n = strlen(w);
@@ -487,23 +257,23 @@ static int word_is(const char *b, const char *e, const char *w)
 }
 
 /* The banner "%%MatrixMarket matrix coordinate <field> general". */
-static int mtx_banner(const lreader *r, const char *s, int *pattern, mmnc_err *err)
+static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, mmnc_err *err)
 {
     const char *b[4], *e[4], *p = s + 14;
     char ex[80];
     int k;
     for (k = 0; k < 4; k++) {
-        p = skip_ws(p);
+        p = mmnc_i_skip_ws(p);
         b[k] = p;
-        e[k] = p = token_end(p);
+        e[k] = p = mmnc_i_token_end(p);
     }
     if (!word_is(b[0], e[0], "matrix") || !word_is(b[1], e[1], "coordinate") ||
         !(word_is(b[2], e[2], "real") || word_is(b[2], e[2], "integer") ||
           word_is(b[2], e[2], "pattern")) ||
-        !word_is(b[3], e[3], "general") || *skip_ws(p))
-        return line_err(r, MMNC_EFORMAT, err,
+        !word_is(b[3], e[3], "general") || *mmnc_i_skip_ws(p))
+        return mmnc_i_line_err(r, MMNC_EFORMAT, err,
                         "only coordinate real/integer/pattern general is supported, found '%s'",
-                        excerpt(s, strlen(s), ex));
+                        mmnc_i_excerpt(s, strlen(s), ex));
     *pattern = word_is(b[2], e[2], "pattern");
     return MMNC_OK;
 }
@@ -618,7 +388,7 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
                      mmnc_int *ri, mmnc_int *ci, double *v, mmnc_int *nent, mmnc_err *err)
 {
     const char *end = s + len, *fast_end = end;
-    lreader at = {.path = h->path, .line = line0}; /* only where a message points */
+    mmnc_i_lreader at = {.path = h->path, .line = line0}; /* only where a message points */
     mmnc_int k = 0;
     int status = MMNC_OK;
     char ex[80];
@@ -641,36 +411,36 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
         le = nl ? nl : end;
         p = s;
         if (memchr(s, '\0', (size_t)(le - s))) {
-            status = line_err(&at, MMNC_EFORMAT, err, "NUL byte: this is not a text file");
+            status = mmnc_i_line_err(&at, MMNC_EFORMAT, err, "NUL byte: this is not a text file");
             break;
         }
         if (le > s && le[-1] == '\r') le--;
-        while (p < le && IS_WS(*p)) p++;
+        while (p < le && MMNC_I_IS_WS(*p)) p++;
         if (p == le || *p == '%') {
             s = nl ? nl + 1 : end;
             continue;
         }
         b0 = p;
-        while (p < le && !IS_WS(*p)) p++;
+        while (p < le && !MMNC_I_IS_WS(*p)) p++;
         e0 = p;
-        while (p < le && IS_WS(*p)) p++;
+        while (p < le && MMNC_I_IS_WS(*p)) p++;
         b1 = p;
-        while (p < le && !IS_WS(*p)) p++;
+        while (p < le && !MMNC_I_IS_WS(*p)) p++;
         e1 = p;
-        while (p < le && IS_WS(*p)) p++;
+        while (p < le && MMNC_I_IS_WS(*p)) p++;
         b2 = p;
-        while (p < le && !IS_WS(*p)) p++;
+        while (p < le && !MMNC_I_IS_WS(*p)) p++;
         e2 = p;
-        while (p < le && IS_WS(*p)) p++;
-        if (p < le || (h->pattern ? b2 != e2 : b2 == e2) || !parse_index(b0, e0, &i) ||
-            !parse_index(b1, e1, &j) || (!h->pattern && !parse_double(b2, e2, &x))) {
-            status = line_err(&at, MMNC_EFORMAT, err, "expected '%s', found '%s'",
+        while (p < le && MMNC_I_IS_WS(*p)) p++;
+        if (p < le || (h->pattern ? b2 != e2 : b2 == e2) || !mmnc_i_parse_index(b0, e0, &i) ||
+            !mmnc_i_parse_index(b1, e1, &j) || (!h->pattern && !parse_double(b2, e2, &x))) {
+            status = mmnc_i_line_err(&at, MMNC_EFORMAT, err, "expected '%s', found '%s'",
                               h->pattern ? "row col" : "row col value",
-                              excerpt(s, (size_t)(le - s), ex));
+                              mmnc_i_excerpt(s, (size_t)(le - s), ex));
             break;
         }
         if (i < 1 || i > h->m || j < 1 || j > h->n) {
-            status = line_err(&at, MMNC_EFORMAT, err,
+            status = mmnc_i_line_err(&at, MMNC_EFORMAT, err,
                               "index (%lld, %lld) out of range: the matrix is %lld x %lld "
                               "(1-based)", (long long)i, (long long)j, (long long)h->m,
                               (long long)h->n);
@@ -678,7 +448,7 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
         }
         if ((status = check_value(&at, x, b2, e2, err)) != MMNC_OK) break;
         if (k == limit) {
-            status = line_err(&at, MMNC_EFORMAT, err,
+            status = mmnc_i_line_err(&at, MMNC_EFORMAT, err,
                               "more entries than the %lld declared in the size line",
                               (long long)h->nnz);
             break;
@@ -694,7 +464,7 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
 
 /* The entry lines text[0..len) (whole lines; r->line lines come before
  * them) appended to t, on all threads.  pc has MTX_MAXPIECES slots. */
-static int mtx_block_parse(lreader *r, const mtx_hdr *h, const char *text, size_t len,
+static int mtx_block_parse(mmnc_i_lreader *r, const mtx_hdr *h, const char *text, size_t len,
                            mtx_part *pc, tbuf *t, mmnc_err *err)
 {
     size_t np = (len + mtx_piece - 1) / mtx_piece;
@@ -756,7 +526,7 @@ static int mtx_block_parse(lreader *r, const mtx_hdr *h, const char *text, size_
 
 /* Move the unread text r->buf[beg..end) to the front, grow the buffer to at
  * least `target` bytes and read until it holds `target` (or the input ends). */
-static int block_fill(lreader *r, size_t target, mmnc_err *err)
+static int block_fill(mmnc_i_lreader *r, size_t target, mmnc_err *err)
 {
     size_t want, got;
     int st;
@@ -781,7 +551,7 @@ static int block_fill(lreader *r, size_t target, mmnc_err *err)
 
 /* The entry lines after the size line (the next line of r) appended to t;
  * r->line ends as the number of lines of the file. */
-static int mtx_entries(lreader *r, const mtx_hdr *h, tbuf *t, mmnc_err *err)
+static int mtx_entries(mmnc_i_lreader *r, const mtx_hdr *h, tbuf *t, mmnc_err *err)
 {
     int status = MMNC_OK;
     mtx_part *pc = NULL;
@@ -824,7 +594,7 @@ cleanup:
  * comments and size line are read line by line, the entries in parallel
  * blocks (mtx_entries).
  */
-static int read_mtx(lreader *r, mmnc_data **out, mmnc_err *err)
+static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, have_size = 0, banner = 0;
     mtx_hdr h = {.path = r->path};
@@ -834,7 +604,7 @@ static int read_mtx(lreader *r, mmnc_data **out, mmnc_err *err)
 
     while (!have_size) {
         const char *p, *b0, *e0, *b1, *e1, *b2, *e2;
-        if ((status = lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
         if (!s) break;
         if (r->line == 1 && strncmp(s, "%%", 2) == 0 && len >= 14 &&
             word_is(s + 2, s + 14, "matrixmarket")) {
@@ -842,26 +612,26 @@ static int read_mtx(lreader *r, mmnc_data **out, mmnc_err *err)
             banner = 1;
             continue;
         }
-        p = skip_ws(s);
+        p = mmnc_i_skip_ws(s);
         if (!*p || *p == '%') continue;
         b0 = p;
-        e0 = p = token_end(p);
-        b1 = p = skip_ws(p);
-        e1 = p = token_end(p);
-        b2 = p = skip_ws(p);
-        e2 = p = token_end(p);
-        p = skip_ws(p);
-        if (*p || !parse_index(b0, e0, &h.m) || !parse_index(b1, e1, &h.n) ||
-            !parse_index(b2, e2, &h.nnz)) {
-            status = line_err(r, MMNC_EFORMAT, err, "expected 'rows cols entries'%s, found '%s'",
+        e0 = p = mmnc_i_token_end(p);
+        b1 = p = mmnc_i_skip_ws(p);
+        e1 = p = mmnc_i_token_end(p);
+        b2 = p = mmnc_i_skip_ws(p);
+        e2 = p = mmnc_i_token_end(p);
+        p = mmnc_i_skip_ws(p);
+        if (*p || !mmnc_i_parse_index(b0, e0, &h.m) || !mmnc_i_parse_index(b1, e1, &h.n) ||
+            !mmnc_i_parse_index(b2, e2, &h.nnz)) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected 'rows cols entries'%s, found '%s'",
                               banner ? "" : " (read as Matrix Market without a banner)",
-                              excerpt(s, len, ex));
+                              mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
         have_size = 1;
     }
     if (!have_size) {
-        status = line_err(r, MMNC_EFORMAT, err, "no size line 'rows cols entries' found");
+        status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "no size line 'rows cols entries' found");
         goto cleanup;
     }
     /* reserve, but not blindly: the size line may be wrong */
@@ -869,7 +639,7 @@ static int read_mtx(lreader *r, mmnc_data **out, mmnc_err *err)
         goto cleanup;
     if ((status = mtx_entries(r, &h, &t, err)) != MMNC_OK) goto cleanup;
     if (t.n < h.nnz) {
-        status = line_err(r, MMNC_EFORMAT, err, "truncated: expected %lld entries, found %lld",
+        status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "truncated: expected %lld entries, found %lld",
                           (long long)h.nnz, (long long)t.n);
         goto cleanup;
     }
@@ -884,43 +654,11 @@ cleanup:
 /* Triplets                                                                  */
 /* ------------------------------------------------------------------------ */
 
-#define MAXFIELDS 64
-
-/* Split s into at most maxf fields: by runs of blanks (delim == 0) or at
- * each delim with blanks around fields trimmed.  Returns the number found
- * (up to maxf). */
-static int split_fields(char *s, char delim, int maxf, const char **b, const char **e)
-{
-    int nf = 0;
-    const char *p = s;
-    if (!delim) {
-        for (;;) {
-            p = skip_ws(p);
-            if (!*p || nf == maxf) break;
-            b[nf] = p;
-            e[nf++] = p = token_end(p);
-        }
-        return nf;
-    }
-    while (nf < maxf) {
-        const char *q = p, *f;
-        while (*q && *q != delim) q++;
-        f = q;
-        while (p < f && IS_WS(*p) && *p != delim) p++;
-        while (f > p && IS_WS(f[-1]) && f[-1] != delim) f--;
-        b[nf] = p;
-        e[nf++] = f;
-        if (!*q) break;
-        p = q + 1;
-    }
-    return nf;
-}
-
-static int read_triplet(lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
+static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK;
     int maxf = o->row_field;
-    keymap rows = {0}, cols = {0};
+    mmnc_i_keymap rows = {0}, cols = {0};
     tbuf t = {0};
     mmnc_data *d = NULL;
     char *s, ex[80];
@@ -929,45 +667,45 @@ static int read_triplet(lreader *r, const mmnc_read_opts *o, mmnc_data **out, mm
     if (o->col_field > maxf) maxf = o->col_field;
     if (o->value_field > maxf) maxf = o->value_field;
     for (;;) {
-        const char *b[MAXFIELDS], *e[MAXFIELDS], *p;
+        const char *b[MMNC_I_MAXFIELDS], *e[MMNC_I_MAXFIELDS], *p;
         mmnc_int i, j;
         double v = 1.0;
         int nf;
-        if ((status = lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
         if (!s) break;
-        p = skip_ws(s);
-        if (!*p || is_comment(p)) continue;
-        nf = split_fields(s, o->delim, maxf, b, e);
+        p = mmnc_i_skip_ws(s);
+        if (!*p || mmnc_i_is_comment(p)) continue;
+        nf = mmnc_i_split_fields(s, o->delim, maxf, b, e);
         if (nf < maxf) {
             char vf[32] = "";
             if (o->value_field) snprintf(vf, sizeof vf, ", value in field %d", o->value_field);
-            status = line_err(r, MMNC_EFORMAT, err,
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
                               "expected at least %d fields (row key in field %d, column key in "
                               "field %d%s), found %d: '%s'",
-                              maxf, o->row_field, o->col_field, vf, nf, excerpt(s, len, ex));
+                              maxf, o->row_field, o->col_field, vf, nf, mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
         if (b[o->row_field - 1] == e[o->row_field - 1] ||
             b[o->col_field - 1] == e[o->col_field - 1]) {
-            status = line_err(r, MMNC_EFORMAT, err, "empty row or column key in '%s'",
-                              excerpt(s, len, ex));
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "empty row or column key in '%s'",
+                              mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
         if (o->value_field) {
             const char *vb = b[o->value_field - 1], *ve = e[o->value_field - 1];
             if (!parse_double(vb, ve, &v)) {
                 char ex2[80];
-                status = line_err(r, MMNC_EFORMAT, err,
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
                                   "expected a number in field %d, found '%s' in '%s'",
-                                  o->value_field, excerpt(vb, (size_t)(ve - vb), ex),
-                                  excerpt(s, len, ex2));
+                                  o->value_field, mmnc_i_excerpt(vb, (size_t)(ve - vb), ex),
+                                  mmnc_i_excerpt(s, len, ex2));
                 goto cleanup;
             }
             if ((status = check_value(r, v, vb, ve, err)) != MMNC_OK) goto cleanup;
         }
-        if ((status = keymap_get(&rows, b[o->row_field - 1],
+        if ((status = mmnc_i_keymap_get(&rows, b[o->row_field - 1],
                                  (size_t)(e[o->row_field - 1] - b[o->row_field - 1]), &i, err)) ||
-            (status = keymap_get(&cols, b[o->col_field - 1],
+            (status = mmnc_i_keymap_get(&cols, b[o->col_field - 1],
                                  (size_t)(e[o->col_field - 1] - b[o->col_field - 1]), &j, err)) ||
             (status = tbuf_push(&t, i, j, v, err)))
             goto cleanup;
@@ -981,8 +719,8 @@ static int read_triplet(lreader *r, const mmnc_read_opts *o, mmnc_data **out, mm
     d = NULL;
 
 cleanup:
-    keymap_free(&rows);
-    keymap_free(&cols);
+    mmnc_i_keymap_free(&rows);
+    mmnc_i_keymap_free(&cols);
     tbuf_free(&t);
     mmnc_data_free(d);
     return status;
@@ -992,7 +730,7 @@ cleanup:
 /* libsvm                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static int read_libsvm(lreader *r, int zero_based, mmnc_data **out, mmnc_err *err)
+static int read_libsvm(mmnc_i_lreader *r, int zero_based, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK;
     mmnc_int row = 0, maxcol = -1;
@@ -1003,37 +741,37 @@ static int read_libsvm(lreader *r, int zero_based, mmnc_data **out, mmnc_err *er
     for (;;) {
         char *hash;
         const char *p, *b, *e, *colon;
-        if ((status = lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
         if (!s) break;
         if ((hash = memchr(s, '#', len)) != NULL) *hash = '\0'; /* svmlight comment */
-        p = skip_ws(s);
+        p = mmnc_i_skip_ws(s);
         if (!*p) continue;
         b = p;
-        e = p = token_end(p);
+        e = p = mmnc_i_token_end(p);
         if (memchr(b, ':', (size_t)(e - b))) {
-            status = line_err(r, MMNC_EFORMAT, err,
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
                               "expected 'label index:value ...', found no label in '%s'",
-                              excerpt(s, len, ex));
+                              mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
         for (;;) {
             mmnc_int j;
             double v;
-            p = skip_ws(p);
+            p = mmnc_i_skip_ws(p);
             if (!*p) break;
             b = p;
-            e = p = token_end(p);
+            e = p = mmnc_i_token_end(p);
             colon = memchr(b, ':', (size_t)(e - b));
             if (colon && word_is(b, colon, "qid")) continue;
-            if (!colon || !parse_index(b, colon, &j) || !parse_double(colon + 1, e, &v)) {
-                status = line_err(r, MMNC_EFORMAT, err, "expected 'index:value', found '%s'",
-                                  excerpt(b, (size_t)(e - b), ex));
+            if (!colon || !mmnc_i_parse_index(b, colon, &j) || !parse_double(colon + 1, e, &v)) {
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected 'index:value', found '%s'",
+                                  mmnc_i_excerpt(b, (size_t)(e - b), ex));
                 goto cleanup;
             }
             if (!zero_based && j == 0) {
-                status = line_err(r, MMNC_EFORMAT, err,
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
                                   "feature index 0 in '%s' (indices are 1-based unless "
-                                  "libsvm_zero_based is set)", excerpt(b, (size_t)(e - b), ex));
+                                  "libsvm_zero_based is set)", mmnc_i_excerpt(b, (size_t)(e - b), ex));
                 goto cleanup;
             }
             if ((status = check_value(r, v, colon + 1, e, err)) != MMNC_OK) goto cleanup;
@@ -1067,20 +805,8 @@ void mmnc_read_opts_default(mmnc_read_opts *o)
     o->libsvm_zero_based = 0;
 }
 
-/* 1 if the file starts with the MAT-file text header "MATLAB". */
-static int is_mat_file(const char *path)
-{
-    char head[6];
-    FILE *fp = fopen(path, "rb");
-    int yes;
-    if (!fp) return 0;
-    yes = fread(head, 1, 6, fp) == 6 && memcmp(head, "MATLAB", 6) == 0;
-    fclose(fp);
-    return yes;
-}
-
 /* Guess the text format from the first block of the file (not consumed). */
-static mmnc_format detect(const lreader *r)
+static mmnc_format detect(const mmnc_i_lreader *r)
 {
     const char *p = r->buf + r->beg, *end = r->buf + r->end;
     int started_with_percent = p < end && *p == '%';
@@ -1090,7 +816,7 @@ static mmnc_format detect(const lreader *r)
         const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p, *b[4], *e[4];
         int nf = 0;
         if (!nl) nl = end;
-        while (q < nl && IS_WS(*q)) q++;
+        while (q < nl && MMNC_I_IS_WS(*q)) q++;
         if (q == nl || *q == '%' || *q == '#') {
             p = nl + 1;
             continue;
@@ -1098,17 +824,17 @@ static mmnc_format detect(const lreader *r)
         /* the first data line */
         while (q < nl && nf < 4) {
             b[nf] = q;
-            while (q < nl && !IS_WS(*q)) q++;
+            while (q < nl && !MMNC_I_IS_WS(*q)) q++;
             e[nf++] = q;
-            while (q < nl && IS_WS(*q)) q++;
+            while (q < nl && MMNC_I_IS_WS(*q)) q++;
         }
         if (nf >= 2 && memchr(b[1], ':', (size_t)(e[1] - b[1])) &&
             !memchr(b[0], ':', (size_t)(e[0] - b[0])))
             return MMNC_FMT_LIBSVM;
         if (started_with_percent && nf == 3 && q == nl) {
             mmnc_int x;
-            if (parse_index(b[0], e[0], &x) && parse_index(b[1], e[1], &x) &&
-                parse_index(b[2], e[2], &x))
+            if (mmnc_i_parse_index(b[0], e[0], &x) && mmnc_i_parse_index(b[1], e[1], &x) &&
+                mmnc_i_parse_index(b[2], e[2], &x))
                 return MMNC_FMT_MTX;
         }
         return MMNC_FMT_TRIPLET;
@@ -1120,11 +846,11 @@ static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 {
     if (o->format < MMNC_FMT_AUTO || o->format > MMNC_FMT_BIN)
         return mmnc_i_err(err, MMNC_EINVAL, "unknown format %d", (int)o->format);
-    if (o->row_field < 1 || o->row_field > MAXFIELDS || o->col_field < 1 ||
-        o->col_field > MAXFIELDS || o->value_field < 0 || o->value_field > MAXFIELDS)
+    if (o->row_field < 1 || o->row_field > MMNC_I_MAXFIELDS || o->col_field < 1 ||
+        o->col_field > MMNC_I_MAXFIELDS || o->value_field < 0 || o->value_field > MMNC_I_MAXFIELDS)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "field numbers must be between 1 and %d (value field: 0 to %d)",
-                          MAXFIELDS, MAXFIELDS);
+                          MMNC_I_MAXFIELDS, MMNC_I_MAXFIELDS);
     if (o->row_field == o->col_field || o->row_field == o->value_field ||
         o->col_field == o->value_field)
         return mmnc_i_err(err, MMNC_EINVAL,
@@ -1140,7 +866,7 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     int status = MMNC_OK;
     mmnc_read_opts opts;
     mmnc_format fmt;
-    lreader r;
+    mmnc_i_lreader r;
     mmnc_data *d = NULL;
 
     memset(&r, 0, sizeof r);
@@ -1155,11 +881,11 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     if (fmt == MMNC_FMT_BIN || (fmt == MMNC_FMT_AUTO && mmnc_i_bin_sniff(path))) {
         status = mmnc_data_read_bin(path, opts.bin_no_verify ? MMNC_BIN_NO_VERIFY : 0, &d, err);
         if (status) goto cleanup;
-    } else if (fmt == MMNC_FMT_MAT || (fmt == MMNC_FMT_AUTO && is_mat_file(path))) {
+    } else if (fmt == MMNC_FMT_MAT || (fmt == MMNC_FMT_AUTO && mmnc_i_mat_sniff(path))) {
         status = mmnc_i_mat_read(path, opts.mat_var ? opts.mat_var : "fea", &d, err);
         if (status) goto cleanup;
     } else {
-        if ((status = lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_i_lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
         if (r.end >= 3 && memcmp(r.buf, "\xEF\xBB\xBF", 3) == 0) r.beg = 3; /* UTF-8 BOM */
         if (r.beg == r.end) {
             status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
@@ -1180,359 +906,8 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     d = NULL;
 
 cleanup:
-    lr_close(&r);
+    mmnc_i_lr_close(&r);
     mmnc_data_free(d);
     return status;
 }
 
-void mmnc_data_drop_values(mmnc_data *d)
-{
-    if (!d || !d->A) return;
-    mmnc_i_free(d->A->colind);
-    mmnc_i_free(d->A->val);
-    d->A->colind = NULL;
-    d->A->val = NULL;
-    d->A->nnz = 0;
-    if (d->A->rowptr) memset(d->A->rowptr, 0, (size_t)(d->A->nrows + 1) * sizeof(mmnc_int));
-}
-
-void mmnc_data_free(mmnc_data *d)
-{
-    mmnc_int i;
-    if (!d) return;
-    if (d->row_names) {
-        for (i = 0; d->A && i < d->A->nrows; i++) mmnc_i_free(d->row_names[i]);
-        mmnc_i_free(d->row_names);
-    }
-    if (d->col_names) {
-        for (i = 0; d->A && i < d->A->ncols; i++) mmnc_i_free(d->col_names[i]);
-        mmnc_i_free(d->col_names);
-    }
-    mmnc_i_free(d->row_orig);
-    mmnc_i_free(d->col_orig);
-    mmnc_csr_free(d->A);
-    mmnc_i_free(d);
-}
-
-const char *mmnc_data_row_id(const mmnc_data *d, mmnc_int i, char *buf)
-{
-    if (d->row_names && d->row_names[i]) return d->row_names[i];
-    snprintf(buf, 32, "%lld", (long long)(d->row_orig ? d->row_orig[i] : i) + 1);
-    return buf;
-}
-
-const char *mmnc_data_col_id(const mmnc_data *d, mmnc_int j, char *buf)
-{
-    if (d->col_names && d->col_names[j]) return d->col_names[j];
-    snprintf(buf, 32, "%lld", (long long)(d->col_orig ? d->col_orig[j] : j) + 1);
-    return buf;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Labels                                                                    */
-/* ------------------------------------------------------------------------ */
-
-int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d, mmnc_int *n,
-                     mmnc_int **out, mmnc_int *nclasses, mmnc_err *err)
-{
-    int status = MMNC_OK, mode = 0; /* 1: one label per line (or libsvm), 2: "id label" */
-    lreader r;
-    keymap labels = {0}, ids = {0};
-    mmnc_int *lab = NULL, nlab = 0, cap = 0, *res = NULL, *remap = NULL, nres = 0, ncls = 0, i;
-    double *vec = NULL;
-    char *s, ex[80];
-    size_t len;
-
-    memset(&r, 0, sizeof r);
-    if (!path || !n || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_labels_read: NULL argument");
-    *n = 0;
-    *out = NULL;
-    if (nclasses) *nclasses = 0;
-    if (d && !d->A) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_labels_read: data has no matrix");
-
-    if (is_mat_file(path)) {
-        mmnc_int nv;
-        if ((status = mmnc_i_mat_read_vector(path, mat_var ? mat_var : "gnd", &nv, &vec, err)))
-            goto cleanup;
-        MMNC_ALLOC(lab, nv, err, status);
-        for (i = 0; i < nv; i++) {
-            char num[40];
-            int k = snprintf(num, sizeof num, "%.17g", vec[i]);
-            if ((status = keymap_get(&labels, num, (size_t)k, &lab[i], err))) goto cleanup;
-        }
-        nlab = nv;
-        mode = 1;
-    } else {
-        long long blank = 0; /* first blank line, if any, since the last label */
-        if ((status = lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
-        for (;;) {
-            const char *b[3], *e[3];
-            int nf, m;
-            mmnc_int id;
-            if ((status = lr_next(&r, &s, &len, err)) != MMNC_OK) goto cleanup;
-            if (!s) break;
-            if (!*skip_ws(s)) {
-                if (!blank) blank = r.line;
-                continue;
-            }
-            if (is_comment(skip_ws(s))) continue;
-            /* With one label per line, a blank line would shift every later
-             * label to the wrong item: refuse it (trailing blanks are fine). */
-            if (blank && mode != 2 && nlab > 0) {
-                status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: expected a label, found a blank line", path, blank);
-                goto cleanup;
-            }
-            blank = 0;
-            nf = split_fields(s, 0, 3, b, e);
-            /* a libsvm line gives its first token, like a plain label */
-            m = nf == 1 || (nf >= 2 && memchr(b[1], ':', (size_t)(e[1] - b[1]))) ? 1
-                : nf == 2                                                        ? 2
-                                                                                 : 0;
-            if (!m || (mode && m != mode)) {
-                status = line_err(&r, MMNC_EFORMAT, err, "expected %s, found '%s'",
-                                  mode == 1   ? "one label (or a libsvm line)"
-                                  : mode == 2 ? "'id label'"
-                                              : "'label' or 'id label'",
-                                  excerpt(s, len, ex));
-                goto cleanup;
-            }
-            mode = m;
-            if (nlab == cap) {
-                mmnc_int *nl2;
-                cap = cap ? 2 * cap : 1024;
-                if (!(nl2 = mmnc_i_realloc(lab, (size_t)cap, sizeof(mmnc_int)))) {
-                    status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-                    goto cleanup;
-                }
-                lab = nl2;
-            }
-            if (mode == 2) {
-                if ((status = keymap_get(&ids, b[0], (size_t)(e[0] - b[0]), &id, err)))
-                    goto cleanup;
-                if (id != nlab) {
-                    status = line_err(&r, MMNC_EFORMAT, err, "duplicate id '%s'",
-                                      excerpt(b[0], (size_t)(e[0] - b[0]), ex));
-                    goto cleanup;
-                }
-                status = keymap_get(&labels, b[1], (size_t)(e[1] - b[1]), &lab[nlab], err);
-            } else {
-                status = keymap_get(&labels, b[0], (size_t)(e[0] - b[0]), &lab[nlab], err);
-            }
-            if (status) goto cleanup;
-            nlab++;
-        }
-        if (nlab == 0) {
-            status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no labels found", path);
-            goto cleanup;
-        }
-    }
-
-    /* labels of the requested rows */
-    nres = d ? d->A->nrows : nlab;
-    MMNC_ALLOC(res, nres, err, status);
-    if (!d) {
-        memcpy(res, lab, (size_t)nlab * sizeof(mmnc_int));
-    } else if (mode == 2) {
-        for (i = 0; i < nres; i++) {
-            char buf[32];
-            const char *rid = mmnc_data_row_id(d, i, buf);
-            size_t rl = strlen(rid);
-            uint64_t h = hash_bytes(rid, rl);
-            size_t pos = (size_t)h & (ids.nslot - 1);
-            mmnc_int k = -1;
-            while (ids.slot[pos]) {
-                mmnc_int c = ids.slot[pos] - 1;
-                if (ids.hash[c] == h && strcmp(ids.names[c], rid) == 0) {
-                    k = c;
-                    break;
-                }
-                pos = (pos + 1) & (ids.nslot - 1);
-            }
-            if (k < 0) {
-                status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no label for row id '%s'", path,
-                                    excerpt(rid, rl, ex));
-                goto cleanup;
-            }
-            res[i] = lab[k];
-        }
-    } else {
-        if (nlab != d->orig_rows) {
-            status = mmnc_i_err(err, MMNC_EFORMAT,
-                                "%s: %lld labels, but the data set has %lld rows (as read)", path,
-                                (long long)nlab, (long long)d->orig_rows);
-            goto cleanup;
-        }
-        for (i = 0; i < nres; i++) {
-            mmnc_int o = d->row_orig ? d->row_orig[i] : i;
-            if (o < 0 || o >= nlab) {
-                status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_labels_read: bad row_orig[%lld]",
-                                    (long long)i);
-                goto cleanup;
-            }
-            res[i] = lab[o];
-        }
-    }
-    /* classes numbered in order of first appearance among the returned rows */
-    MMNC_ALLOC(remap, labels.n, err, status);
-    for (i = 0; i < labels.n; i++) remap[i] = -1;
-    for (i = 0; i < nres; i++) {
-        if (remap[res[i]] < 0) remap[res[i]] = ncls++;
-        res[i] = remap[res[i]];
-    }
-    *n = nres;
-    *out = res;
-    res = NULL;
-    if (nclasses) *nclasses = ncls;
-
-cleanup:
-    lr_close(&r);
-    keymap_free(&labels);
-    keymap_free(&ids);
-    mmnc_i_free(lab);
-    mmnc_i_free(res);
-    mmnc_i_free(remap);
-    mmnc_i_free(vec);
-    return status;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Names                                                                     */
-/* ------------------------------------------------------------------------ */
-
-static int valid_utf8(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i];
-        size_t k;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF) k = 1;
-        else if (c >= 0xE0 && c <= 0xEF) k = 2;
-        else if (c >= 0xF0 && c <= 0xF4) k = 3;
-        else return 0;
-        if (i + k >= n) return 0;
-        for (size_t j = 1; j <= k; j++)
-            if ((s[i + j] & 0xC0) != 0x80) return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
-/* Copy s[0..n) as UTF-8, converting from Latin-1 if it is not UTF-8. */
-static char *dup_utf8(const char *s, size_t n)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    char *d;
-    size_t i, k = 0;
-    if (valid_utf8(u, n)) {
-        if ((d = mmnc_i_malloc(n + 1, 1))) {
-            memcpy(d, s, n);
-            d[n] = '\0';
-        }
-        return d;
-    }
-    if (!(d = mmnc_i_malloc(2 * n + 1, 1))) return NULL;
-    for (i = 0; i < n; i++) {
-        if (u[i] < 0x80) {
-            d[k++] = (char)u[i];
-        } else {
-            d[k++] = (char)(0xC0 | (u[i] >> 6));
-            d[k++] = (char)(0x80 | (u[i] & 0x3F));
-        }
-    }
-    d[k] = '\0';
-    return d;
-}
-
-#define MAX_NAME_ID ((mmnc_int)1 << 31)
-
-int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err)
-{
-    int status = MMNC_OK;
-    lreader r;
-    char **names = NULL, *s, ex[80];
-    mmnc_int cnt = 0, cap = 0;
-    size_t len;
-
-    memset(&r, 0, sizeof r);
-    if (!path || !n || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_names_read: NULL argument");
-    *n = 0;
-    *out = NULL;
-    if ((status = lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
-    for (;;) {
-        const char *nb = NULL, *ne = NULL;
-        mmnc_int slot;
-        if ((status = lr_next(&r, &s, &len, err)) != MMNC_OK) goto cleanup;
-        if (!s) break;
-        if (keyed) {
-            const char *sep, *q;
-            mmnc_int id;
-            if (!*skip_ws(s)) continue;
-            for (sep = s; *sep && *sep != '|' && *sep != '\t'; sep++) {}
-            q = skip_ws(s);
-            {
-                const char *ie = sep;
-                while (ie > q && IS_WS(ie[-1])) ie--;
-                if (!*sep || !parse_index(q, ie, &id) || id < 1 || id > MAX_NAME_ID) {
-                    status = line_err(&r, MMNC_EFORMAT, err,
-                                      "expected 'id|name' or 'id<TAB>name' with a numeric id "
-                                      "from 1, found '%s'", excerpt(s, len, ex));
-                    goto cleanup;
-                }
-            }
-            nb = sep + 1;
-            for (ne = nb; *ne && *ne != *sep; ne++) {}
-            slot = id - 1;
-        } else {
-            nb = s;
-            ne = s + len;
-            slot = cnt;
-        }
-        if (slot >= cap) {
-            mmnc_int nc = cap ? 2 * cap : 1024, k;
-            char **nn;
-            while (nc <= slot) nc *= 2;
-            if (!(nn = mmnc_i_realloc(names, (size_t)nc, sizeof(char *)))) {
-                status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-                goto cleanup;
-            }
-            names = nn;
-            for (k = cap; k < nc; k++) names[k] = NULL;
-            cap = nc;
-        }
-        if (names[slot]) {
-            status = line_err(&r, MMNC_EFORMAT, err, "duplicate id %lld", (long long)slot + 1);
-            goto cleanup;
-        }
-        if (!(names[slot] = dup_utf8(nb, (size_t)(ne - nb)))) {
-            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-            goto cleanup;
-        }
-        if (slot + 1 > cnt) cnt = slot + 1;
-    }
-    if (cnt == 0) {
-        status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no names found", path);
-        goto cleanup;
-    }
-    *n = cnt;
-    *out = names;
-    names = NULL;
-
-cleanup:
-    lr_close(&r);
-    if (names) {
-        for (mmnc_int k = 0; k < cap; k++) mmnc_i_free(names[k]);
-        mmnc_i_free(names);
-    }
-    return status;
-}
-
-void mmnc_names_free(mmnc_int n, char **names)
-{
-    if (!names) return;
-    for (mmnc_int i = 0; i < n; i++) mmnc_i_free(names[i]);
-    mmnc_i_free(names);
-}

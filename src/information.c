@@ -64,7 +64,8 @@ typedef struct moves {
     double *cost;     /* ny x k */
     int64_t *seen;    /* ny; -1: never */
     int64_t *changed; /* k */
-    mmnc_int *redo;   /* SWEEP_BLOCK x k scratch: the clusters to recompute */
+    mmnc_int *redo;   /* block x k scratch: the clusters to recompute */
+    mmnc_int block;   /* rows per block (SWEEP_BLOCK_WORK / (k x the mean row length), >= 64) */
     int64_t clock;
 } moves;
 
@@ -116,13 +117,14 @@ static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
     return !(pz[c0] - p->py[y] > 1e-15 * pz[c0]);
 }
 
-#define SWEEP_BLOCK 64 /* rows whose costs are made side by side before they are decided in order */
+#define SWEEP_BLOCK_WORK 262144 /* nonzeros x k a block of rows makes side by side (about a millisecond):
+                                   fewer, larger blocks wait less on a busy machine */
 
 /* Sweep this rank's rows in the order `order`; T, BL (b log b) and pz are
  * the cluster sums (including every row), updated move by move.  Returns
  * the number of moves.
  *
- * Blocks of SWEEP_BLOCK rows: the threads first make the block's costs as
+ * Blocks of m->block rows: the threads first make the block's costs as
  * of the sums at its start; then the rows are decided one by one, in order,
  * each first remaking its costs to the clusters that earlier rows of the
  * block changed.  Every decision thus sees exactly the sums (and the bits)
@@ -131,10 +133,10 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
                       double *BL, double *pz, moves *m)
 {
     const mmnc_csr *P = p->P;
-    mmnc_int moved = 0, ny = p->ny;
+    mmnc_int moved = 0, ny = p->ny, bs = m->block;
     int par = p->nnz * k > MMNC_I_OMP_MIN_WORK;
-    for (mmnc_int b0 = 0; b0 < ny; b0 += SWEEP_BLOCK) {
-        mmnc_int b1 = b0 + SWEEP_BLOCK < ny ? b0 + SWEEP_BLOCK : ny;
+    for (mmnc_int b0 = 0; b0 < ny; b0 += bs) {
+        mmnc_int b1 = b0 + bs < ny ? b0 + bs : ny;
         if (par) {
 #pragma omp parallel for schedule(static)
             for (mmnc_int i = b0; i < b1; i++) {
@@ -185,7 +187,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
 {
     mmnc_int k = prm->k, ny = p->ny, nx = p->nx, *order = NULL;
     double *T = NULL, *BL = NULL, *pz = NULL;
-    moves m = {W, NULL, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
+    moves m = {W, NULL, NULL, NULL, 0, 64}; /* W (ny x k) holds the costs until the end */
     int status = MMNC_OK;
     mmnc_rng rng;
     MMNC_ALLOC(T, nx * k, err, status);
@@ -194,7 +196,10 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(m.seen, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(m.changed, k, err, status);
-    MMNC_ALLOC(m.redo, SWEEP_BLOCK * k, err, status);
+    if (p->nnz > 0 && ny > 0 && (double)SWEEP_BLOCK_WORK * ny / ((double)p->nnz * k) > m.block)
+        m.block = (mmnc_int)((double)SWEEP_BLOCK_WORK * ny / ((double)p->nnz * k));
+    if (m.block > ny) m.block = ny > 0 ? ny : 1;
+    MMNC_ALLOC(m.redo, m.block * k, err, status);
     /* the order of the visits: drawn from the seed, the start and (distributed) the first row */
     mmnc_rng_seed(&rng, (prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart) ^ ((uint64_t)p->y0 << 32));
     for (mmnc_int y = 0; y < ny; y++) order[y] = y, m.seen[y] = -1;

@@ -178,7 +178,9 @@ MMNC_API void mmnc_csr_free(mmnc_csr *A);
 /* Build a CSR matrix from 0-based triplets (ri[t], ci[t], v[t]).  Duplicate
  * entries are summed; entries that are (or sum to) zero are dropped; columns
  * are sorted within rows.  Indices must lie in range (MMNC_EINVAL otherwise).
- * O(nnz + nrows + ncols) time. */
+ * O(nnz + nrows + ncols) time and memory; when ncols exceeds 8 (nnz + 1024)
+ * (a few entries with a huge column index), a comparison sort instead:
+ * O(nnz log nnz + nrows) time, O(nnz + nrows) memory, the same result. */
 MMNC_API int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz,
                            const mmnc_int *ri, const mmnc_int *ci, const double *v,
                            mmnc_csr **out, mmnc_err *err);

@@ -266,6 +266,12 @@ typedef struct mmnc_read_opts {
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
 
+/* Sizes come from content, not claims: the most rows without entries
+ * (2^24, 128 MB of row pointers) that a Matrix Market size line may claim
+ * beyond its entry count.  Every other reader sizes its arrays by what it
+ * has read (lines, entries, words), never by a count written in the file. */
+#define MMNC_MAX_EMPTY_ROWS ((mmnc_int)1 << 24)
+
 /*
  * Read a data file (plain, gzip or xz, detected by magic bytes; "-" reads
  * standard input) into *out.  MMNC_FMT_AUTO picks the binary format for
@@ -278,7 +284,11 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * form "i:v"; triplets otherwise.
  *   - Matrix Market: coordinate real/integer/pattern, general; ids are the
  *     1-based indices (row_names = col_names = NULL).  Exactly `entries`
- *     entries must follow the size line.  Without the banner (AUTO as above,
+ *     entries must follow the size line, and the size line may claim at
+ *     most entries + MMNC_MAX_EMPTY_ROWS rows (the matrix keeps a row
+ *     pointer per row: a claim of 10^9 rows would cost 8 GB before any
+ *     entry is read); more is MMNC_EFORMAT naming the line and the size.
+ *     Columns are only a number (a claim of 10^12 costs nothing).  Without the banner (AUTO as above,
  *     or MMNC_FMT_MTX) the file is read as coordinate real general.
  *   - Triplets: lines of fields; '#' and '%' start comment lines; keys are
  *     arbitrary strings, mapped to rows/columns in order of first appearance;

@@ -45,4 +45,35 @@ static inline int fuzz_file(const uint8_t *data, size_t size, char *path)
     return fd;
 }
 
+/* Read data[0 .. size-1] with mmnc_data_read and options o; a matrix read
+ * must pass mmnc_csr_check (else abort: a finding).  The text-matrix
+ * harnesses (fuzz_mtx, fuzz_triplets, fuzz_libsvm) differ only in o. */
+static inline void fuzz_read_matrix(const uint8_t *data, size_t size, const mmnc_read_opts *o, const char *who)
+{
+    char path[64];
+    mmnc_data *d = NULL;
+    mmnc_err e = {0, ""};
+    int fd = fuzz_file(data, size, path);
+    if (fd < 0) return;
+    if (mmnc_data_read(path, o, &d, &e) == MMNC_OK && mmnc_csr_check(d->A, &e) != MMNC_OK) {
+        fprintf(stderr, "%s: read an invalid matrix: %s\n", who, e.msg);
+        abort();
+    }
+    mmnc_data_free(d);
+    close(fd);
+}
+
+/* The harness of a text-matrix reader: set_opts(o, first byte) picks the
+ * format and options, the other bytes are the file. */
+#define FUZZ_MATRIX_HARNESS(who, set_opts)                                       \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                 \
+    {                                                                            \
+        mmnc_read_opts o;                                                        \
+        if (size == 0) return 0;                                                 \
+        mmnc_read_opts_default(&o);                                              \
+        set_opts(&o, data[0]);                                                   \
+        fuzz_read_matrix(data + 1, size - 1, &o, who);                           \
+        return 0;                                                                \
+    }
+
 #endif

@@ -1,28 +1,14 @@
 /*
- * fuzz_mtx.c -- libFuzzer harness of the Matrix Market reader (mmnc_data_read with
- * format MMNC_FMT_MTX; the first byte picks AUTO (format detection) or MTX).  A matrix read must pass mmnc_csr_check.
+ * fuzz_mtx.c -- libFuzzer harness of the Matrix Market reader
+ * (mmnc_data_read, MMNC_FMT_MTX); the first byte picks MTX or AUTO (format
+ * detection, and whichever reader it picks).  A matrix read must pass
+ * mmnc_csr_check.
  */
 #include "fuzz_common.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void set_opts(mmnc_read_opts *o, uint8_t sel)
 {
-    char path[64];
-    mmnc_read_opts o;
-    mmnc_data *d = NULL;
-    mmnc_err e = {0, ""};
-    int fd;
-    uint8_t sel = size ? data[0] : 0;
-
-    if (size == 0) return 0;
-    mmnc_read_opts_default(&o);
-    o.format = MMNC_FMT_MTX;
-    if (sel & 1) o.format = MMNC_FMT_AUTO; /* detection, and every reader it picks */
-    if ((fd = fuzz_file(data + 1, size - 1, path)) < 0) return 0;
-    if (mmnc_data_read(path, &o, &d, &e) == MMNC_OK && mmnc_csr_check(d->A, &e) != MMNC_OK) {
-        fprintf(stderr, "fuzz_mtx: read an invalid matrix: %s\n", e.msg);
-        abort();
-    }
-    mmnc_data_free(d);
-    close(fd);
-    return 0;
+    o->format = sel & 1 ? MMNC_FMT_AUTO : MMNC_FMT_MTX; /* AUTO: detection, and every reader it picks */
 }
+
+FUZZ_MATRIX_HARNESS("fuzz_mtx", set_opts)

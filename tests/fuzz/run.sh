@@ -12,12 +12,8 @@
 # "cov:" figure); a finding leaves BUILD_DIR/artifacts/NAME-* (the input)
 # and BUILD_DIR/fuzz_NAME.log, and the script exits 1 after the others ran.
 set -u
-if [ $# -lt 3 ]; then
-    echo "usage: $0 BUILD_DIR SECONDS NAME..." >&2
-    exit 2
-fi
-B=$1
-SECS=$2
+[ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR SECONDS NAME..." >&2; exit 2; }
+B=$1 SECS=$2
 shift 2
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$B/artifacts"

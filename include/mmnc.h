@@ -268,7 +268,8 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
 
 /* Sizes come from content, not claims: the most rows without entries
  * (2^24, 128 MB of row pointers) that a Matrix Market size line may claim
- * beyond its entry count.  Every other reader sizes its arrays by what it
+ * beyond its entry count, and the most ids without a name that a keyed
+ * names file may skip (mmnc_names_read).  Every other reader sizes its arrays by what it
  * has read (lines, entries, words), never by a count written in the file. */
 #define MMNC_MAX_EMPTY_ROWS ((mmnc_int)1 << 24)
 
@@ -327,7 +328,9 @@ MMNC_API int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_
 /* Read a names file: one name per line (UTF-8; Latin-1 bytes are converted),
  * or "id<TAB>name" / "id|name" pairs when `keyed` (MovieLens u.item).  For
  * keyed files names[i] is the name of the entry whose id is i+1 (1-based
- * numeric ids) and missing ids get NULL.  O(file size). */
+ * numeric ids) and missing ids get NULL; an id more than
+ * MMNC_MAX_EMPTY_ROWS beyond the largest before it is MMNC_EFORMAT naming
+ * the line (the array has a slot per id).  O(file size + largest id). */
 MMNC_API int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
 MMNC_API void mmnc_names_free(mmnc_int n, char **names);
 

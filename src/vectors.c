@@ -138,7 +138,7 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
     long long n = 0, d = 0;
     char **words = NULL;
     float *E = NULL;
-    mmnc_int i = 0, cap = 0;
+    mmnc_int i = 0, cap = 0, first;
 
     if (!path || !n_out || !d_out || !words_out || !E_out)
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_vectors_read: NULL argument");
@@ -178,8 +178,10 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
         goto cleanup;
     }
     /* the header is a claim: the arrays grow with the records read (a
-     * header of 5e9 words on an empty file must not allocate 5e9 pointers) */
-    if ((status = grow_records(&words, &E, &cap, n < 1024 ? n : 1024, d, err)) != MMNC_OK) goto cleanup;
+     * header of 5e9 words on an empty file must not allocate 5e9 pointers),
+     * from about 256 KB of values (one record of d <= 10^6 values at least) */
+    first = 65536 / d < 1 ? 1 : 65536 / d;
+    if ((status = grow_records(&words, &E, &cap, first < n ? first : n, d, err)) != MMNC_OK) goto cleanup;
     if (binary < 0) { /* text if the first record's first value parses as a number before a space */
         if ((status = vr_fill(r, err)) != MMNC_OK) goto cleanup;
         unsigned char *p = r->buf + r->beg, *e = r->buf + r->end, *sp = memchr(p, ' ', (size_t)(e - p));

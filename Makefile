@@ -1,13 +1,16 @@
 # Thin front over CMake (like CSparse's Makefile): `make deps demo`, `make check`.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= mtx triplets libsvm bin vectors labels names cooc
 JOBS ?= 2
 CMAKE ?= cmake
 DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-dev libmatio-dev zlib1g-dev liblzma-dev gnuplot-nox libopenmpi-dev openmpi-bin
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO = $(BUILD)/demo
 
-.PHONY: all deps bench-deps bench-tools demo check asan bench clean
+.PHONY: all deps bench-deps bench-tools demo check asan fuzz bench clean
 
 all: $(BUILD)/Makefile
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
@@ -40,6 +43,18 @@ asan:
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
+# libFuzzer on every reader (tests/fuzz/fuzz_*.c), FUZZ_SECONDS each, with
+# clang, under ASan+UBSan and a memory limit: an allocation beyond 512 MB is
+# a finding (issue 19).  Corpora grow in $(FUZZ_BUILD)/corpus/NAME, from the
+# seeds of tests/fuzz/corpus/NAME; a crash is saved as
+# $(FUZZ_BUILD)/artifacts/NAME-crash-*: fix it and keep it in
+# tests/fuzz/regress/NAME/ (replayed by `make check`).
+fuzz:
+	CC=clang $(CMAKE) -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMMNC_FUZZ=ON -DMMNC_TESTS=OFF \
+	    -DMMNC_BENCH=OFF -DMMNC_MPI=OFF -DMMNC_OPENMP=OFF -DMMNC_MATIO=OFF -DMMNC_GLPK=OFF
+	$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_harnesses
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # The benchmark tools alone (bench/stream.c, itertime.c, kernel-variants.c -> $(BUILD)/bench/).
 bench-tools: $(BUILD)/Makefile
 	$(CMAKE) --build $(BUILD) -j $(JOBS) --target mmnc_stream mmnc_itertime mmnc_kernel_variants
@@ -48,4 +63,4 @@ bench: all
 	bench/run-all $(BUILD)/mmnc $(BUILD)/bench
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -178,7 +178,9 @@ MMNC_API void mmnc_csr_free(mmnc_csr *A);
 /* Build a CSR matrix from 0-based triplets (ri[t], ci[t], v[t]).  Duplicate
  * entries are summed; entries that are (or sum to) zero are dropped; columns
  * are sorted within rows.  Indices must lie in range (MMNC_EINVAL otherwise).
- * O(nnz + nrows + ncols) time. */
+ * O(nnz + nrows + ncols) time and memory; when ncols exceeds 8 (nnz + 1024)
+ * (a few entries with a huge column index), a comparison sort instead:
+ * O(nnz log nnz + nrows) time, O(nnz + nrows) memory, the same result. */
 MMNC_API int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz,
                            const mmnc_int *ri, const mmnc_int *ci, const double *v,
                            mmnc_csr **out, mmnc_err *err);
@@ -264,6 +266,13 @@ typedef struct mmnc_read_opts {
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
 
+/* Sizes come from content, not claims: the most rows without entries
+ * (2^24, 128 MB of row pointers) that a Matrix Market size line may claim
+ * beyond its entry count, and the most ids without a name that a keyed
+ * names file may skip (mmnc_names_read).  Every other reader sizes its arrays by what it
+ * has read (lines, entries, words), never by a count written in the file. */
+#define MMNC_MAX_EMPTY_ROWS ((mmnc_int)1 << 24)
+
 /*
  * Read a data file (plain, gzip or xz, detected by magic bytes; "-" reads
  * standard input) into *out.  MMNC_FMT_AUTO picks the binary format for
@@ -276,7 +285,11 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * form "i:v"; triplets otherwise.
  *   - Matrix Market: coordinate real/integer/pattern, general; ids are the
  *     1-based indices (row_names = col_names = NULL).  Exactly `entries`
- *     entries must follow the size line.  Without the banner (AUTO as above,
+ *     entries must follow the size line, and the size line may claim at
+ *     most entries + MMNC_MAX_EMPTY_ROWS rows (the matrix keeps a row
+ *     pointer per row: a claim of 10^9 rows would cost 8 GB before any
+ *     entry is read); more is MMNC_EFORMAT naming the line and the size.
+ *     Columns are only a number (a claim of 10^12 costs nothing).  Without the banner (AUTO as above,
  *     or MMNC_FMT_MTX) the file is read as coordinate real general.
  *   - Triplets: lines of fields; '#' and '%' start comment lines; keys are
  *     arbitrary strings, mapped to rows/columns in order of first appearance;
@@ -315,7 +328,9 @@ MMNC_API int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_
 /* Read a names file: one name per line (UTF-8; Latin-1 bytes are converted),
  * or "id<TAB>name" / "id|name" pairs when `keyed` (MovieLens u.item).  For
  * keyed files names[i] is the name of the entry whose id is i+1 (1-based
- * numeric ids) and missing ids get NULL.  O(file size). */
+ * numeric ids) and missing ids get NULL; an id more than
+ * MMNC_MAX_EMPTY_ROWS beyond the largest before it is MMNC_EFORMAT naming
+ * the line (the array has a slot per id).  O(file size + largest id). */
 MMNC_API int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
 MMNC_API void mmnc_names_free(mmnc_int n, char **names);
 

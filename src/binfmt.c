@@ -174,6 +174,8 @@ typedef struct rd {
     uint64_t size;
     size_t block;             /* checksum block bytes */
     unsigned char *bounce;    /* one block per thread when not mapped */
+    size_t bstride;           /* bytes of a thread's part of bounce: a block, or the largest
+                                 section if smaller (the header's block size is a claim) */
     int nthreads, verify;
     mmnc_int nrows, ncols, nnz, orig_rows, orig_cols;
     int ib, vt;               /* bytes per column index, value type */
@@ -549,7 +551,7 @@ static int run_section(rd *r, int k, mmnc_err *err)
 #ifdef _OPENMP
             t = omp_get_thread_num();
 #endif
-            unsigned char *buf = r->bounce + (size_t)t * r->block;
+            unsigned char *buf = r->bounce + (size_t)t * r->bstride;
             if (read_at(r->fd, buf, n, s->off + at) != 0) {
                 r->bad[b] = 2;
                 r->ioerr[b] = errno;
@@ -682,9 +684,11 @@ int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *e
     if (r.s[SEC_COL_ORIG].off) MMNC_ALLOC(d->col_orig, r.ncols, err, status);
     prefault(d->A->colind, (size_t)r.nnz * sizeof(mmnc_int));
     prefault(d->A->val, (size_t)r.nnz * sizeof(double));
+    r.bstride = 1;
     for (int k = 0; k < SEC_USED; k++) {
         uint64_t nb = (r.s[k].bytes + r.block - 1) / r.block;
         if (nb > nbmax) nbmax = nb;
+        if (r.s[k].bytes > r.bstride) r.bstride = r.s[k].bytes < r.block ? (size_t)r.s[k].bytes : r.block;
     }
     MMNC_ALLOC(r.bh, nbmax, err, status);
     MMNC_CALLOC(r.bad, nbmax, err, status);
@@ -701,7 +705,7 @@ int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *e
             r.maplen = (size_t)r.size;
         }
     }
-    if (!r.map) MMNC_ALLOC(r.bounce, (size_t)r.nthreads * r.block, err, status);
+    if (!r.map) MMNC_ALLOC(r.bounce, (size_t)r.nthreads * r.bstride, err, status);
 
     for (int k = SEC_ROWPTR; k <= SEC_COL_ORIG; k++) {
         if (!r.s[k].off) continue;

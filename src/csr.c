@@ -88,6 +88,85 @@ static void counts_to_starts(mmnc_int *cnt, int team, mmnc_int nkeys, mmnc_int *
     for (mmnc_int j = 0; j < nkeys; j++) ptr[j + 1] += ptr[j];
 }
 
+/* Rows with their columns in increasing order and duplicates adjacent:
+ * sum the duplicates in place (in storage order), drop zeros, shrink. */
+static void sum_duplicates(mmnc_csr *A)
+{
+    mmnc_int i, p = 0, q = 0, nrows = A->nrows;
+    for (i = 0; i < nrows; i++) {
+        mmnc_int end = A->rowptr[i + 1];
+        A->rowptr[i] = q;
+        while (p < end) {
+            mmnc_int c = A->colind[p];
+            double s = A->val[p++];
+            while (p < end && A->colind[p] == c) s += A->val[p++];
+            if (s != 0.0) {
+                A->colind[q] = c;
+                A->val[q++] = s;
+            }
+        }
+    }
+    A->rowptr[nrows] = q;
+    if (q < A->nnz) {
+        /* shrinking: a failed realloc keeps the larger block, which is fine */
+        mmnc_int *ci2 = mmnc_i_realloc(A->colind, q ? (size_t)q : 1, sizeof(mmnc_int));
+        double *v2;
+        if (ci2) A->colind = ci2;
+        v2 = mmnc_i_realloc(A->val, q ? (size_t)q : 1, sizeof(double));
+        if (v2) A->val = v2;
+    }
+    A->nnz = q;
+}
+
+/* Triplet order for the sorting path: row, then column, then position in
+ * the input (so duplicates are summed in input order, as by the scatter). */
+typedef struct trip {
+    mmnc_int i, j, t;
+} trip;
+
+static int trip_cmp(const void *a, const void *b)
+{
+    const trip *x = a, *y = b;
+    if (x->i != y->i) return x->i < y->i ? -1 : 1;
+    if (x->j != y->j) return x->j < y->j ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* mmnc_csr_from_triplets when the columns far outnumber the entries (a
+ * libsvm feature index of 1e9 on a few lines): a comparison sort needs
+ * O(nnz) memory where the counting scatter needs O(ncols) per thread.  The
+ * same matrix, bit for bit.  O(nnz log nnz + nrows). */
+static int from_triplets_sorting(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const mmnc_int *ri,
+                                 const mmnc_int *ci, const double *v, mmnc_csr **out, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_csr *A = NULL;
+    trip *tr = NULL;
+    mmnc_int t;
+
+    MMNC_ALLOC(tr, nnz ? nnz : 1, err, status);
+    for (t = 0; t < nnz; t++) tr[t] = (trip){ri[t], ci[t], t};
+    qsort(tr, (size_t)nnz, sizeof *tr, trip_cmp);
+    if (!(A = mmnc_csr_alloc(nrows, ncols, nnz, err))) {
+        status = MMNC_ENOMEM;
+        goto cleanup;
+    }
+    for (t = 0; t < nnz; t++) {
+        A->rowptr[tr[t].i + 1]++;
+        A->colind[t] = tr[t].j;
+        A->val[t] = v[tr[t].t];
+    }
+    for (mmnc_int i = 0; i < nrows; i++) A->rowptr[i + 1] += A->rowptr[i];
+    sum_duplicates(A);
+    *out = A;
+    A = NULL;
+
+cleanup:
+    mmnc_csr_free(A);
+    mmnc_i_free(tr);
+    return status;
+}
+
 int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const mmnc_int *ri,
                            const mmnc_int *ci, const double *v, mmnc_csr **out, mmnc_err *err)
 {
@@ -95,7 +174,7 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
     mmnc_csr *A = NULL;
     mmnc_int *colptr = NULL, *trow = NULL, *fill = NULL;
     double *tval = NULL;
-    mmnc_int t, i, p, q;
+    mmnc_int t;
     int nt;
 
     /* check inputs */
@@ -113,6 +192,8 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
                               (long long)t, (long long)ri[t], (long long)ci[t], (long long)nrows,
                               (long long)ncols);
     }
+
+    if (ncols / 8 > nnz + 1024) return from_triplets_sorting(nrows, ncols, nnz, ri, ci, v, out, err);
 
     /* Two stable counting sorts, by column and then by row, so that the
      * duplicates of an entry end up side by side in input order.  Threads
@@ -171,32 +252,7 @@ int mmnc_csr_from_triplets(mmnc_int nrows, mmnc_int ncols, mmnc_int nnz, const m
         }
     }
 
-    /* sum adjacent duplicates, drop zeros */
-    q = 0;
-    p = 0;
-    for (i = 0; i < nrows; i++) {
-        mmnc_int end = A->rowptr[i + 1];
-        A->rowptr[i] = q;
-        while (p < end) {
-            mmnc_int c = A->colind[p];
-            double s = A->val[p++];
-            while (p < end && A->colind[p] == c) s += A->val[p++];
-            if (s != 0.0) {
-                A->colind[q] = c;
-                A->val[q++] = s;
-            }
-        }
-    }
-    A->rowptr[nrows] = q;
-    if (q < A->nnz) {
-        /* shrinking: a failed realloc keeps the larger block, which is fine */
-        mmnc_int *ci2 = mmnc_i_realloc(A->colind, q ? (size_t)q : 1, sizeof(mmnc_int));
-        double *v2;
-        if (ci2) A->colind = ci2;
-        v2 = mmnc_i_realloc(A->val, q ? (size_t)q : 1, sizeof(double));
-        if (v2) A->val = v2;
-    }
-    A->nnz = q;
+    sum_duplicates(A);
     *out = A;
     A = NULL;
 

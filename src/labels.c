@@ -250,6 +250,15 @@ int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_
                     goto cleanup;
                 }
             }
+            /* names is indexed by id: bound the ids without a name, as
+             * the rows a Matrix Market size line claims */
+            if (id - 1 - cnt > MMNC_MAX_EMPTY_ROWS) {
+                status = mmnc_i_line_err(&r, MMNC_EFORMAT, err,
+                                         "id %lld is more than %lld (MMNC_MAX_EMPTY_ROWS) beyond the "
+                                         "largest id so far (%lld)", (long long)id,
+                                         (long long)MMNC_MAX_EMPTY_ROWS, (long long)cnt);
+                goto cleanup;
+            }
             nb = sep + 1;
             for (ne = nb; *ne && *ne != *sep; ne++) {}
             slot = id - 1;

@@ -33,6 +33,10 @@ char *mmnc_i_strdup(const char *s);
 /* Make the n-th allocation from now fail (n >= 1); n = 0 disables. */
 void mmnc_i_fail_after(long n);
 long mmnc_i_alloc_count(void);
+/* Make every allocation of more than bytes fail, and count them (0 = no
+ * limit): the fuzz replay tests hold each input to a limit. */
+void mmnc_i_alloc_limit(size_t bytes);
+long mmnc_i_alloc_over(void);
 #endif
 
 /* Convenience: allocate or set ENOMEM and jump to cleanup. */

@@ -628,6 +628,14 @@ static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
                               mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
+        /* the row pointers are the one array a claim sizes: bound it */
+        if (h.m > h.nnz && h.m - h.nnz > MMNC_MAX_EMPTY_ROWS) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
+                                     "the size line claims %lld rows for %lld entries: at most "
+                                     "entries + %lld rows (MMNC_MAX_EMPTY_ROWS) are read",
+                                     (long long)h.m, (long long)h.nnz, (long long)MMNC_MAX_EMPTY_ROWS);
+            goto cleanup;
+        }
         have_size = 1;
     }
     if (!have_size) {

@@ -48,37 +48,48 @@ static long fail_countdown = 0;
 static long alloc_count = 0;
 void mmnc_i_fail_after(long n) { fail_countdown = n; alloc_count = 0; }
 long mmnc_i_alloc_count(void) { return alloc_count; }
-static int should_fail(void)
+static size_t alloc_limit = 0;
+static long alloc_over = 0;
+void mmnc_i_alloc_limit(size_t bytes) { alloc_limit = bytes; alloc_over = 0; }
+long mmnc_i_alloc_over(void) { return alloc_over; }
+static int should_fail(size_t n, size_t size)
 {
     int fail = 0;
+    int over = alloc_limit && size && n > alloc_limit / size;
 #pragma omp critical(mmnc_alloc)
     {
         alloc_count++;
         if (fail_countdown > 0 && --fail_countdown == 0) fail = 1;
+        if (over) alloc_over++;
     }
-    return fail;
+    return fail || over;
 }
 #else
-static int should_fail(void) { return 0; }
+static int should_fail(size_t n, size_t size)
+{
+    (void)n;
+    (void)size;
+    return 0;
+}
 #endif
 
 void *mmnc_i_malloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size) return NULL;
-    if (should_fail()) return NULL;
+    if (should_fail(n, size)) return NULL;
     return malloc((n && size) ? n * size : 1);
 }
 
 void *mmnc_i_calloc(size_t n, size_t size)
 {
-    if (should_fail()) return NULL;
+    if (should_fail(n, size)) return NULL;
     return calloc(n ? n : 1, size ? size : 1);
 }
 
 void *mmnc_i_realloc(void *p, size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size) return NULL;
-    if (should_fail()) return NULL;
+    if (should_fail(n, size)) return NULL;
     return realloc(p, (n && size) ? n * size : 1);
 }
 

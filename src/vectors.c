@@ -110,6 +110,22 @@ static int vr_field(vreader *r, char *f, size_t cap, int *sep, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* Room for want records of d values: *words (NULL-filled beyond the old
+ * *cap) and *E grown to want; *cap becomes want. */
+static int grow_records(char ***words, float **E, mmnc_int *cap, mmnc_int want, mmnc_int d, mmnc_err *err)
+{
+    char **w = mmnc_i_realloc(*words, (size_t)want, sizeof *w);
+    float *e;
+    if (!w) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld word vectors)", (long long)want);
+    *words = w;
+    memset(w + *cap, 0, (size_t)(want - *cap) * sizeof *w);
+    if (!(e = mmnc_i_realloc(*E, (size_t)(want * d), sizeof *e)))
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld word vectors)", (long long)want);
+    *E = e;
+    *cap = want;
+    return MMNC_OK;
+}
+
 /* Long (~145 lines) by intent: a streaming parser of the word2vec
  * formats (header, text or binary records, tolerated blanks), every error
  * naming file and line; its state is the input position. */
@@ -122,7 +138,7 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
     long long n = 0, d = 0;
     char **words = NULL;
     float *E = NULL;
-    mmnc_int i = 0;
+    mmnc_int i = 0, cap = 0, first;
 
     if (!path || !n_out || !d_out || !words_out || !E_out)
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_vectors_read: NULL argument");
@@ -161,8 +177,11 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
         status = mmnc_i_err(err, MMNC_EFORMAT, "%s:1: %lld x %lld vectors is implausibly large", path, n, d);
         goto cleanup;
     }
-    MMNC_CALLOC(words, n, err, status);
-    MMNC_ALLOC(E, n * d, err, status);
+    /* the header is a claim: the arrays grow with the records read (a
+     * header of 5e9 words on an empty file must not allocate 5e9 pointers),
+     * from about 256 KB of values (one record of d <= 10^6 values at least) */
+    first = 65536 / d < 1 ? 1 : 65536 / d;
+    if ((status = grow_records(&words, &E, &cap, first < n ? first : n, d, err)) != MMNC_OK) goto cleanup;
     if (binary < 0) { /* text if the first record's first value parses as a number before a space */
         if ((status = vr_fill(r, err)) != MMNC_OK) goto cleanup;
         unsigned char *p = r->buf + r->beg, *e = r->buf + r->end, *sp = memchr(p, ' ', (size_t)(e - p));
@@ -181,9 +200,12 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
     }
     for (i = 0; i < n; i++) {
         r->line = binary ? i + 2 : r->line + 1;
+        if (i == cap && (status = grow_records(&words, &E, &cap, cap * 2 < n ? cap * 2 : n, d, err)) != MMNC_OK)
+            goto cleanup;
         if ((status = vr_field(r, f, sizeof f, &sep, err)) != MMNC_OK) goto cleanup;
         if (sep == -1 && !f[0]) {
-            status = mmnc_i_err(err, MMNC_EFORMAT, "%s: truncated: %lld of %lld words", path, (long long)i, n);
+            status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: truncated: the header (line 1) claims %lld words, the file holds %lld",
+                                path, (long long)r->line, n, (long long)i);
             goto cleanup;
         }
         if (!f[0] || sep != ' ') {
@@ -251,7 +273,7 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
     words = NULL;
     E = NULL;
 cleanup:
-    if (words) mmnc_names_free(n, words);
+    if (words) mmnc_names_free(cap, words);
     mmnc_i_free(E);
     if (r) mmnc_i_in_close(r->in);
     mmnc_i_free(r);

@@ -90,6 +90,54 @@ static void test_from_triplets(void)
     }
 }
 
+/* Huge column indices (a libsvm feature 10^9 on a few lines) take the
+ * comparison-sort path: O(nnz) memory, and the same matrix, bit for bit, as
+ * the counting scatter gives for the same triplets with small columns --
+ * duplicates summed in input order, zeros dropped. */
+static void test_wide_columns(void)
+{
+    mmnc_rng rng;
+    mmnc_err e = {0, ""};
+    const mmnc_int m = 29, n = 17, nnz = 1500, scale = 1000000007;
+    mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c), *cw = malloc(nnz * sizeof *cw);
+    double *v = malloc(nnz * sizeof *v);
+    mmnc_csr *A = NULL, *W = NULL;
+    int ok = 1;
+    mmnc_rng_seed(&rng, 11);
+    for (mmnc_int t = 0; t < nnz; t++) {
+        r[t] = mmnc_rng_below(&rng, m);
+        c[t] = mmnc_rng_below(&rng, n);
+        cw[t] = c[t] * scale;
+        v[t] = (double)mmnc_rng_below(&rng, 50) / 7.0; /* inexact sums: order shows */
+    }
+    CHECK(mmnc_csr_from_triplets(m, n, nnz, r, c, v, &A, &e) == MMNC_OK);
+    CHECK(mmnc_csr_from_triplets(m, n * scale, nnz, r, cw, v, &W, &e) == MMNC_OK);
+    CHECK(A && W && W->ncols == n * scale && mmnc_csr_check(W, &e) == MMNC_OK);
+    if (A && W) {
+        ok = A->nnz == W->nnz;
+        for (mmnc_int i = 0; ok && i <= m; i++) ok = A->rowptr[i] == W->rowptr[i];
+        for (mmnc_int p = 0; ok && p < A->nnz; p++)
+            ok = W->colind[p] == A->colind[p] * scale && memcmp(&W->val[p], &A->val[p], sizeof(double)) == 0;
+    }
+    CHECK(ok);
+    /* 2 entries in a 1 x 10^15 matrix: no 8 PB of column counts */
+    {
+        mmnc_int ri[3] = {0, 0, 0}, ci[3] = {999999999999999, 0, 999999999999999};
+        double vv[3] = {1, 2, 3};
+        mmnc_csr *B = NULL;
+        CHECK(mmnc_csr_from_triplets(1, 1000000000000000, 3, ri, ci, vv, &B, &e) == MMNC_OK);
+        CHECK(B && B->nnz == 2 && B->colind[0] == 0 && B->val[0] == 2 && B->colind[1] == 999999999999999 &&
+              B->val[1] == 4);
+        mmnc_csr_free(B);
+    }
+    mmnc_csr_free(A);
+    mmnc_csr_free(W);
+    free(r);
+    free(c);
+    free(cw);
+    free(v);
+}
+
 /* Random triplets with many duplicates against a dense accumulation. */
 static void test_random(void)
 {
@@ -403,6 +451,7 @@ int main(void)
     test_alloc();
     test_from_triplets();
     test_random();
+    test_wide_columns();
     test_transpose_threads();
     test_triplets_threads();
     test_check();

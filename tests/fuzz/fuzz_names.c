@@ -1,0 +1,23 @@
+/*
+ * fuzz_names.c -- libFuzzer harness of the names file reader
+ * (mmnc_names_read); the first byte picks plain or keyed ("id<TAB>name").
+ */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[64], **names = NULL;
+    mmnc_int n = 0;
+    mmnc_err e = {0, ""};
+    int fd;
+
+    if (size == 0) return 0;
+    if ((fd = fuzz_file(data + 1, size - 1, path)) < 0) return 0;
+    if (mmnc_names_read(path, data[0] & 1, &n, &names, &e) == MMNC_OK) {
+        for (mmnc_int i = 0; i < n; i++)
+            if (names[i]) (void)strlen(names[i]); /* ASan: each one a string */
+        mmnc_names_free(n, names);
+    }
+    close(fd);
+    return 0;
+}

@@ -878,23 +878,46 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     if ((status = check_opts(&opts, err)) != MMNC_OK) return status;
     fmt = opts.format;
 
-    if (fmt == MMNC_FMT_BIN || (fmt == MMNC_FMT_AUTO && mmnc_i_bin_sniff(path))) {
+    if (fmt == MMNC_FMT_AUTO || fmt == MMNC_FMT_MTX || fmt == MMNC_FMT_TRIPLET || fmt == MMNC_FMT_LIBSVM) {
+        /* One open: the format is sniffed from the stream that is then read,
+         * so a pipe, a FIFO or standard input keeps its first bytes. */
+        mmnc_i_in *in;
+        if ((status = mmnc_i_in_open(path, &in, err)) != MMNC_OK) goto cleanup;
+        if (fmt == MMNC_FMT_AUTO && !strcmp(mmnc_i_in_kind(in), "plain")) {
+            size_t hn;
+            const unsigned char *h = mmnc_i_in_head(in, &hn);
+            int regular = mmnc_i_in_regular(in);
+            if (mmnc_i_bin_magic(h, hn)) fmt = MMNC_FMT_BIN;
+            else if (hn >= 6 && !memcmp(h, "MATLAB", 6)) fmt = MMNC_FMT_MAT;
+            if (fmt != MMNC_FMT_AUTO) {
+                mmnc_i_in_close(in);
+                if (!regular) {
+                    status = mmnc_i_err(err, MMNC_EUNSUP, "%s: a %s is read in place: give it as a regular file, "
+                                        "not a pipe or standard input", path,
+                                        fmt == MMNC_FMT_BIN ? "binary matrix file" : "MAT file");
+                    goto cleanup;
+                }
+            }
+        }
+        if (fmt != MMNC_FMT_BIN && fmt != MMNC_FMT_MAT) {
+            if ((status = mmnc_i_lr_open_in(&r, path, in, err)) != MMNC_OK) goto cleanup;
+            if (r.end >= 3 && memcmp(r.buf, "\xEF\xBB\xBF", 3) == 0) r.beg = 3; /* UTF-8 BOM */
+            if (r.beg == r.end) {
+                status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
+                goto cleanup;
+            }
+            if (fmt == MMNC_FMT_AUTO) fmt = detect(&r);
+            if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
+            else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
+            else status = read_triplet(&r, &opts, &d, err);
+            if (status) goto cleanup;
+        }
+    }
+    if (fmt == MMNC_FMT_BIN) {
         status = mmnc_data_read_bin(path, opts.bin_no_verify ? MMNC_BIN_NO_VERIFY : 0, &d, err);
         if (status) goto cleanup;
-    } else if (fmt == MMNC_FMT_MAT || (fmt == MMNC_FMT_AUTO && mmnc_i_mat_sniff(path))) {
+    } else if (fmt == MMNC_FMT_MAT) {
         status = mmnc_i_mat_read(path, opts.mat_var ? opts.mat_var : "fea", &d, err);
-        if (status) goto cleanup;
-    } else {
-        if ((status = mmnc_i_lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
-        if (r.end >= 3 && memcmp(r.buf, "\xEF\xBB\xBF", 3) == 0) r.beg = 3; /* UTF-8 BOM */
-        if (r.beg == r.end) {
-            status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
-            goto cleanup;
-        }
-        if (fmt == MMNC_FMT_AUTO) fmt = detect(&r);
-        if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
-        else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
-        else status = read_triplet(&r, &opts, &d, err);
         if (status) goto cleanup;
     }
     if (d->A->nnz == 0) {

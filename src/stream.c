@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #ifdef MMNC_HAVE_LZMA
@@ -86,8 +87,10 @@ int mmnc_i_in_open(const char *path, mmnc_i_in **out, mmnc_err *err)
         }
         s->own_fd = 1;
     }
-    /* Enough bytes to see a magic number (a short file is plain text). */
-    while (s->iend < 6 && !s->ieof) {
+    /* Enough bytes to see a magic number (a short file is plain text):
+     * the caller sniffs the format from these (mmnc_i_in_head), never by
+     * opening the path again, which a pipe or a FIFO would not survive. */
+    while (s->iend < 8 && !s->ieof) {
         ssize_t got = read(s->fd, s->ibuf + s->iend, IN_BUFSIZE - s->iend);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) {
@@ -242,6 +245,18 @@ int mmnc_i_in_read(mmnc_i_in *s, void *buf, size_t n, size_t *got, mmnc_err *err
     if (s->kind == KIND_XZ) return read_xz(s, buf, n, got, err);
 #endif
     return read_plain(s, buf, n, got, err);
+}
+
+const unsigned char *mmnc_i_in_head(const mmnc_i_in *s, size_t *n)
+{
+    *n = s->iend;
+    return s->ibuf;
+}
+
+int mmnc_i_in_regular(const mmnc_i_in *s)
+{
+    struct stat st;
+    return s->fd != 0 && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 const char *mmnc_i_in_kind(const mmnc_i_in *s)

@@ -1070,6 +1070,44 @@ expect_err "zero\.mtx: the matrix \(3 x 2\) has no nonzero entries"
 expect_nonew
 end
 
+# ---- issue 16: inputs that are not plain regular files, strict reading ------------
+
+# big.tsv: 60 users x 30 items, more than one pipe buffer, two planted blocks
+awk 'BEGIN { for (u = 1; u <= 60; u++) for (i = 1; i <= 30; i++)
+             if ((u <= 30) == (i <= 15) || (u * 7 + i * 3) % 11 == 0) printf "user%d\titem%d\t%d\n", u, i, 1 + (u + i) % 5 }' \
+    >"$WORK/big.tsv"
+BIG=$WORK/big.tsv
+
+begin "input: pipe, FIFO, /dev/stdin, - and gzip/xz pipes read the whole file (one open, sniffed there)"
+run cluster -q -k 2 -o reg "$BIG"
+expect_rc 0
+expect_grep '"rows": 60' reg.json
+"$MMNC" cluster -q -k 2 -o sub <(cat "$BIG") >"$OUT" 2>"$ERR" || fail_because "<(cat) failed: $(cat "$ERR")"
+"$MMNC" cluster -q -k 2 --format auto -o dev /dev/stdin <"$BIG" >"$OUT" 2>"$ERR" || fail_because "/dev/stdin failed"
+cat "$BIG" | "$MMNC" cluster -q -k 2 --format auto -o devp /dev/stdin >"$OUT" 2>"$ERR" || fail_because "/dev/stdin pipe failed"
+cat "$BIG" | "$MMNC" cluster -q -k 2 -o dash - >"$OUT" 2>"$ERR" || fail_because "- failed"
+"$MMNC" cluster -q -k 2 -o gz <(gzip -c "$BIG") >"$OUT" 2>"$ERR" || fail_because "<(gzip -c) failed: $(cat "$ERR")"
+mkfifo fifo
+(cat "$BIG" >fifo &)
+timeout 20 "$MMNC" cluster -q -k 2 -o ff fifo >"$OUT" 2>"$ERR" || fail_because "FIFO failed or hung"
+set -- sub dev devp dash gz ff
+if command -v xz >/dev/null 2>&1; then
+    "$MMNC" cluster -q -k 2 -o xzp <(xz -c "$BIG") >"$OUT" 2>"$ERR" && set -- "$@" xzp
+fi
+for p; do expect_same reg.labels.tsv "$p.labels.tsv"; done
+rm -f fifo
+end
+
+begin "input: a binary matrix through a pipe is refused, not misread"
+run convert -q "$BIG" big.bin
+snapshot
+"$MMNC" cluster -q -k 2 -o p <(cat big.bin) >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 1
+expect_err "binary matrix file is read in place: give it as a regular file"
+expect_nonew
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

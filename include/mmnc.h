@@ -112,6 +112,15 @@ MMNC_API const char *mmnc_strerror(int code);
  * released with that.  Accepts NULL.  O(1). */
 MMNC_API void mmnc_free(void *p);
 
+/* The whole decoded contents of a plain, gzip or xz file, or of standard
+ * input for "-", read through one open (so a pipe, a FIFO or a process
+ * substitution works): *data gets *len bytes and a final NUL (the contents
+ * may hold NUL bytes of their own), released with mmnc_free.  Errors name
+ * the file: MMNC_EIO, MMNC_EFORMAT (corrupt or truncated compressed data),
+ * MMNC_EUNSUP (xz without liblzma), MMNC_ENOMEM; *data is then NULL.
+ * Time and memory O(size). */
+MMNC_API int mmnc_file_read_all(const char *path, char **data, size_t *len, mmnc_err *err);
+
 /* ------------------------------------------------------------------------ */
 /* Atomic output files and random numbers                                    */
 /* ------------------------------------------------------------------------ */

@@ -264,6 +264,38 @@ const char *mmnc_i_in_kind(const mmnc_i_in *s)
     return kind_name(s->kind);
 }
 
+int mmnc_file_read_all(const char *path, char **data, size_t *len, mmnc_err *err)
+{
+    mmnc_i_in *in = NULL;
+    char *buf = NULL, *nb;
+    size_t cap = 0, n = 0, got;
+    int status;
+    if (!path || !data || !len) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_file_read_all: NULL argument");
+    *data = NULL;
+    *len = 0;
+    if ((status = mmnc_i_in_open(path, &in, err)) != MMNC_OK) return status;
+    do {
+        if (cap - n < IN_BUFSIZE) {
+            cap = cap ? 2 * cap : 2 * IN_BUFSIZE;
+            if (!(nb = mmnc_i_realloc(buf, cap + 1, 1))) {
+                status = mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory reading the file", path);
+                goto cleanup;
+            }
+            buf = nb;
+        }
+        if ((status = mmnc_i_in_read(in, buf + n, cap - n, &got, err)) != MMNC_OK) goto cleanup;
+        n += got;
+    } while (got > 0);
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    buf = NULL;
+cleanup:
+    mmnc_i_free(buf);
+    mmnc_i_in_close(in);
+    return status;
+}
+
 void mmnc_i_in_close(mmnc_i_in *s)
 {
     if (!s) return;

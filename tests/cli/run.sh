@@ -1108,6 +1108,31 @@ expect_err "binary matrix file is read in place: give it as a regular file"
 expect_nonew
 end
 
+begin "eval: TRUTH and PRED from -, a pipe, gzip or xz: every line read once (n = 60)"
+awk 'BEGIN { for (u = 1; u <= 60; u++) printf "user%d\t%s\n", u, (u <= 30 ? "a" : "b") }' >big.truth
+run cluster -q -k 2 -o r "$BIG"
+run eval --json r.labels.tsv big.truth
+expect_rc 0
+expect_out '"n": 60,'
+"$MMNC" eval --json r.labels.tsv - <big.truth >"$OUT" 2>"$ERR" || fail_because "TRUTH - failed: $(cat "$ERR")"
+expect_out '"n": 60,'
+"$MMNC" eval --json r.labels.tsv <(cat big.truth) >"$OUT" 2>"$ERR" || fail_because "TRUTH <(cat) failed"
+expect_out '"n": 60,'
+"$MMNC" eval --json <(gzip -c r.labels.tsv) <(gzip -c big.truth) >"$OUT" 2>"$ERR" || fail_because "gzip pipes failed"
+expect_out '"n": 60,'
+"$MMNC" eval --json - <(cat big.truth) <r.labels.tsv >"$OUT" 2>"$ERR" || fail_because "PRED - failed"
+expect_out '"n": 60,'
+if command -v xz >/dev/null 2>&1; then
+    xz -c big.truth >big.truth.xz
+    run eval --json r.labels.tsv big.truth.xz
+    expect_out '"n": 60,'
+fi
+# one label per line through a pipe: the k-th label is item k
+run cluster -q -o b "$BLOCKS"
+"$MMNC" eval --json b.labels.tsv <(cat "$FIX/blocks.truth") >"$OUT" 2>"$ERR" || fail_because "one label per line <(cat) failed"
+expect_out '"n": 8,'
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -269,6 +269,9 @@ typedef struct mmnc_read_opts {
     int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
     int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
                             checked) (default 0: verify) */
+    int extra_fields;    /* triplets: fields after the last one named above: 0 = a line with
+                            them is an error (default: a dense CSV read as triplets must not
+                            pass silently), 1 = ignored (MovieLens u.data's timestamp) */
 } mmnc_read_opts;
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);

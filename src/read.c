@@ -667,7 +667,7 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
     if (o->col_field > maxf) maxf = o->col_field;
     if (o->value_field > maxf) maxf = o->value_field;
     for (;;) {
-        const char *b[MMNC_I_MAXFIELDS], *e[MMNC_I_MAXFIELDS], *p;
+        const char *b[MMNC_I_MAXFIELDS + 1], *e[MMNC_I_MAXFIELDS + 1], *p;
         mmnc_int i, j;
         double v = 1.0;
         int nf;
@@ -675,7 +675,18 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
         if (!s) break;
         p = mmnc_i_skip_ws(s);
         if (!*p || mmnc_i_is_comment(p)) continue;
-        nf = mmnc_i_split_fields(s, o->delim, maxf, b, e);
+        /* one field more than named, to see one that should not be there */
+        nf = mmnc_i_split_fields(s, o->delim, o->extra_fields ? maxf : maxf + 1, b, e);
+        if (nf > maxf) {
+            char vf[32] = "";
+            if (o->value_field) snprintf(vf, sizeof vf, ", value in field %d", o->value_field);
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
+                              "expected %d fields (row key in field %d, column key in field %d%s), "
+                              "found more: '%s' (to ignore the others: extra_fields = 1, "
+                              "mmnc --extra-fields ignore)",
+                              maxf, o->row_field, o->col_field, vf, mmnc_i_excerpt(s, len, ex));
+            goto cleanup;
+        }
         if (nf < maxf) {
             char vf[32] = "";
             if (o->value_field) snprintf(vf, sizeof vf, ", value in field %d", o->value_field);

@@ -333,6 +333,7 @@ static void test_triplets(void)
     /* gzip, and a comma delimiter with blanks and an empty trailing field */
     mmnc_read_opts_default(&o);
     o.delim = ',';
+    o.extra_fields = 1; /* the empty field after "2," */
     d = READ_OK(gz_tmpfile("a, x ,1\nb,y y,2,\n", ".csv.gz"), &o);
     if (d) {
         CHECK(d->A->nnz == 2 && strcmp(d->col_names[0], "x") == 0 &&
@@ -344,6 +345,7 @@ static void test_triplets(void)
     o.row_field = 2;
     o.col_field = 1;
     o.value_field = 3;
+    o.extra_fields = 1; /* the timestamp */
     d = READ_OK(test_tmpfile("196\t242\t3\t881250949\n186\t302\t3\t891717742\n"
                              "22\t377\t1\t878887116\n196\t302\t5\t881250950\n",
                              ".data"),
@@ -357,14 +359,29 @@ static void test_triplets(void)
     /* value_field = 0: each line counts 1; "::" as in MovieLens 1M via delim ':' */
     mmnc_read_opts_default(&o);
     o.value_field = 0;
+    o.extra_fields = 1;
     d = READ_OK(test_tmpfile("a b\na b\nb c extra\n", ".txt"), &o);
     if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 0) == 2 && entry(d->A, 1, 1) == 1);
     mmnc_data_free(d);
+    /* by default a field after the named ones is an error: a dense CSV is not triplets */
+    o.extra_fields = 0;
+    d = NULL;
+    {
+        mmnc_err e2 = {0, ""};
+        CHECK(mmnc_data_read(test_tmpfile("a b\nb c extra\n", ".txt"), &o, &d, &e2) == MMNC_EFORMAT);
+        CHECK(strstr(e2.msg, ":2: expected 2 fields") != NULL && strstr(e2.msg, "found more") != NULL);
+        o.delim = ',';
+        o.value_field = 3;
+        CHECK(mmnc_data_read(test_tmpfile("1,2,3,4\n5,6,7,8\n", ".csv"), &o, &d, &e2) == MMNC_EFORMAT);
+        CHECK(strstr(e2.msg, ":1: expected 3 fields") != NULL);
+        CHECK(d == NULL);
+    }
     mmnc_read_opts_default(&o);
     o.delim = ':';
     o.row_field = 1;
     o.col_field = 3;
     o.value_field = 5;
+    o.extra_fields = 1;
     d = READ_OK(test_tmpfile("1::1193::5::978300760\n1::661::3::978302109\n", ".dat"), &o);
     if (d) CHECK(d->A->nnz == 2 && strcmp(d->col_names[1], "661") == 0 && d->A->val[1] == 3);
     mmnc_data_free(d);

@@ -595,7 +595,7 @@ run info --map rating3 "$FIX/ratings.tsv"
 expect_rc 0
 expect_out "^shape +6 rows x 4 columns, 12 nonzeros"
 expect_out "^components +2 "
-run info --format triplet --value-field 0 "$FIX/ratings.tsv"
+run info --format triplet --value-field 0 --extra-fields ignore "$FIX/ratings.tsv"
 expect_rc 0
 expect_out "^shape +6 rows x 4 columns, 14 nonzeros .*sum 14$"
 end
@@ -1131,6 +1131,23 @@ fi
 run cluster -q -o b "$BLOCKS"
 "$MMNC" eval --json b.labels.tsv <(cat "$FIX/blocks.truth") >"$OUT" 2>"$ERR" || fail_because "one label per line <(cat) failed"
 expect_out '"n": 8,'
+end
+
+begin "triplets: a dense CSV (more fields than named) is an error, not triplets; --extra-fields ignore reads u.data-like lines"
+printf '1,2,3,4\n5,6,7,8\n' >dense.csv
+snapshot
+run cluster -q -k 2 --delim , -o d dense.csv
+expect_rc 1
+expect_err "dense\.csv:1: expected 3 fields \(row key in field 1, column key in field 2, value in field 3\), found more"
+expect_nonew
+run cluster -q -k 2 --delim , --extra-fields bogus -o d dense.csv
+expect_rc 2
+expect_err "--extra-fields: expected error or ignore"
+awk '{ print $0 "\t88125094" NR }' "$FIX/ratings.tsv" >udata.tsv
+run cluster -q --map rating3 -o plain "$FIX/ratings.tsv"
+run cluster -q --map rating3 --extra-fields ignore -o ts udata.tsv
+expect_rc 0
+expect_same plain.labels.tsv ts.labels.tsv
 end
 
 # ---- summary ----------------------------------------------------------------------

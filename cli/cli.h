@@ -47,6 +47,17 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double min
 int cli_parse_algorithm(const char *cmd, const char *s, int *alg);
 int cli_parse_init(const char *cmd, const char *s, int *init);
 
+/* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
+ * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"
+ * until renamed.  cli_tmp_watch(path) registers that name (before the file
+ * is made: unlinking a name that was never created is harmless) and
+ * installs, once, a handler that unlinks every registered name and
+ * re-raises the signal (async-signal-safe: unlink, sigaction, raise only).
+ * A signal that was ignored when the handler would be installed stays
+ * ignored.  At most 32 names; cli_tmp_forget() drops them all. */
+void cli_tmp_watch(const char *path);
+void cli_tmp_forget(void);
+
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
 

@@ -305,8 +305,10 @@ static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *
     int nout = r->write_soft ? 4 : 3, root = cli_rank() == 0, rc = CLI_EXIT_OK;
     mmnc_err err = {0, ""};
     if (root)
-        for (*nopen = 0; *nopen < nout; (*nopen)++)
+        for (*nopen = 0; *nopen < nout; (*nopen)++) {
+            cli_tmp_watch(paths[*nopen]); /* removed on SIGINT or SIGTERM */
             if (mmnc_outfile_open(&out[*nopen], paths[*nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
+        }
     if ((rc = cli_agree(rc)) != CLI_EXIT_OK) return rc;
     if ((rc = write_rows(r, out, part)) != CLI_EXIT_OK) return rc;
     if (!root) return CLI_EXIT_OK; /* the rest is rank 0's */

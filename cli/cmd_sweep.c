@@ -183,6 +183,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
+    cli_tmp_watch(tsv);
     if (mmnc_outfile_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)", "seconds");

@@ -2,11 +2,14 @@
  * util.c -- messages, strict option parsing, JSON strings, progress.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -188,4 +191,48 @@ void cli_part_close(cli_part *part)
     if (part->mem && part->fp) fclose(part->fp);
     free(part->buf);
     memset(part, 0, sizeof *part);
+}
+
+/* The registered temporary names: written before tmp_count grows past
+ * them, so the handler only reads complete names. */
+#define TMP_MAX_NAMES 32
+static char tmp_names[TMP_MAX_NAMES][PATH_MAX];
+static volatile sig_atomic_t tmp_count;
+
+static void tmp_on_signal(int sig)
+{
+    struct sigaction dfl;
+    for (sig_atomic_t i = 0; i < tmp_count; i++) unlink(tmp_names[i]);
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig); /* the default action: the exit status says which signal */
+}
+
+void cli_tmp_watch(const char *path)
+{
+    static int installed;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    int n = tmp_count;
+    if (!installed) {
+        installed = 1;
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa, old;
+            if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = tmp_on_signal;
+            sigemptyset(&sa.sa_mask);
+            for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    if (n >= TMP_MAX_NAMES) return;
+    int len = snprintf(tmp_names[n], PATH_MAX, "%s.tmp.%ld", path, (long)getpid());
+    if (len > 0 && len < PATH_MAX) tmp_count = n + 1;
+}
+
+void cli_tmp_forget(void)
+{
+    tmp_count = 0;
 }

@@ -1150,6 +1150,33 @@ expect_rc 0
 expect_same plain.labels.tsv ts.labels.tsv
 end
 
+begin "SIGTERM while the outputs are written removes the temporary files and exits by the signal"
+run generate -q --rows 100000 --cols 100 -k 20 -o sig.mtx
+caught=0
+for attempt in 1 2 3; do
+    "$MMNC" cluster -q -k 20 -r 1 --max-iter 2 -o sc sig.mtx >"$OUT" 2>"$ERR" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        if compgen -G "sc.*.tmp.*" >/dev/null; then
+            kill -TERM "$pid"
+            caught=1
+            break
+        fi
+        sleep 0.002
+    done
+    wait "$pid"
+    RC=$?
+    [ "$caught" = 1 ] && break
+    rm -f sc.*
+done
+if [ "$caught" = 1 ]; then
+    expect_rc 143
+    compgen -G "sc.*" >/dev/null && fail_because "left $(echo sc.*)"
+else
+    echo "      (the write phase was too short to catch here)"
+fi
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -47,6 +47,17 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double min
 int cli_parse_algorithm(const char *cmd, const char *s, int *alg);
 int cli_parse_init(const char *cmd, const char *s, int *init);
 
+/* The output prefix of a command that writes PREFIX.<ext> files: -o's
+ * value (prefix_arg), or DATA's base name without its extensions when
+ * there is none; a value that ends in '/' (or is "." or "..") is a
+ * directory, where the files get DATA's base name.  Checked before any work
+ * by creating and removing the temporary file of PREFIX<probe_ext> there,
+ * on rank 0 (collective), so that an unwritable place is found at once, not
+ * after the clustering.  *out is malloc'd.  0 or an exit status (message
+ * printed). */
+int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
+                      char **out);
+
 /* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
  * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"
  * until renamed.  cli_tmp_watch(path) registers that name (before the file

@@ -36,7 +36,8 @@ static void help(void)
            "  -t, --threads N       threads, 0 = all cores (default 0); results do not depend on it\n\n"
            "Output options:\n"
            "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json, PREFIX.top.tsv\n"
-           "                        (default: DATA's file name without extensions, in the current directory)\n"
+           "                        (default: DATA's file name without extensions, in the current directory;\n"
+           "                        PREFIX ending in '/' is a directory for that name)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
@@ -93,16 +94,6 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     for (mmnc_int z = 0; z < k; z++) pz[z] /= sum;
     *out = pz;
     return 0;
-}
-
-/* PREFIX from the data path: base name without directory and extensions. */
-static char *default_prefix(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    char *p = strdup(b ? b + 1 : path), *dot;
-    if (!p) return NULL;
-    if ((dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
-    return p;
 }
 
 /* A display name: with keyed names, the entry whose numeric id is `id`; else
@@ -460,10 +451,7 @@ int cmd_cluster(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     data_path = argv[optind];
-    if (!prefix_arg && !strcmp(data_path, "-"))
-        return cli_usage_error(CMD, "reading standard input: give the outputs a name with -o PREFIX");
-    prefix = prefix_arg ? strdup(prefix_arg) : default_prefix(data_path);
-    if (!prefix) return cli_fail(CMD, "out of memory");
+    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */

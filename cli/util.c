@@ -236,3 +236,56 @@ void cli_tmp_forget(void)
 {
     tmp_count = 0;
 }
+
+/* DATA's base name without directory and extensions. */
+static char *data_stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    char *p = strdup(b ? b + 1 : path), *dot;
+    if (p && (dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
+    return p;
+}
+
+int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
+                      char **out)
+{
+    const char *b;
+    char *prefix = NULL, *probe = NULL, *stem = NULL;
+    mmnc_outfile o;
+    mmnc_err err = {0, ""};
+    int rc = CLI_EXIT_OK, dir;
+    *out = NULL;
+    b = prefix_arg ? strrchr(prefix_arg, '/') : NULL;
+    b = b ? b + 1 : prefix_arg;
+    dir = prefix_arg && (!*b || !strcmp(b, ".") || !strcmp(b, ".."));
+    if ((!prefix_arg || dir) && !strcmp(data_path, "-"))
+        return cli_usage_error(cmd, "reading standard input: give the outputs a name with -o PREFIX");
+    if (!prefix_arg) {
+        prefix = data_stem(data_path);
+    } else if (dir) {
+        if ((stem = data_stem(data_path)) && (prefix = malloc(strlen(prefix_arg) + strlen(stem) + 2)))
+            sprintf(prefix, "%s%s%s", prefix_arg, *b ? "/" : "", stem);
+        free(stem);
+    } else {
+        prefix = strdup(prefix_arg);
+    }
+    if (!prefix || !(probe = malloc(strlen(prefix) + strlen(probe_ext) + 1))) {
+        free(prefix);
+        return cli_fail(cmd, "out of memory");
+    }
+    sprintf(probe, "%s%s", prefix, probe_ext);
+    if (cli_rank() == 0) {
+        cli_tmp_watch(probe);
+        if (mmnc_outfile_open(&o, probe, &err) != MMNC_OK)
+            rc = cli_fail(cmd, "cannot write the outputs (checked before any work): %s", err.msg);
+        else
+            mmnc_outfile_abort(&o);
+    }
+    free(probe);
+    if ((rc = cli_agree(rc)) != CLI_EXIT_OK) {
+        free(prefix);
+        return rc;
+    }
+    *out = prefix;
+    return CLI_EXIT_OK;
+}

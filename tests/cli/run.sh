@@ -1177,6 +1177,22 @@ else
 fi
 end
 
+bad "cluster: an unwritable output prefix is found before the clustering" 1 \
+    "cannot write the outputs \(checked before any work\): nosuch/x\.labels\.tsv" cluster -k 999 -o nosuch/x "$BLOCKS"
+bad "sweep: an unwritable output prefix is found before every k" 1 \
+    "cannot write the outputs \(checked before any work\): nosuch/blocks\.sweep\.tsv" sweep --kmax 3 -o nosuch/ "$BLOCKS"
+begin "cluster -o DIR/ and -o . name the files after the input inside the directory"
+mkdir od
+run cluster -q -k 2 -o od/ "$BLOCKS"
+expect_rc 0
+expect_file od/blocks.labels.tsv od/blocks.json od/blocks.top.tsv od/blocks.soft.tsv
+expect_nofile od/.json od/.labels.tsv
+(cd od && "$MMNC" cluster -q -k 2 -o . "$BLOCKS") || fail_because "-o . failed"
+expect_nofile od/..json
+run sweep -q --kmax 3 --plot none -o od/ "$BLOCKS"
+expect_file od/blocks.sweep.tsv
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -1193,6 +1193,24 @@ run sweep -q --kmax 3 --plot none -o od/ "$BLOCKS"
 expect_file od/blocks.sweep.tsv
 end
 
+bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 \
+    "option\(s\) --lambda --exact-marginal apply to --algorithm frobenius only" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
+bad "cluster: --lambda with --exact-marginal is a usage error" 2 \
+    "--exact-marginal holds P_Z exactly: --lambda does not apply" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
+bad "cluster: --truth-var without --truth is a usage error" 2 "--truth-var applies to --truth" cluster --truth-var gnd -o x "$BLOCKS"
+begin "cluster: a --names file with fewer lines than columns is refused; more lines warn"
+head -n 4 "$FIX/cols.names" >short.names
+snapshot
+run cluster -q -k 2 --names short.names -o x "$BLOCKS"
+expect_rc 1
+expect_err "short\.names: 4 names for 6 columns \(as read\)"
+expect_nonew
+{ cat "$FIX/cols.names"; echo extra; } >long.names
+run cluster -q -k 2 --names long.names -o y "$BLOCKS"
+expect_rc 0
+expect_err "warning: long\.names: 7 names for 6 columns; the last 1 are not used"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -847,7 +847,8 @@ MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  * Errors: MMNC_EINVAL for bad options or when no word occurs min_count
  * times; MMNC_EIO for a file that cannot be opened or read (the message
  * names it); MMNC_EFORMAT for corrupt or truncated gzip data (never a
- * partial result); MMNC_ENOMEM.
+ * partial result) and for a NUL byte, which text never holds ("PATH: NUL
+ * byte at offset N": binary input is refused); MMNC_ENOMEM.
  * Two streaming passes; time O(corpus * window); memory O(distinct words +
  * nonzero pairs) per thread plus 1 MB of text per thread, never the corpus.
  */

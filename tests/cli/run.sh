@@ -1211,6 +1211,18 @@ expect_rc 0
 expect_err "warning: long\.names: 7 names for 6 columns; the last 1 are not used"
 end
 
+begin "cooc: binary input (a NUL byte) is refused with file and offset, as cluster refuses it"
+printf 'some words here\nand\000\001\002 more\n' >garbage.bin
+snapshot
+run cooc -o g.mtx garbage.bin
+expect_rc 1
+expect_err "garbage\.bin: NUL byte at offset 19: this is not a text file"
+expect_nonew
+run cluster -q -o g garbage.bin
+expect_rc 1
+expect_err "NUL byte"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

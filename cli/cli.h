@@ -108,7 +108,7 @@ void cli_load_default(cli_load *l);
         {"delim", required_argument, 0, CLI_OPT_LOAD}, {"mat-var", required_argument, 0, CLI_OPT_LOAD},  \
         {"transpose", no_argument, 0, CLI_OPT_LOAD}, {"map", required_argument, 0, CLI_OPT_LOAD},        \
         {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}, {"low-memory", no_argument, 0, CLI_OPT_LOAD}, \
-        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}
+        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}, {"header", no_argument, 0, CLI_OPT_LOAD}
 /* If opt (a long option name without dashes) is a load option, apply its
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */

@@ -80,6 +80,10 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         l->lo.normalize_rows = 1;
         return 1;
     }
+    if (!strcmp(opt, "header")) {
+        l->lo.read.header = 1;
+        return 1;
+    }
     if (!strcmp(opt, "low-memory")) {
         l->low_memory = 1;
         return 1;
@@ -95,6 +99,7 @@ void cli_load_help(FILE *fp)
           "  --col-field N       triplet: field holding the column key (default 2)\n"
           "  --value-field N     triplet: field holding the value, 0 = each line counts 1 (default 3)\n"
           "  --delim C           triplet: field separator, a character, 'tab' or 'whitespace' (default whitespace)\n"
+          "  --header            triplet: the first line (not a comment) names the fields: skipped\n"
           "  --extra-fields X    triplet: fields after the named ones are an error | ignore (default error)\n"
           "  --mat-var NAME      mat: variable to read (default fea)\n"
           "  --transpose         cluster the columns instead of the rows\n"

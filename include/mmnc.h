@@ -272,6 +272,8 @@ typedef struct mmnc_read_opts {
     int extra_fields;    /* triplets: fields after the last one named above: 0 = a line with
                             them is an error (default: a dense CSV read as triplets must not
                             pass silently), 1 = ignored (MovieLens u.data's timestamp) */
+    int header;          /* triplets: the first line that is not blank or a comment names the
+                            columns (CSV/TSV with a header) and is skipped (default 0) */
 } mmnc_read_opts;
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
@@ -286,7 +288,9 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * "rows cols entries" (Matrix Market text without its banner, as many tools
  * write it); libsvm when the second field of the first data line has the
  * form "i:v"; triplets otherwise.
- *   - Matrix Market: coordinate real/integer/pattern, general; ids are the
+ *   - Matrix Market: coordinate real/integer/pattern, general or symmetric
+ *     (the lower triangle stored, mirrored here; an entry above the diagonal
+ *     or a non-square symmetric matrix is MMNC_EFORMAT); ids are the
  *     1-based indices (row_names = col_names = NULL).  Exactly `entries`
  *     entries must follow the size line.  Without the banner (AUTO as above,
  *     or MMNC_FMT_MTX) the file is read as coordinate real general.

@@ -256,8 +256,9 @@ static int word_is(const char *b, const char *e, const char *w)
     return 1;
 }
 
-/* The banner "%%MatrixMarket matrix coordinate <field> general". */
-static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, mmnc_err *err)
+/* The banner "%%MatrixMarket matrix coordinate <field> general|symmetric"
+ * (symmetric: what SciPy's mmwrite writes for a symmetric matrix). */
+static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int *symmetric, mmnc_err *err)
 {
     const char *b[4], *e[4], *p = s + 14;
     char ex[80];
@@ -270,11 +271,12 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, mmnc
     if (!word_is(b[0], e[0], "matrix") || !word_is(b[1], e[1], "coordinate") ||
         !(word_is(b[2], e[2], "real") || word_is(b[2], e[2], "integer") ||
           word_is(b[2], e[2], "pattern")) ||
-        !word_is(b[3], e[3], "general") || *mmnc_i_skip_ws(p))
+        !(word_is(b[3], e[3], "general") || word_is(b[3], e[3], "symmetric")) || *mmnc_i_skip_ws(p))
         return mmnc_i_line_err(r, MMNC_EFORMAT, err,
-                        "only coordinate real/integer/pattern general is supported, found '%s'",
+                        "only coordinate real/integer/pattern general/symmetric is supported, found '%s'",
                         mmnc_i_excerpt(s, strlen(s), ex));
     *pattern = word_is(b[2], e[2], "pattern");
+    *symmetric = word_is(b[3], e[3], "symmetric");
     return MMNC_OK;
 }
 
@@ -314,7 +316,7 @@ void mmnc_i_mtx_blocks(size_t block, size_t piece)
 /* What the banner and the size line said. */
 typedef struct mtx_hdr {
     const char *path;
-    int pattern;
+    int pattern, symmetric;
     mmnc_int m, n, nnz;
 } mtx_hdr;
 
@@ -587,6 +589,27 @@ cleanup:
     return status;
 }
 
+/* A symmetric matrix stores its lower triangle: add the entries above the
+ * diagonal.  Square, and nothing stored above the diagonal, as the format
+ * says (SciPy's mmwrite keeps to it). */
+static int mtx_mirror(const mtx_hdr *h, tbuf *t, mmnc_err *err)
+{
+    mmnc_int n0 = t->n, k;
+    int status;
+    if (h->m != h->n)
+        return mmnc_i_err(err, MMNC_EFORMAT, "%s: a symmetric matrix must be square, found %lld x %lld", h->path,
+                          (long long)h->m, (long long)h->n);
+    for (k = 0; k < n0; k++) {
+        mmnc_int i = t->ri[k], j = t->ci[k];
+        if (i < j)
+            return mmnc_i_err(err, MMNC_EFORMAT, "%s: symmetric, but entry %lld (row %lld, column %lld) is above "
+                              "the diagonal: only the lower triangle is stored", h->path, (long long)k + 1,
+                              (long long)i + 1, (long long)j + 1);
+        if (i != j && (status = tbuf_push(t, j, i, t->v[k], err)) != MMNC_OK) return status;
+    }
+    return MMNC_OK;
+}
+
 /*
  * Matrix Market coordinate text.  The banner is optional: without it the
  * file is "coordinate real general" (the MTX-like text written by many
@@ -608,7 +631,7 @@ static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
         if (!s) break;
         if (r->line == 1 && strncmp(s, "%%", 2) == 0 && len >= 14 &&
             word_is(s + 2, s + 14, "matrixmarket")) {
-            if ((status = mtx_banner(r, s, &h.pattern, err)) != MMNC_OK) goto cleanup;
+            if ((status = mtx_banner(r, s, &h.pattern, &h.symmetric, err)) != MMNC_OK) goto cleanup;
             banner = 1;
             continue;
         }
@@ -643,6 +666,7 @@ static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
                           (long long)h.nnz, (long long)t.n);
         goto cleanup;
     }
+    if (h.symmetric && (status = mtx_mirror(&h, &t, err)) != MMNC_OK) goto cleanup;
     status = make_data(&t, h.m, h.n, out, err);
 
 cleanup:
@@ -656,7 +680,7 @@ cleanup:
 
 static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
-    int status = MMNC_OK;
+    int status = MMNC_OK, header = o->header;
     int maxf = o->row_field;
     mmnc_i_keymap rows = {0}, cols = {0};
     tbuf t = {0};
@@ -675,6 +699,10 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
         if (!s) break;
         p = mmnc_i_skip_ws(s);
         if (!*p || mmnc_i_is_comment(p)) continue;
+        if (header) { /* the column names of a CSV/TSV file */
+            header = 0;
+            continue;
+        }
         /* one field more than named, to see one that should not be there */
         nf = mmnc_i_split_fields(s, o->delim, o->extra_fields ? maxf : maxf + 1, b, e);
         if (nf > maxf) {
@@ -867,6 +895,8 @@ static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "row, column and value fields must differ (%d, %d, %d)", o->row_field,
                           o->col_field, o->value_field);
+    if (o->header && o->format != MMNC_FMT_AUTO && o->format != MMNC_FMT_TRIPLET)
+        return mmnc_i_err(err, MMNC_EINVAL, "a header line is read only in triplet text");
     if (o->delim == '\n' || o->delim == '#' || o->delim == '%' || o->delim == '\r')
         return mmnc_i_err(err, MMNC_EINVAL, "invalid field separator");
     return MMNC_OK;
@@ -917,7 +947,7 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
                 status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
                 goto cleanup;
             }
-            if (fmt == MMNC_FMT_AUTO) fmt = detect(&r);
+            if (fmt == MMNC_FMT_AUTO) fmt = opts.header ? MMNC_FMT_TRIPLET : detect(&r); /* only triplets have one */
             if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
             else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
             else status = read_triplet(&r, &opts, &d, err);

@@ -186,11 +186,23 @@ static void test_mtx(void)
 
     /* bad Matrix Market input */
     EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, MMNC_FMT_AUTO,
-                 MMNC_EFORMAT, 1, "only coordinate real/integer/pattern general is supported");
+                 MMNC_EFORMAT, 1, "only coordinate real/integer/pattern general/symmetric is supported");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 0,
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
-    EXPECT_ERROR("%%MatrixMarket matrix coordinate real symmetric\n1 1 1\n1 1 1\n", 0,
-                 MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
+    /* symmetric (SciPy's mmwrite): the lower triangle, mirrored; nothing above the diagonal */
+    {
+        mmnc_data *d = READ_OK(test_tmpfile("%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n"
+                                            "1 1 2\n3 1 4\n3 2 5\n", ".mtx"), NULL);
+        if (d) {
+            CHECK(d->A->nnz == 5 && entry(d->A, 0, 0) == 2 && entry(d->A, 2, 0) == 4 && entry(d->A, 0, 2) == 4 &&
+                  entry(d->A, 1, 2) == 5 && entry(d->A, 2, 1) == 5);
+            mmnc_data_free(d);
+        }
+    }
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 1\n1 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 0, "above the diagonal");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate pattern symmetric\n2 3 1\n1 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 0, "must be square");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real\n1 1 1\n1 1 1\n", 0, MMNC_FMT_AUTO,
                  MMNC_EFORMAT, 1, "only coordinate");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n% c\n2 2\n1 1 1\n", 0,
@@ -363,6 +375,21 @@ static void test_triplets(void)
     d = READ_OK(test_tmpfile("a b\na b\nb c extra\n", ".txt"), &o);
     if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 0) == 2 && entry(d->A, 1, 1) == 1);
     mmnc_data_free(d);
+    /* header: the first line that is not a comment names the fields */
+    mmnc_read_opts_default(&o);
+    o.delim = ',';
+    o.header = 1;
+    d = READ_OK(test_tmpfile("# ratings\nuser,item,rating\nu1,i1,2\nu2,i1,3\n", ".csv"), &o);
+    if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 1 && strcmp(d->row_names[0], "u1") == 0 && entry(d->A, 1, 0) == 3);
+    mmnc_data_free(d);
+    o.format = MMNC_FMT_MTX;
+    d = NULL;
+    {
+        mmnc_err e3 = {0, ""};
+        CHECK(mmnc_data_read(test_tmpfile("a,b,1\n", ".csv"), &o, &d, &e3) == MMNC_EINVAL && d == NULL);
+    }
+    mmnc_read_opts_default(&o);
+    o.value_field = 0;
     /* by default a field after the named ones is an error: a dense CSV is not triplets */
     o.extra_fields = 0;
     d = NULL;

@@ -1223,6 +1223,32 @@ expect_rc 1
 expect_err "NUL byte"
 end
 
+begin "triplets --header: a CSV with a header line; without --header the header is data"
+{ echo "user,item,rating"; tr '\t' , <"$FIX/ratings.tsv"; } >hdr.csv
+run cluster -q --map rating3 -o plain "$FIX/ratings.tsv"
+run cluster -q --map rating3 --delim , --header -o h hdr.csv
+expect_rc 0
+expect_same plain.labels.tsv h.labels.tsv
+run cluster -q --map rating3 --delim , -o nh hdr.csv
+expect_rc 1
+expect_err "hdr\.csv:1: expected a number in field 3, found 'rating'"
+end
+
+begin "Matrix Market symmetric (SciPy's mmwrite): the lower triangle is mirrored"
+printf '%%%%MatrixMarket matrix coordinate integer symmetric\n%% lower triangle\n4 4 4\n1 1 3\n2 1 2\n4 3 5\n4 4 1\n' >sym.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n4 4 6\n1 1 3\n2 1 2\n1 2 2\n4 3 5\n3 4 5\n4 4 1\n' >full.mtx
+run info sym.mtx
+expect_rc 0
+expect_out "4 rows x 4 columns, 6 nonzeros"
+run cluster -q -k 2 -o s sym.mtx
+run cluster -q -k 2 -o f full.mtx
+expect_same f.labels.tsv s.labels.tsv
+printf '%%%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n1 1 1\n1 2 1\n' >upper.mtx
+run info upper.mtx
+expect_rc 1
+expect_err "upper\.mtx: symmetric, but entry 2 \(row 1, column 2\) is above the diagonal"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

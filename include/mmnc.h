@@ -290,7 +290,9 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * form "i:v"; triplets otherwise.
  *   - Matrix Market: coordinate real/integer/pattern, general or symmetric
  *     (the lower triangle stored, mirrored here; an entry above the diagonal
- *     or a non-square symmetric matrix is MMNC_EFORMAT); ids are the
+ *     or a non-square symmetric matrix is MMNC_EFORMAT), and array
+ *     real/integer (dense, column by column, "rows cols" size line; zeros
+ *     are not stored), general or symmetric; ids are the
  *     1-based indices (row_names = col_names = NULL).  Exactly `entries`
  *     entries must follow the size line.  Without the banner (AUTO as above,
  *     or MMNC_FMT_MTX) the file is read as coordinate real general.

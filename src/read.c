@@ -256,9 +256,11 @@ static int word_is(const char *b, const char *e, const char *w)
     return 1;
 }
 
-/* The banner "%%MatrixMarket matrix coordinate <field> general|symmetric"
- * (symmetric: what SciPy's mmwrite writes for a symmetric matrix). */
-static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int *symmetric, mmnc_err *err)
+/* The banner "%%MatrixMarket matrix coordinate|array <field> general|symmetric"
+ * (symmetric: what SciPy's mmwrite writes for a symmetric matrix; array: a
+ * dense one, real or integer). */
+static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int *symmetric, int *array,
+                      mmnc_err *err)
 {
     const char *b[4], *e[4], *p = s + 14;
     char ex[80];
@@ -268,13 +270,14 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int 
         b[k] = p;
         e[k] = p = mmnc_i_token_end(p);
     }
-    if (!word_is(b[0], e[0], "matrix") || !word_is(b[1], e[1], "coordinate") ||
+    *array = word_is(b[1], e[1], "array");
+    if (!word_is(b[0], e[0], "matrix") || !(word_is(b[1], e[1], "coordinate") || *array) ||
         !(word_is(b[2], e[2], "real") || word_is(b[2], e[2], "integer") ||
-          word_is(b[2], e[2], "pattern")) ||
+          (word_is(b[2], e[2], "pattern") && !*array)) ||
         !(word_is(b[3], e[3], "general") || word_is(b[3], e[3], "symmetric")) || *mmnc_i_skip_ws(p))
         return mmnc_i_line_err(r, MMNC_EFORMAT, err,
-                        "only coordinate real/integer/pattern general/symmetric is supported, found '%s'",
-                        mmnc_i_excerpt(s, strlen(s), ex));
+                        "only coordinate real/integer/pattern or array real/integer, general or symmetric, "
+                        "is supported, found '%s'", mmnc_i_excerpt(s, strlen(s), ex));
     *pattern = word_is(b[2], e[2], "pattern");
     *symmetric = word_is(b[3], e[3], "symmetric");
     return MMNC_OK;
@@ -610,6 +613,75 @@ static int mtx_mirror(const mtx_hdr *h, tbuf *t, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* Matrix Market array (after its banner): the size line "rows cols", then
+ * one value per line, column by column; symmetric: the lower triangle of
+ * each column (rows j..n), mirrored.  Zeros are not stored, so memory
+ * follows the nonzeros, not rows x cols. */
+static int read_mtx_array(mmnc_i_lreader *r, int symmetric, mmnc_data **out, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_int m = -1, n = -1, i = 0, j = 0, total = 0, got = 0;
+    tbuf t = {0};
+    char *s, ex[80];
+    size_t len;
+    for (;;) {
+        const char *p, *b0, *e0, *b1, *e1;
+        double v;
+        if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if (!s) break;
+        p = mmnc_i_skip_ws(s);
+        if (!*p || *p == '%') continue;
+        b0 = p;
+        e0 = p = mmnc_i_token_end(p);
+        b1 = p = mmnc_i_skip_ws(p);
+        e1 = p = mmnc_i_token_end(p);
+        if (m < 0) {
+            if (*mmnc_i_skip_ws(p) || !mmnc_i_parse_index(b0, e0, &m) || !mmnc_i_parse_index(b1, e1, &n) ||
+                (m > 0 && n > INT64_MAX / 2 / m)) {
+                m = -1;
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected the array size 'rows cols', found '%s'",
+                                         mmnc_i_excerpt(s, len, ex));
+                goto cleanup;
+            }
+            if (symmetric && m != n) {
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "a symmetric matrix must be square, found %lld x %lld",
+                                         (long long)m, (long long)n);
+                goto cleanup;
+            }
+            total = symmetric ? m * (m + 1) / 2 : m * n;
+            continue;
+        }
+        if (b1 != e1 || !parse_double(b0, e0, &v)) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected one value, found '%s'", mmnc_i_excerpt(s, len, ex));
+            goto cleanup;
+        }
+        if ((status = check_value(r, v, b0, e0, err)) != MMNC_OK) goto cleanup;
+        if (got == total) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "more values than the %lld of a %lld x %lld %s array",
+                                     (long long)total, (long long)m, (long long)n, symmetric ? "symmetric" : "general");
+            goto cleanup;
+        }
+        if (v != 0 && ((status = tbuf_push(&t, i, j, v, err)) != MMNC_OK ||
+                       (symmetric && i != j && (status = tbuf_push(&t, j, i, v, err)) != MMNC_OK)))
+            goto cleanup;
+        got++;
+        if (++i == m) i = symmetric ? ++j : (j++, 0);
+    }
+    if (m < 0) {
+        status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "no size line 'rows cols' found");
+        goto cleanup;
+    }
+    if (got < total) {
+        status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "truncated: expected %lld values, found %lld",
+                                 (long long)total, (long long)got);
+        goto cleanup;
+    }
+    status = make_data(&t, m, n, out, err);
+cleanup:
+    tbuf_free(&t);
+    return status;
+}
+
 /*
  * Matrix Market coordinate text.  The banner is optional: without it the
  * file is "coordinate real general" (the MTX-like text written by many
@@ -631,7 +703,12 @@ static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
         if (!s) break;
         if (r->line == 1 && strncmp(s, "%%", 2) == 0 && len >= 14 &&
             word_is(s + 2, s + 14, "matrixmarket")) {
-            if ((status = mtx_banner(r, s, &h.pattern, &h.symmetric, err)) != MMNC_OK) goto cleanup;
+            int array;
+            if ((status = mtx_banner(r, s, &h.pattern, &h.symmetric, &array, err)) != MMNC_OK) goto cleanup;
+            if (array) { /* dense: its own size line and values */
+                status = read_mtx_array(r, h.symmetric, out, err);
+                goto cleanup;
+            }
             banner = 1;
             continue;
         }

@@ -185,8 +185,31 @@ static void test_mtx(void)
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '2 2 1?2'");
 
     /* bad Matrix Market input */
-    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, MMNC_FMT_AUTO,
-                 MMNC_EFORMAT, 1, "only coordinate real/integer/pattern general/symmetric is supported");
+    /* array: column by column, zeros not stored; symmetric: each column's lower part */
+    {
+        mmnc_data *d = READ_OK(test_tmpfile("%%MatrixMarket matrix array real general\n% c\n2 3\n1\n0\n3\n4\n0\n6.5\n",
+                                            ".mtx"), NULL);
+        if (d) {
+            CHECK(d->A->nrows == 2 && d->A->ncols == 3 && d->A->nnz == 4 && entry(d->A, 0, 0) == 1 &&
+                  entry(d->A, 0, 1) == 3 && entry(d->A, 1, 1) == 4 && entry(d->A, 1, 2) == 6.5);
+            mmnc_data_free(d);
+        }
+        d = READ_OK(test_tmpfile("%%MatrixMarket matrix array integer symmetric\n3 3\n1\n2\n0\n4\n5\n6\n", ".mtx"),
+                    NULL);
+        if (d) {
+            CHECK(d->A->nnz == 7 && entry(d->A, 1, 0) == 2 && entry(d->A, 0, 1) == 2 && entry(d->A, 1, 1) == 4 &&
+                  entry(d->A, 2, 1) == 5 && entry(d->A, 1, 2) == 5 && entry(d->A, 2, 2) == 6 && entry(d->A, 0, 2) == 0);
+            mmnc_data_free(d);
+        }
+    }
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 5,
+                 "truncated: expected 4 values, found 3");
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n1 1\n1\n2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 4,
+                 "more values than the 1");
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1 2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3,
+                 "expected one value");
+    EXPECT_ERROR("%%MatrixMarket matrix array pattern general\n1 1\n1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 1,
+                 "only coordinate");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 0,
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
     /* symmetric (SciPy's mmwrite): the lower triangle, mirrored; nothing above the diagonal */

@@ -854,8 +854,8 @@ MAKE="gzip -c '$BLOCKS' >bad.mtx.gz && printf 'trailing junk' >>bad.mtx.gz"
 bad_data "gzip with trailing garbage" bad.mtx.gz "bad\.mtx\.gz: corrupt gzip data: trailing garbage"
 MAKE=": >bad.mtx"
 bad_data "empty file" bad.mtx "bad\.mtx: .*empty"
-MAKE="printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n' >bad.mtx"
-bad_data "wrong format header (array)" bad.mtx "bad\.mtx:1: "
+MAKE="printf '%%%%MatrixMarket matrix array pattern general\n3 2\n1\n2\n3\n4\n5\n6\n' >bad.mtx"
+bad_data "wrong format header (array pattern)" bad.mtx "bad\.mtx:1: "
 MAKE="printf '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n' >bad.mtx"
 bad_data "wrong format header (complex)" bad.mtx "bad\.mtx:1: "
 MAKE="printf '%%%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 0\n' >bad.mtx"
@@ -1247,6 +1247,24 @@ printf '%%%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n1 1 1\n1 2 
 run info upper.mtx
 expect_rc 1
 expect_err "upper\.mtx: symmetric, but entry 2 \(row 1, column 2\) is above the diagonal"
+end
+
+begin "Matrix Market array (dense, column by column), general and symmetric"
+printf '%%%%MatrixMarket matrix array integer general\n4 4\n3\n2\n0\n0\n2\n0\n0\n0\n0\n0\n0\n5\n0\n0\n5\n1\n' >dense.mtx
+printf '%%%%MatrixMarket matrix array integer symmetric\n4 4\n3\n2\n0\n0\n0\n0\n0\n0\n5\n1\n' >dsym.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n4 4 6\n1 1 3\n2 1 2\n1 2 2\n4 3 5\n3 4 5\n4 4 1\n' >full.mtx
+run cluster -q -k 2 -o f full.mtx
+for m in dense dsym; do
+    run info "$m.mtx"
+    expect_rc 0
+    expect_out "4 rows x 4 columns, 6 nonzeros"
+    run cluster -q -k 2 -o "$m" "$m.mtx"
+    expect_same f.labels.tsv "$m.labels.tsv"
+done
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n' >short.mtx
+run info short.mtx
+expect_rc 1
+expect_err "short\.mtx:5: truncated: expected 4 values, found 3"
 end
 
 # ---- summary ----------------------------------------------------------------------

@@ -625,18 +625,16 @@ static int read_mtx_array(mmnc_i_lreader *r, int symmetric, mmnc_data **out, mmn
     char *s, ex[80];
     size_t len;
     for (;;) {
-        const char *p, *b0, *e0, *b1, *e1;
+        const char *p, *b[3], *e[3];
         double v;
+        int nf;
         if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
         if (!s) break;
         p = mmnc_i_skip_ws(s);
         if (!*p || *p == '%') continue;
-        b0 = p;
-        e0 = p = mmnc_i_token_end(p);
-        b1 = p = mmnc_i_skip_ws(p);
-        e1 = p = mmnc_i_token_end(p);
+        nf = mmnc_i_split_fields(s, 0, 3, b, e);
         if (m < 0) {
-            if (*mmnc_i_skip_ws(p) || !mmnc_i_parse_index(b0, e0, &m) || !mmnc_i_parse_index(b1, e1, &n) ||
+            if (nf != 2 || !mmnc_i_parse_index(b[0], e[0], &m) || !mmnc_i_parse_index(b[1], e[1], &n) ||
                 (m > 0 && n > INT64_MAX / 2 / m)) {
                 m = -1;
                 status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected the array size 'rows cols', found '%s'",
@@ -651,11 +649,11 @@ static int read_mtx_array(mmnc_i_lreader *r, int symmetric, mmnc_data **out, mmn
             total = symmetric ? m * (m + 1) / 2 : m * n;
             continue;
         }
-        if (b1 != e1 || !parse_double(b0, e0, &v)) {
+        if (nf != 1 || !parse_double(b[0], e[0], &v)) {
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected one value, found '%s'", mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
-        if ((status = check_value(r, v, b0, e0, err)) != MMNC_OK) goto cleanup;
+        if ((status = check_value(r, v, b[0], e[0], err)) != MMNC_OK) goto cleanup;
         if (got == total) {
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "more values than the %lld of a %lld x %lld %s array",
                                      (long long)total, (long long)m, (long long)n, symmetric ? "symmetric" : "general");

@@ -57,6 +57,28 @@ int cli_best_score(const mmnc_result *res);
 /* The JSON lines "selection": {...}, of a result, each ending with ",\n". */
 void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
 
+/* The output prefix of a command that writes PREFIX.<ext> files: -o's
+ * value (prefix_arg), or DATA's base name without its extensions when
+ * there is none; a value that ends in '/' (or is "." or "..") is a
+ * directory, where the files get DATA's base name.  Checked before any work
+ * by creating and removing the temporary file of PREFIX<probe_ext> there,
+ * on rank 0 (collective), so that an unwritable place is found at once, not
+ * after the clustering.  *out is malloc'd.  0 or an exit status (message
+ * printed). */
+int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
+                      char **out);
+
+/* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
+ * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"
+ * until renamed.  cli_tmp_watch(path) registers that name (before the file
+ * is made: unlinking a name that was never created is harmless) and
+ * installs, once, a handler that unlinks every registered name and
+ * re-raises the signal (async-signal-safe: unlink, sigaction, raise only).
+ * A signal that was ignored when the handler would be installed stays
+ * ignored.  At most 32 names; cli_tmp_forget() drops them all. */
+void cli_tmp_watch(const char *path);
+void cli_tmp_forget(void);
+
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
 
@@ -95,7 +117,8 @@ void cli_load_default(cli_load *l);
         {"col-field", required_argument, 0, CLI_OPT_LOAD}, {"value-field", required_argument, 0, CLI_OPT_LOAD}, \
         {"delim", required_argument, 0, CLI_OPT_LOAD}, {"mat-var", required_argument, 0, CLI_OPT_LOAD},  \
         {"transpose", no_argument, 0, CLI_OPT_LOAD}, {"map", required_argument, 0, CLI_OPT_LOAD},        \
-        {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}, {"low-memory", no_argument, 0, CLI_OPT_LOAD}
+        {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}, {"low-memory", no_argument, 0, CLI_OPT_LOAD}, \
+        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}, {"header", no_argument, 0, CLI_OPT_LOAD}
 /* If opt (a long option name without dashes) is a load option, apply its
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */

@@ -49,7 +49,8 @@ static void help(void)
            "  -t, --threads N       threads, 0 = all cores (default 0); results do not depend on it\n\n"
            "Output options:\n"
            "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json, PREFIX.top.tsv\n"
-           "                        (default: DATA's file name without extensions, in the current directory)\n"
+           "                        (default: DATA's file name without extensions, in the current directory;\n"
+           "                        PREFIX ending in '/' is a directory for that name)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
@@ -62,6 +63,42 @@ static void help(void)
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
            "  -h, --help            this help\n\n");
     cli_load_help(stdout);
+}
+
+/* Options given that would not change the run: a usage error naming
+ * them, never silence.  names_keyed: given without a names file. */
+static int check_applies(int algorithm, int exact, int given_tol, int given_lambda, int given_step,
+                         int names_keyed, const char *truth_var)
+{
+    char list[80] = "";
+    if (algorithm != MMNC_ALG_FROBENIUS) {
+        snprintf(list, sizeof list, "%s%s%s%s", given_tol ? " --tol" : "", given_lambda ? " --lambda" : "",
+                 given_step ? " --step" : "", exact ? " --exact-marginal" : "");
+        if (*list)
+            return cli_usage_error(CMD, "option(s)%s apply to --algorithm frobenius only (Algorithm 1), not to nuclear",
+                                   list);
+    } else if (exact && (given_lambda || given_step)) {
+        return cli_usage_error(CMD, "--exact-marginal holds P_Z exactly: %s%s%s do%s not apply",
+                               given_lambda ? "--lambda" : "", given_lambda && given_step ? " and " : "",
+                               given_step ? "--step" : "", given_lambda && given_step ? "" : "es");
+    }
+    if (names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
+    if (truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
+    return CLI_EXIT_OK;
+}
+
+/* A names file (not keyed) must name every column (row) as read: fewer
+ * lines would mix names and ids in the outputs. */
+static int check_names(const char *path, mmnc_int n, mmnc_int want, const char *what)
+{
+    if (n < want)
+        return cli_fail(CMD, "%s: %lld names for %lld %s (as read): every %s needs one, or use 'id name' lines "
+                             "with --names-keyed", path, (long long)n, (long long)want, what,
+                        what[0] == 'c' ? "column" : "row");
+    if (n > want && cli_rank() == 0)
+        fprintf(stderr, "mmnc %s: warning: %s: %lld names for %lld %s; the last %lld are not used\n", CMD, path,
+                (long long)n, (long long)want, what, (long long)(n - want));
+    return CLI_EXIT_OK;
 }
 
 typedef struct progress_ctx {
@@ -106,16 +143,6 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     for (mmnc_int z = 0; z < k; z++) pz[z] /= sum;
     *out = pz;
     return 0;
-}
-
-/* PREFIX from the data path: base name without directory and extensions. */
-static char *default_prefix(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    char *p = strdup(b ? b + 1 : path), *dot;
-    if (!p) return NULL;
-    if ((dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
-    return p;
 }
 
 /* A display name: with keyed names, the entry whose numeric id is `id`; else
@@ -323,8 +350,10 @@ static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *
     int nout = r->write_soft ? 4 : 3, root = cli_rank() == 0, rc = CLI_EXIT_OK;
     mmnc_err err = {0, ""};
     if (root)
-        for (*nopen = 0; *nopen < nout; (*nopen)++)
+        for (*nopen = 0; *nopen < nout; (*nopen)++) {
+            cli_tmp_watch(paths[*nopen]); /* removed on SIGINT or SIGTERM */
             if (mmnc_outfile_open(&out[*nopen], paths[*nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
+        }
     if ((rc = cli_agree(rc)) != CLI_EXIT_OK) return rc;
     if ((rc = write_rows(r, out, part)) != CLI_EXIT_OK) return rc;
     if (!root) return CLI_EXIT_OK; /* the rest is rank 0's */
@@ -434,6 +463,7 @@ int cmd_cluster(int argc, char **argv)
     const char *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
+    int given_tol = 0, given_lambda = 0, given_step = 0;
     long long v, ntop = 10;
     double *pz = NULL, dv;
     mmnc_data *d = NULL;
@@ -469,10 +499,10 @@ int cmd_cluster(int argc, char **argv)
         case 'h': if (cli_rank() == 0) help(); return CLI_EXIT_OK;
         case O_INIT: if (cli_parse_init(CMD, optarg, &prm.init)) return CLI_EXIT_USAGE; break;
         case O_MAXIT: if (cli_parse_int(CMD, "--max-iter", optarg, 0, 100000000, &v)) return CLI_EXIT_USAGE; prm.max_iter = (int)v; break;
-        case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; prm.tol = dv; break;
+        case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; prm.tol = dv; given_tol = 1; break;
         case O_PZ: pz_arg = optarg; break;
-        case O_LAMBDA: if (cli_parse_double(CMD, "--lambda", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.lambda = dv; break;
-        case O_STEP: if (cli_parse_double(CMD, "--step", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.step = dv; break;
+        case O_LAMBDA: if (cli_parse_double(CMD, "--lambda", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.lambda = dv; given_lambda = 1; break;
+        case O_STEP: if (cli_parse_double(CMD, "--step", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.step = dv; given_step = 1; break;
         case O_NOSOFT: write_soft = 0; break;
         case O_NAMES: names_path = optarg; break;
         case O_NAMESK: names_keyed = 1; break;
@@ -501,10 +531,10 @@ int cmd_cluster(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     data_path = argv[optind];
-    if (!prefix_arg && !strcmp(data_path, "-"))
-        return cli_usage_error(CMD, "reading standard input: give the outputs a name with -o PREFIX");
-    prefix = prefix_arg ? strdup(prefix_arg) : default_prefix(data_path);
-    if (!prefix) return cli_fail(CMD, "out of memory");
+    if ((rc = check_applies(prm.algorithm, prm.exact_marginal, given_tol, given_lambda, given_step,
+                            names_keyed && !names_path && !rnames_path, truth_path ? NULL : truth_var)) != CLI_EXIT_OK)
+        return rc;
+    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */
@@ -525,10 +555,14 @@ int cmd_cluster(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
+    if (names_path && !names_keyed && (rc = check_names(names_path, nnames, d->orig_cols, "columns")) != CLI_EXIT_OK)
+        goto done;
     if (rnames_path && mmnc_names_read(rnames_path, names_keyed, &nrnames, &rnames, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
+    if (rnames_path && !names_keyed && (rc = check_names(rnames_path, nrnames, d->orig_rows, "rows")) != CLI_EXIT_OK)
+        goto done;
     if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
         goto done;
     cli_progress_start(&pctx.pr, quiet);

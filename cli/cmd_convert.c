@@ -52,6 +52,13 @@ static int write_mtx(const char *out, const mmnc_data *d, int quiet)
 {
     mmnc_err err = {0, ""};
     int wrote[2];
+    cli_tmp_watch(out);
+    for (int t = 0; t < 2; t++) {
+        char *side = NULL;
+        if (mmnc_mtx_side_path(out, t ? ".cols" : ".rows", &side, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
+        cli_tmp_watch(side);
+        mmnc_free(side);
+    }
     if (mmnc_data_write_mtx(d, out, &wrote[0], &wrote[1], &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
     for (int t = 0; t < 2; t++) {
         char *side = NULL;
@@ -122,7 +129,7 @@ int cmd_convert(int argc, char **argv)
     t1 = cli_now();
     if (out) {
         if (to_mtx) rc = write_mtx(out, d, quiet);
-        else if (mmnc_data_write_bin(d, out, &err) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
+        else if ((cli_tmp_watch(out), mmnc_data_write_bin(d, out, &err)) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
     }
     t2 = cli_now();
     if (rc == CLI_EXIT_OK && !quiet) {

@@ -130,6 +130,9 @@ int cmd_cooc(int argc, char **argv)
                                output);
     }
 
+    if (o.tokens) cli_tmp_watch(o.tokens);
+    cli_tmp_watch(vocab_path);
+    cli_tmp_watch(output);
     if (mmnc_cooc_build((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &ntok,
                         &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);

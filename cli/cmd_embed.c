@@ -170,10 +170,12 @@ int cmd_embed(int argc, char **argv)
     /* The singular values go to a temporary file first, renamed into place
      * only after the vectors are written, so a failure leaves neither. */
     if (sv_path) {
+        cli_tmp_watch(sv_path);
         if (mmnc_outfile_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         sv_open = 1;
         for (mmnc_int j = 0; j < eo.dim; j++) fprintf(svo.fp, "%.17g\n", sigma[j]);
     }
+    cli_tmp_watch(out);
     if (mmnc_vectors_write(out, p->ny_all, eo.dim, words, Eall ? Eall : E, binary, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;

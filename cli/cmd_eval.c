@@ -30,7 +30,8 @@ static void usage(FILE *fp)
             "(the k-th label belongs to the item with id k, as in Matrix Market files;\n"
             "lines starting with # or %% are skipped, blank lines are errors), or lines of\n"
             "'id label' pairs (detected when every line has two fields), or a variable of\n"
-            "a MATLAB .mat file.  Labels are arbitrary strings or numbers.\n"
+            "a MATLAB .mat file.  Labels are arbitrary strings or numbers.  PRED and\n"
+            "TRUTH (text) may be gzip or xz files, pipes, or - for standard input.\n"
             "\n"
             "Reported: ACC (best one-to-one matching of clusters to classes), NMI\n"
             "(arithmetic-mean normalisation), ARI, purity, and the paper's Reuters\n"
@@ -171,6 +172,28 @@ static long long read_line(FILE *fp, char **buf, size_t *cap)
     return (long long)len;
 }
 
+/* The whole of path (a file, a pipe, "-", gzip or xz) read through one
+ * open, as a stream over memory: *buf (mmnc_free it after fclose) keeps the
+ * bytes.  NULL with the message printed on failure. */
+static FILE *open_whole(const char *path, char **buf, size_t *len)
+{
+    mmnc_err err = {0, ""};
+    FILE *fp;
+    *buf = NULL;
+    if (mmnc_file_read_all(path, buf, len, &err) != MMNC_OK) {
+        cli_lib_fail(CMD, &err);
+        return NULL;
+    }
+    /* fmemopen of 0 bytes is not portable: an empty stream is /dev/null */
+    fp = *len ? fmemopen(*buf, *len, "rb") : fopen("/dev/null", "rb");
+    if (!fp) {
+        cli_fail(CMD, "%s: %s", path, strerror(errno));
+        mmnc_free(*buf);
+        *buf = NULL;
+    }
+    return fp;
+}
+
 /* ---- PRED ------------------------------------------------------------------ */
 
 typedef struct pred_file {
@@ -190,13 +213,13 @@ static void pred_free(pred_file *p)
 static int read_pred(const char *path, pred_file *p)
 {
     static const char header[] = "id\tcluster\tprobability";
-    FILE *fp = fopen(path, "rb");
-    char *line = NULL;
-    size_t cap = 0;
+    char *line = NULL, *whole;
+    size_t cap = 0, size;
     long long lineno = 0, len;
     int rc = CLI_EXIT_OK;
+    FILE *fp = open_whole(path, &whole, &size);
 
-    if (!fp) return cli_fail(CMD, "%s: cannot open: %s", path, strerror(errno));
+    if (!fp) return CLI_EXIT_FAIL;
     while ((len = read_line(fp, &line, &cap)) >= 0) {
         char *f2, *f3, *end, *id;
         long long k, first;
@@ -273,6 +296,7 @@ static int read_pred(const char *path, pred_file *p)
 cleanup:
     free(line);
     fclose(fp);
+    mmnc_free(whole);
     return rc;
 }
 
@@ -313,33 +337,85 @@ static int split_ws(char *line, char **field, int max)
     return nf;
 }
 
-/*
- * Scan a text TRUTH.  When every line (ignoring comment lines that start
- * with '#' or '%', as the library does, and blank lines) has exactly two
- * fields, it is read here as "id label" pairs and *is_pairs = 1.  Otherwise
- * it is one label per line (or libsvm), read by mmnc_labels_read; there the
- * k-th label belongs to item k, so a blank line before the last label is an
- * error rather than silently shifting every later item.  MAT files and gzip
- * streams are left to the library.  Returns 0 or an exit status.
- */
-static int read_truth_pairs(const char *path, truth_file *t, int *is_pairs)
+/* The class of the label string name (numbered in order of first
+ * appearance), added if new.  0 or an exit status. */
+static int class_of(truth_file *t, const char *label, mmnc_int *cls)
 {
-    FILE *fp = fopen(path, "rb");
+    long long c = sm_get(&t->labels, label), first;
+    char *name;
+    if (c < 0) {
+        c = t->names.n;
+        name = strdup(label);
+        if (!name || sv_push(&t->names, name) != 0) {
+            free(name);
+            return cli_fail(CMD, "out of memory");
+        }
+        if (sm_put(&t->labels, name, c, &first) != 0) return cli_fail(CMD, "out of memory");
+    }
+    *cls = (mmnc_int)c;
+    return CLI_EXIT_OK;
+}
+
+/* One label per line (or a libsvm line, whose first field is its label):
+ * the second pass over a TRUTH that is not "id label" pairs. */
+static int read_truth_single(FILE *fp, const char *path, truth_file *t)
+{
     char *line = NULL, *field[2];
     size_t cap = 0;
-    long long lineno = 0, len, blank = 0, nonblank = 0;
-    int rc = CLI_EXIT_OK, pairs = 1;
-    unsigned char magic[6] = {0};
-
-    *is_pairs = 0;
-    if (!fp) return cli_fail(CMD, "%s: cannot open: %s", path, strerror(errno));
-    if (fread(magic, 1, sizeof magic, fp) == sizeof magic &&
-        (memcmp(magic, "MATLAB", 6) == 0 || (magic[0] == 0x1f && magic[1] == 0x8b)))
-        goto cleanup;
+    long long lineno = 0, len;
+    int rc = CLI_EXIT_OK, nf;
+    mmnc_int cls;
     rewind(fp);
     while ((len = read_line(fp, &line, &cap)) >= 0) {
-        char *id = NULL, *name = NULL, *p = line;
-        long long first, cls;
+        char *p = line;
+        lineno++;
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p || *p == '#' || *p == '%') continue; /* blank lines were checked by the first pass */
+        if ((size_t)len != strlen(line)) {
+            rc = cli_fail(CMD, "%s:%lld: unexpected NUL byte", path, lineno);
+            break;
+        }
+        nf = split_ws(p, field, 2);
+        if (nf > 1 && !strchr(field[1], ':')) {
+            rc = cli_fail(CMD, "%s:%lld: expected one label (or a libsvm line), found %d fields", path, lineno, nf);
+            break;
+        }
+        if ((rc = class_of(t, field[0], &cls)) != CLI_EXIT_OK) break;
+        if (iv_push(&t->label, cls) != 0) {
+            rc = cli_fail(CMD, "out of memory");
+            break;
+        }
+    }
+    if (rc == CLI_EXIT_OK && t->label.n == 0) rc = cli_fail(CMD, "%s: no labels found", path);
+    free(line);
+    return rc;
+}
+
+/*
+ * Read TRUTH through one open (a file, a pipe, "-", gzip or xz).  When
+ * every line (ignoring comment lines that start with '#' or '%', as the
+ * library does, and blank lines) has exactly two fields, it is "id label"
+ * pairs: *kind = 2, ids in t->id.  Otherwise it is one label per line (or
+ * libsvm): *kind = 1, the k-th label belongs to item k, so a blank line
+ * before the last label is an error rather than silently shifting every
+ * later item.  A MAT file (*kind = 0) is left to the library.  t->label
+ * gets the classes.  Returns 0 or an exit status.
+ */
+static int read_truth(const char *path, truth_file *t, int *kind)
+{
+    char *line = NULL, *field[2], *whole;
+    size_t cap = 0, size;
+    long long lineno = 0, len, blank = 0, nonblank = 0;
+    int rc = CLI_EXIT_OK, pairs = 1;
+    FILE *fp = open_whole(path, &whole, &size);
+
+    *kind = 0;
+    if (!fp) return CLI_EXIT_FAIL;
+    if (size >= 6 && memcmp(whole, "MATLAB", 6) == 0) goto cleanup;
+    while ((len = read_line(fp, &line, &cap)) >= 0) {
+        char *id = NULL, *p = line;
+        long long first;
+        mmnc_int cls;
         int nf;
         lineno++;
         while (*p == ' ' || *p == '\t') p++;
@@ -381,34 +457,19 @@ static int read_truth_pairs(const char *path, truth_file *t, int *is_pairs)
                           id, first);
             goto cleanup;
         }
-        cls = sm_get(&t->labels, field[1]);
-        if (cls < 0) {
-            cls = t->names.n;
-            name = strdup(field[1]);
-            if (!name || sv_push(&t->names, name) != 0) {
-                free(name);
-                rc = cli_fail(CMD, "out of memory");
-                goto cleanup;
-            }
-            if (sm_put(&t->labels, name, cls, &first) != 0) {
-                rc = cli_fail(CMD, "out of memory");
-                goto cleanup;
-            }
-        }
-        if (iv_push(&t->label, (mmnc_int)cls) != 0) {
+        if ((rc = class_of(t, field[1], &cls)) != CLI_EXIT_OK) goto cleanup;
+        if (iv_push(&t->label, cls) != 0) {
             rc = cli_fail(CMD, "out of memory");
             goto cleanup;
         }
     }
-    if (ferror(fp)) {
-        rc = cli_fail(CMD, "%s: read error: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    *is_pairs = pairs && nonblank > 0;
+    if (pairs && nonblank > 0) *kind = 2;
+    else if ((rc = read_truth_single(fp, path, t)) == CLI_EXIT_OK) *kind = 1;
 cleanup:
-    if (rc != CLI_EXIT_OK || !*is_pairs) truth_free(t);
+    if (rc != CLI_EXIT_OK || *kind == 0) truth_free(t);
     free(line);
     fclose(fp);
+    mmnc_free(whole);
     return rc;
 }
 
@@ -454,7 +515,7 @@ int cmd_eval(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *mat_var = "gnd", *pred_path, *truth_path;
-    int json = 0, c, rc = CLI_EXIT_OK, is_pairs = 0;
+    int json = 0, c, rc = CLI_EXIT_OK, kind = 0;
     pred_file pred = {0};
     truth_file truth = {0};
     mmnc_int ntruth = 0, nclasses = 0, *lib_labels = NULL, *pl = NULL, *tl = NULL;
@@ -489,9 +550,9 @@ int cmd_eval(int argc, char **argv)
 
     rc = read_pred(pred_path, &pred);
     if (rc != CLI_EXIT_OK) goto cleanup;
-    rc = read_truth_pairs(truth_path, &truth, &is_pairs);
+    rc = read_truth(truth_path, &truth, &kind);
     if (rc != CLI_EXIT_OK) goto cleanup;
-    if (is_pairs) {
+    if (kind) {
         ntruth = (mmnc_int)truth.label.n;
     } else if (mmnc_labels_read(truth_path, mat_var, NULL, &ntruth, &lib_labels, &nclasses,
                                 &err) != MMNC_OK) {
@@ -511,7 +572,7 @@ int cmd_eval(int argc, char **argv)
     for (mmnc_int i = 0; i < ntruth; i++) {
         const char *id;
         long long j;
-        if (is_pairs) {
+        if (kind == 2) {
             id = truth.id.s[i];
         } else {
             snprintf(idbuf, sizeof idbuf, "%lld", (long long)i + 1);
@@ -519,13 +580,13 @@ int cmd_eval(int argc, char **argv)
         }
         j = sm_get(&pred.index, id);
         if (j < 0) {
-            if (!missing_example && is_pairs) missing_example = id;
+            if (!missing_example && kind == 2) missing_example = id;
             no_pred++;
             continue;
         }
         has_truth[j] = 1;
         pl[m] = pred.cluster.x[j];
-        tl[m] = is_pairs ? truth.label.x[i] : lib_labels[i];
+        tl[m] = kind ? truth.label.x[i] : lib_labels[i];
         m++;
     }
     for (long long j = 0; j < pred.id.n; j++) no_truth += !has_truth[j];

@@ -120,6 +120,8 @@ int cmd_generate(int argc, char **argv)
         if (n > 4 && !strcmp(truthpath + n - 4, ".mtx")) truthpath[n - 4] = '\0';
         strcat(truthpath, ".truth");
     }
+    cli_tmp_watch(outpath);
+    cli_tmp_watch(truthpath);
     if (mmnc_outfile_open(&om, outpath, &err) != MMNC_OK || mmnc_outfile_open(&ot, truthpath, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;

@@ -415,6 +415,7 @@ int cmd_msr(int argc, char **argv)
     }
     if (out) {
         mmnc_outfile o;
+        cli_tmp_watch(out);
         if (mmnc_outfile_open(&o, out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         fprintf(o.fp, "id\tanswer\ta\tb\tc\td\te\n");
         for (long i = 0; i < nq; i++) {

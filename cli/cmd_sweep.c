@@ -32,7 +32,7 @@ static void help(void)
            "      --init I          random | kmeans++ | spectral (default random)\n"
            "  -t, --threads N       threads, 0 = all cores (default 0)\n"
            "  -o, --output PREFIX   write PREFIX.sweep.tsv and the plot PREFIX.sweep.svg (default: DATA's\n"
-           "                        file name without extensions)\n"
+           "                        file name without extensions; PREFIX ending in '/': in that directory)\n"
            "      --plot F          svg | png | none: the plot, drawn with gnuplot (default svg)\n"
            "  -q, --quiet           no progress on stderr\n"
            "  -h, --help            this help\n\n");
@@ -137,13 +137,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     if (kmin > kmax) return cli_usage_error(CMD, "--kmin %lld is larger than --kmax %lld", kmin, kmax);
-    {
-        const char *path = argv[optind], *b = strrchr(path, '/');
-        prefix = strdup(prefix_arg ? prefix_arg : (b ? b + 1 : path));
-        if (!prefix) return cli_fail(CMD, "out of memory");
-        char *dot = prefix_arg ? NULL : strchr(prefix, '.');
-        if (dot && dot != prefix) *dot = '\0';
-    }
+    if ((rc = cli_output_prefix(CMD, prefix_arg, argv[optind], ".sweep.tsv", &prefix)) != CLI_EXIT_OK) return rc;
     if (cli_rank() != 0) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, argv[optind], &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (kmax > p->ny_all) {
@@ -185,6 +179,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
+    cli_tmp_watch(tsv);
     if (mmnc_outfile_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)", "seconds");

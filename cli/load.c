@@ -48,6 +48,15 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         }
         return 1;
     }
+    if (!strcmp(opt, "extra-fields")) {
+        if (!strcmp(val, "error")) l->lo.read.extra_fields = 0;
+        else if (!strcmp(val, "ignore")) l->lo.read.extra_fields = 1;
+        else {
+            cli_usage_error(cmd, "--extra-fields: expected error or ignore, got '%s'", val);
+            return -1;
+        }
+        return 1;
+    }
     if (!strcmp(opt, "mat-var")) {
         l->lo.read.mat_var = val;
         return 1;
@@ -71,6 +80,10 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         l->lo.normalize_rows = 1;
         return 1;
     }
+    if (!strcmp(opt, "header")) {
+        l->lo.read.header = 1;
+        return 1;
+    }
     if (!strcmp(opt, "low-memory")) {
         l->low_memory = 1;
         return 1;
@@ -86,6 +99,8 @@ void cli_load_help(FILE *fp)
           "  --col-field N       triplet: field holding the column key (default 2)\n"
           "  --value-field N     triplet: field holding the value, 0 = each line counts 1 (default 3)\n"
           "  --delim C           triplet: field separator, a character, 'tab' or 'whitespace' (default whitespace)\n"
+          "  --header            triplet: the first line (not a comment) names the fields: skipped\n"
+          "  --extra-fields X    triplet: fields after the named ones are an error | ignore (default error)\n"
           "  --mat-var NAME      mat: variable to read (default fea)\n"
           "  --transpose         cluster the columns instead of the rows\n"
           "  --map M             value map: none | binary | log1p | rating3 (r -> 3^(r-1) - 1) (default none)\n"

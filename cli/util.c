@@ -2,11 +2,14 @@
  * util.c -- messages, strict option parsing, JSON strings, progress.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -245,4 +248,101 @@ void cli_part_close(cli_part *part)
     if (part->mem && part->fp) fclose(part->fp);
     free(part->buf);
     memset(part, 0, sizeof *part);
+}
+
+/* The registered temporary names: written before tmp_count grows past
+ * them, so the handler only reads complete names. */
+#define TMP_MAX_NAMES 32
+static char tmp_names[TMP_MAX_NAMES][PATH_MAX];
+static volatile sig_atomic_t tmp_count;
+
+static void tmp_on_signal(int sig)
+{
+    struct sigaction dfl;
+    for (sig_atomic_t i = 0; i < tmp_count; i++) unlink(tmp_names[i]);
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig); /* the default action: the exit status says which signal */
+}
+
+void cli_tmp_watch(const char *path)
+{
+    static int installed;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    int n = tmp_count;
+    if (!installed) {
+        installed = 1;
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa, old;
+            if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = tmp_on_signal;
+            sigemptyset(&sa.sa_mask);
+            for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    if (n >= TMP_MAX_NAMES) return;
+    int len = snprintf(tmp_names[n], PATH_MAX, "%s.tmp.%ld", path, (long)getpid());
+    if (len > 0 && len < PATH_MAX) tmp_count = n + 1;
+}
+
+void cli_tmp_forget(void)
+{
+    tmp_count = 0;
+}
+
+/* DATA's base name without directory and extensions. */
+static char *data_stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    char *p = strdup(b ? b + 1 : path), *dot;
+    if (p && (dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
+    return p;
+}
+
+int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
+                      char **out)
+{
+    const char *b;
+    char *prefix = NULL, *probe = NULL, *stem = NULL;
+    mmnc_outfile o;
+    mmnc_err err = {0, ""};
+    int rc = CLI_EXIT_OK, dir;
+    *out = NULL;
+    b = prefix_arg ? strrchr(prefix_arg, '/') : NULL;
+    b = b ? b + 1 : prefix_arg;
+    dir = prefix_arg && (!*b || !strcmp(b, ".") || !strcmp(b, ".."));
+    if ((!prefix_arg || dir) && !strcmp(data_path, "-"))
+        return cli_usage_error(cmd, "reading standard input: give the outputs a name with -o PREFIX");
+    if (!prefix_arg) {
+        prefix = data_stem(data_path);
+    } else if (dir) {
+        if ((stem = data_stem(data_path)) && (prefix = malloc(strlen(prefix_arg) + strlen(stem) + 2)))
+            sprintf(prefix, "%s%s%s", prefix_arg, *b ? "/" : "", stem);
+        free(stem);
+    } else {
+        prefix = strdup(prefix_arg);
+    }
+    if (!prefix || !(probe = malloc(strlen(prefix) + strlen(probe_ext) + 1))) {
+        free(prefix);
+        return cli_fail(cmd, "out of memory");
+    }
+    sprintf(probe, "%s%s", prefix, probe_ext);
+    if (cli_rank() == 0) {
+        cli_tmp_watch(probe);
+        if (mmnc_outfile_open(&o, probe, &err) != MMNC_OK)
+            rc = cli_fail(cmd, "cannot write the outputs (checked before any work): %s", err.msg);
+        else
+            mmnc_outfile_abort(&o);
+    }
+    free(probe);
+    if ((rc = cli_agree(rc)) != CLI_EXIT_OK) {
+        free(prefix);
+        return rc;
+    }
+    *out = prefix;
+    return CLI_EXIT_OK;
 }

@@ -112,6 +112,15 @@ MMNC_API const char *mmnc_strerror(int code);
  * released with that.  Accepts NULL.  O(1). */
 MMNC_API void mmnc_free(void *p);
 
+/* The whole decoded contents of a plain, gzip or xz file, or of standard
+ * input for "-", read through one open (so a pipe, a FIFO or a process
+ * substitution works): *data gets *len bytes and a final NUL (the contents
+ * may hold NUL bytes of their own), released with mmnc_free.  Errors name
+ * the file: MMNC_EIO, MMNC_EFORMAT (corrupt or truncated compressed data),
+ * MMNC_EUNSUP (xz without liblzma), MMNC_ENOMEM; *data is then NULL.
+ * Time and memory O(size). */
+MMNC_API int mmnc_file_read_all(const char *path, char **data, size_t *len, mmnc_err *err);
+
 /* ------------------------------------------------------------------------ */
 /* Atomic output files and random numbers                                    */
 /* ------------------------------------------------------------------------ */
@@ -262,6 +271,11 @@ typedef struct mmnc_read_opts {
     int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
     int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
                             checked) (default 0: verify) */
+    int extra_fields;    /* triplets: fields after the last one named above: 0 = a line with
+                            them is an error (default: a dense CSV read as triplets must not
+                            pass silently), 1 = ignored (MovieLens u.data's timestamp) */
+    int header;          /* triplets: the first line that is not blank or a comment names the
+                            columns (CSV/TSV with a header) and is skipped (default 0) */
 } mmnc_read_opts;
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
@@ -283,7 +297,11 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * "rows cols entries" (Matrix Market text without its banner, as many tools
  * write it); libsvm when the second field of the first data line has the
  * form "i:v"; triplets otherwise.
- *   - Matrix Market: coordinate real/integer/pattern, general; ids are the
+ *   - Matrix Market: coordinate real/integer/pattern, general or symmetric
+ *     (the lower triangle stored, mirrored here; an entry above the diagonal
+ *     or a non-square symmetric matrix is MMNC_EFORMAT), and array
+ *     real/integer (dense, column by column, "rows cols" size line; zeros
+ *     are not stored), general or symmetric; ids are the
  *     1-based indices (row_names = col_names = NULL).  Exactly `entries`
  *     entries must follow the size line, and the size line may claim at
  *     most entries + MMNC_MAX_EMPTY_ROWS rows (the matrix keeps a row
@@ -903,7 +921,8 @@ MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  * Errors: MMNC_EINVAL for bad options or when no word occurs min_count
  * times; MMNC_EIO for a file that cannot be opened or read (the message
  * names it); MMNC_EFORMAT for corrupt or truncated gzip data (never a
- * partial result); MMNC_ENOMEM.
+ * partial result) and for a NUL byte, which text never holds ("PATH: NUL
+ * byte at offset N": binary input is refused); MMNC_ENOMEM.
  * Two streaming passes; time O(corpus * window); memory O(distinct words +
  * nonzero pairs) per thread plus 1 MB of text per thread, never the corpus.
  */

@@ -146,16 +146,23 @@ static uint64_t sec_checksum(const uint64_t *bh, uint64_t nb)
     return mmnc_i_xxh64(bh, (size_t)nb * 8, 0);
 }
 
+int mmnc_i_bin_magic(const unsigned char *head, size_t n)
+{
+    /* a prefix of the magic is a truncated binary file, reported as such */
+    return n > 0 && memcmp(head, MAGIC, n < 8 ? n : 8) == 0;
+}
+
 int mmnc_i_bin_sniff(const char *path)
 {
     unsigned char head[8];
     size_t n;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return 0;
+    struct stat st;
+    FILE *fp;
+    /* only a regular file: reading a pipe here would lose its start */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb"))) return 0;
     n = fread(head, 1, 8, fp);
     fclose(fp);
-    /* a prefix of the magic is a truncated binary file, reported as such */
-    return n > 0 && memcmp(head, MAGIC, n) == 0;
+    return mmnc_i_bin_magic(head, n);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -703,12 +703,22 @@ static int do_file(ctx *c, const char *path, mmnc_err *err)
 {
     int status, first = 1;
     size_t carry = 0;
+    uint64_t offset = 0; /* of c->buf + carry in the (decoded) file */
     mmnc_i_in *in;
+    const unsigned char *nul;
 
     if ((status = mmnc_i_in_open(path, &in, err)) != MMNC_OK) return status;
     for (;;) {
         size_t want = c->bufcap - carry, got, n, end;
         if ((status = mmnc_i_in_read(in, c->buf + carry, want, &got, err)) != MMNC_OK) goto cleanup;
+        /* Text never holds a NUL byte: binary input is refused, as the
+         * matrix readers do, rather than made into a vocabulary. */
+        if ((nul = memchr(c->buf + carry, 0, got)) != NULL) {
+            status = mmnc_i_err(err, MMNC_EFORMAT, "%s: NUL byte at offset %llu: this is not a text file",
+                                path, (unsigned long long)(offset + (uint64_t)(nul - (c->buf + carry))));
+            goto cleanup;
+        }
+        offset += got;
         n = carry + got;
         int eof = got < want;
         end = n;

@@ -16,7 +16,8 @@
  * (mmnc_data_read rejects it). */
 int mmnc_i_mat_read(const char *path, const char *var, mmnc_data **out, mmnc_err *err);
 
-/* 1 if the file starts with the MAT-file text header "MATLAB". */
+/* 1 if the file starts with the MAT-file text header "MATLAB" (both
+ * sniffs: 0 for anything but a regular file, which they leave unread). */
 int mmnc_i_mat_sniff(const char *path);
 
 /* Read the numeric vector (n x 1 or 1 x n, any real class) `var` of a MAT
@@ -27,6 +28,8 @@ int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, doubl
 /* Binary matrix files (binfmt.c): 1 if the file starts with the binary
  * magic (or is a nonempty prefix of it, i.e. a truncated binary file). */
 int mmnc_i_bin_sniff(const char *path);
+/* The same test on the first n bytes of a file (mmnc_i_in_head). */
+int mmnc_i_bin_magic(const unsigned char *head, size_t n);
 /* XXH64 of len bytes with the given seed (the checksum of binary files). */
 uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed);
 

@@ -7,15 +7,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io_i.h"
 
 int mmnc_i_mat_sniff(const char *path)
 {
     char head[6];
-    FILE *fp = fopen(path, "rb");
+    struct stat st;
+    FILE *fp;
     int yes;
-    if (!fp) return 0;
+    /* only a regular file: reading a pipe here would lose its start */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb"))) return 0;
     yes = fread(head, 1, 6, fp) == 6 && memcmp(head, "MATLAB", 6) == 0;
     fclose(fp);
     return yes;

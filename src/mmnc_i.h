@@ -67,6 +67,13 @@ typedef struct mmnc_i_in mmnc_i_in;
 int mmnc_i_in_open(const char *path, mmnc_i_in **out, mmnc_err *err);
 int mmnc_i_in_read(mmnc_i_in *s, void *buf, size_t n, size_t *got, mmnc_err *err);
 const char *mmnc_i_in_kind(const mmnc_i_in *s); /* "plain", "gzip" or "xz" */
+/* The raw first bytes of the input (at least 8 unless it is shorter), valid
+ * between mmnc_i_in_open and the first mmnc_i_in_read: the one place to
+ * sniff a format from, for a pipe cannot be opened twice. */
+const unsigned char *mmnc_i_in_head(const mmnc_i_in *s, size_t *n);
+/* 1 if the input is a regular file opened by path (so that a reader that
+ * needs to seek may open the path again), 0 for a pipe, FIFO, device or "-". */
+int mmnc_i_in_regular(const mmnc_i_in *s);
 void mmnc_i_in_close(mmnc_i_in *s);
 
 /* Wall-clock seconds since an arbitrary origin. */

@@ -256,8 +256,11 @@ static int word_is(const char *b, const char *e, const char *w)
     return 1;
 }
 
-/* The banner "%%MatrixMarket matrix coordinate <field> general". */
-static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, mmnc_err *err)
+/* The banner "%%MatrixMarket matrix coordinate|array <field> general|symmetric"
+ * (symmetric: what SciPy's mmwrite writes for a symmetric matrix; array: a
+ * dense one, real or integer). */
+static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int *symmetric, int *array,
+                      mmnc_err *err)
 {
     const char *b[4], *e[4], *p = s + 14;
     char ex[80];
@@ -267,14 +270,16 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, mmnc
         b[k] = p;
         e[k] = p = mmnc_i_token_end(p);
     }
-    if (!word_is(b[0], e[0], "matrix") || !word_is(b[1], e[1], "coordinate") ||
+    *array = word_is(b[1], e[1], "array");
+    if (!word_is(b[0], e[0], "matrix") || !(word_is(b[1], e[1], "coordinate") || *array) ||
         !(word_is(b[2], e[2], "real") || word_is(b[2], e[2], "integer") ||
-          word_is(b[2], e[2], "pattern")) ||
-        !word_is(b[3], e[3], "general") || *mmnc_i_skip_ws(p))
+          (word_is(b[2], e[2], "pattern") && !*array)) ||
+        !(word_is(b[3], e[3], "general") || word_is(b[3], e[3], "symmetric")) || *mmnc_i_skip_ws(p))
         return mmnc_i_line_err(r, MMNC_EFORMAT, err,
-                        "only coordinate real/integer/pattern general is supported, found '%s'",
-                        mmnc_i_excerpt(s, strlen(s), ex));
+                        "only coordinate real/integer/pattern or array real/integer, general or symmetric, "
+                        "is supported, found '%s'", mmnc_i_excerpt(s, strlen(s), ex));
     *pattern = word_is(b[2], e[2], "pattern");
+    *symmetric = word_is(b[3], e[3], "symmetric");
     return MMNC_OK;
 }
 
@@ -314,7 +319,7 @@ void mmnc_i_mtx_blocks(size_t block, size_t piece)
 /* What the banner and the size line said. */
 typedef struct mtx_hdr {
     const char *path;
-    int pattern;
+    int pattern, symmetric;
     mmnc_int m, n, nnz;
 } mtx_hdr;
 
@@ -587,6 +592,94 @@ cleanup:
     return status;
 }
 
+/* A symmetric matrix stores its lower triangle: add the entries above the
+ * diagonal.  Square, and nothing stored above the diagonal, as the format
+ * says (SciPy's mmwrite keeps to it). */
+static int mtx_mirror(const mtx_hdr *h, tbuf *t, mmnc_err *err)
+{
+    mmnc_int n0 = t->n, k;
+    int status;
+    if (h->m != h->n)
+        return mmnc_i_err(err, MMNC_EFORMAT, "%s: a symmetric matrix must be square, found %lld x %lld", h->path,
+                          (long long)h->m, (long long)h->n);
+    for (k = 0; k < n0; k++) {
+        mmnc_int i = t->ri[k], j = t->ci[k];
+        if (i < j)
+            return mmnc_i_err(err, MMNC_EFORMAT, "%s: symmetric, but entry %lld (row %lld, column %lld) is above "
+                              "the diagonal: only the lower triangle is stored", h->path, (long long)k + 1,
+                              (long long)i + 1, (long long)j + 1);
+        if (i != j && (status = tbuf_push(t, j, i, t->v[k], err)) != MMNC_OK) return status;
+    }
+    return MMNC_OK;
+}
+
+/* Matrix Market array (after its banner): the size line "rows cols", then
+ * one value per line, column by column; symmetric: the lower triangle of
+ * each column (rows j..n), mirrored.  Zeros are not stored, so memory
+ * follows the nonzeros, not rows x cols. */
+static int read_mtx_array(mmnc_i_lreader *r, int symmetric, mmnc_data **out, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_int m = -1, n = -1, i = 0, j = 0, total = 0, got = 0;
+    tbuf t = {0};
+    char *s, ex[80];
+    size_t len;
+    for (;;) {
+        const char *p, *b[3], *e[3];
+        double v;
+        int nf;
+        if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if (!s) break;
+        p = mmnc_i_skip_ws(s);
+        if (!*p || *p == '%') continue;
+        nf = mmnc_i_split_fields(s, 0, 3, b, e);
+        if (m < 0) {
+            if (nf != 2 || !mmnc_i_parse_index(b[0], e[0], &m) || !mmnc_i_parse_index(b[1], e[1], &n) ||
+                (m > 0 && n > INT64_MAX / 2 / m)) {
+                m = -1;
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected the array size 'rows cols', found '%s'",
+                                         mmnc_i_excerpt(s, len, ex));
+                goto cleanup;
+            }
+            if (symmetric && m != n) {
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "a symmetric matrix must be square, found %lld x %lld",
+                                         (long long)m, (long long)n);
+                goto cleanup;
+            }
+            total = symmetric ? m * (m + 1) / 2 : m * n;
+            continue;
+        }
+        if (nf != 1 || !parse_double(b[0], e[0], &v)) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected one value, found '%s'", mmnc_i_excerpt(s, len, ex));
+            goto cleanup;
+        }
+        if ((status = check_value(r, v, b[0], e[0], err)) != MMNC_OK) goto cleanup;
+        if (got == total) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "more values than the %lld of a %lld x %lld %s array",
+                                     (long long)total, (long long)m, (long long)n, symmetric ? "symmetric" : "general");
+            goto cleanup;
+        }
+        if (v != 0 && ((status = tbuf_push(&t, i, j, v, err)) != MMNC_OK ||
+                       (symmetric && i != j && (status = tbuf_push(&t, j, i, v, err)) != MMNC_OK)))
+            goto cleanup;
+        got++;
+        if (++i == m) i = symmetric ? ++j : (j++, 0);
+    }
+    if (m < 0) {
+        status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "no size line 'rows cols' found");
+        goto cleanup;
+    }
+    if (got < total) {
+        status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "truncated: expected %lld values, found %lld",
+                                 (long long)total, (long long)got);
+        goto cleanup;
+    }
+    status = make_data(&t, m, n, out, err);
+cleanup:
+    tbuf_free(&t);
+    return status;
+}
+
 /*
  * Matrix Market coordinate text.  The banner is optional: without it the
  * file is "coordinate real general" (the MTX-like text written by many
@@ -608,7 +701,12 @@ static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
         if (!s) break;
         if (r->line == 1 && strncmp(s, "%%", 2) == 0 && len >= 14 &&
             word_is(s + 2, s + 14, "matrixmarket")) {
-            if ((status = mtx_banner(r, s, &h.pattern, err)) != MMNC_OK) goto cleanup;
+            int array;
+            if ((status = mtx_banner(r, s, &h.pattern, &h.symmetric, &array, err)) != MMNC_OK) goto cleanup;
+            if (array) { /* dense: its own size line and values */
+                status = read_mtx_array(r, h.symmetric, out, err);
+                goto cleanup;
+            }
             banner = 1;
             continue;
         }
@@ -651,6 +749,7 @@ static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
                           (long long)h.nnz, (long long)t.n);
         goto cleanup;
     }
+    if (h.symmetric && (status = mtx_mirror(&h, &t, err)) != MMNC_OK) goto cleanup;
     status = make_data(&t, h.m, h.n, out, err);
 
 cleanup:
@@ -664,7 +763,7 @@ cleanup:
 
 static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
-    int status = MMNC_OK;
+    int status = MMNC_OK, header = o->header;
     int maxf = o->row_field;
     mmnc_i_keymap rows = {0}, cols = {0};
     tbuf t = {0};
@@ -675,7 +774,7 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
     if (o->col_field > maxf) maxf = o->col_field;
     if (o->value_field > maxf) maxf = o->value_field;
     for (;;) {
-        const char *b[MMNC_I_MAXFIELDS], *e[MMNC_I_MAXFIELDS], *p;
+        const char *b[MMNC_I_MAXFIELDS + 1], *e[MMNC_I_MAXFIELDS + 1], *p;
         mmnc_int i, j;
         double v = 1.0;
         int nf;
@@ -683,7 +782,22 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
         if (!s) break;
         p = mmnc_i_skip_ws(s);
         if (!*p || mmnc_i_is_comment(p)) continue;
-        nf = mmnc_i_split_fields(s, o->delim, maxf, b, e);
+        if (header) { /* the column names of a CSV/TSV file */
+            header = 0;
+            continue;
+        }
+        /* one field more than named, to see one that should not be there */
+        nf = mmnc_i_split_fields(s, o->delim, o->extra_fields ? maxf : maxf + 1, b, e);
+        if (nf > maxf) {
+            char vf[32] = "";
+            if (o->value_field) snprintf(vf, sizeof vf, ", value in field %d", o->value_field);
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
+                              "expected %d fields (row key in field %d, column key in field %d%s), "
+                              "found more: '%s' (to ignore the others: extra_fields = 1, "
+                              "mmnc --extra-fields ignore)",
+                              maxf, o->row_field, o->col_field, vf, mmnc_i_excerpt(s, len, ex));
+            goto cleanup;
+        }
         if (nf < maxf) {
             char vf[32] = "";
             if (o->value_field) snprintf(vf, sizeof vf, ", value in field %d", o->value_field);
@@ -864,6 +978,8 @@ static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "row, column and value fields must differ (%d, %d, %d)", o->row_field,
                           o->col_field, o->value_field);
+    if (o->header && o->format != MMNC_FMT_AUTO && o->format != MMNC_FMT_TRIPLET)
+        return mmnc_i_err(err, MMNC_EINVAL, "a header line is read only in triplet text");
     if (o->delim == '\n' || o->delim == '#' || o->delim == '%' || o->delim == '\r')
         return mmnc_i_err(err, MMNC_EINVAL, "invalid field separator");
     return MMNC_OK;
@@ -886,23 +1002,46 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     if ((status = check_opts(&opts, err)) != MMNC_OK) return status;
     fmt = opts.format;
 
-    if (fmt == MMNC_FMT_BIN || (fmt == MMNC_FMT_AUTO && mmnc_i_bin_sniff(path))) {
+    if (fmt == MMNC_FMT_AUTO || fmt == MMNC_FMT_MTX || fmt == MMNC_FMT_TRIPLET || fmt == MMNC_FMT_LIBSVM) {
+        /* One open: the format is sniffed from the stream that is then read,
+         * so a pipe, a FIFO or standard input keeps its first bytes. */
+        mmnc_i_in *in;
+        if ((status = mmnc_i_in_open(path, &in, err)) != MMNC_OK) goto cleanup;
+        if (fmt == MMNC_FMT_AUTO && !strcmp(mmnc_i_in_kind(in), "plain")) {
+            size_t hn;
+            const unsigned char *h = mmnc_i_in_head(in, &hn);
+            int regular = mmnc_i_in_regular(in);
+            if (mmnc_i_bin_magic(h, hn)) fmt = MMNC_FMT_BIN;
+            else if (hn >= 6 && !memcmp(h, "MATLAB", 6)) fmt = MMNC_FMT_MAT;
+            if (fmt != MMNC_FMT_AUTO) {
+                mmnc_i_in_close(in);
+                if (!regular) {
+                    status = mmnc_i_err(err, MMNC_EUNSUP, "%s: a %s is read in place: give it as a regular file, "
+                                        "not a pipe or standard input", path,
+                                        fmt == MMNC_FMT_BIN ? "binary matrix file" : "MAT file");
+                    goto cleanup;
+                }
+            }
+        }
+        if (fmt != MMNC_FMT_BIN && fmt != MMNC_FMT_MAT) {
+            if ((status = mmnc_i_lr_open_in(&r, path, in, err)) != MMNC_OK) goto cleanup;
+            if (r.end >= 3 && memcmp(r.buf, "\xEF\xBB\xBF", 3) == 0) r.beg = 3; /* UTF-8 BOM */
+            if (r.beg == r.end) {
+                status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
+                goto cleanup;
+            }
+            if (fmt == MMNC_FMT_AUTO) fmt = opts.header ? MMNC_FMT_TRIPLET : detect(&r); /* only triplets have one */
+            if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
+            else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
+            else status = read_triplet(&r, &opts, &d, err);
+            if (status) goto cleanup;
+        }
+    }
+    if (fmt == MMNC_FMT_BIN) {
         status = mmnc_data_read_bin(path, opts.bin_no_verify ? MMNC_BIN_NO_VERIFY : 0, &d, err);
         if (status) goto cleanup;
-    } else if (fmt == MMNC_FMT_MAT || (fmt == MMNC_FMT_AUTO && mmnc_i_mat_sniff(path))) {
+    } else if (fmt == MMNC_FMT_MAT) {
         status = mmnc_i_mat_read(path, opts.mat_var ? opts.mat_var : "fea", &d, err);
-        if (status) goto cleanup;
-    } else {
-        if ((status = mmnc_i_lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
-        if (r.end >= 3 && memcmp(r.buf, "\xEF\xBB\xBF", 3) == 0) r.beg = 3; /* UTF-8 BOM */
-        if (r.beg == r.end) {
-            status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
-            goto cleanup;
-        }
-        if (fmt == MMNC_FMT_AUTO) fmt = detect(&r);
-        if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
-        else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
-        else status = read_triplet(&r, &opts, &d, err);
         if (status) goto cleanup;
     }
     if (d->A->nnz == 0) {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #ifdef MMNC_HAVE_LZMA
@@ -86,8 +87,10 @@ int mmnc_i_in_open(const char *path, mmnc_i_in **out, mmnc_err *err)
         }
         s->own_fd = 1;
     }
-    /* Enough bytes to see a magic number (a short file is plain text). */
-    while (s->iend < 6 && !s->ieof) {
+    /* Enough bytes to see a magic number (a short file is plain text):
+     * the caller sniffs the format from these (mmnc_i_in_head), never by
+     * opening the path again, which a pipe or a FIFO would not survive. */
+    while (s->iend < 8 && !s->ieof) {
         ssize_t got = read(s->fd, s->ibuf + s->iend, IN_BUFSIZE - s->iend);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) {
@@ -244,9 +247,53 @@ int mmnc_i_in_read(mmnc_i_in *s, void *buf, size_t n, size_t *got, mmnc_err *err
     return read_plain(s, buf, n, got, err);
 }
 
+const unsigned char *mmnc_i_in_head(const mmnc_i_in *s, size_t *n)
+{
+    *n = s->iend;
+    return s->ibuf;
+}
+
+int mmnc_i_in_regular(const mmnc_i_in *s)
+{
+    struct stat st;
+    return s->fd != 0 && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 const char *mmnc_i_in_kind(const mmnc_i_in *s)
 {
     return kind_name(s->kind);
+}
+
+int mmnc_file_read_all(const char *path, char **data, size_t *len, mmnc_err *err)
+{
+    mmnc_i_in *in = NULL;
+    char *buf = NULL, *nb;
+    size_t cap = 0, n = 0, got;
+    int status;
+    if (!path || !data || !len) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_file_read_all: NULL argument");
+    *data = NULL;
+    *len = 0;
+    if ((status = mmnc_i_in_open(path, &in, err)) != MMNC_OK) return status;
+    do {
+        if (cap - n < IN_BUFSIZE) {
+            cap = cap ? 2 * cap : 2 * IN_BUFSIZE;
+            if (!(nb = mmnc_i_realloc(buf, cap + 1, 1))) {
+                status = mmnc_i_err(err, MMNC_ENOMEM, "%s: out of memory reading the file", path);
+                goto cleanup;
+            }
+            buf = nb;
+        }
+        if ((status = mmnc_i_in_read(in, buf + n, cap - n, &got, err)) != MMNC_OK) goto cleanup;
+        n += got;
+    } while (got > 0);
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    buf = NULL;
+cleanup:
+    mmnc_i_free(buf);
+    mmnc_i_in_close(in);
+    return status;
 }
 
 void mmnc_i_in_close(mmnc_i_in *s)

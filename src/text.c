@@ -39,10 +39,18 @@ static int lr_fill(mmnc_i_lreader *r, mmnc_err *err)
 
 int mmnc_i_lr_open(mmnc_i_lreader *r, const char *path, mmnc_err *err)
 {
+    mmnc_i_in *in;
     int st;
     memset(r, 0, sizeof *r);
+    if ((st = mmnc_i_in_open(path, &in, err)) != MMNC_OK) return st;
+    return mmnc_i_lr_open_in(r, path, in, err);
+}
+
+int mmnc_i_lr_open_in(mmnc_i_lreader *r, const char *path, mmnc_i_in *in, mmnc_err *err)
+{
+    memset(r, 0, sizeof *r);
     r->path = path;
-    if ((st = mmnc_i_in_open(path, &r->in, err)) != MMNC_OK) return st;
+    r->in = in;
     r->cap = LR_CHUNK;
     r->buf = mmnc_i_malloc(r->cap + 1, 1);
     if (!r->buf) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");

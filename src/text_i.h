@@ -23,6 +23,9 @@ typedef struct mmnc_i_lreader {
 } mmnc_i_lreader;
 
 int mmnc_i_lr_open(mmnc_i_lreader *r, const char *path, mmnc_err *err); /* reads the first block */
+/* The same over a stream already open (sniffed); r owns in from here on,
+ * also on failure (mmnc_i_lr_close). */
+int mmnc_i_lr_open_in(mmnc_i_lreader *r, const char *path, mmnc_i_in *in, mmnc_err *err);
 /* Next line, NUL-terminated without its "\n" or "\r\n", in *s (length *n);
  * *s = NULL at the end of the file.  MMNC_EFORMAT for a NUL byte. */
 int mmnc_i_lr_next(mmnc_i_lreader *r, char **s, size_t *n, mmnc_err *err);

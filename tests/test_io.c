@@ -185,12 +185,47 @@ static void test_mtx(void)
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "found '2 2 1?2'");
 
     /* bad Matrix Market input */
-    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, MMNC_FMT_AUTO,
-                 MMNC_EFORMAT, 1, "only coordinate real/integer/pattern general is supported");
+    /* array: column by column, zeros not stored; symmetric: each column's lower part */
+    {
+        mmnc_data *d = READ_OK(test_tmpfile("%%MatrixMarket matrix array real general\n% c\n2 3\n1\n0\n3\n4\n0\n6.5\n",
+                                            ".mtx"), NULL);
+        if (d) {
+            CHECK(d->A->nrows == 2 && d->A->ncols == 3 && d->A->nnz == 4 && entry(d->A, 0, 0) == 1 &&
+                  entry(d->A, 0, 1) == 3 && entry(d->A, 1, 1) == 4 && entry(d->A, 1, 2) == 6.5);
+            mmnc_data_free(d);
+        }
+        d = READ_OK(test_tmpfile("%%MatrixMarket matrix array integer symmetric\n3 3\n1\n2\n0\n4\n5\n6\n", ".mtx"),
+                    NULL);
+        if (d) {
+            CHECK(d->A->nnz == 7 && entry(d->A, 1, 0) == 2 && entry(d->A, 0, 1) == 2 && entry(d->A, 1, 1) == 4 &&
+                  entry(d->A, 2, 1) == 5 && entry(d->A, 1, 2) == 5 && entry(d->A, 2, 2) == 6 && entry(d->A, 0, 2) == 0);
+            mmnc_data_free(d);
+        }
+    }
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 5,
+                 "truncated: expected 4 values, found 3");
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n1 1\n1\n2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 4,
+                 "more values than the 1");
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 2\n1 2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3,
+                 "expected one value");
+    EXPECT_ERROR("%%MatrixMarket matrix array pattern general\n1 1\n1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 1,
+                 "only coordinate");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 0,
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
-    EXPECT_ERROR("%%MatrixMarket matrix coordinate real symmetric\n1 1 1\n1 1 1\n", 0,
-                 MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "only coordinate");
+    /* symmetric (SciPy's mmwrite): the lower triangle, mirrored; nothing above the diagonal */
+    {
+        mmnc_data *d = READ_OK(test_tmpfile("%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n"
+                                            "1 1 2\n3 1 4\n3 2 5\n", ".mtx"), NULL);
+        if (d) {
+            CHECK(d->A->nnz == 5 && entry(d->A, 0, 0) == 2 && entry(d->A, 2, 0) == 4 && entry(d->A, 0, 2) == 4 &&
+                  entry(d->A, 1, 2) == 5 && entry(d->A, 2, 1) == 5);
+            mmnc_data_free(d);
+        }
+    }
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 1\n1 2 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 0, "above the diagonal");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate pattern symmetric\n2 3 1\n1 1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 0, "must be square");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real\n1 1 1\n1 1 1\n", 0, MMNC_FMT_AUTO,
                  MMNC_EFORMAT, 1, "only coordinate");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n% c\n2 2\n1 1 1\n", 0,
@@ -333,6 +368,7 @@ static void test_triplets(void)
     /* gzip, and a comma delimiter with blanks and an empty trailing field */
     mmnc_read_opts_default(&o);
     o.delim = ',';
+    o.extra_fields = 1; /* the empty field after "2," */
     d = READ_OK(gz_tmpfile("a, x ,1\nb,y y,2,\n", ".csv.gz"), &o);
     if (d) {
         CHECK(d->A->nnz == 2 && strcmp(d->col_names[0], "x") == 0 &&
@@ -344,6 +380,7 @@ static void test_triplets(void)
     o.row_field = 2;
     o.col_field = 1;
     o.value_field = 3;
+    o.extra_fields = 1; /* the timestamp */
     d = READ_OK(test_tmpfile("196\t242\t3\t881250949\n186\t302\t3\t891717742\n"
                              "22\t377\t1\t878887116\n196\t302\t5\t881250950\n",
                              ".data"),
@@ -357,14 +394,44 @@ static void test_triplets(void)
     /* value_field = 0: each line counts 1; "::" as in MovieLens 1M via delim ':' */
     mmnc_read_opts_default(&o);
     o.value_field = 0;
+    o.extra_fields = 1;
     d = READ_OK(test_tmpfile("a b\na b\nb c extra\n", ".txt"), &o);
     if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 0) == 2 && entry(d->A, 1, 1) == 1);
     mmnc_data_free(d);
+    /* header: the first line that is not a comment names the fields */
+    mmnc_read_opts_default(&o);
+    o.delim = ',';
+    o.header = 1;
+    d = READ_OK(test_tmpfile("# ratings\nuser,item,rating\nu1,i1,2\nu2,i1,3\n", ".csv"), &o);
+    if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 1 && strcmp(d->row_names[0], "u1") == 0 && entry(d->A, 1, 0) == 3);
+    mmnc_data_free(d);
+    o.format = MMNC_FMT_MTX;
+    d = NULL;
+    {
+        mmnc_err e3 = {0, ""};
+        CHECK(mmnc_data_read(test_tmpfile("a,b,1\n", ".csv"), &o, &d, &e3) == MMNC_EINVAL && d == NULL);
+    }
+    mmnc_read_opts_default(&o);
+    o.value_field = 0;
+    /* by default a field after the named ones is an error: a dense CSV is not triplets */
+    o.extra_fields = 0;
+    d = NULL;
+    {
+        mmnc_err e2 = {0, ""};
+        CHECK(mmnc_data_read(test_tmpfile("a b\nb c extra\n", ".txt"), &o, &d, &e2) == MMNC_EFORMAT);
+        CHECK(strstr(e2.msg, ":2: expected 2 fields") != NULL && strstr(e2.msg, "found more") != NULL);
+        o.delim = ',';
+        o.value_field = 3;
+        CHECK(mmnc_data_read(test_tmpfile("1,2,3,4\n5,6,7,8\n", ".csv"), &o, &d, &e2) == MMNC_EFORMAT);
+        CHECK(strstr(e2.msg, ":1: expected 3 fields") != NULL);
+        CHECK(d == NULL);
+    }
     mmnc_read_opts_default(&o);
     o.delim = ':';
     o.row_field = 1;
     o.col_field = 3;
     o.value_field = 5;
+    o.extra_fields = 1;
     d = READ_OK(test_tmpfile("1::1193::5::978300760\n1::661::3::978302109\n", ".dat"), &o);
     if (d) CHECK(d->A->nnz == 2 && strcmp(d->col_names[1], "661") == 0 && d->A->val[1] == 3);
     mmnc_data_free(d);

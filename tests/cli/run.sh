@@ -595,7 +595,7 @@ run info --map rating3 "$FIX/ratings.tsv"
 expect_rc 0
 expect_out "^shape +6 rows x 4 columns, 12 nonzeros"
 expect_out "^components +2 "
-run info --format triplet --value-field 0 "$FIX/ratings.tsv"
+run info --format triplet --value-field 0 --extra-fields ignore "$FIX/ratings.tsv"
 expect_rc 0
 expect_out "^shape +6 rows x 4 columns, 14 nonzeros .*sum 14$"
 end
@@ -854,8 +854,8 @@ MAKE="gzip -c '$BLOCKS' >bad.mtx.gz && printf 'trailing junk' >>bad.mtx.gz"
 bad_data "gzip with trailing garbage" bad.mtx.gz "bad\.mtx\.gz: corrupt gzip data: trailing garbage"
 MAKE=": >bad.mtx"
 bad_data "empty file" bad.mtx "bad\.mtx: .*empty"
-MAKE="printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n' >bad.mtx"
-bad_data "wrong format header (array)" bad.mtx "bad\.mtx:1: "
+MAKE="printf '%%%%MatrixMarket matrix array pattern general\n3 2\n1\n2\n3\n4\n5\n6\n' >bad.mtx"
+bad_data "wrong format header (array pattern)" bad.mtx "bad\.mtx:1: "
 MAKE="printf '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n' >bad.mtx"
 bad_data "wrong format header (complex)" bad.mtx "bad\.mtx:1: "
 MAKE="printf '%%%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 0\n' >bad.mtx"
@@ -1068,6 +1068,203 @@ run convert zero.mtx z.bin
 expect_rc 1
 expect_err "zero\.mtx: the matrix \(3 x 2\) has no nonzero entries"
 expect_nonew
+end
+
+# ---- issue 16: inputs that are not plain regular files, strict reading ------------
+
+# big.tsv: 60 users x 30 items, more than one pipe buffer, two planted blocks
+awk 'BEGIN { for (u = 1; u <= 60; u++) for (i = 1; i <= 30; i++)
+             if ((u <= 30) == (i <= 15) || (u * 7 + i * 3) % 11 == 0) printf "user%d\titem%d\t%d\n", u, i, 1 + (u + i) % 5 }' \
+    >"$WORK/big.tsv"
+BIG=$WORK/big.tsv
+
+begin "input: pipe, FIFO, /dev/stdin, - and gzip/xz pipes read the whole file (one open, sniffed there)"
+run cluster -q -k 2 -o reg "$BIG"
+expect_rc 0
+expect_grep '"rows": 60' reg.json
+"$MMNC" cluster -q -k 2 -o sub <(cat "$BIG") >"$OUT" 2>"$ERR" || fail_because "<(cat) failed: $(cat "$ERR")"
+"$MMNC" cluster -q -k 2 --format auto -o dev /dev/stdin <"$BIG" >"$OUT" 2>"$ERR" || fail_because "/dev/stdin failed"
+cat "$BIG" | "$MMNC" cluster -q -k 2 --format auto -o devp /dev/stdin >"$OUT" 2>"$ERR" || fail_because "/dev/stdin pipe failed"
+cat "$BIG" | "$MMNC" cluster -q -k 2 -o dash - >"$OUT" 2>"$ERR" || fail_because "- failed"
+"$MMNC" cluster -q -k 2 -o gz <(gzip -c "$BIG") >"$OUT" 2>"$ERR" || fail_because "<(gzip -c) failed: $(cat "$ERR")"
+mkfifo fifo
+(cat "$BIG" >fifo &)
+timeout 20 "$MMNC" cluster -q -k 2 -o ff fifo >"$OUT" 2>"$ERR" || fail_because "FIFO failed or hung"
+set -- sub dev devp dash gz ff
+if command -v xz >/dev/null 2>&1; then
+    "$MMNC" cluster -q -k 2 -o xzp <(xz -c "$BIG") >"$OUT" 2>"$ERR" && set -- "$@" xzp
+fi
+for p; do expect_same reg.labels.tsv "$p.labels.tsv"; done
+rm -f fifo
+end
+
+begin "input: a binary matrix through a pipe is refused, not misread"
+run convert -q "$BIG" big.bin
+snapshot
+"$MMNC" cluster -q -k 2 -o p <(cat big.bin) >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 1
+expect_err "binary matrix file is read in place: give it as a regular file"
+expect_nonew
+end
+
+begin "eval: TRUTH and PRED from -, a pipe, gzip or xz: every line read once (n = 60)"
+awk 'BEGIN { for (u = 1; u <= 60; u++) printf "user%d\t%s\n", u, (u <= 30 ? "a" : "b") }' >big.truth
+run cluster -q -k 2 -o r "$BIG"
+run eval --json r.labels.tsv big.truth
+expect_rc 0
+expect_out '"n": 60,'
+"$MMNC" eval --json r.labels.tsv - <big.truth >"$OUT" 2>"$ERR" || fail_because "TRUTH - failed: $(cat "$ERR")"
+expect_out '"n": 60,'
+"$MMNC" eval --json r.labels.tsv <(cat big.truth) >"$OUT" 2>"$ERR" || fail_because "TRUTH <(cat) failed"
+expect_out '"n": 60,'
+"$MMNC" eval --json <(gzip -c r.labels.tsv) <(gzip -c big.truth) >"$OUT" 2>"$ERR" || fail_because "gzip pipes failed"
+expect_out '"n": 60,'
+"$MMNC" eval --json - <(cat big.truth) <r.labels.tsv >"$OUT" 2>"$ERR" || fail_because "PRED - failed"
+expect_out '"n": 60,'
+if command -v xz >/dev/null 2>&1; then
+    xz -c big.truth >big.truth.xz
+    run eval --json r.labels.tsv big.truth.xz
+    expect_out '"n": 60,'
+fi
+# one label per line through a pipe: the k-th label is item k
+run cluster -q -o b "$BLOCKS"
+"$MMNC" eval --json b.labels.tsv <(cat "$FIX/blocks.truth") >"$OUT" 2>"$ERR" || fail_because "one label per line <(cat) failed"
+expect_out '"n": 8,'
+end
+
+begin "triplets: a dense CSV (more fields than named) is an error, not triplets; --extra-fields ignore reads u.data-like lines"
+printf '1,2,3,4\n5,6,7,8\n' >dense.csv
+snapshot
+run cluster -q -k 2 --delim , -o d dense.csv
+expect_rc 1
+expect_err "dense\.csv:1: expected 3 fields \(row key in field 1, column key in field 2, value in field 3\), found more"
+expect_nonew
+run cluster -q -k 2 --delim , --extra-fields bogus -o d dense.csv
+expect_rc 2
+expect_err "--extra-fields: expected error or ignore"
+awk '{ print $0 "\t88125094" NR }' "$FIX/ratings.tsv" >udata.tsv
+run cluster -q --map rating3 -o plain "$FIX/ratings.tsv"
+run cluster -q --map rating3 --extra-fields ignore -o ts udata.tsv
+expect_rc 0
+expect_same plain.labels.tsv ts.labels.tsv
+end
+
+begin "SIGTERM while the outputs are written removes the temporary files and exits by the signal"
+run generate -q --rows 100000 --cols 100 -k 20 -o sig.mtx
+caught=0
+for attempt in 1 2 3; do
+    "$MMNC" cluster -q -k 20 -r 1 --max-iter 2 -o sc sig.mtx >"$OUT" 2>"$ERR" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        if compgen -G "sc.*.tmp.*" >/dev/null; then
+            kill -TERM "$pid"
+            caught=1
+            break
+        fi
+        sleep 0.002
+    done
+    wait "$pid"
+    RC=$?
+    [ "$caught" = 1 ] && break
+    rm -f sc.*
+done
+if [ "$caught" = 1 ]; then
+    expect_rc 143
+    compgen -G "sc.*" >/dev/null && fail_because "left $(echo sc.*)"
+else
+    echo "      (the write phase was too short to catch here)"
+fi
+end
+
+bad "cluster: an unwritable output prefix is found before the clustering" 1 \
+    "cannot write the outputs \(checked before any work\): nosuch/x\.labels\.tsv" cluster -k 999 -o nosuch/x "$BLOCKS"
+bad "sweep: an unwritable output prefix is found before every k" 1 \
+    "cannot write the outputs \(checked before any work\): nosuch/blocks\.sweep\.tsv" sweep --kmax 3 -o nosuch/ "$BLOCKS"
+begin "cluster -o DIR/ and -o . name the files after the input inside the directory"
+mkdir od
+run cluster -q -k 2 -o od/ "$BLOCKS"
+expect_rc 0
+expect_file od/blocks.labels.tsv od/blocks.json od/blocks.top.tsv od/blocks.soft.tsv
+expect_nofile od/.json od/.labels.tsv
+(cd od && "$MMNC" cluster -q -k 2 -o . "$BLOCKS") || fail_because "-o . failed"
+expect_nofile od/..json
+run sweep -q --kmax 3 --plot none -o od/ "$BLOCKS"
+expect_file od/blocks.sweep.tsv
+end
+
+bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 \
+    "option\(s\) --lambda --exact-marginal apply to --algorithm frobenius only" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
+bad "cluster: --lambda with --exact-marginal is a usage error" 2 \
+    "--exact-marginal holds P_Z exactly: --lambda does not apply" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
+bad "cluster: --truth-var without --truth is a usage error" 2 "--truth-var applies to --truth" cluster --truth-var gnd -o x "$BLOCKS"
+begin "cluster: a --names file with fewer lines than columns is refused; more lines warn"
+head -n 4 "$FIX/cols.names" >short.names
+snapshot
+run cluster -q -k 2 --names short.names -o x "$BLOCKS"
+expect_rc 1
+expect_err "short\.names: 4 names for 6 columns \(as read\)"
+expect_nonew
+{ cat "$FIX/cols.names"; echo extra; } >long.names
+run cluster -q -k 2 --names long.names -o y "$BLOCKS"
+expect_rc 0
+expect_err "warning: long\.names: 7 names for 6 columns; the last 1 are not used"
+end
+
+begin "cooc: binary input (a NUL byte) is refused with file and offset, as cluster refuses it"
+printf 'some words here\nand\000\001\002 more\n' >garbage.bin
+snapshot
+run cooc -o g.mtx garbage.bin
+expect_rc 1
+expect_err "garbage\.bin: NUL byte at offset 19: this is not a text file"
+expect_nonew
+run cluster -q -o g garbage.bin
+expect_rc 1
+expect_err "NUL byte"
+end
+
+begin "triplets --header: a CSV with a header line; without --header the header is data"
+{ echo "user,item,rating"; tr '\t' , <"$FIX/ratings.tsv"; } >hdr.csv
+run cluster -q --map rating3 -o plain "$FIX/ratings.tsv"
+run cluster -q --map rating3 --delim , --header -o h hdr.csv
+expect_rc 0
+expect_same plain.labels.tsv h.labels.tsv
+run cluster -q --map rating3 --delim , -o nh hdr.csv
+expect_rc 1
+expect_err "hdr\.csv:1: expected a number in field 3, found 'rating'"
+end
+
+begin "Matrix Market symmetric (SciPy's mmwrite): the lower triangle is mirrored"
+printf '%%%%MatrixMarket matrix coordinate integer symmetric\n%% lower triangle\n4 4 4\n1 1 3\n2 1 2\n4 3 5\n4 4 1\n' >sym.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n4 4 6\n1 1 3\n2 1 2\n1 2 2\n4 3 5\n3 4 5\n4 4 1\n' >full.mtx
+run info sym.mtx
+expect_rc 0
+expect_out "4 rows x 4 columns, 6 nonzeros"
+run cluster -q -k 2 -o s sym.mtx
+run cluster -q -k 2 -o f full.mtx
+expect_same f.labels.tsv s.labels.tsv
+printf '%%%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n1 1 1\n1 2 1\n' >upper.mtx
+run info upper.mtx
+expect_rc 1
+expect_err "upper\.mtx: symmetric, but entry 2 \(row 1, column 2\) is above the diagonal"
+end
+
+begin "Matrix Market array (dense, column by column), general and symmetric"
+printf '%%%%MatrixMarket matrix array integer general\n4 4\n3\n2\n0\n0\n2\n0\n0\n0\n0\n0\n0\n5\n0\n0\n5\n1\n' >dense.mtx
+printf '%%%%MatrixMarket matrix array integer symmetric\n4 4\n3\n2\n0\n0\n0\n0\n0\n0\n5\n1\n' >dsym.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n4 4 6\n1 1 3\n2 1 2\n1 2 2\n4 3 5\n3 4 5\n4 4 1\n' >full.mtx
+run cluster -q -k 2 -o f full.mtx
+for m in dense dsym; do
+    run info "$m.mtx"
+    expect_rc 0
+    expect_out "4 rows x 4 columns, 6 nonzeros"
+    run cluster -q -k 2 -o "$m" "$m.mtx"
+    expect_same f.labels.tsv "$m.labels.tsv"
+done
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n' >short.mtx
+run info short.mtx
+expect_rc 1
+expect_err "short\.mtx:5: truncated: expected 4 values, found 3"
 end
 
 # ---- summary ----------------------------------------------------------------------

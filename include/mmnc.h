@@ -424,7 +424,10 @@ MMNC_API int mmnc_data_normalize_rows(mmnc_data *d, mmnc_err *err);
 /* Remove rows and columns whose values sum to 0, repeating until none is
  * left (removing a row may empty a column).  row_orig/col_orig and the names
  * follow.  Counts of removed rows/columns are returned (may be NULL).
- * MMNC_EINVAL if nothing is left.  O(nnz) per round. */
+ * MMNC_EINVAL if nothing is left.  O(nnz) per round.  A matrix without
+ * column names whose columns outnumber 8 (nnz + 1024) first has its columns
+ * renumbered to those that occur (O(nnz log nnz), col_orig keeps the ids),
+ * so memory follows the entries, not the width (a libsvm index of 10^9). */
 MMNC_API int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int *cols_dropped,
                          mmnc_err *err);
 

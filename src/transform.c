@@ -179,6 +179,49 @@ cleanup:
     return status;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    mmnc_int x = *(const mmnc_int *)a, y = *(const mmnc_int *)b;
+    return (x > y) - (x < y);
+}
+
+/* A matrix with far more columns than entries (a libsvm file whose one
+ * feature index is 10^9): renumber its columns to the ones that occur, in
+ * order, before any per-column array is made, so that memory follows the
+ * entries, not the claimed width.  col_orig keeps the original indices (the
+ * ids in outputs are unchanged); the columns left out are empty, so they
+ * count as dropped.  Only without column names (names already cost a slot
+ * per column).  O(nnz log nnz) time, O(nnz) memory. */
+static int compact_cols(mmnc_data *d, mmnc_int *dropped, mmnc_err *err)
+{
+    mmnc_csr *A = d->A;
+    mmnc_int *u = NULL, *co = NULL, nu = 0;
+    int status = MMNC_OK;
+    *dropped = 0;
+    if (d->col_names || A->ncols <= 8 * (A->nnz + 1024)) return MMNC_OK;
+    MMNC_ALLOC(u, A->nnz ? A->nnz : 1, err, status);
+    memcpy(u, A->colind, (size_t)A->nnz * sizeof(mmnc_int));
+    qsort(u, (size_t)A->nnz, sizeof(mmnc_int), cmp_int);
+    for (mmnc_int p = 0; p < A->nnz; p++)
+        if (nu == 0 || u[p] != u[nu - 1]) u[nu++] = u[p];
+    MMNC_ALLOC(co, nu ? nu : 1, err, status);
+    /* nothing can fail from here on */
+    for (mmnc_int j = 0; j < nu; j++) co[j] = d->col_orig ? d->col_orig[u[j]] : u[j];
+    for (mmnc_int p = 0; p < A->nnz; p++) {
+        mmnc_int *hit = bsearch(&A->colind[p], u, (size_t)nu, sizeof(mmnc_int), cmp_int);
+        A->colind[p] = hit - u;
+    }
+    *dropped = A->ncols - nu;
+    A->ncols = nu;
+    mmnc_i_free(d->col_orig);
+    d->col_orig = co;
+    co = NULL;
+cleanup:
+    mmnc_i_free(u);
+    mmnc_i_free(co);
+    return status;
+}
+
 /*
  * The rounds run on masks over the original matrix: a row is alive while
  * the sum of its entries in alive columns is nonzero, and likewise for
@@ -189,13 +232,16 @@ static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_droppe
                       mmnc_err *err)
 {
     int status;
-    mmnc_int *newrow = NULL, *newcol = NULL, i, j, p, nr, nc;
+    mmnc_int *newrow = NULL, *newcol = NULL, i, j, p, nr, nc, compacted = 0;
     double *rs = NULL, *cs = NULL;
     const mmnc_csr *A;
 
     if (rows_dropped) *rows_dropped = 0;
     if (cols_dropped) *cols_dropped = 0;
     if ((status = check_data(d, "mmnc_data_drop_empty", err)) != MMNC_OK) return status;
+    if (!dist) { /* distributed: every rank must keep the same columns */
+        if ((status = compact_cols(d, &compacted, err)) != MMNC_OK) return status;
+    }
     A = d->A;
     MMNC_ALLOC(rs, A->nrows, err, status);
     MMNC_ALLOC(cs, A->ncols, err, status);
@@ -258,7 +304,7 @@ static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_droppe
         if ((lr < m0 || nc < n0) && (status = keep_subset(d, newrow, newcol, lr, nc, err)) != MMNC_OK)
             goto cleanup;
         if (rows_dropped) *rows_dropped = m0 - lr;
-        if (cols_dropped) *cols_dropped = n0 - nc;
+        if (cols_dropped) *cols_dropped = n0 - nc + compacted;
         if (dist && rows_dropped) {
             int64_t t = *rows_dropped;
             dist->isum(dist, &t, 1);

@@ -9,6 +9,7 @@
  * white space.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,11 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
                 if (!f[0] || *end || !isfinite(v) || (j < d - 1 && sep != ' ')) {
                     status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: expected %lld numbers after '%s', got '%s'",
                                         path, r->line, d, words[i], f[0] ? f : (sep == '\n' ? "end of line" : "nothing"));
+                    goto cleanup;
+                }
+                if (fabs(v) > FLT_MAX) { /* finite as a double, infinite as the float it is stored in */
+                    status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: value '%s' of '%s' is out of the range of a float",
+                                        path, r->line, f, words[i]);
                     goto cleanup;
                 }
                 row[j] = (float)v;

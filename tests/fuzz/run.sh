@@ -8,6 +8,8 @@
 # BUILD_DIR/corpus/NAME, seeded from tests/fuzz/corpus/NAME, under ASan+UBSan
 # with a 512 MB memory limit (RSS and any single allocation: a small input
 # that allocates more is a finding, issue 19) and a 10 s limit per input.
+# FUZZ_SEED fixes libFuzzer's seed (CI: the same inputs every run, so a
+# finding reproduces; `make fuzz` by hand explores anew).
 # Prints per harness the executions and the coverage (libFuzzer's final
 # "cov:" figure); a finding leaves BUILD_DIR/artifacts/NAME-* (the input)
 # and BUILD_DIR/fuzz_NAME.log, and the script exits 1 after the others ran.
@@ -23,7 +25,7 @@ bad=0
 for t in "$@"; do
     mkdir -p "$B/corpus/$t"
     "$B/fuzz_$t" -rss_limit_mb=512 -malloc_limit_mb=512 -timeout=10 -max_len=4096 \
-        -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix="$B/artifacts/$t-" \
+        -max_total_time="$SECS" ${FUZZ_SEED:+-seed=$FUZZ_SEED} -print_final_stats=1 -artifact_prefix="$B/artifacts/$t-" \
         "$B/corpus/$t" "$SRC/tests/fuzz/corpus/$t" >"$B/fuzz_$t.log" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/fuzz_$t.log" | tail -1)

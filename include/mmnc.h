@@ -832,6 +832,71 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
                      double *score, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
+/* Saved models and prediction of new rows                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A learned clustering, kept so that rows that arrive later can be assigned
+ * (docs/model-format.md gives the file layout: the binary format's
+ * conventions, versioned and checksummed).  Everything prediction needs is
+ * a function of the learned joint P_{Z,X} = W P_{Y,X}: the out-of-sample
+ * rule of each objective is derived in src/model.c and in README.
+ */
+typedef struct mmnc_model {
+    mmnc_int k, ncols;  /* clusters; columns of the training data (after drops) */
+    int algorithm;      /* mmnc_algorithm of the run; refine says if information moves followed */
+    int refine;         /* mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
+    int hard;           /* 1 if the training kernel was hard (labels), 0 if soft (Alg. 1, LP) */
+    char **col_ids;     /* ncols: the id of each column as mmnc_data_col_id gives it (a name,
+                           or the 1-based original index as text); new data is matched by id */
+    double *px;         /* ncols: P_X of the training data */
+    double *pz;         /* k: P_Z */
+    double *pzx;        /* k x ncols row-major: P(z, x) at pzx[z * ncols + x] */
+    double alpha;       /* smoothing pseudo-mass of the information rule, in units of an
+                           average training row's mass (the selection's a, or 1) */
+    double objective;   /* the run's objective; mutual_information: its I(X;Z) */
+    double mutual_information;
+    mmnc_int train_rows; /* |Y| of the training data */
+    double train_mass;  /* total mass of the training matrix before normalisation */
+    uint64_t seed;      /* the run's seed */
+    uint64_t input_hash; /* caller's hash of the training input (0 = unknown) */
+    char *version;      /* mmnc version that wrote it (MMNC_VERSION_STRING) */
+    char *options;      /* free text: the options of the run (may be NULL) */
+} mmnc_model;
+
+/* Build a model from a clustering result r of the pmf p.  d (may be NULL)
+ * names the columns (else they are "1".."ncols"); options (may be NULL) and
+ * input_hash are provenance copied into the model.  Errors: MMNC_EINVAL,
+ * MMNC_ENOMEM.  O(nnz + k ncols). */
+MMNC_API int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r,
+                                    const mmnc_params *prm, uint64_t input_hash, const char *options,
+                                    mmnc_model **out, mmnc_err *err);
+MMNC_API void mmnc_model_free(mmnc_model *m);
+
+/* Write m to path atomically (mmnc_outfile); read it back, verifying the
+ * checksums.  A foreign file, a newer format version or unknown required
+ * features, a truncated or corrupt file: MMNC_EFORMAT with a message that
+ * says which.  O(k ncols + id bytes). */
+MMNC_API int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err);
+MMNC_API int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err);
+
+/* Map the columns of new data d onto the model's: map[j] = the model column
+ * with the same id as column j of d, or -1 (unknown, ignored by
+ * prediction).  *unknown (may be NULL) = columns of d with no match.
+ * O(ncols + d's columns) expected (hashing). */
+MMNC_API int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmnc_int *unknown,
+                              mmnc_err *err);
+
+/* Assign the rows of A (nonnegative counts, any scale; its columns are
+ * mapped by map, NULL = A's columns are the model's) with the model's
+ * out-of-sample rule: label[i] in 0..k-1, or -1 for a row with no mass on a
+ * known column; proba (may be NULL) gets k values per row (row-major, summing
+ * to 1; zeros for a row labelled -1).  *empty (may be NULL) = rows labelled
+ * -1.  Deterministic for any thread count.  O(nnz k + k ncols). */
+MMNC_API int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
+                                double *proba, mmnc_int *empty, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
 /* Evaluation against reference labels                                      */
 /* ------------------------------------------------------------------------ */
 

@@ -733,6 +733,8 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
             if (c[z] > mx) mx = c[z];
         }
         for (mmnc_int z = 0; z < k; z++) t += (proba[z] = isfinite(c[z]) ? exp(c[z] - mx) : 0.0);
+        if (!(t > 0.0) || !isfinite(t)) /* every likelihood 0 (a model built by hand): all on the label */
+            for (mmnc_int z = 0; z < k; z++) proba[z] = z == best, t = 1.0;
         for (mmnc_int z = 0; z < k; z++) proba[z] /= t;
     } else if (q->r == RULE_NUCLEAR) {
         for (mmnc_int z = 0; z < k; z++) proba[z] = z == best ? 1.0 : 0.0;

@@ -738,8 +738,10 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
         for (mmnc_int z = 0; z < k; z++) proba[z] /= t;
     } else if (q->r == RULE_NUCLEAR) {
         for (mmnc_int z = 0; z < k; z++) proba[z] = z == best ? 1.0 : 0.0;
-    } else { /* sum_x r(x) P(z|x) */
-        for (mmnc_int z = 0; z < k; z++) proba[z] = s[z] / mass;
+    } else { /* sum_x r(x) P(z|x), normalised by its own sum: the stored P_{Z,X} sums to P_X to rounding only */
+        double t = 0.0;
+        for (mmnc_int z = 0; z < k; z++) t += s[z];
+        for (mmnc_int z = 0; z < k; z++) proba[z] = t > 0.0 ? s[z] / t : (z == best);
     }
     return best;
 }

@@ -18,17 +18,7 @@
 #define H_SLOT 32
 #define NSEC 8
 
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t x = 0;
-    for (int k = 7; k >= 0; k--) x = x << 8 | p[k];
-    return x;
-}
 
-static void put64(uint8_t *p, uint64_t x)
-{
-    for (int k = 0; k < 8; k++) p[k] = (uint8_t)(x >> (8 * k));
-}
 
 static void check_predict(const mmnc_model *m)
 {
@@ -68,14 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(buf, data, size);
     if (size >= HEADER) {
         memcpy(buf, magic, 8);
-        put64(buf + H_FILE_BYTES, size);
+        fuzz_put64(buf + H_FILE_BYTES, size);
         for (int k = 0; k < NSEC; k++) {
             uint8_t *t = buf + H_TABLE + H_SLOT * k;
-            uint64_t off = get64(t), bytes = get64(t + 8);
-            if (off <= size && bytes <= size - off) put64(t + 16, mmnc_i_xxh64(buf + off, (size_t)bytes, 0));
+            uint64_t off = fuzz_get64(t), bytes = fuzz_get64(t + 8);
+            if (off <= size && bytes <= size - off) fuzz_put64(t + 16, mmnc_i_xxh64(buf + off, (size_t)bytes, 0));
         }
-        put64(buf + H_CHECKSUM, 0);
-        put64(buf + H_CHECKSUM, mmnc_i_xxh64(buf, HEADER, 0));
+        fuzz_put64(buf + H_CHECKSUM, 0);
+        fuzz_put64(buf + H_CHECKSUM, mmnc_i_xxh64(buf, HEADER, 0));
     }
     fd = fuzz_file(buf, size, path);
     free(buf);

@@ -147,7 +147,7 @@ int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
         }
         if (n + 1 > tcap) {
             char *t = mmnc_i_realloc(tmp, n + 1, 1);
-            if (!t) goto done;
+            if (!t) goto nomem;
             tmp = t;
             tcap = n + 1;
         }
@@ -155,7 +155,11 @@ int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
         tmp[n] = '\0';
         p = nl + 1;
         if (sep < 0) sep = pick_sep(tmp);
-        if (split(tmp, sep, &f, &bad) != MMNC_OK) goto done;
+        switch (split(tmp, sep, &f, &bad)) {
+        case MMNC_OK: break;
+        case MMNC_ENOMEM: goto nomem;
+        default: goto done;
+        }
         if (Fh < 0 && F < 0 && looks_like_header(&f)) {
             Fh = (long long)f.n;
             continue;
@@ -173,6 +177,9 @@ int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
     }
     if (F < 4 || (Fh > 0 && Fh != F && Fh != F - 1)) goto done;
     result = Fh > 0; /* blanks or tabs: only with a header line */
+    goto done;
+nomem:
+    result = -1;
 done:
     fields_free(&f);
     mmnc_i_free(tmp);
@@ -224,10 +231,7 @@ static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t fir
         }
         d->rcap = nc;
     }
-    if (names) {
-        if (f->b[0] == f->e[0]) return mmnc_i_line_err(r, MMNC_EFORMAT, err, "empty row name in field 1");
-        if (!(d->rnames[d->nrows] = dup_range(f->b[0], f->e[0]))) goto nomem;
-    }
+    if (names && f->b[0] == f->e[0]) return mmnc_i_line_err(r, MMNC_EFORMAT, err, "empty row name in field 1");
     d->rowptr[d->nrows] = d->nnz;
     for (size_t j = first; j < f->n; j++) {
         double v;
@@ -259,6 +263,8 @@ static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t fir
         d->colind[d->nnz] = (mmnc_int)(j - first);
         d->val[d->nnz++] = v;
     }
+    /* the name last, so that a row refused above leaves nothing to free */
+    if (names && !(d->rnames[d->nrows] = dup_range(f->b[0], f->e[0]))) goto nomem;
     d->nrows++;
     return MMNC_OK;
 nomem:

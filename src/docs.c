@@ -248,7 +248,7 @@ static int add_doc(counter *c, const char *name, const char *suffix, const char 
     c->nids = 0;
     mmnc_tokenize(text, n, 0, on_token, c);
     if (c->status) return c->status;
-    qsort(c->ids, c->nids, sizeof *c->ids, id_cmp);
+    if (c->nids) qsort(c->ids, c->nids, sizeof *c->ids, id_cmp);
     while (i < c->nids) {
         size_t j = i;
         while (j < c->nids && c->ids[j] == c->ids[i]) j++;

@@ -934,8 +934,9 @@ void mmnc_read_opts_default(mmnc_read_opts *o)
 }
 
 /* Guess the text format from the first block of the file (not consumed).
- * dense: a dense table may be recognised (no triplet option given). */
-static mmnc_format detect(const mmnc_i_lreader *r, int dense)
+ * dense: a dense table may be recognised (no triplet option given).
+ * Returns -1 when out of memory. */
+static int detect(const mmnc_i_lreader *r, int dense)
 {
     const char *p = r->buf + r->beg, *end = r->buf + r->end;
     int started_with_percent = p < end && *p == '%';
@@ -968,7 +969,12 @@ static mmnc_format detect(const mmnc_i_lreader *r, int dense)
         }
         break;
     }
-    return dense && mmnc_i_dense_detect(r->buf + r->beg, end, r->eof) ? MMNC_FMT_DENSE : MMNC_FMT_TRIPLET;
+    if (!dense) return MMNC_FMT_TRIPLET;
+    switch (mmnc_i_dense_detect(r->buf + r->beg, end, r->eof)) {
+    case 1: return MMNC_FMT_DENSE;
+    case 0: return MMNC_FMT_TRIPLET;
+    default: return -1;
+    }
 }
 
 static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
@@ -1044,7 +1050,12 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
                 /* a dense table only where no triplet option says otherwise */
                 int dense = opts.row_field == 1 && opts.col_field == 2 && opts.value_field == 3 && !opts.delim &&
                             !opts.extra_fields;
-                fmt = detect(&r, dense);
+                int got = detect(&r, dense);
+                if (got < 0) {
+                    status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                    goto cleanup;
+                }
+                fmt = (mmnc_format)got;
                 if (opts.header && fmt != MMNC_FMT_DENSE) fmt = MMNC_FMT_TRIPLET; /* only they have one */
             }
             if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);

@@ -220,27 +220,19 @@ static void test_errors(void)
     CHECK(d == NULL);
 }
 
-static void test_alloc_failures(void)
+static int build_dir(void *ctx, mmnc_data **out, mmnc_err *err)
 {
     const char *paths[1] = {dir};
+    return mmnc_docs_build(paths, 1, ctx, out, NULL, err);
+}
+
+static void test_alloc_failures(void)
+{
     mmnc_docs_opts o;
-    int bad = 0, failures = 0;
+    long bad = 0, failures;
     mmnc_docs_opts_default(&o);
     o.stop_words = mmnc_stop_words_english();
-    for (long n = 1;; n++) {
-        mmnc_data *d = NULL;
-        mmnc_err e;
-        int st;
-        mmnc_i_fail_after(n);
-        st = mmnc_docs_build(paths, 1, &o, &d, NULL, &e);
-        mmnc_i_fail_after(0);
-        if (st == MMNC_OK) {
-            mmnc_data_free(d);
-            break;
-        }
-        failures++;
-        bad += st != MMNC_ENOMEM || d != NULL;
-    }
+    failures = test_each_alloc_failure(build_dir, &o, &bad);
     CHECK(bad == 0 && failures > 10);
 }
 

@@ -268,7 +268,8 @@ typedef struct mmnc_read_opts {
     /* Triplet text: 1-based field numbers of the row key, the column key and
      * the value (value_field = 0: each line counts 1).  Defaults 1, 2, 3. */
     int row_field, col_field, value_field;
-    char delim;          /* field separator; 0 = any run of spaces/tabs (default) */
+    char delim;          /* field separator; 0 = any run of spaces/tabs (default; dense tables:
+                            detected, see mmnc_data_read) */
     const char *mat_var; /* MAT: variable to read, default "fea" */
     int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
     int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
@@ -356,8 +357,10 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     "file:line: expected N fields (as line L), got M"); every value
  *     field is a finite number >= 0 (a decimal comma is not read: use ';'
  *     or a tab between fields and '.' in numbers); zeros are not stored.
- *     Without a header the columns are 1..F, without row names the rows
- *     1..n.
+ *     Without a header the column ids are 1, 2, ...; without row names
+ *     the row ids are the line order 1, 2, ....  The separator is chosen
+ *     from the raw first line (a quoted name holding a tab or ';' misleads
+ *     it: set delim).
  *   - binary: as mmnc_data_read_bin (checksums verified unless
  *     o->bin_no_verify); ids, names and the original shape come back as
  *     they were written.

@@ -21,6 +21,7 @@ int cmd_cluster(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_cooc(int argc, char **argv);
+int cmd_docs(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
@@ -149,7 +150,8 @@ void cli_load_default(cli_load *l);
         {"delim", required_argument, 0, CLI_OPT_LOAD}, {"mat-var", required_argument, 0, CLI_OPT_LOAD},  \
         {"transpose", no_argument, 0, CLI_OPT_LOAD}, {"map", required_argument, 0, CLI_OPT_LOAD},        \
         {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}, {"low-memory", no_argument, 0, CLI_OPT_LOAD}, \
-        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}, {"header", no_argument, 0, CLI_OPT_LOAD}
+        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}, {"header", no_argument, 0, CLI_OPT_LOAD},  \
+        {"no-header", no_argument, 0, CLI_OPT_LOAD}, {"first-column", required_argument, 0, CLI_OPT_LOAD}
 /* If opt (a long option name without dashes) is a load option, apply its
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */

@@ -55,11 +55,13 @@ static void help(void)
            "      --save-model FILE save the learned model to FILE, for 'mmnc predict' on new rows (columns\n"
            "                        are known by their ids, or by their --names) (default none)\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
+           "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
            "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
-           "                        the ids in the outputs (default none)\n"
-           "      --top N           characteristic columns listed per cluster (default 10)\n"
+           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA)\n"
+           "      --top N           characteristic columns listed per cluster, at most: only those with a\n"
+           "                        positive score P(x|z) log(P(x|z)/P(x)) (default 10)\n"
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
            "      --truth-var NAME  variable of a .mat truth file (default gnd)\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
@@ -87,6 +89,23 @@ static int check_applies(int algorithm, int exact, int given_tol, int given_lamb
     if (names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
     if (truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
     return CLI_EXIT_OK;
+}
+
+/* The side file DATA.rows or DATA.cols of a Matrix Market DATA (written by
+ * mmnc docs and mmnc convert: line i names row i), if it exists (free with
+ * mmnc_free); else NULL. */
+static char *side_file(const char *data, const char *ext)
+{
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
+    if (mmnc_mtx_side_path(data, ext, &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
 }
 
 typedef struct progress_ctx {
@@ -205,7 +224,9 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
     return CLI_EXIT_OK;
 }
 
-/* PREFIX.top.tsv: the most characteristic columns of each cluster. */
+/* PREFIX.top.tsv: the most characteristic columns of each cluster, those
+ * with a positive score (more frequent in the cluster than overall): a
+ * column that the cluster uses less than the data does says nothing of it. */
 static void write_top(const run *r, FILE *fp)
 {
     mmnc_int k = r->res->k, ntop = r->ntop;
@@ -214,7 +235,7 @@ static void write_top(const run *r, FILE *fp)
     for (mmnc_int z = 0; z < k; z++)
         for (mmnc_int i = 0; i < ntop; i++) {
             mmnc_int x = r->topc[z * ntop + i];
-            if (x < 0) break;
+            if (x < 0 || !(r->tops[z * ntop + i] > 0)) break; /* only columns more frequent in z than overall */
             const char *id = mmnc_data_col_id(r->d, x, buf2);
             fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, cli_col_label(&r->nm, x, buf),
                     r->tops[z * ntop + i]);
@@ -424,7 +445,7 @@ static int print_summary(const run *r)
         printf("  columns:");
         for (mmnc_int i = 0; i < ntop && i < 10; i++) {
             mmnc_int x = r->topc[z * ntop + i];
-            if (x < 0) break;
+            if (x < 0 || !(r->tops[z * ntop + i] > 0)) break;
             printf(" %s", cli_col_label(&r->nm, x, buf));
         }
         printf("\n");
@@ -465,6 +486,7 @@ int cmd_cluster(int argc, char **argv)
     mmnc_params prm;
     cli_load load;
     const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    char *side_rows = NULL, *side_cols = NULL;
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     int given_tol = 0, given_lambda = 0, given_step = 0;
@@ -543,6 +565,15 @@ int cmd_cluster(int argc, char **argv)
     if (save_model_path && (rc = cli_output_check(CMD, save_model_path)) != CLI_EXIT_OK) {
         free(prefix);
         return rc;
+    }
+    /* DATA.rows and DATA.cols name the rows and columns unless names are given (swapped by --transpose) */
+    if (!names_keyed) {
+        int tr = load.lo.transpose;
+        if (!rnames_path && (side_rows = side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
+        if (!names_path && (side_cols = side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
+        if ((side_rows || side_cols) && !quiet && cli_rank() == 0)
+            fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
+                    side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
     }
 
     root = cli_rank() == 0;
@@ -624,5 +655,7 @@ done:
     free(path_soft);
     free(path_json);
     free(path_top);
+    mmnc_free(side_rows);
+    mmnc_free(side_cols);
     return rc;
 }

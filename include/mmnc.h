@@ -258,7 +258,9 @@ typedef enum {
     MMNC_FMT_TRIPLET,  /* text "row col [value]" with string keys */
     MMNC_FMT_LIBSVM,   /* libsvm/svmlight: "label idx:val idx:val ..." one row per line */
     MMNC_FMT_MAT,      /* MATLAB v5/v7 .mat (libmatio): a sparse or dense variable */
-    MMNC_FMT_BIN       /* mmnc's binary matrix file (mmnc_data_write_bin, docs/binary-format.md) */
+    MMNC_FMT_BIN,      /* mmnc's binary matrix file (mmnc_data_write_bin, docs/binary-format.md) */
+    MMNC_FMT_DENSE     /* a dense table: CSV, TSV, semicolon- or space-separated numbers, with an
+                          optional header line of column names and first column of row names */
 } mmnc_format;
 
 typedef struct mmnc_read_opts {
@@ -266,7 +268,8 @@ typedef struct mmnc_read_opts {
     /* Triplet text: 1-based field numbers of the row key, the column key and
      * the value (value_field = 0: each line counts 1).  Defaults 1, 2, 3. */
     int row_field, col_field, value_field;
-    char delim;          /* field separator; 0 = any run of spaces/tabs (default) */
+    char delim;          /* field separator; 0 = any run of spaces/tabs (default; dense tables:
+                            detected, see mmnc_data_read) */
     const char *mat_var; /* MAT: variable to read, default "fea" */
     int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
     int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
@@ -275,7 +278,13 @@ typedef struct mmnc_read_opts {
                             them is an error (default: a dense CSV read as triplets must not
                             pass silently), 1 = ignored (MovieLens u.data's timestamp) */
     int header;          /* triplets: the first line that is not blank or a comment names the
-                            columns (CSV/TSV with a header) and is skipped (default 0) */
+                            columns (CSV/TSV with a header) and is skipped (default 0); dense:
+                            the same as dense_header = 1 */
+    int dense_header;    /* dense: 1 = the first line (not blank or a comment) names the columns,
+                            -1 = it does not, 0 = decide from the line (default; see
+                            mmnc_data_read) */
+    int dense_row_names; /* dense: 1 = the first field of each line names the row, -1 = every
+                            field is a value, 0 = decide (default; see mmnc_data_read) */
 } mmnc_read_opts;
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
@@ -296,7 +305,23 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * start with a '%' comment line and whose first other line is three integers
  * "rows cols entries" (Matrix Market text without its banner, as many tools
  * write it); libsvm when the second field of the first data line has the
- * form "i:v"; triplets otherwise.
+ * form "i:v"; a dense table when that is unambiguous (below); triplets
+ * otherwise.
+ *   Dense detection (MMNC_FMT_AUTO, only when no triplet option is set:
+ *   fields, delim and extra_fields at their defaults): the separator of the
+ *   first data line is a tab if it has one, else ';' if it has one, else
+ *   ',' if it has one, else runs of spaces.  A first line that would be a
+ *   header (below) is set aside.  With ',' or ';' (triplets split on
+ *   blanks, so such lines are not default triplets) the table is dense when
+ *   the first data line has F >= 4 fields; the dense reader then reports any
+ *   ragged or non-numeric line.  With tabs or spaces it is dense only when
+ *   there is a header line and the complete lines of the first block (at
+ *   most 64 data lines) all have the same number F >= 4 of fields (the
+ *   header F or F - 1), every one a number except perhaps the first:
+ *   all-numeric tab-separated lines are ambiguous (MovieLens u.data's four
+ *   fields are a triplet and a timestamp) and stay triplets.  A file of 3
+ *   or fewer fields per line stays triplets ("1,2,5" is a triplet with
+ *   delim ','): force dense with MMNC_FMT_DENSE.
  *   - Matrix Market: coordinate real/integer/pattern, general or symmetric
  *     (the lower triangle stored, mirrored here; an entry above the diagonal
  *     or a non-square symmetric matrix is MMNC_EFORMAT), and array
@@ -317,7 +342,25 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     trailing "# ..." are ignored), the label is ignored (read labels with
  *     mmnc_labels_read); ids are row numbers and feature indices; ncols is
  *     the largest feature index (+1 when zero-based).
- *   - MAT: the variable o->mat_var, sparse or dense double/integer.
+ *   - Dense: one row per line of fields separated by o->delim, or as
+ *     detected above (tab, ';', ',', or runs of spaces); blank lines and
+ *     lines starting with '#' or '%' are skipped; a field may be quoted
+ *     with double quotes ("" inside is one quote).  The first line is a
+ *     header of column names (col_names) when o->dense_header or o->header
+ *     say so, or, undecided, when one of its fields after the first is not
+ *     a number or its first field is empty.  The first field of each line
+ *     names the row (row_names) when o->dense_row_names says so, or,
+ *     undecided, when the first field of the first data line is not a
+ *     number, when the header has one field fewer than the data lines (R's
+ *     write.csv) or when the header's first field is empty (pandas'
+ *     to_csv).  Every line has the same number of fields (MMNC_EFORMAT
+ *     "file:line: expected N fields (as line L), got M"); every value
+ *     field is a finite number >= 0 (a decimal comma is not read: use ';'
+ *     or a tab between fields and '.' in numbers); zeros are not stored.
+ *     Without a header the column ids are 1, 2, ...; without row names
+ *     the row ids are the line order 1, 2, ....  The separator is chosen
+ *     from the raw first line (a quoted name holding a tab or ';' misleads
+ *     it: set delim).
  *   - binary: as mmnc_data_read_bin (checksums verified unless
  *     o->bin_no_verify); ids, names and the original shape come back as
  *     they were written.
@@ -1045,6 +1088,77 @@ MMNC_API int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_co
  */
 typedef void (*mmnc_token_fn)(void *ctx, const char *word, size_t len);
 MMNC_API void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, void *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Document x term matrices from text                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_docs_opts {
+    int lines;           /* 0: each file is one document (default); 1: each line that is not
+                            blank is one, named "FILE:LINE" (LINE 1-based, blank lines counted) */
+    double min_df;       /* keep terms in at least this many documents: >= 1 a count (a whole
+                            number), in (0, 1) a fraction of the documents (default 1) */
+    double max_df;       /* keep terms in at most this many documents: <= 1 a fraction (default
+                            1: no limit), > 1 a count (a whole number) */
+    mmnc_int min_count;  /* keep terms seen at least this often in all, >= 1 (default 1) */
+    mmnc_int max_vocab;  /* then keep at most this many, the most frequent; 0 = all (default) */
+    const char *const *stop_words; /* NULL-terminated words never counted, or NULL (default);
+                            each is tokenised like the text (so "Don't" stops "don't"), e.g.
+                            mmnc_stop_words_english() */
+    int drop_empty;      /* 1: leave out documents without a kept term; 0: keep them as empty
+                            rows, so that row i is the i-th document (default) */
+} mmnc_docs_opts;
+
+MMNC_API void mmnc_docs_opts_default(mmnc_docs_opts *o);
+
+/* A built-in English stop-word list (about 300 function words: articles,
+ * pronouns, auxiliaries, prepositions, conjunctions, common adverbs, the
+ * contractions "don't", "it's", ...), written for mmnc, lower case, sorted,
+ * NULL-terminated; static, not to be freed.  O(1). */
+MMNC_API const char *const *mmnc_stop_words_english(void);
+
+/* What mmnc_docs_build saw (all counts before drop_empty). */
+typedef struct mmnc_docs_info {
+    mmnc_int files;      /* regular files read */
+    mmnc_int docs;       /* documents found */
+    mmnc_int empty;      /* documents without a kept term (dropped iff drop_empty) */
+    mmnc_int tokens;     /* tokens read, stop words included */
+    mmnc_int stopped;    /* tokens that were stop words */
+    mmnc_int terms_seen; /* distinct terms other than stop words */
+    mmnc_int terms;      /* terms kept: the columns */
+} mmnc_docs_info;
+
+/*
+ * Build the document x term count matrix of text: A[d][t] = how often term
+ * t occurs in document d.  paths[0 .. npaths-1] are files (plain, gzip or
+ * xz, mmnc_file_read_all; "-" is standard input) or directories; a
+ * directory is walked recursively, its regular files (symbolic links
+ * followed, links to directories not entered, names starting with '.'
+ * skipped) taken in bytewise order of their paths, so the result does not
+ * depend on the order the file system lists them.  Each file is a document
+ * named by its path (the path given, joined with '/' to the entries below
+ * a directory), or, with o->lines, each non-blank line is one ("PATH:N").
+ * Tokens: mmnc_tokenize's rules (lower-cased ASCII, UTF-8, inner ' and -;
+ * no sentence or paragraph breaks matter here).
+ * Terms: stop words are removed first; then the terms seen min_count times
+ * in at least min_df and at most max_df documents (fractions of all
+ * documents, the empty included) are kept, at most max_vocab of them (the
+ * most frequent).  Columns are in order of decreasing count, ties by
+ * decreasing document frequency, then bytewise order of the terms.
+ * Output: *out with row_names (the documents) and col_names (the terms),
+ * free with mmnc_data_free; mmnc_data_write_mtx writes it with its .rows
+ * and .cols side files.  *info (may be NULL) gets the counts.
+ * One thread, a fixed order: the same bits on every run.
+ * Errors (the message names the file): MMNC_EINVAL for bad options, no
+ * paths, a directory without files, no documents, or no term left after the
+ * filters (saying which); MMNC_EIO for a file or directory that cannot be
+ * read; MMNC_EFORMAT for corrupt compressed data and for a NUL byte ("PATH:
+ * NUL byte at offset N: this is not a text file"); MMNC_ENOMEM.
+ * Time O(text + T log T) for T tokens of the largest document plus the
+ * sorts of paths and terms; memory O(largest file + distinct terms + nonzeros).
+ */
+MMNC_API int mmnc_docs_build(const char *const *paths, int npaths, const mmnc_docs_opts *o, mmnc_data **out,
+                             mmnc_docs_info *info, mmnc_err *err);
 
 #ifdef __cplusplus
 }

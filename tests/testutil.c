@@ -12,6 +12,25 @@ int test_done(void)
     return test_failed ? 1 : 0;
 }
 
+long test_each_alloc_failure(test_data_fn fn, void *ctx, long *bad)
+{
+    long failures = 0;
+    for (long n = 1;; n++) {
+        mmnc_data *d = NULL;
+        mmnc_err e;
+        int st;
+        mmnc_i_fail_after(n);
+        st = fn(ctx, &d, &e);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_data_free(d);
+            return failures;
+        }
+        failures++;
+        *bad += st != MMNC_ENOMEM || d != NULL;
+    }
+}
+
 const char *test_src(const char *rel)
 {
     static char buf[4096];

@@ -55,6 +55,13 @@ typedef struct test_trace {
 } test_trace;
 void test_trace_record(void *ctx, int restart, int iter, double obj);
 
+/* A library call that builds a data set: returns its status and *out. */
+typedef int (*test_data_fn)(void *ctx, mmnc_data **out, mmnc_err *err);
+/* Run fn with the n-th allocation failing, n = 1, 2, ... until it succeeds
+ * (the result is freed): returns how many runs failed, and adds to *bad
+ * those that did not return MMNC_ENOMEM with *out NULL. */
+long test_each_alloc_failure(test_data_fn fn, void *ctx, long *bad);
+
 /* Print the summary; returns the process exit status. */
 int test_done(void);
 

@@ -20,6 +20,9 @@
 #   ratings.tsv    "user<TAB>item<TAB>rating"; ratings.truth "user label" pairs
 #   cols.names rows.names   names for blocks.mtx
 #   words.txt para.txt      texts for cooc, with *.expected.* outputs
+#   docs/          six short texts in two topics (pets/, money/) and a hidden
+#                  file, for docs; docs.lines.txt one document per line, with
+#                  docs.lines.expected.{mtx,rows,cols} worked out by hand
 
 set -u
 
@@ -185,7 +188,7 @@ GROUPS_BLOCKS="1 2 3 4|5 6 7 8"
 begin "mmnc --help"
 run --help
 expect_rc 0
-for c in cluster predict eval info cooc sweep generate; do expect_out "^  $c "; done
+for c in cluster predict eval info cooc docs sweep generate; do expect_out "^  $c "; done
 end
 
 begin "mmnc --version"
@@ -207,7 +210,7 @@ expect_rc 2
 expect_err "unknown command 'frobnicate'"
 end
 
-for c in cluster predict eval info cooc sweep generate; do
+for c in cluster predict eval info cooc docs sweep generate; do
     begin "mmnc $c --help mentions every long option and defaults"
     run "$c" --help
     expect_rc 0
@@ -1390,6 +1393,198 @@ bad "predict: a data file given as the model" 1 "blocks\.mtx: not an mmnc model 
 bad "predict: a missing model" 1 "nothere\.mmnc: cannot open" predict -o p nothere.mmnc "$BLOCKS"
 bad "predict: one argument" 2 "expected MODEL and DATA" predict "$GOOD"
 bad "info: a corrupt model" 1 "flip\.mmnc: checksum mismatch" info "$WORK/models/flip.mmnc"
+
+# ---- docs ---------------------------------------------------------------------
+
+begin "docs: a directory walked recursively in path order, .rows/.cols beside the matrix"
+cp -r "$FIX/docs" corpus
+run docs corpus -o d.mtx
+expect_rc 0
+expect_file d.mtx d.rows d.cols
+printf 'corpus/money/bank.txt\ncorpus/money/stocks.txt\ncorpus/money/tax.txt\ncorpus/pets/bird.txt\ncorpus/pets/cat.txt\ncorpus/pets/dog.txt\n' >want.rows
+expect_same d.rows want.rows
+expect_err "6 files, 6 documents \(0 without a kept term, kept as empty rows\), 90 tokens \(0 stop words\)"
+expect_grep '^the$' d.cols
+head -1 d.cols >first
+printf 'the\n' >want.first
+expect_same first want.first
+grep -q never d.cols && fail_because "the hidden file was read"
+expect_nofile *.tmp.*
+end
+
+begin "docs: --lines with stop words, golden matrix, rows and columns (empty line kept)"
+cp "$FIX/docs.lines.txt" .
+run docs --lines --stop-words english docs.lines.txt -o l.mtx
+expect_rc 0
+expect_same l.mtx "$FIX/docs.lines.expected.mtx"
+expect_same l.rows "$FIX/docs.lines.expected.rows"
+expect_same l.cols "$FIX/docs.lines.expected.cols"
+expect_err "4 documents \(1 without a kept term, kept as empty rows\)"
+run docs -q --lines --stop-words english --drop-empty docs.lines.txt -o e.mtx
+expect_rc 0
+printf 'docs.lines.txt:1\ndocs.lines.txt:3\ndocs.lines.txt:5\n' >want.rows
+expect_same e.rows want.rows
+end
+
+begin "docs: --min-df / --max-df (counts and fractions), --stop-words FILE, --max-vocab"
+cp -r "$FIX/docs" corpus
+run docs -q corpus --stop-words english --min-df 2 --max-df 0.5 -o d.mtx
+expect_rc 0
+# every kept term is in 2 or 3 of the 6 documents, and no stop word is kept
+awk 'NR > 2 { df[$2]++ } END { for (t in df) if (df[t] < 2 || df[t] > 3) bad = 1; exit bad }' d.mtx ||
+    fail_because "a column outside 2..3 documents"
+for w in the a and on is; do grep -qx "$w" d.cols && fail_because "stop word $w kept"; done
+expect_grep '^interest$' d.cols
+expect_grep '^fed$' d.cols
+grep -qx cat d.cols || fail_because "cat (in 3 documents) dropped"
+printf 'fed\n# not a comment: a word\n' >stop.txt
+run docs -q corpus --stop-words english --stop-words stop.txt --min-df 0.3 --max-df 3 -o s.mtx
+expect_rc 0
+grep -qx fed s.cols && fail_because "fed not stopped by stop.txt"
+expect_grep '^interest$' s.cols
+run docs -q corpus --max-vocab 3 -o v.mtx
+expect_rc 0
+[ "$(wc -l <v.cols)" -eq 3 ] || fail_because "--max-vocab 3 kept $(wc -l <v.cols) terms"
+end
+
+begin "docs then cluster: names picked up, the two topics apart, top terms readable"
+cp -r "$FIX/docs" corpus
+run docs -q corpus --stop-words english -o d.mtx
+run cluster -k 2 -o c d.mtx
+expect_rc 0
+expect_err "names from d\.rows and d\.cols"
+expect_partition c.labels.tsv "corpus/money/bank.txt corpus/money/stocks.txt corpus/money/tax.txt|corpus/pets/bird.txt corpus/pets/cat.txt corpus/pets/dog.txt"
+expect_out "members: corpus/"
+expect_grep $'\tinterest\t' c.top.tsv
+expect_grep $'\tcat\t' c.top.tsv
+run cluster -q -k 2 --transpose -o t d.mtx
+expect_rc 0
+expect_grep '^(cat|interest|bank|stocks|dog|bird)'$'\t' t.labels.tsv
+end
+
+begin "docs: gzip input and standard input"
+printf 'alpha beta beta\n' | gzip >a.txt.gz
+printf 'gamma beta\n' >b.txt
+printf 'delta alpha\n' | "$MMNC" docs -q a.txt.gz b.txt - -o d.mtx 2>"$ERR"
+RC=$?
+expect_rc 0
+printf 'a.txt.gz\nb.txt\n-\n' >want.rows
+expect_same d.rows want.rows
+printf 'beta\nalpha\ndelta\ngamma\n' >want.cols
+expect_same d.cols want.cols
+end
+
+begin "docs: binary file in a directory, missing file, empty directory: errors, nothing written"
+mkdir -p c/sub empty
+printf 'ok words\n' >c/a.txt
+printf 'ab\000cd' >c/sub/bin.dat
+snapshot
+run docs c -o d.mtx
+expect_rc 1
+expect_err "c/sub/bin\.dat: NUL byte at offset 2"
+run docs missing.txt -o d.mtx
+expect_rc 1
+expect_err "missing\.txt"
+run docs empty -o d.mtx
+expect_rc 1
+expect_err "empty: no files in this directory"
+run docs c/a.txt --min-df 5 -o d.mtx
+expect_rc 1
+expect_err "no term left"
+run docs c/a.txt --max-df 2.5 -o d.mtx
+expect_rc 2
+expect_err "--max-df"
+run docs c/a.txt
+expect_rc 2
+expect_err "no output file"
+run docs c/a.txt -o d.mtx --stop-words nosuchlist
+expect_rc 1
+expect_err "nosuchlist"
+expect_nonew
+end
+
+# ---- dense tables -----------------------------------------------------------------
+
+begin "dense CSV with a header and row names: detected, names in the outputs"
+printf ',apple,pear,fig,plum,kiwi\nann,5,4,0,0,1\nbob,4,5,1,0,0\ncid,0,0,4,5,0\ndan,0,1,5,4,0\n' >fruit.csv
+run info fruit.csv
+expect_rc 0
+expect_out "4 rows x 5 columns, 11 nonzeros"
+run cluster -q -k 2 -o f fruit.csv
+expect_rc 0
+expect_partition f.labels.tsv "ann bob|cid dan"
+expect_grep $'\tapple\t' f.top.tsv
+run convert -q fruit.csv f.mtx
+expect_rc 0
+printf 'ann\nbob\ncid\ndan\n' >want.rows
+expect_same f.rows want.rows
+end
+
+begin "dense: TSV with a header and no row names, spaces, --no-header, --first-column"
+printf 'a\tb\tc\td\n5\t4\t0\t0\n4\t5\t0\t0\n0\t0\t4\t5\n0\t1\t5\t4\n' >t.tsv
+run info t.tsv
+expect_rc 0
+expect_out "4 rows x 4 columns, 9 nonzeros"
+printf '5 4 0 0\n4 5 0 0\n0 0 4 5\n0 1 5 4\n' >s.txt
+run cluster -q -k 2 --format dense -o s s.txt
+expect_rc 0
+expect_partition s.labels.tsv "1 2|3 4"
+printf '7,5,4,0\n8,4,5,0\n9,0,0,4\n' >ids.csv
+run info --format dense --first-column names ids.csv
+expect_out "3 rows x 3 columns"
+run info --format dense --first-column values ids.csv
+expect_out "3 rows x 4 columns"
+printf 'x,y,z,w\n1,0,2,0\n0,3,0,1\n' >h.csv
+run info --format dense --no-header --first-column values h.csv
+expect_rc 1
+expect_err "h\.csv:1: field 1: expected a number, found 'x'"
+end
+
+begin "dense: ragged rows, non-numeric, negative and NaN cells refused, nothing written"
+printf 'a,b,c,d\n1,0,2,0\n0,3,0\n' >rag.csv
+printf 'a,b,c,d\n1,x,2,0\n' >word.csv
+printf '1;0;2;0\n0;-3;0;1\n' >neg.csv
+printf 'a\tb\tc\td\n1\tnan\t2\t0\n' >nan.tsv
+snapshot
+run cluster -k 1 -o r rag.csv
+expect_rc 1
+expect_err "rag\.csv:3: expected 4 fields \(as line 2\), got 3"
+run info word.csv
+expect_rc 1
+expect_err "word\.csv:2: field 2 \(column 'b'\): expected a number, found 'x'"
+run convert neg.csv n.bin
+expect_rc 1
+expect_err "neg\.csv:2: field 2: negative value '-3'"
+run info nan.tsv
+expect_rc 1
+expect_err "nan\.tsv:2: field 2 \(column 'b'\): value 'nan' is not a finite number"
+expect_nonew
+end
+
+begin "dense detection: three columns and all-numeric tab lines stay triplets"
+printf '1,2,5\n2,1,3\n' >t3.csv
+run info t3.csv
+expect_rc 1
+expect_err "t3\.csv:1: expected at least 3 fields .*--delim ,.*--format dense"
+run info --format dense t3.csv
+expect_rc 0
+expect_out "2 rows x 3 columns"
+printf '1\t2\t3\t881250949\n2\t1\t4\t881250950\n' >udata.tsv
+run info udata.tsv
+expect_rc 1
+expect_err "udata\.tsv:1: expected 3 fields .*found more.*--format dense"
+run info --extra-fields ignore udata.tsv
+expect_rc 0
+expect_out "2 rows x 2 columns"
+end
+
+begin "cluster top.tsv: only columns with a positive score"
+run cluster -q -k 2 --top 6 -o b "$BLOCKS"
+expect_rc 0
+awk -F'\t' 'NR > 1 && !($5 > 0) { bad = 1 } END { exit bad }' b.top.tsv || fail_because "a score <= 0 in top.tsv"
+# the planted blocks' own three columns each; the cross entries' columns (score < 0) left out
+[ "$(awk 'NR > 1' b.top.tsv | wc -l)" -eq 6 ] || fail_because "expected 3 columns per cluster in top.tsv"
+end
 
 # ---- summary ----------------------------------------------------------------------
 

@@ -66,9 +66,10 @@ mmnc_csr *test_random_csr(mmnc_int nr, mmnc_int nc, double density, uint64_t see
     return A;
 }
 
-void test_trace_record(void *ctx, int restart, int iter, double obj)
+int test_trace_record(void *ctx, int restart, int iter, double obj)
 {
     test_trace *t = ctx;
     (void)iter;
     if (t->n < 4096) t->obj[t->n] = obj, t->restart[t->n] = restart, t->n++;
+    return t->stop_after > 0 && t->n >= t->stop_after;
 }

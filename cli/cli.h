@@ -26,6 +26,7 @@ int cmd_generate(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_msr(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 /* "mmnc <cmd>: message\n" on stderr; returns CLI_EXIT_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -67,6 +68,20 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
  * printed). */
 int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
                       char **out);
+
+/* Check before any work that path can be written: its temporary file is
+ * made and removed on rank 0 (collective).  0 or an exit status (message
+ * printed). */
+int cli_output_check(const char *cmd, const char *path);
+
+/* A display name from a names file (--names, --row-names): with keyed
+ * names, the entry whose numeric id is `id`; else the entry at the
+ * original 0-based index orig.  NULL when there is none. */
+const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig);
+/* A names file (not keyed) must name every column (row) as read: fewer
+ * names (n < want) would mix names and ids in the outputs (an error);
+ * more are warned about.  what: "columns" or "rows".  0 or an exit status. */
+int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what);
 
 /* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
  * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"

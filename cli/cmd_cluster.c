@@ -52,6 +52,8 @@ static void help(void)
            "                        (default: DATA's file name without extensions, in the current directory;\n"
            "                        PREFIX ending in '/' is a directory for that name)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
+           "      --save-model FILE save the learned model to FILE, for 'mmnc predict' on new rows (columns\n"
+           "                        are known by their ids, or by their --names) (default none)\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
            "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
@@ -84,20 +86,6 @@ static int check_applies(int algorithm, int exact, int given_tol, int given_lamb
     }
     if (names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
     if (truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
-    return CLI_EXIT_OK;
-}
-
-/* A names file (not keyed) must name every column (row) as read: fewer
- * lines would mix names and ids in the outputs. */
-static int check_names(const char *path, mmnc_int n, mmnc_int want, const char *what)
-{
-    if (n < want)
-        return cli_fail(CMD, "%s: %lld names for %lld %s (as read): every %s needs one, or use 'id name' lines "
-                             "with --names-keyed", path, (long long)n, (long long)want, what,
-                        what[0] == 'c' ? "column" : "row");
-    if (n > want && cli_rank() == 0)
-        fprintf(stderr, "mmnc %s: warning: %s: %lld names for %lld %s; the last %lld are not used\n", CMD, path,
-                (long long)n, (long long)want, what, (long long)(n - want));
     return CLI_EXIT_OK;
 }
 
@@ -146,19 +134,6 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     return 0;
 }
 
-/* A display name: with keyed names, the entry whose numeric id is `id`; else
- * the entry at the original index.  NULL when there is none. */
-static const char *lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig)
-{
-    if (!names) return NULL;
-    if (keyed) {
-        char *end;
-        long long i = strtoll(id, &end, 10);
-        return (*end == '\0' && end != id && i >= 1 && i <= n) ? names[i - 1] : NULL;
-    }
-    return orig < n ? names[orig] : NULL;
-}
-
 typedef struct namer {
     const mmnc_data *d;
     char **rn, **cn;
@@ -169,14 +144,14 @@ typedef struct namer {
 static const char *row_label(const namer *nm, mmnc_int y, char *buf)
 {
     const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
-    s = lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
+    s = cli_lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
     return s ? s : id;
 }
 
 static const char *col_label(const namer *nm, mmnc_int x, char *buf)
 {
     const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
-    s = lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
+    s = cli_lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
     return s ? s : id;
 }
 
@@ -214,7 +189,7 @@ typedef struct run {
     const double *tops;
     const mmnc_scores *scores;         /* NULL without --truth */
     double t_load, comm_s, comm_b;
-    const char *path_labels, *path_soft, *path_json, *path_top;
+    const char *path_labels, *path_soft, *path_json, *path_top, *path_model;
     int write_soft;
 } run;
 
@@ -372,6 +347,55 @@ static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *
     return CLI_EXIT_OK;
 }
 
+/* 64-bit FNV-1a of the bytes of a file as stored (0 for standard input or
+ * a file that cannot be read again): the model's record of its input. */
+static uint64_t file_hash(const char *path)
+{
+    unsigned char buf[1 << 16];
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t n;
+    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    if (!fp) return 0;
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
+    if (ferror(fp)) h = 0;
+    fclose(fp);
+    return h;
+}
+
+/* --save-model: the model of the run, its columns named as in the outputs
+ * (--names, else the data's ids), the command line as its options.
+ * Collective (P_{Z,X} is summed over the ranks); rank 0 writes. */
+static int save_model(const run *r, const char *path, int argc, char **argv)
+{
+    mmnc_int nx = r->p->nx;
+    mmnc_data view = *r->d;
+    mmnc_model *m = NULL;
+    mmnc_err err = {0, ""};
+    char **cn = calloc((size_t)nx, sizeof(char *)), *opts = NULL, buf[32];
+    size_t len = 1;
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
+    if (!cn || !(opts = calloc(len, 1))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    for (int i = 0; i < argc; i++) strcat(strcat(opts, i ? " " : ""), argv[i]);
+    for (mmnc_int x = 0; x < nx; x++)
+        if (!(cn[x] = strdup(col_label(&r->nm, x, buf)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    view.col_names = cn;
+    if (mmnc_model_from_result(r->p, &view, r->res, r->prm, cli_rank() == 0 ? file_hash(r->data_path) : 0, opts, &m,
+                               &err) != MMNC_OK)
+        rc = cli_fail(CMD, "--save-model %s: %s", path, err.msg);
+    else if (cli_rank() == 0 && mmnc_model_write(m, path, &err) != MMNC_OK)
+        rc = cli_lib_fail(CMD, &err);
+done:
+    rc = cli_agree(rc);
+    mmnc_model_free(m);
+    if (cn)
+        for (mmnc_int x = 0; x < nx; x++) free(cn[x]);
+    free(cn);
+    free(opts);
+    return rc;
+}
+
 /* The human summary on stdout (rank 0). */
 static int print_summary(const run *r)
 {
@@ -431,8 +455,8 @@ static int print_summary(const run *r)
         printf("vs %s: ACC %.2f%%  NMI %.4f  ARI %.4f  purity %.2f%%  coverage %.2f%%  overall %.2f%%  k-acc %.2f%%\n",
                r->truth_path, 100 * r->scores->acc, r->scores->nmi, r->scores->ari, 100 * r->scores->purity,
                100 * r->scores->coverage, 100 * r->scores->overall, 100 * r->scores->kacc);
-    printf("wrote %s, %s%s%s, %s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
-           r->path_top, r->path_json);
+    printf("wrote %s, %s%s%s, %s%s%s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
+           r->path_top, r->path_json, r->path_model ? ", " : "", r->path_model ? r->path_model : "");
     free(order);
     return CLI_EXIT_OK;
 }
@@ -443,7 +467,7 @@ static int print_summary(const run *r)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SAVEMODEL };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -457,11 +481,12 @@ int cmd_cluster(int argc, char **argv)
         {"row-names", required_argument, 0, O_ROWNAMES}, {"exact-marginal", no_argument, 0, O_EXACT},
         {"select", required_argument, 0, O_SELECT}, {"select-tol", required_argument, 0, O_SELTOL},
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
+        {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
-    const char *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     int given_tol = 0, given_lambda = 0, given_step = 0;
@@ -511,6 +536,7 @@ int cmd_cluster(int argc, char **argv)
         case O_TRUTH: truth_path = optarg; break;
         case O_TRUTHVAR: truth_var = optarg; break;
         case O_ROWNAMES: rnames_path = optarg; break;
+        case O_SAVEMODEL: save_model_path = optarg; break;
         case O_EXACT: prm.exact_marginal = 1; break;
         case O_PAPER:
             prm.init = MMNC_INIT_RANDOM;
@@ -536,6 +562,10 @@ int cmd_cluster(int argc, char **argv)
                             names_keyed && !names_path && !rnames_path, truth_path ? NULL : truth_var)) != CLI_EXIT_OK)
         return rc;
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
+    if (save_model_path && (rc = cli_output_check(CMD, save_model_path)) != CLI_EXIT_OK) {
+        free(prefix);
+        return rc;
+    }
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */
@@ -556,13 +586,13 @@ int cmd_cluster(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
-    if (names_path && !names_keyed && (rc = check_names(names_path, nnames, d->orig_cols, "columns")) != CLI_EXIT_OK)
+    if (names_path && !names_keyed && (rc = cli_check_names(CMD, names_path, nnames, d->orig_cols, "columns")) != CLI_EXIT_OK)
         goto done;
     if (rnames_path && mmnc_names_read(rnames_path, names_keyed, &nrnames, &rnames, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
-    if (rnames_path && !names_keyed && (rc = check_names(rnames_path, nrnames, d->orig_rows, "rows")) != CLI_EXIT_OK)
+    if (rnames_path && !names_keyed && (rc = cli_check_names(CMD, rnames_path, nrnames, d->orig_rows, "rows")) != CLI_EXIT_OK)
         goto done;
     if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
         goto done;
@@ -584,13 +614,19 @@ int cmd_cluster(int argc, char **argv)
 
     run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
              nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
-             t_load, comm_s, comm_b, NULL, NULL, NULL, NULL, write_soft};
+             t_load, comm_s, comm_b, NULL, NULL, NULL, NULL, save_model_path, write_soft};
     r.path_labels = path_labels = join(prefix, ".labels.tsv");
     r.path_soft = path_soft = join(prefix, ".soft.tsv");
     r.path_json = path_json = join(prefix, ".json");
     r.path_top = path_top = join(prefix, ".top.tsv");
     if (!path_labels || !path_soft || !path_json || !path_top) { rc = cli_fail(CMD, "out of memory"); goto done; }
-    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK || !root) goto done;
+    /* the model first: if the other outputs then fail, it is removed */
+    if (save_model_path && (rc = save_model(&r, save_model_path, argc, argv)) != CLI_EXIT_OK) goto done;
+    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK) {
+        if (save_model_path && root) remove(save_model_path);
+        goto done;
+    }
+    if (!root) goto done;
     if (!quiet) rc = print_summary(&r);
 done:
     for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);

@@ -42,6 +42,7 @@ static const struct {
     const char *what;
 } commands[] = {
     {"cluster", cmd_cluster, "learn a clustering P_{Z|Y} (Algorithm 1 or 2 of the paper)"},
+    {"predict", cmd_predict, "assign new rows to the clusters of a saved model (cluster --save-model)"},
     {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
     {"sweep", cmd_sweep, "the objective against k, with a suggested k and a plot (model selection)"},
     {"info", cmd_info, "shape, marginals, connected components and DTM spectrum of a data file"},

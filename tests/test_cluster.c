@@ -36,26 +36,13 @@ static mmnc_pmf *from_dense(mmnc_int nr, mmnc_int nc, const double *D)
     return p;
 }
 
-/* Planted partition: rows and columns in k groups; Poisson-like counts with
- * rate `in` inside the group's block and `out` elsewhere. */
+/* Planted partition (test_planted_csr) as a pmf. */
 static mmnc_pmf *planted(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed, mmnc_int *truth)
 {
-    mmnc_rng rng;
-    double *D = calloc(ny * nx, sizeof(double));
-    mmnc_rng_seed(&rng, seed);
-    for (mmnc_int y = 0; y < ny; y++) {
-        truth[y] = y % k;
-        for (mmnc_int x = 0; x < nx; x++) {
-            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_rng_uniform(&rng);
-            int c = 0;
-            while (prod > L) c++, prod *= mmnc_rng_uniform(&rng);
-            D[y * nx + x] = c;
-        }
-        D[y * nx + (y % nx)] += 1; /* no empty rows */
-    }
-    for (mmnc_int x = 0; x < nx; x++) D[(x % ny) * nx + x] += 1;
-    mmnc_pmf *p = from_dense(ny, nx, D);
-    free(D);
+    mmnc_csr *A = test_planted_csr(ny, nx, k, in, out, seed, truth);
+    mmnc_pmf *p = NULL;
+    mmnc_pmf_build(A, &p, NULL);
+    mmnc_csr_free(A);
     return p;
 }
 

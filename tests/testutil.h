@@ -70,4 +70,11 @@ const char *test_tmpfile(const char *contents, const char *suffix);
  * entry in every row and column (so none is empty).  Deterministic. */
 mmnc_csr *test_random_csr(mmnc_int nr, mmnc_int nc, double density, uint64_t seed);
 
+/* Planted partition counts: row y in group y mod k, column x in group
+ * x mod k, Poisson counts of rate `in` inside the row's group and `out`
+ * elsewhere, plus one count in every row and column (none is empty).
+ * truth (ny) gets the groups.  Deterministic. */
+mmnc_csr *test_planted_csr(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed,
+                           mmnc_int *truth);
+
 #endif

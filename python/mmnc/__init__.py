@@ -87,9 +87,11 @@ def _csr(X, what="X"):
     """X (validated: 2-D, finite, nonnegative) as a canonical CSR matrix the library reads in place.
 
     mmnc_csr holds int64 indices and float64 values with sorted columns and no
-    duplicates: a SciPy CSR matrix of that form is passed without a copy; int32
-    indices (SciPy's usual choice), another value type, unsorted or duplicate
-    entries, explicit zeros or another format are converted (a copy).
+    duplicates or explicit zeros: the values of a SciPy CSR matrix of that form
+    are read in place, and its indices too when they are int64.  SciPy stores
+    indices as int32 whenever they fit, so those are converted (_arrays: 8
+    bytes per nonzero and per row); another value type, unsorted or duplicate
+    entries, explicit zeros or another format are converted too.
     """
     if not sp.issparse(X):
         X = sp.csr_matrix(np.asarray(X, dtype=np.float64))
@@ -100,12 +102,9 @@ def _csr(X, what="X"):
         X.sum_duplicates()
     if X.data.dtype != np.float64:
         X = X.astype(np.float64)
-    if X.indices.dtype != np.int64 or X.indptr.dtype != np.int64:
-        X = sp.csr_matrix((X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)), shape=X.shape)
     if X.nnz and not (X.data != 0).all():
         X = X.copy()
         X.eliminate_zeros()
-        X = sp.csr_matrix((X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)), shape=X.shape)
     return X
 
 
@@ -456,8 +455,7 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
     distance d counts 1/d, the default) or "flat"; sentences: windows stop at
     sentence ends.
 
-    Returns (A, vocab): A a scipy.sparse.csr_matrix (int64 indices, float64
-    counts), rows and columns in order of decreasing word count, and vocab the
+    Returns (A, vocab): A a scipy.sparse.csr_matrix (float64 counts), rows and columns in order of decreasing word count, and vocab the
     list of words.  Words of the vocabulary may have empty rows (MMNC and embed
     leave them out).
     """

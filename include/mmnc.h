@@ -823,7 +823,8 @@ typedef struct mmnc_result {
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
  * Returns MMNC_EINVAL for invalid parameters (with mmnc_params_check's
  * message), MMNC_EUNSUP if a prescribed P_Z is given to Alg. 2 without GLPK,
- * MMNC_ELP if the LP solver fails.  Time per iteration O(nnz k + k^2 |X|);
+ * MMNC_ELP if the LP solver fails, MMNC_ECANCELED (*out NULL) when
+ * prm->progress asked to stop.  Time per iteration O(nnz k + k^2 |X|);
  * memory O(k (|X| + |Y|)) beyond the pmf.
  */
 MMNC_API int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);

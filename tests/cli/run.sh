@@ -185,7 +185,7 @@ GROUPS_BLOCKS="1 2 3 4|5 6 7 8"
 begin "mmnc --help"
 run --help
 expect_rc 0
-for c in cluster eval info cooc sweep generate; do expect_out "^  $c "; done
+for c in cluster predict eval info cooc sweep generate; do expect_out "^  $c "; done
 end
 
 begin "mmnc --version"
@@ -207,7 +207,7 @@ expect_rc 2
 expect_err "unknown command 'frobnicate'"
 end
 
-for c in cluster eval info cooc sweep generate; do
+for c in cluster predict eval info cooc sweep generate; do
     begin "mmnc $c --help mentions every long option and defaults"
     run "$c" --help
     expect_rc 0
@@ -1266,6 +1266,130 @@ run info short.mtx
 expect_rc 1
 expect_err "short\.mtx:5: truncated: expected 4 values, found 3"
 end
+
+# ---- saved models and predict -----------------------------------------------------
+
+# reversed columns of blocks.mtx (column j -> 7 - j) and the names to match
+rev_blocks() {
+    awk '/^%/ || NR == 3 { print; next } { print $1, 7 - $2, $3 }' "$BLOCKS" >rev.mtx
+    tac "$FIX/cols.names" >rev.names
+}
+
+for a in nuclear information frobenius; do
+    begin "cluster -a $a --save-model, predict the same data: the same labels"
+    run cluster -q -a $a -k 2 -o b --save-model b.mmnc "$BLOCKS"
+    expect_rc 0
+    expect_file b.mmnc b.labels.tsv
+    run predict -o p b.mmnc "$BLOCKS"
+    expect_rc 0
+    expect_file p.labels.tsv p.soft.tsv p.json
+    cut -f1,2 b.labels.tsv >want
+    cut -f1,2 p.labels.tsv >got
+    expect_same want got
+    expect_soft_rows_sum1 p.soft.tsv
+    expect_json p.json model rows unknown_columns unknown_column_ids empty_rows empty_row_ids cluster_sizes rule
+    expect_out "8 rows assigned to the 2 clusters of b\.mmnc"
+    expect_nofile *.tmp.*
+    end
+done
+
+begin "cluster --refine none --save-model: the nuclear rule; info describes the model"
+run cluster -q --refine none -k 2 -o b --save-model b.mmnc "$BLOCKS"
+expect_rc 0
+run predict -q -o p b.mmnc "$BLOCKS"
+expect_rc 0
+expect_grep '"rule": "nuclear"' p.json
+cut -f1,2 b.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+run info b.mmnc
+expect_rc 0
+expect_out "^model +written by mmnc .*nuclear, refine none \(hard result\); rule for new rows: nuclear"
+expect_out "^clusters +k = 2 over 6 columns"
+expect_out "^options +cluster -q --refine none -k 2"
+run info --json b.mmnc
+expect_rc 0
+expect_out '"kind": "model"'
+run info "$BLOCKS"
+expect_rc 0
+expect_out "8 rows x 6 columns"
+end
+
+begin "predict with --names on permuted columns: the same labels"
+rev_blocks
+run cluster -q -k 2 -o b --names "$FIX/cols.names" --save-model b.mmnc "$BLOCKS"
+expect_rc 0
+run predict -q -o p --names rev.names b.mmnc rev.mtx
+expect_rc 0
+cut -f1,2 b.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+expect_grep '"unknown_columns": 0' p.json
+run predict -q -o c --col-names rev.names b.mmnc rev.mtx
+expect_rc 0
+expect_same p.labels.tsv c.labels.tsv
+end
+
+begin "predict: without the names the model was saved with, no column is known"
+run cluster -q -k 2 -o b --names "$FIX/cols.names" --save-model b.mmnc "$BLOCKS"
+snapshot
+run predict -o p b.mmnc "$BLOCKS"
+expect_rc 1
+expect_err "none of the 6 columns of .*blocks\.mtx is known to b\.mmnc \(data ids like '1', model ids like 'apple'\)"
+expect_nonew
+end
+
+begin "predict: unknown columns reported and ignored, a row without a known column gets -1"
+run cluster -q -k 2 -o b --save-model b.mmnc "$BLOCKS"
+{ echo '%%MatrixMarket matrix coordinate integer general'; echo '3 7 5'
+  echo '1 1 5'; echo '1 7 2'; echo '2 5 4'; echo '2 6 3'; echo '3 7 9'; } >new.mtx
+run predict -o p b.mmnc new.mtx
+expect_rc 0
+expect_err "1 of 7 columns of new\.mtx are not in the model and are ignored: 7"
+expect_err "1 rows have no value in a column the model knows \(cluster -1\): 3"
+expect_grep '"unknown_columns": 1' p.json
+expect_grep '"empty_rows": 1' p.json
+expect_grep '^3	-1	0$' p.labels.tsv
+c1=$(awk -F'\t' '$1 == 1 { print $2 }' b.labels.tsv)
+c5=$(awk -F'\t' '$1 == 5 { print $2 }' b.labels.tsv)
+expect_grep "^1	$c1	" p.labels.tsv
+expect_grep "^2	$c5	" p.labels.tsv
+end
+
+begin "predict: string ids of a triplet file are matched (ratings.tsv)"
+run cluster -q -k 2 -o r --save-model r.mmnc "$FIX/ratings.tsv"
+expect_rc 0
+run predict -q -o p r.mmnc "$FIX/ratings.tsv"
+expect_rc 0
+cut -f1,2 r.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+end
+
+begin "cluster --save-model to a place that cannot be written: refused before any work"
+snapshot
+run cluster -k 2 -o b --save-model no/such/dir/m.mmnc "$BLOCKS"
+expect_rc 1
+expect_err "cannot write the outputs \(checked before any work\): .*no/such/dir/m\.mmnc"
+expect_nonew
+end
+
+# bad model files: a clear error, exit 1, nothing written
+mkdir -p "$WORK/models"
+(cd "$WORK/models" && "$MMNC" cluster -q -k 2 -o b --save-model good.mmnc "$BLOCKS" >/dev/null 2>&1)
+GOOD=$WORK/models/good.mmnc
+head -c 200 "$GOOD" >"$WORK/models/cut.mmnc"
+cp "$GOOD" "$WORK/models/flip.mmnc"
+printf '\377' | dd of="$WORK/models/flip.mmnc" bs=1 seek=390 conv=notrunc 2>/dev/null
+bad "predict: a truncated model" 1 "cut\.mmnc: truncated: header says [0-9]+ bytes, file has 200" \
+    predict -o p "$WORK/models/cut.mmnc" "$BLOCKS"
+bad "predict: a corrupt model" 1 "flip\.mmnc: checksum mismatch in the P_X section" \
+    predict -o p "$WORK/models/flip.mmnc" "$BLOCKS"
+bad "predict: a data file given as the model" 1 "blocks\.mtx: not an mmnc model \(bad magic\)" \
+    predict -o p "$BLOCKS" "$BLOCKS"
+bad "predict: a missing model" 1 "nothere\.mmnc: cannot open" predict -o p nothere.mmnc "$BLOCKS"
+bad "predict: one argument" 2 "expected MODEL and DATA" predict "$GOOD"
+bad "info: a corrupt model" 1 "flip\.mmnc: checksum mismatch" info "$WORK/models/flip.mmnc"
 
 # ---- summary ----------------------------------------------------------------------
 

@@ -404,7 +404,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def __getstate__(self):
         state = super().__getstate__() if hasattr(super(), "__getstate__") else self.__dict__.copy()
-        state = dict(state)
+        state = dict(state or {})
         if state.get("_model") is not None:
             state["_model"] = _model_bytes(state["_model"])
         return state

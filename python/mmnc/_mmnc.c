@@ -302,7 +302,8 @@ static PyObject *model_predict(ModelObject *o, PyObject *args)
     d.orig_rows = v.A.nrows;
     d.orig_cols = ncols;
     Py_BEGIN_ALLOW_THREADS
-    s = mmnc_model_match(o->m, &d, map, &unknown, &err);
+    s = mmnc_csr_check(&v.A, &err);
+    if (s == MMNC_OK) s = mmnc_model_match(o->m, &d, map, &unknown, &err);
     if (s == MMNC_OK)
         s = mmnc_model_predict(o->m, &v.A, map, lab.buf, have_proba ? proba.buf : NULL, &empty, &err);
     Py_END_ALLOW_THREADS

@@ -342,6 +342,7 @@ def test_imports_without_sklearn():
             "m = mmnc.MMNC(2, n_init=2).fit(X)\n"
             "assert len(set(m.labels_[:5])) == 1 and m.labels_[0] != m.labels_[9]\n"
             "assert (m.predict(X) == m.labels_).all()\n"
+            "import pickle; assert (pickle.loads(pickle.dumps(m)).predict_proba(X) == m.predict_proba(X)).all()\n"
             "assert m.get_params()['n_init'] == 2 and m.set_params(n_init=3).n_init == 3\n"
             "try:\n    mmnc.MMNC(2).fit(-X)\nexcept ValueError as e:\n    assert 'Negative' in str(e)\n"
             "else:\n    raise SystemExit('negative input accepted')\n"

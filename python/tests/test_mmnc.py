@@ -107,6 +107,9 @@ def test_canonical_csr_is_not_copied():
     indptr, indices, data, _ = mmnc._arrays(mmnc._csr(S))
     assert np.shares_memory(indices, S.indices) and np.shares_memory(indptr, S.indptr)
     assert np.shares_memory(data, S.data)
+    # and through fit's validation too
+    indptr, indices, data, _ = mmnc._arrays(mmnc.MMNC(3)._check_X(S, reset=True))
+    assert np.shares_memory(indices, S.indices) and np.shares_memory(data, S.data)
 
 
 def test_duplicates_and_explicit_zeros():

@@ -53,6 +53,11 @@ int cli_parse_select(const char *cmd, const char *s, int *select);
 const char *cli_init_name(int init);
 /* "nuclear", "frobenius" or "information". */
 const char *cli_algorithm_name(int algorithm);
+/* "chosen", "each" or "none" (mmnc_refine). */
+const char *cli_refine_name(int refine);
+/* The out-of-sample rule of a model (src/model.c): "information",
+ * "nuclear" or "channel" (Algorithm 1's). */
+const char *cli_model_rule(const mmnc_model *m);
 /* The start with the highest predictive information (predictive selection). */
 int cli_best_score(const mmnc_result *res);
 /* The JSON lines "selection": {...}, of a result, each ending with ",\n". */
@@ -78,6 +83,17 @@ int cli_output_check(const char *cmd, const char *path);
  * names, the entry whose numeric id is `id`; else the entry at the
  * original 0-based index orig.  NULL when there is none. */
 const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig);
+/* The display name of row y (column x) of d: its entry in the row (column)
+ * names file when there is one (rn/cn may be NULL), else its id
+ * (mmnc_data_row_id / mmnc_data_col_id, into buf of 32 bytes). */
+typedef struct cli_namer {
+    const mmnc_data *d;
+    char **rn, **cn;  /* --row-names, --names (NULL: none) */
+    mmnc_int nr, nc;  /* their lengths */
+    int keyed;        /* --names-keyed */
+} cli_namer;
+const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf);
+const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
 /* A names file (not keyed) must name every column (row) as read: fewer
  * names (n < want) would mix names and ids in the outputs (an error);
  * more are warned about.  what: "columns" or "rows".  0 or an exit status. */

@@ -134,27 +134,6 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     return 0;
 }
 
-typedef struct namer {
-    const mmnc_data *d;
-    char **rn, **cn;
-    mmnc_int nr, nc;
-    int keyed;
-} namer;
-
-static const char *row_label(const namer *nm, mmnc_int y, char *buf)
-{
-    const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
-    s = cli_lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
-    return s ? s : id;
-}
-
-static const char *col_label(const namer *nm, mmnc_int x, char *buf)
-{
-    const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
-    s = cli_lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
-    return s ? s : id;
-}
-
 /* A row and its mass, for listing members heaviest first (ties: lower row). */
 typedef struct by_mass {
     double py;
@@ -183,7 +162,7 @@ typedef struct run {
     const mmnc_data *d;
     const mmnc_pmf *p;
     const mmnc_result *res;
-    namer nm;
+    cli_namer nm;
     mmnc_int nnz_all, rows_dropped, cols_dropped, ntop;
     const mmnc_int *labels_all, *topc; /* labels_all: of every row, on rank 0 */
     const double *tops;
@@ -206,7 +185,7 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
     if (root) fprintf(fp, "id\tcluster\tprobability\n");
     if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
     for (mmnc_int y = 0; y < p->ny; y++)
-        fprintf(part->fp, "%s\t%lld\t%.6g\n", row_label(&r->nm, y, buf), (long long)res->label[y] + 1,
+        fprintf(part->fp, "%s\t%lld\t%.6g\n", cli_row_label(&r->nm, y, buf), (long long)res->label[y] + 1,
                 res->W[y * k + res->label[y]]);
     if ((rc = cli_part_write(CMD, part, fp)) != CLI_EXIT_OK) return rc;
     if (r->write_soft) {
@@ -218,7 +197,7 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
         }
         if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
         for (mmnc_int y = 0; y < p->ny; y++) {
-            fputs(row_label(&r->nm, y, buf), part->fp);
+            fputs(cli_row_label(&r->nm, y, buf), part->fp);
             for (mmnc_int z = 0; z < k; z++) fprintf(part->fp, "\t%.6g", res->W[y * k + z]);
             fputc('\n', part->fp);
         }
@@ -238,7 +217,7 @@ static void write_top(const run *r, FILE *fp)
             mmnc_int x = r->topc[z * ntop + i];
             if (x < 0) break;
             const char *id = mmnc_data_col_id(r->d, x, buf2);
-            fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, col_label(&r->nm, x, buf),
+            fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, cli_col_label(&r->nm, x, buf),
                     r->tops[z * ntop + i]);
         }
 }
@@ -260,7 +239,7 @@ static int write_json(const run *r, FILE *fp)
     fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
             cli_algorithm_name(res->algorithm), (long long)k, (unsigned long long)prm->seed, prm->restarts);
     fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm->init),
-            res->refine == MMNC_REFINE_CHOSEN ? "chosen" : res->refine == MMNC_REFINE_EACH ? "each" : "none");
+            cli_refine_name(res->refine));
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
     else if (res->algorithm == MMNC_ALG_FROBENIUS)
@@ -379,7 +358,7 @@ static int save_model(const run *r, const char *path, int argc, char **argv)
     if (!cn || !(opts = calloc(len, 1))) { rc = cli_fail(CMD, "out of memory"); goto done; }
     for (int i = 0; i < argc; i++) strcat(strcat(opts, i ? " " : ""), argv[i]);
     for (mmnc_int x = 0; x < nx; x++)
-        if (!(cn[x] = strdup(col_label(&r->nm, x, buf)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        if (!(cn[x] = strdup(cli_col_label(&r->nm, x, buf)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
     view.col_names = cn;
     if (mmnc_model_from_result(r->p, &view, r->res, r->prm, cli_rank() == 0 ? file_hash(r->data_path) : 0, opts, &m,
                                &err) != MMNC_OK)
@@ -440,14 +419,14 @@ static int print_summary(const run *r)
         if (members) {
             printf("  members:");
             for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
-                if (res->label[order[i].y] == z) printf(" %s", row_label(&r->nm, order[i].y, buf)), shown++;
+                if (res->label[order[i].y] == z) printf(" %s", cli_row_label(&r->nm, order[i].y, buf)), shown++;
             printf("\n");
         }
         printf("  columns:");
         for (mmnc_int i = 0; i < ntop && i < 10; i++) {
             mmnc_int x = r->topc[z * ntop + i];
             if (x < 0) break;
-            printf(" %s", col_label(&r->nm, x, buf));
+            printf(" %s", cli_col_label(&r->nm, x, buf));
         }
         printf("\n");
     }

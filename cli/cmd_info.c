@@ -60,9 +60,8 @@ static int model_info(const char *path, int json)
     mmnc_err err = {0, ""};
     const char *refine, *rule;
     if (mmnc_model_read(path, &m, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
-    refine = m->refine == MMNC_REFINE_CHOSEN ? "chosen" : m->refine == MMNC_REFINE_EACH ? "each" : "none";
-    rule = m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE ? "information"
-         : m->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "channel";
+    refine = cli_refine_name(m->refine);
+    rule = cli_model_rule(m);
     if (json) {
         printf("{\"file\": ");
         cli_json_string(stdout, path);

@@ -44,34 +44,15 @@ typedef struct pred {
     const char *model_path, *data_path;
     const mmnc_model *m;
     const mmnc_data *d;
-    char **rn, **cn;
-    mmnc_int nrn, ncn;
-    int keyed;
+    cli_namer nm;
     const mmnc_int *label;
     const double *proba;
     mmnc_int unknown, empty, nnz;
     int write_soft;
 } pred;
 
-static const char *row_label(const pred *r, mmnc_int y, char *buf)
-{
-    const char *id = mmnc_data_row_id(r->d, y, buf), *s;
-    s = cli_lookup_name(r->rn, r->nrn, r->keyed, id, r->d->row_orig ? r->d->row_orig[y] : y);
-    return s ? s : id;
-}
-
-static const char *col_label(const pred *r, mmnc_int x, char *buf)
-{
-    const char *id = mmnc_data_col_id(r->d, x, buf), *s;
-    s = cli_lookup_name(r->cn, r->ncn, r->keyed, id, r->d->col_orig ? r->d->col_orig[x] : x);
-    return s ? s : id;
-}
-
-static const char *rule_name(const mmnc_model *m)
-{
-    if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return "information";
-    return m->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "channel";
-}
+static const char *row_label(const pred *r, mmnc_int y, char *buf) { return cli_row_label(&r->nm, y, buf); }
+static const char *col_label(const pred *r, mmnc_int x, char *buf) { return cli_col_label(&r->nm, x, buf); }
 
 static void write_labels(const pred *r, FILE *fp)
 {
@@ -113,7 +94,7 @@ static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
     cli_json_string(fp, r->data_path);
     fprintf(fp, ",\n  \"model_algorithm\": \"%s\",\n  \"model_refine\": \"%s\",\n  \"rule\": \"%s\",\n",
             cli_algorithm_name(m->algorithm),
-            m->refine == MMNC_REFINE_CHOSEN ? "chosen" : m->refine == MMNC_REFINE_EACH ? "each" : "none", rule_name(m));
+            cli_refine_name(m->refine), cli_model_rule(m));
     fprintf(fp, "  \"k\": %lld,\n  \"model_columns\": %lld,\n  \"model_training_rows\": %lld,\n", (long long)k,
             (long long)m->ncols, (long long)m->train_rows);
     fprintf(fp, "  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)n,
@@ -203,7 +184,7 @@ static int match_columns(const pred *r, mmnc_int *map, mmnc_int *unknown)
     mmnc_err err = {0, ""};
     char **cn = NULL, buf[32];
     int rc = CLI_EXIT_OK;
-    if (r->cn) {
+    if (r->nm.cn) {
         if (!(cn = calloc((size_t)nx, sizeof(char *)))) return cli_fail(CMD, "out of memory");
         for (mmnc_int x = 0; x < nx && rc == CLI_EXIT_OK; x++)
             if (!(cn[x] = strdup(col_label(r, x, buf)))) rc = cli_fail(CMD, "out of memory");
@@ -213,7 +194,7 @@ static int match_columns(const pred *r, mmnc_int *map, mmnc_int *unknown)
     if (rc == CLI_EXIT_OK && *unknown == nx)
         rc = cli_fail(CMD, "none of the %lld columns of %s is known to %s (data ids like '%s', model ids like '%s')%s",
                       (long long)nx, r->data_path, r->model_path, col_label(r, 0, buf), r->m->col_ids[0],
-                      r->cn ? "" : ": give the column names the model was saved with (--names)");
+                      r->nm.cn ? "" : ": give the column names the model was saved with (--names)");
     if (cn)
         for (mmnc_int x = 0; x < nx; x++) free(cn[x]);
     free(cn);
@@ -255,7 +236,7 @@ int cmd_predict(int argc, char **argv)
         case 'h': help(); return CLI_EXIT_OK;
         case O_NOSOFT: r.write_soft = 0; break;
         case O_NAMES: names_path = optarg; break;
-        case O_NAMESK: r.keyed = 1; break;
+        case O_NAMESK: r.nm.keyed = 1; break;
         case O_ROWNAMES: rnames_path = optarg; break;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
@@ -264,7 +245,7 @@ int cmd_predict(int argc, char **argv)
     }
     if (argc - optind != 2)
         return cli_usage_error(CMD, argc - optind < 2 ? "expected MODEL and DATA" : "expected one MODEL and one DATA file");
-    if (r.keyed && !names_path && !rnames_path)
+    if (r.nm.keyed && !names_path && !rnames_path)
         return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
     model_path = argv[optind];
     data_path = argv[optind + 1];
@@ -274,12 +255,12 @@ int cmd_predict(int argc, char **argv)
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
     if (mmnc_model_read(model_path, &m, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
-    r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nnz = d->A->nnz;
-    if (names_path && mmnc_names_read(names_path, r.keyed, &r.ncn, &r.cn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (names_path && !r.keyed && (rc = cli_check_names(CMD, names_path, r.ncn, d->orig_cols, "columns")) != CLI_EXIT_OK)
+    r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nm.d = d, r.nnz = d->A->nnz;
+    if (names_path && mmnc_names_read(names_path, r.nm.keyed, &r.nm.nc, &r.nm.cn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (names_path && !r.nm.keyed && (rc = cli_check_names(CMD, names_path, r.nm.nc, d->orig_cols, "columns")) != CLI_EXIT_OK)
         goto done;
-    if (rnames_path && mmnc_names_read(rnames_path, r.keyed, &r.nrn, &r.rn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (rnames_path && !r.keyed && (rc = cli_check_names(CMD, rnames_path, r.nrn, d->orig_rows, "rows")) != CLI_EXIT_OK)
+    if (rnames_path && mmnc_names_read(rnames_path, r.nm.keyed, &r.nm.nr, &r.nm.rn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (rnames_path && !r.nm.keyed && (rc = cli_check_names(CMD, rnames_path, r.nm.nr, d->orig_rows, "rows")) != CLI_EXIT_OK)
         goto done;
     map = malloc((size_t)(d->A->ncols ? d->A->ncols : 1) * sizeof(mmnc_int));
     label = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * sizeof(mmnc_int));
@@ -293,14 +274,14 @@ int cmd_predict(int argc, char **argv)
     if (!quiet)
         printf("%s: %lld rows assigned to the %lld clusters of %s (rule: %s), %lld without a known column; "
                "%lld of %lld columns unknown\nwrote %s.labels.tsv, %s%s%s.json\n",
-               data_path, (long long)(d->A->nrows - r.empty), (long long)m->k, model_path, rule_name(m),
+               data_path, (long long)(d->A->nrows - r.empty), (long long)m->k, model_path, cli_model_rule(m),
                (long long)r.empty, (long long)r.unknown, (long long)d->A->ncols, prefix, r.write_soft ? prefix : "",
                r.write_soft ? ".soft.tsv, " : "", prefix);
 done:
     mmnc_model_free(m);
     mmnc_data_free(d);
-    if (r.cn) mmnc_names_free(r.ncn, r.cn);
-    if (r.rn) mmnc_names_free(r.nrn, r.rn);
+    if (r.nm.cn) mmnc_names_free(r.nm.nc, r.nm.cn);
+    if (r.nm.rn) mmnc_names_free(r.nm.nr, r.nm.rn);
     free(map);
     free(label);
     free(proba);

@@ -329,6 +329,31 @@ const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id,
     return orig < n ? names[orig] : NULL;
 }
 
+const char *cli_refine_name(int refine)
+{
+    return refine == MMNC_REFINE_CHOSEN ? "chosen" : refine == MMNC_REFINE_EACH ? "each" : "none";
+}
+
+const char *cli_model_rule(const mmnc_model *m)
+{
+    if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return "information";
+    return m->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "channel";
+}
+
+const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf)
+{
+    const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
+    s = cli_lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
+    return s ? s : id;
+}
+
+const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf)
+{
+    const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
+    s = cli_lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
+    return s ? s : id;
+}
+
 int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what)
 {
     if (n < want)

@@ -849,7 +849,27 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  * (docs/model-format.md gives the file layout: the binary format's
  * conventions, versioned and checksummed).  Everything prediction needs is
  * a function of the learned joint P_{Z,X} = W P_{Y,X}: the out-of-sample
- * rule of each objective is derived in src/model.c and in README.
+ * rule of each objective is derived in src/model.c and in README.  A new
+ * row y enters through r(x) = P(x|y), its values on the known columns
+ * normalised, and the rule is the assignment that raises the run's
+ * objective most when y is added with a small mass:
+ *
+ *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE: the
+ *     default): label = argmax_z sum_x r(x) log q(x|z), with
+ *     q(x|z) = (P(z,x) + a P(x)) / (P(z) + a) and a = alpha / train_rows
+ *     (the smoothing of the predictive selection, src/select.c); proba =
+ *     the posterior of a mixture of multinomials q(.|z) with weights P_Z,
+ *     the row's values taken as counts (so larger counts, sharper
+ *     probabilities);
+ *   - Algorithm 2 without refinement (hard steps, or a prescribed P_Z):
+ *     Algorithm 2's assignment step, label = argmax_z c(z) with
+ *     c = s [P_Z]^{-1/2} U_+ S_+^{-1} U_+^T [P_Z]^{-1/2}, s(j) = sum_x r(x)
+ *     P(j,x) / P(x), from the SVD B_{Z,X} = U S V^T of the stored joint;
+ *     proba one-hot (the step is hard);
+ *   - Algorithm 1: proba(z) = sum_x r(x) P(z|x), the direction in which
+ *     Algorithm 1's projected gradient step moves a new column from the
+ *     stationary column P_Z; label = its argmax.
+ * Labels are the same for any scale of the row; ties go to the smallest z.
  */
 typedef struct mmnc_model {
     mmnc_int k, ncols;  /* clusters; columns of the training data (after drops) */
@@ -873,19 +893,32 @@ typedef struct mmnc_model {
     char *options;      /* free text: the options of the run (may be NULL) */
 } mmnc_model;
 
-/* Build a model from a clustering result r of the pmf p.  d (may be NULL)
- * names the columns (else they are "1".."ncols"); options (may be NULL) and
- * input_hash are provenance copied into the model.  Errors: MMNC_EINVAL,
- * MMNC_ENOMEM.  O(nnz + k ncols). */
+/* Build a model from a clustering result r of the pmf p, clustered with
+ * the parameters prm (its pz says whether the result was soft, its seed is
+ * recorded).  d (may be NULL) names the columns by mmnc_data_col_id (else
+ * they are "1".."ncols"; d->A must have p's columns); the ids must be
+ * distinct (MMNC_EINVAL naming the id otherwise: new data is matched by
+ * them).  alpha is r->restart_alpha of the kept start when the predictive
+ * selection ran, else 1.  options (may be NULL) and input_hash are
+ * provenance copied into the model.  With a distributed pmf the call is
+ * collective (P_{Z,X} is summed over the ranks) and every rank gets the
+ * model.  Errors: MMNC_EINVAL, MMNC_ENOMEM.  O(nnz + k ncols). */
 MMNC_API int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r,
                                     const mmnc_params *prm, uint64_t input_hash, const char *options,
                                     mmnc_model **out, mmnc_err *err);
 MMNC_API void mmnc_model_free(mmnc_model *m);
 
 /* Write m to path atomically (mmnc_outfile); read it back, verifying the
- * checksums.  A foreign file, a newer format version or unknown required
- * features, a truncated or corrupt file: MMNC_EFORMAT with a message that
- * says which.  O(k ncols + id bytes). */
+ * checksums, the sizes, the values (finite, P_X > 0, the marginals of
+ * P_{Z,X} equal to P_Z and P_X within 1e-6) and that the ids are distinct.
+ * A foreign file ("not an mmnc model (bad magic)"), a newer format version
+ * ("model format version N is newer than this mmnc supports (1)") or
+ * unknown required features, a truncated ("truncated: header says N bytes,
+ * file has M") or corrupt file ("checksum mismatch in the P_X section
+ * ..."): MMNC_EFORMAT with a message that starts with the path and says
+ * which; MMNC_EIO when the file cannot be read or written; MMNC_EUNSUP on a
+ * big-endian host.  A model file may be gzip- or xz-compressed (read as
+ * mmnc_file_read_all reads).  O(k ncols + id bytes). */
 MMNC_API int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err);
 MMNC_API int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err);
 
@@ -897,11 +930,14 @@ MMNC_API int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int 
                               mmnc_err *err);
 
 /* Assign the rows of A (nonnegative counts, any scale; its columns are
- * mapped by map, NULL = A's columns are the model's) with the model's
- * out-of-sample rule: label[i] in 0..k-1, or -1 for a row with no mass on a
- * known column; proba (may be NULL) gets k values per row (row-major, summing
- * to 1; zeros for a row labelled -1).  *empty (may be NULL) = rows labelled
- * -1.  Deterministic for any thread count.  O(nnz k + k ncols). */
+ * mapped by map, NULL = A's columns are the model's, A->ncols <= m->ncols)
+ * with the model's out-of-sample rule (above): label[i] in 0..k-1, or -1
+ * for a row with no mass on a known column; proba (may be NULL) gets k
+ * values per row (row-major, summing to 1; zeros for a row labelled -1).
+ * *empty (may be NULL) = rows labelled -1.  Errors: MMNC_EINVAL (A fails
+ * mmnc_csr_check, a map entry outside -1..ncols-1), MMNC_ENOMEM.
+ * Deterministic for any thread count (each row is computed alone, in a
+ * fixed order).  O(nnz k + k ncols + k^3). */
 MMNC_API int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
                                 double *proba, mmnc_int *empty, mmnc_err *err);
 

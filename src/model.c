@@ -100,42 +100,18 @@ enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H
        H_REFINE = 40, H_HARD = 44, H_K = 48, H_NCOLS = 56, H_ROWS = 64, H_MASS = 72, H_ALPHA = 80,
        H_OBJECTIVE = 88, H_MI = 96, H_SEED = 104, H_HASH = 112, H_TABLE = 128, H_SLOT = 32 };
 
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_LITTLE 0
-#else
-#define HOST_LITTLE 1
-#endif
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t x = 0;
-    for (int i = 7; i >= 0; i--) x = x << 8 | p[i];
-    return x;
-}
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 static double getf(const unsigned char *p)
 {
-    uint64_t u = get64(p);
+    uint64_t u = mmnc_i_get64(p);
     double d;
     memcpy(&d, &u, 8);
     return d;
-}
-static void put64(unsigned char *p, uint64_t x)
-{
-    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(x >> 8 * i);
-}
-static void put32(unsigned char *p, uint32_t x)
-{
-    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(x >> 8 * i);
 }
 static void putf(unsigned char *p, double d)
 {
     uint64_t u;
     memcpy(&u, &d, 8);
-    put64(p, u);
+    mmnc_i_put64(p, u);
 }
 
 void mmnc_model_free(mmnc_model *m)
@@ -299,11 +275,11 @@ static int ids_table(const mmnc_model *m, unsigned char **out, uint64_t *bytes, 
     if (!(b = mmnc_i_malloc((size_t)*bytes, 1))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
     for (uint64_t j = 0; j < n; j++) {
         size_t len = strlen(m->col_ids[j]) + 1;
-        put64(b + 8 * j, pos);
+        mmnc_i_put64(b + 8 * j, pos);
         memcpy(b + 8 * (n + 1) + pos, m->col_ids[j], len);
         pos += len;
     }
-    put64(b + 8 * n, pos);
+    mmnc_i_put64(b + 8 * n, pos);
     *out = b;
     return MMNC_OK;
 }
@@ -328,7 +304,7 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
     int status;
     if (!path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: NULL path");
     if ((status = check_model(m, err)) != MMNC_OK) return status;
-    if (!HOST_LITTLE) return mmnc_i_err(err, MMNC_EUNSUP, "%s: model files are written on little-endian hosts only", path);
+    if (!MMNC_I_HOST_LITTLE) return mmnc_i_err(err, MMNC_EUNSUP, "%s: model files are written on little-endian hosts only", path);
     if ((status = ids_table(m, &ids, &ids_bytes, err)) != MMNC_OK) return status;
     s[S_PX] = (msec){m->px, 8 * (uint64_t)m->ncols, 0};
     s[S_PZ] = (msec){m->pz, 8 * (uint64_t)m->k, 0};
@@ -338,32 +314,32 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
     s[S_OPTIONS] = (msec){m->options, m->options ? strlen(m->options) : 0, 0};
     memset(h, 0, sizeof h);
     memcpy(h, MAGIC, 8);
-    put32(h + H_VERSION, MOD_VERSION);
-    put32(h + H_HEADER_BYTES, MOD_HEADER);
-    put32(h + H_FLAGS, 0);
-    put32(h + H_ALG, (uint32_t)m->algorithm);
-    put32(h + H_REFINE, (uint32_t)m->refine);
-    put32(h + H_HARD, (uint32_t)(m->hard != 0));
-    put64(h + H_K, (uint64_t)m->k);
-    put64(h + H_NCOLS, (uint64_t)m->ncols);
-    put64(h + H_ROWS, (uint64_t)m->train_rows);
+    mmnc_i_put32(h + H_VERSION, MOD_VERSION);
+    mmnc_i_put32(h + H_HEADER_BYTES, MOD_HEADER);
+    mmnc_i_put32(h + H_FLAGS, 0);
+    mmnc_i_put32(h + H_ALG, (uint32_t)m->algorithm);
+    mmnc_i_put32(h + H_REFINE, (uint32_t)m->refine);
+    mmnc_i_put32(h + H_HARD, (uint32_t)(m->hard != 0));
+    mmnc_i_put64(h + H_K, (uint64_t)m->k);
+    mmnc_i_put64(h + H_NCOLS, (uint64_t)m->ncols);
+    mmnc_i_put64(h + H_ROWS, (uint64_t)m->train_rows);
     putf(h + H_MASS, m->train_mass);
     putf(h + H_ALPHA, m->alpha);
     putf(h + H_OBJECTIVE, m->objective);
     putf(h + H_MI, m->mutual_information);
-    put64(h + H_SEED, m->seed);
-    put64(h + H_HASH, m->input_hash);
+    mmnc_i_put64(h + H_SEED, m->seed);
+    mmnc_i_put64(h + H_HASH, m->input_hash);
     for (int i = 0; i < S_USED; i++) {
         unsigned char *t = h + H_TABLE + H_SLOT * i;
         if (i == S_OPTIONS && !m->options) continue; /* absent */
         s[i].off = (end + MOD_ALIGN - 1) / MOD_ALIGN * MOD_ALIGN;
         end = s[i].off + s[i].bytes;
-        put64(t, s[i].off);
-        put64(t + 8, s[i].bytes);
-        put64(t + 16, mmnc_i_xxh64(s[i].data, (size_t)s[i].bytes, 0));
+        mmnc_i_put64(t, s[i].off);
+        mmnc_i_put64(t + 8, s[i].bytes);
+        mmnc_i_put64(t + 16, mmnc_i_xxh64(s[i].data, (size_t)s[i].bytes, 0));
     }
-    put64(h + H_FILE_BYTES, end);
-    put64(h + H_CHECKSUM, mmnc_i_xxh64(h, MOD_HEADER, 0));
+    mmnc_i_put64(h + H_FILE_BYTES, end);
+    mmnc_i_put64(h + H_CHECKSUM, mmnc_i_xxh64(h, MOD_HEADER, 0));
     if ((status = mmnc_outfile_open(&o, path, err)) != MMNC_OK) goto cleanup;
     fwrite(h, 1, MOD_HEADER, o.fp);
     {
@@ -416,12 +392,12 @@ static int read_ids(const char *path, const unsigned char *b, uint64_t bytes, mm
 {
     uint64_t n = (uint64_t)m->ncols, sb = bytes - 8 * (n + 1), prev = 0;
     const unsigned char *str = b + 8 * (n + 1);
-    if (get64(b) != 0 || get64(b + 8 * n) != sb)
+    if (mmnc_i_get64(b) != 0 || mmnc_i_get64(b + 8 * n) != sb)
         return rerr(path, MMNC_EFORMAT, err, "invalid column id table: offsets must run from 0 to %llu",
                     (unsigned long long)sb);
     if (!(m->col_ids = mmnc_i_calloc((size_t)n, sizeof(char *)))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
     for (uint64_t j = 0; j < n; j++) {
-        uint64_t a = get64(b + 8 * j), e = get64(b + 8 * (j + 1));
+        uint64_t a = mmnc_i_get64(b + 8 * j), e = mmnc_i_get64(b + 8 * (j + 1));
         if (a != prev || e <= a + 1 || e > sb || memchr(str + a, 0, (size_t)(e - a)) != str + e - 1)
             return rerr(path, MMNC_EFORMAT, err,
                         "invalid column id table: entry %llu (bytes %llu to %llu) is not one non-empty NUL-terminated id",
@@ -456,7 +432,7 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
     if (len < 12)
         return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len,
                     MOD_HEADER);
-    version = get32(b + H_VERSION);
+    version = mmnc_i_get32(b + H_VERSION);
     if (version > MOD_VERSION)
         return rerr(path, MMNC_EFORMAT, err, "model format version %u is newer than this mmnc supports (%d)", version,
                     MOD_VERSION);
@@ -464,39 +440,39 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
     if (len < MOD_HEADER) {
         if (len >= H_FILE_BYTES + 8)
             return rerr(path, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %zu",
-                        (unsigned long long)get64(b + H_FILE_BYTES), len);
+                        (unsigned long long)mmnc_i_get64(b + H_FILE_BYTES), len);
         return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len,
                     MOD_HEADER);
     }
     memcpy(h, b, MOD_HEADER);
-    sum = get64(h + H_CHECKSUM);
+    sum = mmnc_i_get64(h + H_CHECKSUM);
     memset(h + H_CHECKSUM, 0, 8);
     if (mmnc_i_xxh64(h, MOD_HEADER, 0) != sum) return rerr(path, MMNC_EFORMAT, err, "corrupt header (checksum mismatch)");
-    fbytes = get64(h + H_FILE_BYTES);
+    fbytes = mmnc_i_get64(h + H_FILE_BYTES);
     if (fbytes > len)
         return rerr(path, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %zu",
                     (unsigned long long)fbytes, len);
     if (fbytes < len)
         return rerr(path, MMNC_EFORMAT, err, "%llu bytes of unexpected data after the end (header says %llu bytes, "
                     "file has %zu)", (unsigned long long)(len - fbytes), (unsigned long long)fbytes, len);
-    flags = get32(h + H_FLAGS);
-    if (get32(h + H_HEADER_BYTES) != MOD_HEADER)
-        return rerr(path, MMNC_EFORMAT, err, "invalid header: header size %u, expected %d", get32(h + H_HEADER_BYTES),
+    flags = mmnc_i_get32(h + H_FLAGS);
+    if (mmnc_i_get32(h + H_HEADER_BYTES) != MOD_HEADER)
+        return rerr(path, MMNC_EFORMAT, err, "invalid header: header size %u, expected %d", mmnc_i_get32(h + H_HEADER_BYTES),
                     MOD_HEADER);
     if (flags != 0)
         return rerr(path, MMNC_EFORMAT, err, "uses features this mmnc does not support (flags 0x%x)", flags);
-    m->algorithm = (int)get32(h + H_ALG);
-    m->refine = (int)get32(h + H_REFINE);
-    m->hard = (int)get32(h + H_HARD);
-    m->k = (mmnc_int)get64(h + H_K);
-    m->ncols = (mmnc_int)get64(h + H_NCOLS);
-    m->train_rows = (mmnc_int)get64(h + H_ROWS);
+    m->algorithm = (int)mmnc_i_get32(h + H_ALG);
+    m->refine = (int)mmnc_i_get32(h + H_REFINE);
+    m->hard = (int)mmnc_i_get32(h + H_HARD);
+    m->k = (mmnc_int)mmnc_i_get64(h + H_K);
+    m->ncols = (mmnc_int)mmnc_i_get64(h + H_NCOLS);
+    m->train_rows = (mmnc_int)mmnc_i_get64(h + H_ROWS);
     m->train_mass = getf(h + H_MASS);
     m->alpha = getf(h + H_ALPHA);
     m->objective = getf(h + H_OBJECTIVE);
     m->mutual_information = getf(h + H_MI);
-    m->seed = get64(h + H_SEED);
-    m->input_hash = get64(h + H_HASH);
+    m->seed = mmnc_i_get64(h + H_SEED);
+    m->input_hash = mmnc_i_get64(h + H_HASH);
     if (m->algorithm < MMNC_ALG_FROBENIUS || m->algorithm > MMNC_ALG_INFORMATION || m->refine < MMNC_REFINE_NONE ||
         m->refine > MMNC_REFINE_CHOSEN || (m->hard != 0 && m->hard != 1))
         return rerr(path, MMNC_EFORMAT, err, "invalid header: algorithm %d (1 to 3), refine %d (0 to 2), hard %d (0 or 1)",
@@ -510,7 +486,7 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
                     (long long)m->k, (long long)m->ncols, (long long)m->train_rows, m->train_mass, m->alpha);
     for (int i = 0; i < MOD_NSEC; i++) {
         const unsigned char *t = h + H_TABLE + H_SLOT * i;
-        uint64_t off = get64(t), bytes = get64(t + 8), want = 0;
+        uint64_t off = mmnc_i_get64(t), bytes = mmnc_i_get64(t + 8), want = 0;
         int ok;
         if (i >= S_OPTIONS && off == 0 && bytes == 0) { /* absent */
             if (i < S_USED) s[i] = (msec){NULL, 0, 0};
@@ -532,7 +508,7 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
         if (off % MOD_ALIGN || off < prev_end || off > len || bytes > len - off)
             return rerr(path, MMNC_EFORMAT, err, "invalid header: the %s section (%llu bytes at %llu) is misplaced",
                         SEC_NAME[i], (unsigned long long)bytes, (unsigned long long)off);
-        if (mmnc_i_xxh64(b + off, (size_t)bytes, 0) != get64(t + 16))
+        if (mmnc_i_xxh64(b + off, (size_t)bytes, 0) != mmnc_i_get64(t + 16))
             return rerr(path, MMNC_EFORMAT, err,
                         "checksum mismatch in the %s section (bytes %llu to %llu): the file is corrupt", SEC_NAME[i],
                         (unsigned long long)off, (unsigned long long)(off + bytes));
@@ -578,7 +554,7 @@ int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err)
     int status;
     if (!path || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_read: NULL argument");
     *out = NULL;
-    if (!HOST_LITTLE) return mmnc_i_err(err, MMNC_EUNSUP, "%s: model files are read on little-endian hosts only", path);
+    if (!MMNC_I_HOST_LITTLE) return mmnc_i_err(err, MMNC_EUNSUP, "%s: model files are read on little-endian hosts only", path);
     if ((status = mmnc_file_read_all(path, &data, &len, err)) != MMNC_OK) return status;
     b = (const unsigned char *)data;
     MMNC_CALLOC(m, 1, err, status);
@@ -733,11 +709,15 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
             if (c[z] > mx) mx = c[z];
         }
         for (mmnc_int z = 0; z < k; z++) t += (proba[z] = isfinite(c[z]) ? exp(c[z] - mx) : 0.0);
+        if (!(t > 0.0) || !isfinite(t)) /* every likelihood 0 (a model built by hand): all on the label */
+            for (mmnc_int z = 0; z < k; z++) proba[z] = z == best, t = 1.0;
         for (mmnc_int z = 0; z < k; z++) proba[z] /= t;
     } else if (q->r == RULE_NUCLEAR) {
         for (mmnc_int z = 0; z < k; z++) proba[z] = z == best ? 1.0 : 0.0;
-    } else { /* sum_x r(x) P(z|x) */
-        for (mmnc_int z = 0; z < k; z++) proba[z] = s[z] / mass;
+    } else { /* sum_x r(x) P(z|x), normalised by its own sum: the stored P_{Z,X} sums to P_X to rounding only */
+        double t = 0.0;
+        for (mmnc_int z = 0; z < k; z++) t += s[z];
+        for (mmnc_int z = 0; z < k; z++) proba[z] = t > 0.0 ? s[z] / t : (z == best);
     }
     return best;
 }

@@ -130,6 +130,16 @@ timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" sweep -q -o ms g.bin --kmin 2 --kmax 5
 [ "$(cut -f1,2 ss.sweep.tsv | cut -c1-14)" = "$(cut -f1,2 ms.sweep.tsv | cut -c1-14)" ] || fail "sweep tables differ"
 echo "ok: evaluation and sweep"
 
+# --save-model on 2 ranks: the model of one process, to rounding (P_{Z,X} is
+# summed over the ranks), so predict gives the same labels
+"$MMNC" cluster -q -o sm g.bin -k 5 -r 2 --refine none --save-model sm.mmnc >/dev/null 2>&1
+timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -o mm g.bin -k 5 -r 2 --refine none --save-model mm.mmnc \
+    >/dev/null 2>mm.err || fail "save-model on 2 ranks: $(head -3 mm.err)"
+"$MMNC" predict -q -o ps sm.mmnc g.bin >/dev/null 2>&1
+"$MMNC" predict -q -o pm mm.mmnc g.bin >/dev/null 2>pm.err || fail "predict with the 2-rank model: $(head -3 pm.err)"
+cmp -s ps.labels.tsv pm.labels.tsv || fail "save-model: predicted labels differ between the 1- and 2-rank models"
+echo "ok: save-model"
+
 # ---- failures: a clear message and a non-zero exit, never a hang ----
 expect_fail() { # NAME PATTERN COMMAND...
     local name=$1 pat=$2 rc

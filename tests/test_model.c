@@ -194,7 +194,11 @@ static void test_round_trip_and_refusals(void)
         expect_refused(test_tmpfile("1 2 3\n", ".txt"), "not an mmnc model (bad magic)");
     }
     /* a missing file is EIO naming it */
-    CHECK(mmnc_model_read("/nonexistent/model.mmnc", &m2, &e) == MMNC_EIO && strstr(e.msg, "/nonexistent/model.mmnc"));
+    {
+        mmnc_model *none = NULL;
+        CHECK(mmnc_model_read("/nonexistent/model.mmnc", &none, &e) == MMNC_EIO && none == NULL &&
+              strstr(e.msg, "/nonexistent/model.mmnc"));
+    }
 
     /* every allocation of a read may fail, cleanly */
     for (long k = 1; k < 200; k++) {

@@ -113,10 +113,11 @@ typedef struct progress_ctx {
     int restarts;
 } progress_ctx;
 
-static void on_progress(void *ctx, int restart, int iter, double obj)
+static int on_progress(void *ctx, int restart, int iter, double obj)
 {
     progress_ctx *c = ctx;
     cli_progress_say(&c->pr, "start %d/%d, iteration %d, objective %.6f", restart + 1, c->restarts, iter, obj);
+    return 0;
 }
 
 static int parse_pz(const char *s, mmnc_int k, double **out)

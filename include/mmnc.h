@@ -91,7 +91,8 @@ enum {
     MMNC_EFORMAT = 4, /* malformed or unsupported file contents */
     MMNC_ENOCONV = 5, /* an iterative method did not converge */
     MMNC_ELP = 6,     /* the LP solver failed */
-    MMNC_EUNSUP = 7   /* feature not compiled in (GLPK, matio, ...) */
+    MMNC_EUNSUP = 7,  /* feature not compiled in (GLPK, matio, ...) */
+    MMNC_ECANCELED = 8 /* stopped at the caller's request (mmnc_params.progress returned nonzero) */
 };
 
 #define MMNC_ERRMSG_SIZE 1024
@@ -770,7 +771,14 @@ typedef enum {
     MMNC_REFINE_CHOSEN = 2 /* the kept start, after the selection */
 } mmnc_refine;
 
-typedef void (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
+/* Called about once per iteration of a start (restart: its index; objective:
+ * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
+ * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
+ * (how an interactive caller stops a long run: the Python binding returns 1
+ * on Ctrl-C).  The spectral embedding and the refinement are not
+ * interrupted.  Calls are serialised (one at a time) even when starts run on
+ * several threads.  In a distributed run every rank must return the same. */
+typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 
 typedef struct mmnc_params {
     int algorithm;      /* MMNC_ALG_NUCLEAR (default), MMNC_ALG_FROBENIUS or MMNC_ALG_INFORMATION */
@@ -805,7 +813,7 @@ typedef struct mmnc_params {
     int exact_marginal; /* Alg. 1: enforce W P_Y = P_Z exactly instead of the penalty: ascent by
                            transportation-LP steps, no lambda or step (needs GLPK) (default 0) */
     int threads;        /* OpenMP threads; 0 = OpenMP's default */
-    mmnc_progress_fn progress; /* called about once per iteration, or NULL */
+    mmnc_progress_fn progress; /* called about once per iteration, or NULL; nonzero stops the run */
     void *progress_ctx;
 } mmnc_params;
 
@@ -858,7 +866,8 @@ typedef struct mmnc_result {
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
  * Returns MMNC_EINVAL for invalid parameters (with mmnc_params_check's
  * message), MMNC_EUNSUP if a prescribed P_Z is given to Alg. 2 without GLPK,
- * MMNC_ELP if the LP solver fails.  Time per iteration O(nnz k + k^2 |X|);
+ * MMNC_ELP if the LP solver fails, MMNC_ECANCELED (*out NULL) when
+ * prm->progress asked to stop.  Time per iteration O(nnz k + k^2 |X|);
  * memory O(k (|X| + |Y|)) beyond the pmf.
  */
 MMNC_API int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);

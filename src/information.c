@@ -226,7 +226,9 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
             mmnc_i_disum(p, &moved, 1);
         }
         run->iterations = it + 1;
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, mmnc_i_mutual_info(p, k, T, pz));
+        if (prm->progress &&
+            (status = mmnc_i_progress(prm, restart, it + 1, mmnc_i_mutual_info(p, k, T, pz), err)) != MMNC_OK)
+            goto cleanup;
         if (moved == 0) {
             run->converged = 1;
             break;

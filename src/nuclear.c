@@ -532,7 +532,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 break;
             }
         }
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, w.cur.obj);
+        if ((status = mmnc_i_progress(prm, restart, it + 1, w.cur.obj, err)) != MMNC_OK) goto cleanup;
         if (!accepted) {
             run->converged = 1;
             it++;
@@ -592,7 +592,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
         w.cur = w.nxt;
         w.nxt = t;
         memcpy(W, Wn, (size_t)(ny * k) * sizeof(double));
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, w.cur.obj);
+        if ((status = mmnc_i_progress(prm, restart, it + 1, w.cur.obj, err)) != MMNC_OK) goto cleanup;
         if (change < 1e-12 || flat) {
             run->converged = 1;
             it++;

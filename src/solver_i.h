@@ -14,6 +14,10 @@ typedef struct mmnc_i_run {
     int converged;
 } mmnc_i_run;
 
+/* Report an iteration to the caller's progress function, if any:
+ * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
+int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);
+
 /* Spectral embedding for starts: rows of [P_Y]^{-1/2} U_{2..k} (ny x (k-1)),
  * from the DTM's k leading left singular vectors. */
 int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, double *emb, mmnc_err *err);

@@ -505,6 +505,40 @@ static void test_screen(void)
     }
 }
 
+/* A progress function that asks to stop ends the run: every algorithm, starts
+ * side by side or not, returns MMNC_ECANCELED, no result, and the function is
+ * not called again once it has said stop. */
+static void test_cancel(void)
+{
+    mmnc_int truth[300];
+    mmnc_pmf *p = planted(300, 150, 5, 0.3, 0.2, 5, truth);
+    for (int alg = 1; alg <= 3; alg++)
+        for (int threads = 1; threads <= 2; threads++) {
+            trace *t = calloc(1, sizeof(trace));
+            mmnc_params prm;
+            mmnc_result *r = NULL;
+            mmnc_err err = {0, ""};
+            mmnc_params_default(&prm);
+            prm.algorithm = alg;
+            prm.k = 5;
+            prm.threads = threads;
+            prm.progress = record;
+            prm.progress_ctx = t;
+            t->stop_after = 3;
+            CHECK(mmnc_cluster(p, &prm, &r, &err) == MMNC_ECANCELED);
+            CHECK(err.code == MMNC_ECANCELED && strstr(err.msg, "stopped") != NULL);
+            CHECK(r == NULL);
+            CHECK(t->n == 3);
+            /* the same run without the stop completes */
+            memset(t, 0, sizeof *t);
+            CHECK_OK(mmnc_cluster(p, &prm, &r, &err));
+            CHECK(t->n > 3);
+            mmnc_result_free(r);
+            free(t);
+        }
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_composition();
@@ -515,5 +549,6 @@ int main(void)
     test_alloc_failures();
     test_one_copy();
     test_screen();
+    test_cancel();
     return test_done();
 }

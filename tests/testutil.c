@@ -110,9 +110,10 @@ mmnc_csr *test_planted_csr(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, doub
     return A;
 }
 
-void test_trace_record(void *ctx, int restart, int iter, double obj)
+int test_trace_record(void *ctx, int restart, int iter, double obj)
 {
     test_trace *t = ctx;
     (void)iter;
     if (t->n < 4096) t->obj[t->n] = obj, t->restart[t->n] = restart, t->n++;
+    return t->stop_after > 0 && t->n >= t->stop_after;
 }

@@ -47,13 +47,15 @@ extern int test_passed, test_failed;
 int test_csr_equal(const mmnc_csr *A, const mmnc_csr *B);
 
 /* A progress callback's record (mmnc_params.progress = test_trace_record,
- * progress_ctx = a zeroed test_trace): the objective and start of each call. */
+ * progress_ctx = a zeroed test_trace): the objective and start of each call;
+ * with stop_after set, it asks the run to stop. */
 typedef struct test_trace {
     double obj[4096];
     int restart[4096];
     int n;
+    int stop_after; /* > 0: ask the run to stop at this call (returns 1) */
 } test_trace;
-void test_trace_record(void *ctx, int restart, int iter, double obj);
+int test_trace_record(void *ctx, int restart, int iter, double obj);
 
 /* A library call that builds a data set: returns its status and *out. */
 typedef int (*test_data_fn)(void *ctx, mmnc_data **out, mmnc_err *err);

@@ -5,6 +5,9 @@
  */
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "kernel_i.h"
 
@@ -113,9 +116,11 @@ cleanup:
     return status;
 }
 
-/* Y = D_r^{-1/2} M D_c^{-1/2} X for M = P (rows py, cols px) or Pt. */
-static void scaled_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X,
-                       double *Y)
+/* Y = D_r^{-1/2} M D_c^{-1/2} X for M = P (rows py, cols px) or Pt, one row
+ * at a time (the whole m-row of X per nonzero).  The fallback of
+ * blocked_mul below when its workspace cannot be had; the same bits. */
+static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X,
+                        double *Y)
 {
 #pragma omp parallel for schedule(dynamic, 256) if (M->nnz * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < M->nrows; i++) {
@@ -132,20 +137,140 @@ static void scaled_mul(const mmnc_csr *M, const double *dr, const double *dc, mm
     }
 }
 
+/*
+ * The same product for wide X (the subspace iteration of svd.c, m ~ 10^2 ..
+ * 10^3), cache-blocked: the rows of M go in groups of about GROUP_NNZ
+ * nonzeros, and each group is swept once per panel of PANEL columns of X,
+ * with the PANEL sums of a row in registers.  The group's scaled values (in
+ * L1/L2) are read once per panel instead of the matrix from memory, and the
+ * panel slices of the frequent columns stay in L2 across the group's rows;
+ * the row-at-a-time loop instead streams the whole m-row of X (6.4 KB at m =
+ * 800) from memory for every nonzero and keeps its sums in memory
+ * (bench/NOTES.md, "Embeddings").  Every sum is made in the same order and
+ * with the same roundings as rowwise_mul (v = val / sqrt(dc), no fused
+ * multiply-add), so the bits do not depend on the kernel nor on the number
+ * of threads (each row is one thread's).
+ */
+#define PANEL 32        /* columns per sweep: 32 sums, 8 AVX registers */
+#define GROUP_NNZ 8192  /* nonzeros per group of rows: 64 KB of values + 64 KB of indices */
+#define PANEL_AHEAD 8   /* nonzeros ahead whose X slices are prefetched */
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+/* AVX2 where the processor has it (chosen once at load time), SSE2 elsewhere;
+ * no FMA in either, so both round alike. */
+#define MMNC_I_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef MMNC_I_CLONES
+#define MMNC_I_CLONES
+#endif
+
+/* Rows [i0, i1) of M, whose scaled values are v[e - rowptr[i0]]; all m columns. */
+MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *v, const double *dr,
+                                    mmnc_int m, const double *X, double *Y)
+{
+    const mmnc_int *ci = M->colind;
+    mmnc_int base = M->rowptr[i0], end = M->rowptr[i1];
+    for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
+        mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
+        const double *Xp = X + j0;
+        for (mmnc_int i = i0; i < i1; i++) {
+            mmnc_int e0 = M->rowptr[i], e1 = M->rowptr[i + 1];
+            double s = 1.0 / sqrt(dr[i]), *yi = Y + i * m + j0;
+            if (w == PANEL) {
+                double acc[PANEL];
+                for (int z = 0; z < PANEL; z++) acc[z] = 0.0;
+                for (mmnc_int e = e0; e < e1; e++) {
+                    const double *x = Xp + ci[e] * m;
+                    double a = v[e - base];
+                    if (e + PANEL_AHEAD < end) { /* the 4 lines of a slice a few nonzeros ahead */
+                        const char *f = (const char *)(Xp + ci[e + PANEL_AHEAD] * m);
+                        __builtin_prefetch(f);
+                        __builtin_prefetch(f + 64);
+                        __builtin_prefetch(f + 128);
+                        __builtin_prefetch(f + 192);
+                    }
+                    for (int z = 0; z < PANEL; z++) acc[z] += a * x[z];
+                }
+                for (int z = 0; z < PANEL; z++) yi[z] = acc[z] * s;
+            } else {
+                for (mmnc_int z = 0; z < w; z++) yi[z] = 0.0;
+                for (mmnc_int e = e0; e < e1; e++) {
+                    const double *x = Xp + ci[e] * m;
+                    double a = v[e - base];
+                    for (mmnc_int z = 0; z < w; z++) yi[z] += a * x[z];
+                }
+                for (mmnc_int z = 0; z < w; z++) yi[z] *= s;
+            }
+        }
+    }
+}
+
+static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y)
+{
+    mmnc_int n = M->nrows, ng = 0, maxg = 0, *g = NULL;
+    double *sq = NULL, *buf = NULL;
+    int nt = 1;
+    if (m < PANEL || n == 0) {
+        rowwise_mul(M, dr, dc, m, X, Y);
+        return;
+    }
+#ifdef _OPENMP
+    if (M->nnz * m > MMNC_I_OMP_MIN_WORK) nt = omp_get_max_threads();
+#endif
+    /* groups of whole rows, about GROUP_NNZ nonzeros each (a longer row alone) */
+    g = mmnc_i_malloc((size_t)n + 1, sizeof(mmnc_int));
+    sq = mmnc_i_malloc((size_t)M->ncols + 1, sizeof(double));
+    if (g && sq) {
+        g[0] = 0;
+        for (mmnc_int i = 0; i < n;) {
+            mmnc_int i1 = i + 1;
+            while (i1 < n && M->rowptr[i1 + 1] - M->rowptr[i] <= GROUP_NNZ) i1++;
+            g[++ng] = i1;
+            if (M->rowptr[i1] - M->rowptr[i] > maxg) maxg = M->rowptr[i1] - M->rowptr[i];
+            i = i1;
+        }
+        buf = mmnc_i_malloc((size_t)nt * (size_t)(maxg ? maxg : 1), sizeof(double));
+    }
+    if (!buf) {
+        rowwise_mul(M, dr, dc, m, X, Y);
+        goto done;
+    }
+    for (mmnc_int c = 0; c < M->ncols; c++) sq[c] = sqrt(dc[c]);
+#pragma omp parallel num_threads(nt)
+    {
+        double *v = buf;
+#ifdef _OPENMP
+        v += (size_t)omp_get_thread_num() * (size_t)(maxg ? maxg : 1);
+#endif
+#pragma omp for schedule(dynamic, 1)
+        for (mmnc_int b = 0; b < ng; b++) {
+            mmnc_int base = M->rowptr[g[b]];
+            for (mmnc_int e = base; e < M->rowptr[g[b + 1]]; e++) v[e - base] = M->val[e] / sq[M->colind[e]];
+            group_mul(M, g[b], g[b + 1], v, dr, m, X, Y);
+        }
+    }
+done:
+    mmnc_i_free(g);
+    mmnc_i_free(sq);
+    mmnc_i_free(buf);
+}
+
 void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
-    scaled_mul(p->P, p->py, p->px, m, X, Y);
+    blocked_mul(p->P, p->py, p->px, m, X, Y);
 }
 
 void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
     if (p->Pt) {
-        scaled_mul(p->Pt, p->px, p->py, m, X, Y);
+        blocked_mul(p->Pt, p->px, p->py, m, X, Y);
         mmnc_i_dsum(p, Y, p->nx * m); /* distributed: every rank's rows contribute */
         return;
     }
     /* one copy of the matrix: the rows of P scattered (the same sums, the
-     * square roots taken as scaled_mul takes them), then the column scaling */
+     * square roots taken as blocked_mul takes them), then the column scaling */
     mmnc_i_col_scatter(p, m, NULL, NULL, X, NULL, p->py, Y);
 #pragma omp parallel for schedule(static) if (p->nx * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < p->nx; x++) {

@@ -594,8 +594,12 @@ MMNC_API int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit,
  * iterations done returned in *iters (may be NULL).  A larger oversample
  * converges in fewer, costlier iterations: the error of sigma_j shrinks like
  * (sigma_{r+oversample+1} / sigma_j)^2 per iteration.  Each iteration costs
- * two sparse products, O(nnz l), and two orthonormalisations, O((|Y| + |X|)
- * l^2), with l = r + oversample; memory (|Y| + |X| + 12 l) l doubles. */
+ * two sparse products, O(nnz l), a Gram matrix of the |Y| x l block and one
+ * CholeskyQR of the |X| x l block (two rounds when the block is
+ * ill-conditioned against tol), O((|Y| + |X|) l^2), and an l x l symmetric
+ * eigenproblem, with l = r + oversample; the last adds one CholeskyQR2 of
+ * the |Y| x l block and an l x l SVD.  Memory (|Y| + |X| + 12 l) l doubles,
+ * and |X| l + nnz / threads more during a product. */
 MMNC_API int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit,
                      uint64_t seed, double *sigma, double *U, double *V, int *iters, mmnc_err *err);
 

@@ -4,7 +4,11 @@
  * svd.c), and the connected components of the bipartite graph.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -139,21 +143,25 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 
 /*
  * The same product for wide X (the subspace iteration of svd.c, m ~ 10^2 ..
- * 10^3), cache-blocked: the rows of M go in groups of about GROUP_NNZ
- * nonzeros, and each group is swept once per panel of PANEL columns of X,
- * with the PANEL sums of a row in registers.  The group's scaled values (in
- * L1/L2) are read once per panel instead of the matrix from memory, and the
- * panel slices of the frequent columns stay in L2 across the group's rows;
- * the row-at-a-time loop instead streams the whole m-row of X (6.4 KB at m =
- * 800) from memory for every nonzero and keeps its sums in memory
- * (bench/NOTES.md, "Embeddings").  Every sum is made in the same order and
- * with the same roundings as rowwise_mul (v = val / sqrt(dc), no fused
- * multiply-add), so the bits do not depend on the kernel nor on the number
- * of threads (each row is one thread's).
+ * 10^3), cache-blocked.  X is first copied into panels of PANEL columns,
+ * each panel contiguous (nc x PANEL, zero-padded, on huge pages where the
+ * system gives them), so that the PANEL values of a column are two aligned
+ * cache lines... four (PANEL = 32 doubles) on one page.  The rows of M go in
+ * groups of about GROUP_NNZ nonzeros, and each group is swept once per
+ * panel with the PANEL sums of a row in registers: the group's scaled
+ * values (in L1/L2) are read once per panel instead of the matrix from
+ * memory, and the slices of the frequent columns stay in L2 across the
+ * group's rows.  The row-at-a-time loop instead streams the whole m-row of
+ * X (6.4 KB at m = 800, a new page each) from memory for every nonzero and
+ * keeps its sums in memory (bench/NOTES.md, "Embeddings").  Every sum is
+ * made in the same order and with the same roundings as rowwise_mul (v =
+ * val / sqrt(dc), no fused multiply-add), so the bits do not depend on the
+ * kernel nor on the number of threads (each row is one thread's).
  */
 #define PANEL 32        /* columns per sweep: 32 sums, 8 AVX registers */
 #define GROUP_NNZ 8192  /* nonzeros per group of rows: 64 KB of values + 64 KB of indices */
 #define PANEL_AHEAD 8   /* nonzeros ahead whose X slices are prefetched */
+#define HUGE_PAGE 2097152
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
@@ -166,51 +174,45 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #define MMNC_I_CLONES
 #endif
 
-/* Rows [i0, i1) of M, whose scaled values are v[e - rowptr[i0]]; all m columns. */
+/* Rows [i0, i1) of M, whose scaled values are v[e - rowptr[i0]]; Xp holds
+ * np panels of nc x PANEL; all m columns of Y. */
 MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *v, const double *dr,
-                                    mmnc_int m, const double *X, double *Y)
+                                    mmnc_int m, const double *Xp, double *Y)
 {
     const mmnc_int *ci = M->colind;
-    mmnc_int base = M->rowptr[i0], end = M->rowptr[i1];
+    mmnc_int base = M->rowptr[i0], end = M->rowptr[i1], nc = M->ncols;
     for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
         mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
-        const double *Xp = X + j0;
+        const double *X = Xp + (j0 / PANEL) * nc * PANEL;
         for (mmnc_int i = i0; i < i1; i++) {
             mmnc_int e0 = M->rowptr[i], e1 = M->rowptr[i + 1];
-            double s = 1.0 / sqrt(dr[i]), *yi = Y + i * m + j0;
-            if (w == PANEL) {
-                double acc[PANEL];
-                for (int z = 0; z < PANEL; z++) acc[z] = 0.0;
-                for (mmnc_int e = e0; e < e1; e++) {
-                    const double *x = Xp + ci[e] * m;
-                    double a = v[e - base];
-                    if (e + PANEL_AHEAD < end) { /* the 4 lines of a slice a few nonzeros ahead */
-                        const char *f = (const char *)(Xp + ci[e + PANEL_AHEAD] * m);
-                        __builtin_prefetch(f);
-                        __builtin_prefetch(f + 64);
-                        __builtin_prefetch(f + 128);
-                        __builtin_prefetch(f + 192);
-                    }
-                    for (int z = 0; z < PANEL; z++) acc[z] += a * x[z];
+            double s = 1.0 / sqrt(dr[i]), *yi = Y + i * m + j0, acc[PANEL];
+            for (int z = 0; z < PANEL; z++) acc[z] = 0.0;
+            for (mmnc_int e = e0; e < e1; e++) {
+                const double *x = X + ci[e] * PANEL;
+                double a = v[e - base];
+                if (e + PANEL_AHEAD < end) { /* the 4 lines of a slice a few nonzeros ahead */
+                    const char *f = (const char *)(X + ci[e + PANEL_AHEAD] * PANEL);
+                    __builtin_prefetch(f);
+                    __builtin_prefetch(f + 64);
+                    __builtin_prefetch(f + 128);
+                    __builtin_prefetch(f + 192);
                 }
-                for (int z = 0; z < PANEL; z++) yi[z] = acc[z] * s;
-            } else {
-                for (mmnc_int z = 0; z < w; z++) yi[z] = 0.0;
-                for (mmnc_int e = e0; e < e1; e++) {
-                    const double *x = Xp + ci[e] * m;
-                    double a = v[e - base];
-                    for (mmnc_int z = 0; z < w; z++) yi[z] += a * x[z];
-                }
-                for (mmnc_int z = 0; z < w; z++) yi[z] *= s;
+                for (int z = 0; z < PANEL; z++) acc[z] += a * x[z];
             }
+            if (w == PANEL)
+                for (int z = 0; z < PANEL; z++) yi[z] = acc[z] * s;
+            else
+                for (mmnc_int z = 0; z < w; z++) yi[z] = acc[z] * s;
         }
     }
 }
 
 static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y)
 {
-    mmnc_int n = M->nrows, ng = 0, maxg = 0, *g = NULL;
-    double *sq = NULL, *buf = NULL;
+    mmnc_int n = M->nrows, nc = M->ncols, np = (m + PANEL - 1) / PANEL, ng = 0, maxg = 0, *g = NULL;
+    double *sq = NULL, *buf = NULL, *Xp = NULL;
+    char *raw = NULL;
     int nt = 1;
     if (m < PANEL || n == 0) {
         rowwise_mul(M, dr, dc, m, X, Y);
@@ -221,8 +223,9 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #endif
     /* groups of whole rows, about GROUP_NNZ nonzeros each (a longer row alone) */
     g = mmnc_i_malloc((size_t)n + 1, sizeof(mmnc_int));
-    sq = mmnc_i_malloc((size_t)M->ncols + 1, sizeof(double));
-    if (g && sq) {
+    sq = mmnc_i_malloc((size_t)nc + 1, sizeof(double));
+    raw = mmnc_i_malloc((size_t)(np * nc * PANEL) * sizeof(double) + HUGE_PAGE, 1);
+    if (g && sq && raw) {
         g[0] = 0;
         for (mmnc_int i = 0; i < n;) {
             mmnc_int i1 = i + 1;
@@ -237,23 +240,36 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
         rowwise_mul(M, dr, dc, m, X, Y);
         goto done;
     }
-    for (mmnc_int c = 0; c < M->ncols; c++) sq[c] = sqrt(dc[c]);
+    Xp = (double *)(raw + (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE);
+#ifdef MADV_HUGEPAGE
+    madvise(Xp, (size_t)(np * nc * PANEL) * sizeof(double) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+    for (mmnc_int c = 0; c < nc; c++) sq[c] = sqrt(dc[c]);
 #pragma omp parallel num_threads(nt)
     {
         double *v = buf;
 #ifdef _OPENMP
         v += (size_t)omp_get_thread_num() * (size_t)(maxg ? maxg : 1);
 #endif
+#pragma omp for schedule(static)
+        for (mmnc_int c = 0; c < nc; c++)
+            for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
+                double *d = Xp + ((j0 / PANEL) * nc + c) * PANEL;
+                mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
+                memcpy(d, X + c * m + j0, (size_t)w * sizeof(double));
+                for (mmnc_int z = w; z < PANEL; z++) d[z] = 0.0;
+            }
 #pragma omp for schedule(dynamic, 1)
         for (mmnc_int b = 0; b < ng; b++) {
             mmnc_int base = M->rowptr[g[b]];
             for (mmnc_int e = base; e < M->rowptr[g[b + 1]]; e++) v[e - base] = M->val[e] / sq[M->colind[e]];
-            group_mul(M, g[b], g[b + 1], v, dr, m, X, Y);
+            group_mul(M, g[b], g[b + 1], v, dr, m, Xp, Y);
         }
     }
 done:
     mmnc_i_free(g);
     mmnc_i_free(sq);
+    mmnc_i_free(raw);
     mmnc_i_free(buf);
 }
 

@@ -315,20 +315,22 @@ int main(int argc, char **argv)
     fprintf(stderr, "  dgemm %.1f GFLOP/s; triad %.1f GB/s, read %.1f GB/s\n", gflops, triad, read);
     fprintf(stderr, "  one product: %.1f GFLOP (%.3f s at dgemm), %.2f GB (%.3f s at triad): floor %.3f s\n",
             flops / 1e9, fl_s, bytes_mul / 1e9, bytes_mul / (triad * 1e9), floor_mul);
-    fprintf(stderr, "  B X   library %.3f s (%.1fx floor, %.1f GFLOP/s, CPU %.3f s)", best[0], best[0] / floor_mul,
-            flops / best[0] / 1e9, cpu[0]);
-    if (baseline)
-        fprintf(stderr, "; baseline %.3f s (%.1fx floor, CPU %.3f s); speed-up %.2fx", best[2], best[2] / floor_mul,
-                cpu[2], best[2] / best[0]);
-    fprintf(stderr, "\n  B^T Y library %.3f s (%.1fx floor, %.1f GFLOP/s, CPU %.3f s)", best[1], best[1] / floor_tmul,
-            flops / best[1] / 1e9, cpu[1]);
-    if (baseline)
-        fprintf(stderr, "; baseline %.3f s (%.1fx floor, CPU %.3f s); speed-up %.2fx", best[3], best[3] / floor_tmul,
-                cpu[3], best[3] / best[1]);
+    if (products) {
+        fprintf(stderr, "  B X   library %.3f s (%.1fx floor, %.1f GFLOP/s, CPU %.3f s)", best[0], best[0] / floor_mul,
+                flops / best[0] / 1e9, cpu[0]);
+        if (baseline)
+            fprintf(stderr, "; baseline %.3f s (%.1fx floor, CPU %.3f s); speed-up %.2fx", best[2], best[2] / floor_mul,
+                    cpu[2], best[2] / best[0]);
+        fprintf(stderr, "\n  B^T Y library %.3f s (%.1fx floor, %.1f GFLOP/s, CPU %.3f s)", best[1], best[1] / floor_tmul,
+                flops / best[1] / 1e9, cpu[1]);
+        if (baseline)
+            fprintf(stderr, "; baseline %.3f s (%.1fx floor, CPU %.3f s); speed-up %.2fx", best[3], best[3] / floor_tmul,
+                    cpu[3], best[3] / best[1]);
+    }
     fprintf(stderr,
-            "\n  CholeskyQR round on %lld x %lld: dsyrk %.3f s (as dgemm %.3f s), dtrsm %.3f s (dtrmm by R^-1 %.3f s); "
+            "%s  CholeskyQR round on %lld x %lld: dsyrk %.3f s (as dgemm %.3f s), dtrsm %.3f s (dtrmm by R^-1 %.3f s); "
             "%lld x %lld dgesvd %.3f s (1 thread)\n",
-            (long long)p->ny, (long long)l, syrk_s, ggram_s, trsm_s, trmm_s, (long long)l, (long long)l, svd_s);
+            products ? "\n" : "", (long long)p->ny, (long long)l, syrk_s, ggram_s, trsm_s, trmm_s, (long long)l, (long long)l, svd_s);
 
     printf("{\"data\": \"%s\", \"rows\": %lld, \"cols\": %lld, \"nnz\": %lld, \"l\": %lld, \"threads\": %d, "
            "\"dgemm_gflops\": %.2f, \"triad_gbs\": %.2f, \"read_gbs\": %.2f, \"product_gflop\": %.3f, "

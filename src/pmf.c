@@ -213,6 +213,7 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
     mmnc_int n = M->nrows, nc = M->ncols, np = (m + PANEL - 1) / PANEL, ng = 0, maxg = 0, *g = NULL;
     double *sq = NULL, *buf = NULL, *Xp = NULL;
     char *raw = NULL;
+    size_t xbytes, align;
     int nt = 1;
     if (m < PANEL || n == 0) {
         rowwise_mul(M, dr, dc, m, X, Y);
@@ -224,7 +225,9 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
     /* groups of whole rows, about GROUP_NNZ nonzeros each (a longer row alone) */
     g = mmnc_i_malloc((size_t)n + 1, sizeof(mmnc_int));
     sq = mmnc_i_malloc((size_t)nc + 1, sizeof(double));
-    raw = mmnc_i_malloc((size_t)(np * nc * PANEL) * sizeof(double) + HUGE_PAGE, 1);
+    xbytes = (size_t)(np * nc * PANEL) * sizeof(double);
+    align = xbytes >= 8 * (size_t)HUGE_PAGE ? HUGE_PAGE : 64; /* huge pages only for big blocks */
+    raw = mmnc_i_malloc(xbytes + align, 1);
     if (g && sq && raw) {
         g[0] = 0;
         for (mmnc_int i = 0; i < n;) {
@@ -240,9 +243,9 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
         rowwise_mul(M, dr, dc, m, X, Y);
         goto done;
     }
-    Xp = (double *)(raw + (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE);
+    Xp = (double *)(raw + (align - (uintptr_t)raw % align) % align);
 #ifdef MADV_HUGEPAGE
-    madvise(Xp, (size_t)(np * nc * PANEL) * sizeof(double) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
+    if (align == HUGE_PAGE) madvise(Xp, xbytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
     for (mmnc_int c = 0; c < nc; c++) sq[c] = sqrt(dc[c]);
 #pragma omp parallel num_threads(nt)

@@ -594,12 +594,9 @@ MMNC_API int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit,
  * iterations done returned in *iters (may be NULL).  A larger oversample
  * converges in fewer, costlier iterations: the error of sigma_j shrinks like
  * (sigma_{r+oversample+1} / sigma_j)^2 per iteration.  Each iteration costs
- * two sparse products, O(nnz l), a Gram matrix of the |Y| x l block and one
- * CholeskyQR of the |X| x l block (two rounds when the block is
- * ill-conditioned against tol), O((|Y| + |X|) l^2), and an l x l symmetric
- * eigenproblem, with l = r + oversample; the last adds one CholeskyQR2 of
- * the |Y| x l block and an l x l SVD.  Memory (|Y| + |X| + 12 l) l doubles,
- * and |X| l + nnz / threads more during a product. */
+ * two sparse products, O(nnz l), and two orthonormalisations, O((|Y| + |X|)
+ * l^2), with l = r + oversample; memory (|Y| + |X| + 12 l) l doubles, and
+ * |X| l + nnz / threads more during a product. */
 MMNC_API int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit,
                      uint64_t seed, double *sigma, double *U, double *V, int *iters, mmnc_err *err);
 
@@ -644,6 +641,13 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * Errors: MMNC_EINVAL (d < 1 or d + 1 > min(|Y|, |X|), bad options);
  * MMNC_ENOCONV when o->maxit iterations did not reach o->tol (E and sigma
  * are still written: the best estimate so far); MMNC_ENOMEM.
+ * The subspace iteration is mmnc_dtm_svds_ex's, leaner: per iteration the
+ * Ritz values come from the Gram matrix of B Q (an l x l symmetric
+ * eigenproblem) and only the |X| x l block is orthonormalised (one
+ * CholeskyQR round while kappa^2 eps < tol / 1000, else two); the |Y| x l
+ * block once, before the Rayleigh-Ritz step.  The same subspaces, about
+ * half the dense work; the vectors agree with mmnc_dtm_svds_ex's to the
+ * tolerance, not bit for bit.
  * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + 1 + oversample.
  */
 MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,

@@ -225,12 +225,17 @@ static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *e
  * orthonormalised with R (B Q = Y R), and R = Us S Vs^T gives U = Y Us,
  * V = Q Vs.  The spans are those of Halko et al.'s scheme, which
  * orthonormalised both blocks twice in every iteration (bench/NOTES.md,
- * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4). */
-int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
-                     double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+ * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4).
+ * That is the lean iteration (lean = 1, mmnc_embed).  lean = 0 keeps Halko
+ * et al.'s iteration as written, which orthonormalises Y and Q twice each
+ * and takes the Ritz values from an l x l SVD every iteration: the bits of
+ * mmnc_dtm_svds_ex, and so of the spectral starts of the clustering (whose
+ * regression floors on Reuters were set with them), stay as they were. */
+static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed, int lean,
+                double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
     mmnc_int ny, nx, l, it = 0;
-    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *prev = NULL, *superb = NULL;
+    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
     int status = MMNC_OK, converged = 0, qrounds = 2;
     mmnc_rng rng;
@@ -256,6 +261,7 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     MMNC_ALLOC(R, l * l, err, status);
     MMNC_ALLOC(s, l, err, status);
     MMNC_ALLOC(su, l * l, err, status);
+    MMNC_ALLOC(svt, l * l, err, status);
     MMNC_ALLOC(prev, r, err, status);
     MMNC_ALLOC(superb, l, err, status);
     MMNC_ALLOC(w.G, l * l, err, status);
@@ -264,9 +270,36 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     MMNC_ALLOC(w.tau, l, err, status);
     mmnc_rng_seed(&rng, seed);
     for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_rng_normal(&rng);
-    if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
+    if ((status = orth(nx, l, Q, NULL, lean ? 1e-3 * tol : 0.0, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
-    while (it < maxit) {
+    while (!lean && it < maxit) {
+        /* Halko et al. as written: Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
+        mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
+        if ((status = orth(ny, l, Yb, NULL, 0.0, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
+        mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
+        if ((status = orth(nx, l, Q, R, 0.0, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
+        it++;
+        /* R^T = Us S Vs^T: dgesvd with jobu = 'O' leaves Us in svt, and su = Vs^T. */
+        for (mmnc_int i = 0; i < l; i++)
+            for (mmnc_int j = 0; j < l; j++) svt[i * l + j] = R[j * l + i];
+        lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'O', 'A', (lapack_int)l, (lapack_int)l, svt,
+                                         (lapack_int)l, s, NULL, (lapack_int)l, su, (lapack_int)l, superb);
+        if (info != 0) {
+            status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info);
+            goto cleanup;
+        }
+        double change = 0.0;
+        for (mmnc_int i = 0; i < r; i++) {
+            double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
+            if (d > change) change = d;
+            prev[i] = s[i];
+        }
+        if (change < tol) {
+            converged = 1;
+            break;
+        }
+    }
+    while (lean && it < maxit) {
         mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
         gram(ny, l, Yb, w.G, w.part);
         if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
@@ -286,7 +319,7 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
         mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     }
-    if (qrounds == 1) {
+    if (lean && qrounds == 1) {
         /* The second CholeskyQR round on Q (Q <- Q R2^{-1}, Y <- Y R2^{-1}
          * keeps Y = B Q); Householder and a fresh product if it fails. */
         gram(nx, l, Q, w.G, w.part);
@@ -307,8 +340,8 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     }
     /* Rayleigh-Ritz: B Q = Y R with Y orthonormal; R = Us S Vs^T. dgesvd
      * with jobu = 'O' leaves Us in R, and su = Vs^T. */
-    if ((status = orth(ny, l, Yb, R, 0.0, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
-    {
+    if (lean && (status = orth(ny, l, Yb, R, 0.0, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
+    if (lean) {
         lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'O', 'A', (lapack_int)l, (lapack_int)l, R, (lapack_int)l,
                                          s, NULL, (lapack_int)l, su, (lapack_int)l, superb);
         if (info != 0) {
@@ -317,7 +350,7 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
         }
     }
     for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
-    if (U) block_gemm(ny, l, r, Yb, R, 0, U);    /* U = Y Us */
+    if (U) block_gemm(ny, l, r, Yb, lean ? R : svt, 0, U); /* U = Y Us */
     if (V) block_gemm(nx, l, r, Q, su, 1, V);    /* V = Q Vs */
     /* Sign convention: the entry of largest magnitude of each U column is
      * positive (the first such entry; distributed: over all ranks' rows). */
@@ -371,6 +404,7 @@ cleanup:
     mmnc_i_free(R);
     mmnc_i_free(s);
     mmnc_i_free(su);
+    mmnc_i_free(svt);
     mmnc_i_free(prev);
     mmnc_i_free(superb);
     mmnc_i_free(w.G);
@@ -380,10 +414,16 @@ cleanup:
     return status;
 }
 
+int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
+                     double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+{
+    return svds(p, r, oversample, tol, maxit, seed, 0, sigma, U, V, iters, err);
+}
+
 int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, double *sigma, double *U,
                   double *V, mmnc_err *err)
 {
-    return mmnc_dtm_svds_ex(p, r, -1, tol, maxit, seed, sigma, U, V, NULL, err);
+    return svds(p, r, -1, tol, maxit, seed, 0, sigma, U, V, NULL, err);
 }
 
 /* ---- embeddings ------------------------------------------------------------ */
@@ -425,7 +465,7 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
     {
         mmnc_int over = o->oversample;
         if (over < 0) over = r / 4 > 20 ? r / 4 : 20;
-        status = mmnc_dtm_svds_ex(p, r, over, o->tol, o->maxit, o->seed, s, U, NULL, iters, err);
+        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
 #pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)

@@ -201,6 +201,19 @@ static void block_gemm(mmnc_int n, mmnc_int l, mmnc_int r, const double *A, cons
     }
 }
 
+/* 1 when the r leading values s moved by less than tol * s[0] since prev
+ * (which then takes s). */
+static int settled(mmnc_int r, const double *s, double *prev, double tol)
+{
+    double change = 0.0;
+    for (mmnc_int i = 0; i < r; i++) {
+        double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
+        if (d > change) change = d;
+        prev[i] = s[i];
+    }
+    return change < tol;
+}
+
 /* The l Ritz values of B on span(Q) from G = (B Q)^T (B Q) (upper
  * triangle, overwritten): s = sqrt of its eigenvalues, descending. */
 static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *err)
@@ -288,13 +301,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info);
             goto cleanup;
         }
-        double change = 0.0;
-        for (mmnc_int i = 0; i < r; i++) {
-            double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
-            if (d > change) change = d;
-            prev[i] = s[i];
-        }
-        if (change < tol) {
+        if (settled(r, s, prev, tol)) {
             converged = 1;
             break;
         }
@@ -305,13 +312,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
         if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
         it++;
-        double change = 0.0;
-        for (mmnc_int i = 0; i < r; i++) {
-            double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
-            if (d > change) change = d;
-            prev[i] = s[i];
-        }
-        if (change < tol) {
+        if (settled(r, s, prev, tol)) {
             converged = 1;
             break;
         }

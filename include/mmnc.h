@@ -639,7 +639,8 @@ MMNC_API int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit,
  * converges in fewer, costlier iterations: the error of sigma_j shrinks like
  * (sigma_{r+oversample+1} / sigma_j)^2 per iteration.  Each iteration costs
  * two sparse products, O(nnz l), and two orthonormalisations, O((|Y| + |X|)
- * l^2), with l = r + oversample; memory (|Y| + |X| + 12 l) l doubles. */
+ * l^2), with l = r + oversample; memory (|Y| + |X| + 12 l) l doubles, and
+ * |X| l + nnz / threads more during a product. */
 MMNC_API int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit,
                      uint64_t seed, double *sigma, double *U, double *V, int *iters, mmnc_err *err);
 
@@ -684,6 +685,13 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * Errors: MMNC_EINVAL (d < 1 or d + 1 > min(|Y|, |X|), bad options);
  * MMNC_ENOCONV when o->maxit iterations did not reach o->tol (E and sigma
  * are still written: the best estimate so far); MMNC_ENOMEM.
+ * The subspace iteration is mmnc_dtm_svds_ex's, leaner: per iteration the
+ * Ritz values come from the Gram matrix of B Q (an l x l symmetric
+ * eigenproblem) and only the |X| x l block is orthonormalised (one
+ * CholeskyQR round while kappa^2 eps < tol / 1000, else two); the |Y| x l
+ * block once, before the Rayleigh-Ritz step.  The same subspaces, about
+ * half the dense work; the vectors agree with mmnc_dtm_svds_ex's to the
+ * tolerance, not bit for bit.
  * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + 1 + oversample.
  */
 MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,

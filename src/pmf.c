@@ -4,7 +4,14 @@
  * svd.c), and the connected components of the bipartite graph.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "kernel_i.h"
 
@@ -113,9 +120,11 @@ cleanup:
     return status;
 }
 
-/* Y = D_r^{-1/2} M D_c^{-1/2} X for M = P (rows py, cols px) or Pt. */
-static void scaled_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X,
-                       double *Y)
+/* Y = D_r^{-1/2} M D_c^{-1/2} X for M = P (rows py, cols px) or Pt, one row
+ * at a time (the whole m-row of X per nonzero).  The fallback of
+ * blocked_mul below when its workspace cannot be had; the same bits. */
+static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X,
+                        double *Y)
 {
 #pragma omp parallel for schedule(dynamic, 256) if (M->nnz * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < M->nrows; i++) {
@@ -132,20 +141,155 @@ static void scaled_mul(const mmnc_csr *M, const double *dr, const double *dc, mm
     }
 }
 
+/*
+ * The same product for wide X (the subspace iteration of svd.c, m ~ 10^2 ..
+ * 10^3), cache-blocked.  X is first copied into panels of PANEL columns,
+ * each panel contiguous (nc x PANEL, zero-padded, on huge pages where the
+ * system gives them), so that the PANEL values of a column are two aligned
+ * cache lines... four (PANEL = 32 doubles) on one page.  The rows of M go in
+ * groups of about GROUP_NNZ nonzeros, and each group is swept once per
+ * panel with the PANEL sums of a row in registers: the group's scaled
+ * values (in L1/L2) are read once per panel instead of the matrix from
+ * memory, and the slices of the frequent columns stay in L2 across the
+ * group's rows.  The row-at-a-time loop instead streams the whole m-row of
+ * X (6.4 KB at m = 800, a new page each) from memory for every nonzero and
+ * keeps its sums in memory (bench/NOTES.md, "Embeddings").  Every sum is
+ * made in the same order and with the same roundings as rowwise_mul (v =
+ * val / sqrt(dc), no fused multiply-add), so the bits do not depend on the
+ * kernel nor on the number of threads (each row is one thread's).
+ */
+#define PANEL 32        /* columns per sweep: 32 sums, 8 AVX registers */
+#define GROUP_NNZ 8192  /* nonzeros per group of rows: 64 KB of values + 64 KB of indices */
+#define PANEL_AHEAD 8   /* nonzeros ahead whose X slices are prefetched */
+#define HUGE_PAGE 2097152
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+/* AVX2 where the processor has it (chosen once at load time), SSE2 elsewhere;
+ * no FMA in either, so both round alike. */
+#define MMNC_I_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef MMNC_I_CLONES
+#define MMNC_I_CLONES
+#endif
+
+/* Rows [i0, i1) of M, whose scaled values are v[e - rowptr[i0]]; Xp holds
+ * np panels of nc x PANEL; all m columns of Y. */
+MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *v, const double *dr,
+                                    mmnc_int m, const double *Xp, double *Y)
+{
+    const mmnc_int *ci = M->colind;
+    mmnc_int base = M->rowptr[i0], end = M->rowptr[i1], nc = M->ncols;
+    for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
+        mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
+        const double *X = Xp + (j0 / PANEL) * nc * PANEL;
+        for (mmnc_int i = i0; i < i1; i++) {
+            mmnc_int e0 = M->rowptr[i], e1 = M->rowptr[i + 1];
+            double s = 1.0 / sqrt(dr[i]), *yi = Y + i * m + j0, acc[PANEL];
+            for (int z = 0; z < PANEL; z++) acc[z] = 0.0;
+            for (mmnc_int e = e0; e < e1; e++) {
+                const double *x = X + ci[e] * PANEL;
+                double a = v[e - base];
+                if (e + PANEL_AHEAD < end) { /* the 4 lines of a slice a few nonzeros ahead */
+                    const char *f = (const char *)(X + ci[e + PANEL_AHEAD] * PANEL);
+                    __builtin_prefetch(f);
+                    __builtin_prefetch(f + 64);
+                    __builtin_prefetch(f + 128);
+                    __builtin_prefetch(f + 192);
+                }
+                for (int z = 0; z < PANEL; z++) acc[z] += a * x[z];
+            }
+            if (w == PANEL)
+                for (int z = 0; z < PANEL; z++) yi[z] = acc[z] * s;
+            else
+                for (mmnc_int z = 0; z < w; z++) yi[z] = acc[z] * s;
+        }
+    }
+}
+
+static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y)
+{
+    mmnc_int n = M->nrows, nc = M->ncols, np = (m + PANEL - 1) / PANEL, ng = 0, maxg = 0, *g = NULL;
+    double *sq = NULL, *buf = NULL, *Xp = NULL;
+    char *raw = NULL;
+    size_t xbytes, align;
+    int nt = 1;
+    if (m < PANEL || n == 0) {
+        rowwise_mul(M, dr, dc, m, X, Y);
+        return;
+    }
+#ifdef _OPENMP
+    if (M->nnz * m > MMNC_I_OMP_MIN_WORK) nt = omp_get_max_threads();
+#endif
+    /* groups of whole rows, about GROUP_NNZ nonzeros each (a longer row alone) */
+    g = mmnc_i_malloc((size_t)n + 1, sizeof(mmnc_int));
+    sq = mmnc_i_malloc((size_t)nc + 1, sizeof(double));
+    xbytes = (size_t)(np * nc * PANEL) * sizeof(double);
+    align = xbytes >= 8 * (size_t)HUGE_PAGE ? HUGE_PAGE : 64; /* huge pages only for big blocks */
+    raw = mmnc_i_malloc(xbytes + align, 1);
+    if (g && sq && raw) {
+        g[0] = 0;
+        for (mmnc_int i = 0; i < n;) {
+            mmnc_int i1 = i + 1;
+            while (i1 < n && M->rowptr[i1 + 1] - M->rowptr[i] <= GROUP_NNZ) i1++;
+            g[++ng] = i1;
+            if (M->rowptr[i1] - M->rowptr[i] > maxg) maxg = M->rowptr[i1] - M->rowptr[i];
+            i = i1;
+        }
+        buf = mmnc_i_malloc((size_t)nt * (size_t)(maxg ? maxg : 1), sizeof(double));
+    }
+    if (!buf) {
+        rowwise_mul(M, dr, dc, m, X, Y);
+        goto done;
+    }
+    Xp = (double *)(raw + (align - (uintptr_t)raw % align) % align);
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE) madvise(Xp, xbytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+    for (mmnc_int c = 0; c < nc; c++) sq[c] = sqrt(dc[c]);
+#pragma omp parallel num_threads(nt)
+    {
+        double *v = buf;
+#ifdef _OPENMP
+        v += (size_t)omp_get_thread_num() * (size_t)(maxg ? maxg : 1);
+#endif
+#pragma omp for schedule(static)
+        for (mmnc_int c = 0; c < nc; c++)
+            for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
+                double *d = Xp + ((j0 / PANEL) * nc + c) * PANEL;
+                mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
+                memcpy(d, X + c * m + j0, (size_t)w * sizeof(double));
+                for (mmnc_int z = w; z < PANEL; z++) d[z] = 0.0;
+            }
+#pragma omp for schedule(dynamic, 1)
+        for (mmnc_int b = 0; b < ng; b++) {
+            mmnc_int base = M->rowptr[g[b]];
+            for (mmnc_int e = base; e < M->rowptr[g[b + 1]]; e++) v[e - base] = M->val[e] / sq[M->colind[e]];
+            group_mul(M, g[b], g[b + 1], v, dr, m, Xp, Y);
+        }
+    }
+done:
+    mmnc_i_free(g);
+    mmnc_i_free(sq);
+    mmnc_i_free(raw);
+    mmnc_i_free(buf);
+}
+
 void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
-    scaled_mul(p->P, p->py, p->px, m, X, Y);
+    blocked_mul(p->P, p->py, p->px, m, X, Y);
 }
 
 void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
     if (p->Pt) {
-        scaled_mul(p->Pt, p->px, p->py, m, X, Y);
+        blocked_mul(p->Pt, p->px, p->py, m, X, Y);
         mmnc_i_dsum(p, Y, p->nx * m); /* distributed: every rank's rows contribute */
         return;
     }
     /* one copy of the matrix: the rows of P scattered (the same sums, the
-     * square roots taken as scaled_mul takes them), then the column scaling */
+     * square roots taken as blocked_mul takes them), then the column scaling */
     mmnc_i_col_scatter(p, m, NULL, NULL, X, NULL, p->py, Y);
 #pragma omp parallel for schedule(static) if (p->nx * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < p->nx; x++) {

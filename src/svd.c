@@ -10,17 +10,23 @@
  * Rayleigh-Ritz step (Halko, Martinsson & Tropp, SIAM Review 2011, Alg. 4.4
  * and 5.1): with l = r + oversample random columns Q,
  *
- *     repeat  Y = orth(B Q);  Q R = B^T Y  (thin QR);
- *             R^T = Us S Vs^T  (l x l SVD):  B ~ (Y Us) S (Q Vs)^T
- *     until the r leading Ritz values S change by less than tol * S_1.
+ *     repeat  Y = B Q;  S^2 = eig(Y^T Y)   (the Ritz values of B on span Q)
+ *     until the r leading Ritz values S change by less than tol * S_1,
+ *             else Q = orth(B^T Y);
+ *     then    Y R = B Q (thin QR);  R = Us S Vs^T (l x l SVD):
+ *             B ~ (Y Us) S (Q Vs)^T.
  *
  * Each sweep multiplies by B^T B, so the error in sigma_j shrinks like
  * (sigma_{l+1} / sigma_j)^2 per iteration; oversampling widens that gap.
- * The two sparse products are O(nnz l); the orthonormalisations are
- * CholeskyQR2 (Fukaya et al. 2014: two rounds of G = Q^T Q, G = R^T R,
- * Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks, instead of a
- * Householder QR; Householder remains the fallback when the block is too
- * ill-conditioned for the Cholesky factorisation.
+ * The two sparse products are O(nnz l) (cache-blocked, pmf.c); the
+ * orthonormalisations are CholeskyQR (Fukaya et al. 2014: G = Q^T Q,
+ * G = R^T R, Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks,
+ * instead of a Householder QR: one round per iteration while its loss of
+ * orthogonality (~kappa^2 eps) is far below tol, two (CholeskyQR2) otherwise
+ * and before the Rayleigh-Ritz step; Householder remains the fallback when
+ * the block is too ill-conditioned for the Cholesky factorisation.  Y is
+ * only orthonormalised once, at the end: its Gram matrix alone gives the
+ * Ritz values for the stopping test.
  *
  * Determinism: Gram matrices are summed over a fixed partition of the rows
  * in a fixed order, so the result does not depend on the thread count
@@ -33,6 +39,7 @@
  * asked for.
  */
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
@@ -100,11 +107,16 @@ typedef struct orthws {
  * rank's rows of a taller matrix: the Gram matrices are summed across ranks
  * (the same bits on every rank) and a failed Cholesky factorisation is
  * retried with a diagonal shift (shifted CholeskyQR, Fukaya et al. 2020)
- * instead of a Householder QR, which would need all the rows.
+ * instead of a Householder QR, which would need all the rows.  need > 0
+ * stops after the first round when its loss of orthogonality, about
+ * kappa^2 eps with kappa estimated from R's diagonal, is below need (*rounds,
+ * if not NULL, says 1 or 2); need = 0 always makes two.
  */
-static int orth(mmnc_int n, mmnc_int m, double *Q, double *R, orthws *w, const mmnc_pmf *rows_of, mmnc_err *err)
+static int orth(mmnc_int n, mmnc_int m, double *Q, double *R, double need, int *rounds, orthws *w,
+                const mmnc_pmf *rows_of, mmnc_err *err)
 {
     int round, dist = rows_of && mmnc_i_distributed(rows_of);
+    if (rounds) *rounds = 2;
     for (round = 0; round < 2; round++) {
         gram(n, m, Q, w->G, w->part);
         if (dist) {
@@ -129,6 +141,25 @@ static int orth(mmnc_int n, mmnc_int m, double *Q, double *R, orthws *w, const m
             if (hi > lo)
                 cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)(hi - lo),
                             (int)m, 1.0, w->G, (int)m, Q + lo * m, (int)m);
+        }
+        if (round == 0 && need > 0.0) {
+            /* CholeskyQR leaves Q orthonormal to about kappa^2 eps; kappa is
+             * at least the spread of R's diagonal. */
+            double dmax = 0.0, dmin = HUGE_VAL;
+            for (mmnc_int i = 0; i < m; i++) {
+                double d = fabs(w->G[i * m + i]);
+                if (d > dmax) dmax = d;
+                if (d < dmin) dmin = d;
+            }
+            if (dmin > 0.0 && (dmax / dmin) * (dmax / dmin) * DBL_EPSILON < need) {
+                if (R) {
+                    memcpy(R, w->G, (size_t)(m * m) * sizeof(double));
+                    for (mmnc_int i = 0; i < m; i++)
+                        for (mmnc_int j = 0; j < i; j++) R[i * m + j] = 0.0;
+                }
+                if (rounds) *rounds = 1;
+                return MMNC_OK;
+            }
         }
         if (R) {
             for (mmnc_int i = 0; i < m; i++)
@@ -170,17 +201,56 @@ static void block_gemm(mmnc_int n, mmnc_int l, mmnc_int r, const double *A, cons
     }
 }
 
-/* Long (~130 lines): the subspace iteration, its Rayleigh-Ritz step and
+/* 1 when the r leading values s moved by less than tol * s[0] since prev
+ * (which then takes s). */
+static int settled(mmnc_int r, const double *s, double *prev, double tol)
+{
+    double change = 0.0;
+    for (mmnc_int i = 0; i < r; i++) {
+        double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
+        if (d > change) change = d;
+        prev[i] = s[i];
+    }
+    return change < tol;
+}
+
+/* The l Ritz values of B on span(Q) from G = (B Q)^T (B Q) (upper
+ * triangle, overwritten): s = sqrt of its eigenvalues, descending. */
+static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *err)
+{
+    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)l, G, (lapack_int)l, ev);
+    if (info != 0) return mmnc_i_err(err, MMNC_ENOCONV, "small eigenproblem failed (LAPACK info %d)", (int)info);
+    for (mmnc_int i = 0; i < l; i++) s[i] = sqrt(ev[l - 1 - i] > 0.0 ? ev[l - 1 - i] : 0.0);
+    return MMNC_OK;
+}
+
+/* Long (~150 lines): the subspace iteration, its Rayleigh-Ritz step and
  * the sign convention of the vectors (with its distributed tie-break) in
  * the order of Halko et al.'s Algorithm 4.4; the dense kernels are the
- * static functions above. */
-int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
-                     double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+ * static functions above.
+ *
+ * One iteration: Y = B Q; the Ritz values from the Gram matrix of Y (one
+ * dsyrk and an l x l symmetric eigenproblem, no orthonormalisation of Y);
+ * then Q = orth(B^T Y) by CholeskyQR with one round when its loss of
+ * orthogonality (~kappa^2 eps) is below tol / 1000, two otherwise.  Once
+ * the values settle, a last CholeskyQR round makes Q orthonormal to working
+ * precision (and Y = B Q follows by the same triangular solve), Y is
+ * orthonormalised with R (B Q = Y R), and R = Us S Vs^T gives U = Y Us,
+ * V = Q Vs.  The spans are those of Halko et al.'s scheme, which
+ * orthonormalised both blocks twice in every iteration (bench/NOTES.md,
+ * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4).
+ * That is the lean iteration (lean = 1, mmnc_embed).  lean = 0 keeps Halko
+ * et al.'s iteration as written, which orthonormalises Y and Q twice each
+ * and takes the Ritz values from an l x l SVD every iteration: the bits of
+ * mmnc_dtm_svds_ex, and so of the spectral starts of the clustering (whose
+ * regression floors on Reuters were set with them), stay as they were. */
+static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed, int lean,
+                double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
     mmnc_int ny, nx, l, it = 0;
     double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
-    int status = MMNC_OK, converged = 0;
+    int status = MMNC_OK, converged = 0, qrounds = 2;
     mmnc_rng rng;
     if (iters) *iters = 0;
     if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
@@ -213,17 +283,16 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
     MMNC_ALLOC(w.tau, l, err, status);
     mmnc_rng_seed(&rng, seed);
     for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_rng_normal(&rng);
-    if ((status = orth(nx, l, Q, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
+    if ((status = orth(nx, l, Q, NULL, lean ? 1e-3 * tol : 0.0, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
-    while (it < maxit) {
-        /* Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
+    while (!lean && it < maxit) {
+        /* Halko et al. as written: Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
         mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
-        if ((status = orth(ny, l, Yb, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
+        if ((status = orth(ny, l, Yb, NULL, 0.0, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
         mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
-        if ((status = orth(nx, l, Q, R, &w, NULL, err)) != MMNC_OK) goto cleanup;
+        if ((status = orth(nx, l, Q, R, 0.0, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
         it++;
-        /* R^T = Us S Vs^T: dgesvd with jobu = 'O' leaves Us in svt, and
-         * su = Vs^T. */
+        /* R^T = Us S Vs^T: dgesvd with jobu = 'O' leaves Us in svt, and su = Vs^T. */
         for (mmnc_int i = 0; i < l; i++)
             for (mmnc_int j = 0; j < l; j++) svt[i * l + j] = R[j * l + i];
         lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'O', 'A', (lapack_int)l, (lapack_int)l, svt,
@@ -232,19 +301,57 @@ int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double 
             status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info);
             goto cleanup;
         }
-        double change = 0.0;
-        for (mmnc_int i = 0; i < r; i++) {
-            double d = fabs(s[i] - prev[i]) / (s[0] > 0 ? s[0] : 1.0);
-            if (d > change) change = d;
-            prev[i] = s[i];
-        }
-        if (change < tol) {
+        if (settled(r, s, prev, tol)) {
             converged = 1;
             break;
         }
     }
+    while (lean && it < maxit) {
+        mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
+        gram(ny, l, Yb, w.G, w.part);
+        if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
+        if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
+        it++;
+        if (settled(r, s, prev, tol)) {
+            converged = 1;
+            break;
+        }
+        if (it == maxit) break;
+        mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
+        if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
+    }
+    if (lean && qrounds == 1) {
+        /* The second CholeskyQR round on Q (Q <- Q R2^{-1}, Y <- Y R2^{-1}
+         * keeps Y = B Q); Householder and a fresh product if it fails. */
+        gram(nx, l, Q, w.G, w.part);
+        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)l, w.G, (lapack_int)l) == 0) {
+#pragma omp parallel for schedule(static, 1) if ((nx + ny) * l * l > 1000000)
+            for (int b = 0; b < 2 * NBLOCKS; b++) {
+                mmnc_int lo, hi, n = b < NBLOCKS ? nx : ny;
+                double *M = b < NBLOCKS ? Q : Yb;
+                block_range(n, b % NBLOCKS, &lo, &hi);
+                if (hi > lo)
+                    cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)(hi - lo),
+                                (int)l, 1.0, w.G, (int)l, M + lo * l, (int)l);
+            }
+        } else {
+            if ((status = householder(nx, l, Q, NULL, w.tau, err)) != MMNC_OK) goto cleanup;
+            mmnc_dtm_mul(p, l, Q, Yb);
+        }
+    }
+    /* Rayleigh-Ritz: B Q = Y R with Y orthonormal; R = Us S Vs^T. dgesvd
+     * with jobu = 'O' leaves Us in R, and su = Vs^T. */
+    if (lean && (status = orth(ny, l, Yb, R, 0.0, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
+    if (lean) {
+        lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'O', 'A', (lapack_int)l, (lapack_int)l, R, (lapack_int)l,
+                                         s, NULL, (lapack_int)l, su, (lapack_int)l, superb);
+        if (info != 0) {
+            status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info);
+            goto cleanup;
+        }
+    }
     for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
-    if (U) block_gemm(ny, l, r, Yb, svt, 0, U);  /* U = Y Us */
+    if (U) block_gemm(ny, l, r, Yb, lean ? R : svt, 0, U); /* U = Y Us */
     if (V) block_gemm(nx, l, r, Q, su, 1, V);    /* V = Q Vs */
     /* Sign convention: the entry of largest magnitude of each U column is
      * positive (the first such entry; distributed: over all ranks' rows). */
@@ -308,10 +415,16 @@ cleanup:
     return status;
 }
 
+int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
+                     double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+{
+    return svds(p, r, oversample, tol, maxit, seed, 0, sigma, U, V, iters, err);
+}
+
 int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, double *sigma, double *U,
                   double *V, mmnc_err *err)
 {
-    return mmnc_dtm_svds_ex(p, r, -1, tol, maxit, seed, sigma, U, V, NULL, err);
+    return svds(p, r, -1, tol, maxit, seed, 0, sigma, U, V, NULL, err);
 }
 
 /* ---- embeddings ------------------------------------------------------------ */
@@ -353,7 +466,7 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
     {
         mmnc_int over = o->oversample;
         if (over < 0) over = r / 4 > 20 ? r / 4 : 20;
-        status = mmnc_dtm_svds_ex(p, r, over, o->tol, o->maxit, o->seed, s, U, NULL, iters, err);
+        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
 #pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)

@@ -2,7 +2,8 @@
  * test_pmf.c -- the joint pmf and the DTM: sigma_1 = 1 with singular vectors
  * sqrt(P_Y), sqrt(P_X); the truncated SVD against a dense LAPACK SVD; the
  * multiplicity of singular value 1 equals the number of connected
- * components; bad matrices are refused.
+ * components; the cache-blocked products of wide blocks give the bits of
+ * the definition; bad matrices are refused.
  */
 #include <lapacke.h>
 #include <stdlib.h>
@@ -41,6 +42,51 @@ static void test_top_singular_pair(void)
     CHECK_NEAR(sy, 1.0, 1e-12);
     CHECK_NEAR(sx, 1.0, 1e-12);
     free(x), free(y);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+/* The products with wide blocks (cache-blocked in column panels, rows in
+ * groups) give the same bits as the definition summed row by row in column
+ * order, for 1 and 2 threads: a block of 77 columns (two full panels and a
+ * partial one) on a matrix of several row groups. */
+static void test_wide_products(void)
+{
+    mmnc_csr *A = test_random_csr(300, 250, 0.3, 13);
+    mmnc_pmf *p = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    if (!p) return;
+    const mmnc_int m = 77, ny = p->ny, nx = p->nx;
+    CHECK(p->nnz > 2 * 8192);
+    double *X = malloc(nx * m * sizeof(double)), *Xt = malloc(ny * m * sizeof(double));
+    double *ref = malloc(ny * m * sizeof(double)), *reft = malloc(nx * m * sizeof(double));
+    double *Y = malloc(ny * m * sizeof(double)), *Yt = malloc(nx * m * sizeof(double));
+    for (mmnc_int i = 0; i < nx * m; i++) X[i] = sin(0.37 * (double)i + 1.0);
+    for (mmnc_int i = 0; i < ny * m; i++) Xt[i] = cos(0.11 * (double)i);
+    /* references: rows of P (resp. of P^T) in increasing column order */
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = 0; j < m; j++) {
+            double t = 0.0;
+            for (mmnc_int e = p->P->rowptr[y]; e < p->P->rowptr[y + 1]; e++)
+                t += p->P->val[e] / sqrt(p->px[p->P->colind[e]]) * X[p->P->colind[e] * m + j];
+            ref[y * m + j] = t * (1.0 / sqrt(p->py[y]));
+        }
+    for (mmnc_int x = 0; x < nx; x++)
+        for (mmnc_int j = 0; j < m; j++) {
+            double t = 0.0;
+            for (mmnc_int e = p->Pt->rowptr[x]; e < p->Pt->rowptr[x + 1]; e++)
+                t += p->Pt->val[e] / sqrt(p->py[p->Pt->colind[e]]) * Xt[p->Pt->colind[e] * m + j];
+            reft[x * m + j] = t * (1.0 / sqrt(p->px[x]));
+        }
+    for (int t = 1; t <= 2; t++) {
+        mmnc_i_threads saved = mmnc_i_threads_push(t);
+        mmnc_dtm_mul(p, m, X, Y);
+        mmnc_dtm_tmul(p, m, Xt, Yt);
+        mmnc_i_threads_pop(saved);
+        CHECK(memcmp(Y, ref, ny * m * sizeof(double)) == 0);
+        CHECK(memcmp(Yt, reft, nx * m * sizeof(double)) == 0);
+    }
+    free(X), free(Xt), free(ref), free(reft), free(Y), free(Yt);
     mmnc_pmf_free(p);
     mmnc_csr_free(A);
 }
@@ -170,6 +216,7 @@ static void test_alloc_failures(void)
 int main(void)
 {
     test_top_singular_pair();
+    test_wide_products();
     test_svds_against_dense();
     test_components();
     test_bad_and_tiny();

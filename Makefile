@@ -3,10 +3,11 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= mtx triplets libsvm bin vectors labels names cooc
+FUZZ_TARGETS ?= mtx triplets libsvm bin vectors labels names cooc model dense docs
 JOBS ?= 2
 CMAKE ?= cmake
-DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-dev libmatio-dev zlib1g-dev liblzma-dev gnuplot-nox libopenmpi-dev openmpi-bin
+DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-dev libmatio-dev zlib1g-dev liblzma-dev gnuplot-nox libopenmpi-dev openmpi-bin \
+       python3-dev python3-setuptools python3-numpy python3-scipy python3-sklearn python3-pytest
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO = $(BUILD)/demo
 

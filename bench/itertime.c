@@ -41,7 +41,7 @@ typedef struct clockbook {
     int failed;
 } clockbook;
 
-static void on_progress(void *ctx, int restart, int iter, double objective)
+static int on_progress(void *ctx, int restart, int iter, double objective)
 {
     clockbook *cb = ctx;
     double t = now();
@@ -53,7 +53,7 @@ static void on_progress(void *ctx, int restart, int iter, double objective)
             double *g = realloc(cb->gap, cap * sizeof(double));
             if (!g) {
                 cb->failed = 1;
-                return;
+                return 0;
             }
             cb->gap = g;
             cb->cap = cap;
@@ -61,6 +61,7 @@ static void on_progress(void *ctx, int restart, int iter, double objective)
         cb->gap[cb->n++] = t - cb->last[restart];
     }
     cb->last[restart] = t;
+    return 0;
 }
 
 static int by_value(const void *a, const void *b)

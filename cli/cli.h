@@ -21,11 +21,13 @@ int cmd_cluster(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_cooc(int argc, char **argv);
+int cmd_docs(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_msr(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 /* "mmnc <cmd>: message\n" on stderr; returns CLI_EXIT_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -52,6 +54,11 @@ int cli_parse_select(const char *cmd, const char *s, int *select);
 const char *cli_init_name(int init);
 /* "nuclear", "frobenius" or "information". */
 const char *cli_algorithm_name(int algorithm);
+/* "chosen", "each" or "none" (mmnc_refine). */
+const char *cli_refine_name(int refine);
+/* The out-of-sample rule of a model (src/model.c): "information",
+ * "nuclear" or "channel" (Algorithm 1's). */
+const char *cli_model_rule(const mmnc_model *m);
 /* The start with the highest predictive information (predictive selection). */
 int cli_best_score(const mmnc_result *res);
 /* The JSON lines "selection": {...}, of a result, each ending with ",\n". */
@@ -67,6 +74,31 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
  * printed). */
 int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
                       char **out);
+
+/* Check before any work that path can be written: its temporary file is
+ * made and removed on rank 0 (collective).  0 or an exit status (message
+ * printed). */
+int cli_output_check(const char *cmd, const char *path);
+
+/* A display name from a names file (--names, --row-names): with keyed
+ * names, the entry whose numeric id is `id`; else the entry at the
+ * original 0-based index orig.  NULL when there is none. */
+const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig);
+/* The display name of row y (column x) of d: its entry in the row (column)
+ * names file when there is one (rn/cn may be NULL), else its id
+ * (mmnc_data_row_id / mmnc_data_col_id, into buf of 32 bytes). */
+typedef struct cli_namer {
+    const mmnc_data *d;
+    char **rn, **cn;  /* --row-names, --names (NULL: none) */
+    mmnc_int nr, nc;  /* their lengths */
+    int keyed;        /* --names-keyed */
+} cli_namer;
+const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf);
+const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
+/* A names file (not keyed) must name every column (row) as read: fewer
+ * names (n < want) would mix names and ids in the outputs (an error);
+ * more are warned about.  what: "columns" or "rows".  0 or an exit status. */
+int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what);
 
 /* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
  * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"
@@ -118,7 +150,8 @@ void cli_load_default(cli_load *l);
         {"delim", required_argument, 0, CLI_OPT_LOAD}, {"mat-var", required_argument, 0, CLI_OPT_LOAD},  \
         {"transpose", no_argument, 0, CLI_OPT_LOAD}, {"map", required_argument, 0, CLI_OPT_LOAD},        \
         {"normalize-rows", no_argument, 0, CLI_OPT_LOAD}, {"low-memory", no_argument, 0, CLI_OPT_LOAD}, \
-        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}, {"header", no_argument, 0, CLI_OPT_LOAD}
+        {"extra-fields", required_argument, 0, CLI_OPT_LOAD}, {"header", no_argument, 0, CLI_OPT_LOAD},  \
+        {"no-header", no_argument, 0, CLI_OPT_LOAD}, {"first-column", required_argument, 0, CLI_OPT_LOAD}
 /* If opt (a long option name without dashes) is a load option, apply its
  * value and return 1; return 0 if not a load option; -1 on a bad value
  * (message printed). */

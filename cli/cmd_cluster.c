@@ -57,12 +57,16 @@ static void help(void)
            "                        (default: DATA's file name without extensions, in the current directory;\n"
            "                        PREFIX ending in '/' is a directory for that name)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
+           "      --save-model FILE save the learned model to FILE, for 'mmnc predict' on new rows (columns\n"
+           "                        are known by their ids, or by their --names) (default none)\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
+           "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
            "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
-           "                        the ids in the outputs (default none)\n"
-           "      --top N           characteristic columns listed per cluster (default 10)\n"
+           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA)\n"
+           "      --top N           characteristic columns listed per cluster, at most: only those with a\n"
+           "                        positive score P(x|z) log(P(x|z)/P(x)) (default 10)\n"
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
            "      --truth-var NAME  variable of a .mat truth file (default gnd)\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
@@ -92,18 +96,21 @@ static int check_applies(int algorithm, int exact, int given_tol, int given_lamb
     return CLI_EXIT_OK;
 }
 
-/* A names file (not keyed) must name every column (row) as read: fewer
- * lines would mix names and ids in the outputs. */
-static int check_names(const char *path, mmnc_int n, mmnc_int want, const char *what)
+/* The side file DATA.rows or DATA.cols of a Matrix Market DATA (written by
+ * mmnc docs and mmnc convert: line i names row i), if it exists (free with
+ * mmnc_free); else NULL. */
+static char *side_file(const char *data, const char *ext)
 {
-    if (n < want)
-        return cli_fail(CMD, "%s: %lld names for %lld %s (as read): every %s needs one, or use 'id name' lines "
-                             "with --names-keyed", path, (long long)n, (long long)want, what,
-                        what[0] == 'c' ? "column" : "row");
-    if (n > want && cli_rank() == 0)
-        fprintf(stderr, "mmnc %s: warning: %s: %lld names for %lld %s; the last %lld are not used\n", CMD, path,
-                (long long)n, (long long)want, what, (long long)(n - want));
-    return CLI_EXIT_OK;
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
+    if (mmnc_mtx_side_path(data, ext, &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
 }
 
 typedef struct progress_ctx {
@@ -111,10 +118,11 @@ typedef struct progress_ctx {
     int restarts;
 } progress_ctx;
 
-static void on_progress(void *ctx, int restart, int iter, double obj)
+static int on_progress(void *ctx, int restart, int iter, double obj)
 {
     progress_ctx *c = ctx;
     cli_progress_say(&c->pr, "start %d/%d, iteration %d, objective %.6f", restart + 1, c->restarts, iter, obj);
+    return 0;
 }
 
 static int parse_pz(const char *s, mmnc_int k, double **out)
@@ -150,40 +158,6 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     return 0;
 }
 
-/* A display name: with keyed names, the entry whose numeric id is `id`; else
- * the entry at the original index.  NULL when there is none. */
-static const char *lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig)
-{
-    if (!names) return NULL;
-    if (keyed) {
-        char *end;
-        long long i = strtoll(id, &end, 10);
-        return (*end == '\0' && end != id && i >= 1 && i <= n) ? names[i - 1] : NULL;
-    }
-    return orig < n ? names[orig] : NULL;
-}
-
-typedef struct namer {
-    const mmnc_data *d;
-    char **rn, **cn;
-    mmnc_int nr, nc;
-    int keyed;
-} namer;
-
-static const char *row_label(const namer *nm, mmnc_int y, char *buf)
-{
-    const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
-    s = lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
-    return s ? s : id;
-}
-
-static const char *col_label(const namer *nm, mmnc_int x, char *buf)
-{
-    const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
-    s = lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
-    return s ? s : id;
-}
-
 /* A row and its mass, for listing members heaviest first (ties: lower row). */
 typedef struct by_mass {
     double py;
@@ -212,13 +186,13 @@ typedef struct run {
     const mmnc_data *d;
     const mmnc_pmf *p;
     const mmnc_result *res;
-    namer nm;
+    cli_namer nm;
     mmnc_int nnz_all, rows_dropped, cols_dropped, ntop;
     const mmnc_int *labels_all, *topc; /* labels_all: of every row, on rank 0 */
     const double *tops;
     const mmnc_scores *scores;         /* NULL without --truth */
     double t_load, comm_s, comm_b;
-    const char *path_labels, *path_soft, *path_json, *path_top;
+    const char *path_labels, *path_soft, *path_json, *path_top, *path_model;
     int write_soft;
 } run;
 
@@ -235,7 +209,7 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
     if (root) fprintf(fp, "id\tcluster\tprobability\n");
     if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
     for (mmnc_int y = 0; y < p->ny; y++)
-        fprintf(part->fp, "%s\t%lld\t%.6g\n", row_label(&r->nm, y, buf), (long long)res->label[y] + 1,
+        fprintf(part->fp, "%s\t%lld\t%.6g\n", cli_row_label(&r->nm, y, buf), (long long)res->label[y] + 1,
                 res->W[y * k + res->label[y]]);
     if ((rc = cli_part_write(CMD, part, fp)) != CLI_EXIT_OK) return rc;
     if (r->write_soft) {
@@ -247,7 +221,7 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
         }
         if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
         for (mmnc_int y = 0; y < p->ny; y++) {
-            fputs(row_label(&r->nm, y, buf), part->fp);
+            fputs(cli_row_label(&r->nm, y, buf), part->fp);
             for (mmnc_int z = 0; z < k; z++) fprintf(part->fp, "\t%.6g", res->W[y * k + z]);
             fputc('\n', part->fp);
         }
@@ -256,7 +230,9 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
     return CLI_EXIT_OK;
 }
 
-/* PREFIX.top.tsv: the most characteristic columns of each cluster. */
+/* PREFIX.top.tsv: the most characteristic columns of each cluster, those
+ * with a positive score (more frequent in the cluster than overall): a
+ * column that the cluster uses less than the data does says nothing of it. */
 static void write_top(const run *r, FILE *fp)
 {
     mmnc_int k = r->res->k, ntop = r->ntop;
@@ -265,9 +241,9 @@ static void write_top(const run *r, FILE *fp)
     for (mmnc_int z = 0; z < k; z++)
         for (mmnc_int i = 0; i < ntop; i++) {
             mmnc_int x = r->topc[z * ntop + i];
-            if (x < 0) break;
+            if (x < 0 || !(r->tops[z * ntop + i] > 0)) break; /* only columns more frequent in z than overall */
             const char *id = mmnc_data_col_id(r->d, x, buf2);
-            fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, col_label(&r->nm, x, buf),
+            fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, cli_col_label(&r->nm, x, buf),
                     r->tops[z * ntop + i]);
         }
 }
@@ -289,7 +265,7 @@ static int write_json(const run *r, FILE *fp)
     fprintf(fp, "  \"algorithm\": \"%s\",\n  \"k\": %lld,\n  \"seed\": %llu,\n  \"restarts\": %d,\n",
             cli_algorithm_name(res->algorithm), (long long)k, (unsigned long long)prm->seed, prm->restarts);
     fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm->init),
-            res->refine == MMNC_REFINE_CHOSEN ? "chosen" : res->refine == MMNC_REFINE_EACH ? "each" : "none");
+            cli_refine_name(res->refine));
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
@@ -378,6 +354,55 @@ static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *
     return CLI_EXIT_OK;
 }
 
+/* 64-bit FNV-1a of the bytes of a file as stored (0 for standard input or
+ * a file that cannot be read again): the model's record of its input. */
+static uint64_t file_hash(const char *path)
+{
+    unsigned char buf[1 << 16];
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t n;
+    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    if (!fp) return 0;
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
+    if (ferror(fp)) h = 0;
+    fclose(fp);
+    return h;
+}
+
+/* --save-model: the model of the run, its columns named as in the outputs
+ * (--names, else the data's ids), the command line as its options.
+ * Collective (P_{Z,X} is summed over the ranks); rank 0 writes. */
+static int save_model(const run *r, const char *path, int argc, char **argv)
+{
+    mmnc_int nx = r->p->nx;
+    mmnc_data view = *r->d;
+    mmnc_model *m = NULL;
+    mmnc_err err = {0, ""};
+    char **cn = calloc((size_t)nx, sizeof(char *)), *opts = NULL, buf[32];
+    size_t len = 1;
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
+    if (!cn || !(opts = calloc(len, 1))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    for (int i = 0; i < argc; i++) strcat(strcat(opts, i ? " " : ""), argv[i]);
+    for (mmnc_int x = 0; x < nx; x++)
+        if (!(cn[x] = strdup(cli_col_label(&r->nm, x, buf)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    view.col_names = cn;
+    if (mmnc_model_from_result(r->p, &view, r->res, r->prm, cli_rank() == 0 ? file_hash(r->data_path) : 0, opts, &m,
+                               &err) != MMNC_OK)
+        rc = cli_fail(CMD, "--save-model %s: %s", path, err.msg);
+    else if (cli_rank() == 0 && mmnc_model_write(m, path, &err) != MMNC_OK)
+        rc = cli_lib_fail(CMD, &err);
+done:
+    rc = cli_agree(rc);
+    mmnc_model_free(m);
+    if (cn)
+        for (mmnc_int x = 0; x < nx; x++) free(cn[x]);
+    free(cn);
+    free(opts);
+    return rc;
+}
+
 /* The human summary on stdout (rank 0). */
 static int print_summary(const run *r)
 {
@@ -425,14 +450,14 @@ static int print_summary(const run *r)
         if (members) {
             printf("  members:");
             for (mmnc_int i = 0; i < p->ny && shown < 10; i++)
-                if (res->label[order[i].y] == z) printf(" %s", row_label(&r->nm, order[i].y, buf)), shown++;
+                if (res->label[order[i].y] == z) printf(" %s", cli_row_label(&r->nm, order[i].y, buf)), shown++;
             printf("\n");
         }
         printf("  columns:");
         for (mmnc_int i = 0; i < ntop && i < 10; i++) {
             mmnc_int x = r->topc[z * ntop + i];
-            if (x < 0) break;
-            printf(" %s", col_label(&r->nm, x, buf));
+            if (x < 0 || !(r->tops[z * ntop + i] > 0)) break;
+            printf(" %s", cli_col_label(&r->nm, x, buf));
         }
         printf("\n");
     }
@@ -440,8 +465,8 @@ static int print_summary(const run *r)
         printf("vs %s: ACC %.2f%%  NMI %.4f  ARI %.4f  purity %.2f%%  coverage %.2f%%  overall %.2f%%  k-acc %.2f%%\n",
                r->truth_path, 100 * r->scores->acc, r->scores->nmi, r->scores->ari, 100 * r->scores->purity,
                100 * r->scores->coverage, 100 * r->scores->overall, 100 * r->scores->kacc);
-    printf("wrote %s, %s%s%s, %s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
-           r->path_top, r->path_json);
+    printf("wrote %s, %s%s%s, %s%s%s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
+           r->path_top, r->path_json, r->path_model ? ", " : "", r->path_model ? r->path_model : "");
     free(order);
     return CLI_EXIT_OK;
 }
@@ -452,7 +477,7 @@ static int print_summary(const run *r)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -467,11 +492,13 @@ int cmd_cluster(int argc, char **argv)
         {"select", required_argument, 0, O_SELECT}, {"select-tol", required_argument, 0, O_SELTOL},
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
+        {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
-    const char *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    char *side_rows = NULL, *side_cols = NULL;
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     int given_tol = 0, given_lambda = 0, given_step = 0;
@@ -521,6 +548,7 @@ int cmd_cluster(int argc, char **argv)
         case O_TRUTH: truth_path = optarg; break;
         case O_TRUTHVAR: truth_var = optarg; break;
         case O_ROWNAMES: rnames_path = optarg; break;
+        case O_SAVEMODEL: save_model_path = optarg; break;
         case O_EXACT: prm.exact_marginal = 1; break;
         case O_PAPER:
             paper = 1;
@@ -552,6 +580,19 @@ int cmd_cluster(int argc, char **argv)
                             names_keyed && !names_path && !rnames_path, truth_path ? NULL : truth_var)) != CLI_EXIT_OK)
         return rc;
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
+    if (save_model_path && (rc = cli_output_check(CMD, save_model_path)) != CLI_EXIT_OK) {
+        free(prefix);
+        return rc;
+    }
+    /* DATA.rows and DATA.cols name the rows and columns unless names are given (swapped by --transpose) */
+    if (!names_keyed) {
+        int tr = load.lo.transpose;
+        if (!rnames_path && (side_rows = side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
+        if (!names_path && (side_cols = side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
+        if ((side_rows || side_cols) && !quiet && cli_rank() == 0)
+            fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
+                    side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
+    }
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */
@@ -572,13 +613,13 @@ int cmd_cluster(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
-    if (names_path && !names_keyed && (rc = check_names(names_path, nnames, d->orig_cols, "columns")) != CLI_EXIT_OK)
+    if (names_path && !names_keyed && (rc = cli_check_names(CMD, names_path, nnames, d->orig_cols, "columns")) != CLI_EXIT_OK)
         goto done;
     if (rnames_path && mmnc_names_read(rnames_path, names_keyed, &nrnames, &rnames, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto done;
     }
-    if (rnames_path && !names_keyed && (rc = check_names(rnames_path, nrnames, d->orig_rows, "rows")) != CLI_EXIT_OK)
+    if (rnames_path && !names_keyed && (rc = cli_check_names(CMD, rnames_path, nrnames, d->orig_rows, "rows")) != CLI_EXIT_OK)
         goto done;
     if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
         goto done;
@@ -600,13 +641,19 @@ int cmd_cluster(int argc, char **argv)
 
     run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
              nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
-             t_load, comm_s, comm_b, NULL, NULL, NULL, NULL, write_soft};
+             t_load, comm_s, comm_b, NULL, NULL, NULL, NULL, save_model_path, write_soft};
     r.path_labels = path_labels = join(prefix, ".labels.tsv");
     r.path_soft = path_soft = join(prefix, ".soft.tsv");
     r.path_json = path_json = join(prefix, ".json");
     r.path_top = path_top = join(prefix, ".top.tsv");
     if (!path_labels || !path_soft || !path_json || !path_top) { rc = cli_fail(CMD, "out of memory"); goto done; }
-    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK || !root) goto done;
+    /* the model first: if the other outputs then fail, it is removed */
+    if (save_model_path && (rc = save_model(&r, save_model_path, argc, argv)) != CLI_EXIT_OK) goto done;
+    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK) {
+        if (save_model_path && root) remove(save_model_path);
+        goto done;
+    }
+    if (!root) goto done;
     if (!quiet) rc = print_summary(&r);
 done:
     for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);
@@ -626,5 +673,7 @@ done:
     free(path_soft);
     free(path_json);
     free(path_top);
+    mmnc_free(side_rows);
+    mmnc_free(side_cols);
     return rc;
 }

@@ -15,9 +15,11 @@ static const char *CMD = "info";
 
 static void help(void)
 {
-    printf("Usage: mmnc info [options] DATA\n\n"
+    printf("Usage: mmnc info [options] DATA\n       mmnc info [--json] MODEL\n\n"
            "Shape, nonzeros, marginals, connected components (= multiplicity of the DTM's singular\n"
-           "value 1) and optionally the leading singular values of the DTM B_{Y,X}.\n\n"
+           "value 1) and optionally the leading singular values of the DTM B_{Y,X}.  Given a model\n"
+           "saved by 'mmnc cluster --save-model' (told by its magic bytes), what it holds: the run\n"
+           "that made it, its clusters and the rule that assigns new rows.\n\n"
            "Options:\n"
            "  --sv N              compute the N leading singular values of the DTM (default 0: none)\n"
            "  --seed N            seed of the randomised SVD (default 1)\n"
@@ -36,6 +38,69 @@ static void marginal(const double *p, mmnc_int n, double *mn, double *mx, double
         if (p[i] > *mx) *mx = p[i];
         if (p[i] > 0) *h -= p[i] * log(p[i]);
     }
+}
+
+/* 1 if path is a regular file that starts with a model's magic bytes
+ * (docs/model-format.md): "\x89MMOD". */
+static int is_model(const char *path)
+{
+    static const unsigned char magic[5] = {0x89, 'M', 'M', 'O', 'D'};
+    unsigned char head[5];
+    size_t n = 0;
+    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    if (!fp) return 0;
+    n = fread(head, 1, sizeof head, fp);
+    fclose(fp);
+    return n == sizeof head && !memcmp(head, magic, sizeof head);
+}
+
+static int model_info(const char *path, int json)
+{
+    mmnc_model *m = NULL;
+    mmnc_err err = {0, ""};
+    const char *refine, *rule;
+    if (mmnc_model_read(path, &m, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
+    refine = cli_refine_name(m->refine);
+    rule = cli_model_rule(m);
+    if (json) {
+        printf("{\"file\": ");
+        cli_json_string(stdout, path);
+        printf(", \"kind\": \"model\", \"mmnc_version\": ");
+        cli_json_string(stdout, m->version);
+        printf(", \"algorithm\": \"%s\", \"refine\": \"%s\", \"hard\": %s, \"rule\": \"%s\",\n",
+               cli_algorithm_name(m->algorithm), refine, m->hard ? "true" : "false", rule);
+        printf(" \"k\": %lld, \"columns\": %lld, \"training_rows\": %lld, \"training_mass\": %.17g, \"seed\": %llu,\n",
+               (long long)m->k, (long long)m->ncols, (long long)m->train_rows, m->train_mass,
+               (unsigned long long)m->seed);
+        printf(" \"input_hash\": \"%016llx\", \"objective\": %.17g, \"mutual_information\": %.17g, \"alpha\": %.17g,\n",
+               (unsigned long long)m->input_hash, m->objective, m->mutual_information, m->alpha);
+        printf(" \"options\": ");
+        if (m->options) cli_json_string(stdout, m->options);
+        else printf("null");
+        printf(", \"pz\": [");
+        for (mmnc_int z = 0; z < m->k; z++) printf("%s%.17g", z ? ", " : "", m->pz[z]);
+        printf("]}\n");
+    } else {
+        printf("file          %s\n", path);
+        printf("model         written by mmnc %s: %s, refine %s (%s result); rule for new rows: %s\n", m->version,
+               cli_algorithm_name(m->algorithm), refine, m->hard ? "hard" : "soft", rule);
+        printf("clusters      k = %lld over %lld columns; objective %.6f, I(X;Z) %.6f nats\n", (long long)m->k,
+               (long long)m->ncols, m->objective, m->mutual_information);
+        printf("training      %lld rows of total mass %.6g, seed %llu, input hash %016llx\n",
+               (long long)m->train_rows, m->train_mass, (unsigned long long)m->seed,
+               (unsigned long long)m->input_hash);
+        printf("options       %s\n", m->options ? m->options : "(not recorded)");
+        if (!strcmp(rule, "information"))
+            printf("smoothing     alpha = %.6g average training rows\n", m->alpha);
+        printf("P_Z          ");
+        for (mmnc_int z = 0; z < m->k && z < 20; z++) printf(" %.4f", m->pz[z]);
+        printf("%s\n", m->k > 20 ? " ..." : "");
+        printf("column ids   ");
+        for (mmnc_int x = 0; x < m->ncols && x < 8; x++) printf(" %s", m->col_ids[x]);
+        printf("%s\n", m->ncols > 8 ? " ..." : "");
+    }
+    mmnc_model_free(m);
+    return CLI_EXIT_OK;
 }
 
 int cmd_info(int argc, char **argv)
@@ -75,6 +140,7 @@ int cmd_info(int argc, char **argv)
 #ifdef _OPENMP
     if (threads > 0) omp_set_num_threads(threads);
 #endif
+    if (is_model(argv[optind])) return model_info(argv[optind], json);
     if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
     mmnc_int nrows = d->A->nrows, ncols = d->A->ncols, nnz = d->A->nnz;
     mmnc_int erows = 0, ecols = 0;

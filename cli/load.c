@@ -23,8 +23,9 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         else if (!strcmp(val, "libsvm")) l->lo.read.format = MMNC_FMT_LIBSVM;
         else if (!strcmp(val, "mat")) l->lo.read.format = MMNC_FMT_MAT;
         else if (!strcmp(val, "bin")) l->lo.read.format = MMNC_FMT_BIN;
+        else if (!strcmp(val, "dense")) l->lo.read.format = MMNC_FMT_DENSE;
         else {
-            cli_usage_error(cmd, "--format: expected auto, mtx, triplet, libsvm, mat or bin, got '%s'", val);
+            cli_usage_error(cmd, "--format: expected auto, mtx, triplet, libsvm, mat, bin or dense, got '%s'", val);
             return -1;
         }
         return 1;
@@ -84,6 +85,20 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
         l->lo.read.header = 1;
         return 1;
     }
+    if (!strcmp(opt, "no-header")) {
+        l->lo.read.dense_header = -1;
+        return 1;
+    }
+    if (!strcmp(opt, "first-column")) {
+        if (!strcmp(val, "names")) l->lo.read.dense_row_names = 1;
+        else if (!strcmp(val, "values")) l->lo.read.dense_row_names = -1;
+        else if (!strcmp(val, "auto")) l->lo.read.dense_row_names = 0;
+        else {
+            cli_usage_error(cmd, "--first-column: expected names, values or auto, got '%s'", val);
+            return -1;
+        }
+        return 1;
+    }
     if (!strcmp(opt, "low-memory")) {
         l->low_memory = 1;
         return 1;
@@ -94,12 +109,19 @@ int cli_load_option(const char *cmd, cli_load *l, const char *opt, const char *v
 void cli_load_help(FILE *fp)
 {
     fputs("Input options:\n"
-          "  --format F          auto | mtx | triplet | libsvm | mat | bin (default auto: from the contents)\n"
+          "  --format F          auto | mtx | triplet | libsvm | mat | bin | dense (default auto: from the\n"
+          "                      contents; a dense CSV/TSV table when unambiguous, see mmnc.h)\n"
           "  --row-field N       triplet: field holding the row key (default 1)\n"
           "  --col-field N       triplet: field holding the column key (default 2)\n"
           "  --value-field N     triplet: field holding the value, 0 = each line counts 1 (default 3)\n"
-          "  --delim C           triplet: field separator, a character, 'tab' or 'whitespace' (default whitespace)\n"
-          "  --header            triplet: the first line (not a comment) names the fields: skipped\n"
+          "  --delim C           triplet, dense: field separator, a character, 'tab' or 'whitespace' (default\n"
+          "                      whitespace; dense: a tab, ';' or ',' if the first line has one)\n"
+          "  --header            triplet: the first line (not a comment) names the fields: skipped;\n"
+          "                      dense: the first line names the columns (default for dense: when it is\n"
+          "                      not all numbers)\n"
+          "  --no-header         dense: the first line is data\n"
+          "  --first-column X    dense: names (of the rows) | values | auto (names when not a number, or the\n"
+          "                      header is one field short or starts empty) (default auto)\n"
           "  --extra-fields X    triplet: fields after the named ones are an error | ignore (default error)\n"
           "  --mat-var NAME      mat: variable to read (default fea)\n"
           "  --transpose         cluster the columns instead of the rows\n"

@@ -42,11 +42,13 @@ static const struct {
     const char *what;
 } commands[] = {
     {"cluster", cmd_cluster, "learn a clustering P_{Z|Y} (Algorithm 1 or 2 of the paper)"},
+    {"predict", cmd_predict, "assign new rows to the clusters of a saved model (cluster --save-model)"},
     {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
     {"sweep", cmd_sweep, "the objective against k, with a suggested k and a plot (model selection)"},
     {"info", cmd_info, "shape, marginals, connected components and DTM spectrum of a data file"},
     {"generate", cmd_generate, "planted-partition test data with ground truth, deterministic from a seed"},
     {"cooc", cmd_cooc, "word co-occurrence matrix from text files"},
+    {"docs", cmd_docs, "document x term matrix from text files (one document per file or line)"},
     {"embed", cmd_embed, "row (word) embeddings from a truncated SVD of the DTM, in word2vec format"},
     {"msr", cmd_msr, "score word vectors on the MSR Sentence Completion questions"},
     {"convert", cmd_convert, "to mmnc's binary matrix format (loads at memory speed) and back to .mtx"},

@@ -303,13 +303,74 @@ static char *data_stem(const char *path)
     return p;
 }
 
+int cli_output_check(const char *cmd, const char *path)
+{
+    mmnc_outfile o;
+    mmnc_err err = {0, ""};
+    int rc = CLI_EXIT_OK;
+    if (cli_rank() == 0) {
+        cli_tmp_watch(path);
+        if (mmnc_outfile_open(&o, path, &err) != MMNC_OK)
+            rc = cli_fail(cmd, "cannot write the outputs (checked before any work): %s", err.msg);
+        else
+            mmnc_outfile_abort(&o);
+    }
+    return cli_agree(rc);
+}
+
+const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig)
+{
+    if (!names) return NULL;
+    if (keyed) {
+        char *end;
+        long long i = strtoll(id, &end, 10);
+        return (*end == '\0' && end != id && i >= 1 && i <= n) ? names[i - 1] : NULL;
+    }
+    return orig < n ? names[orig] : NULL;
+}
+
+const char *cli_refine_name(int refine)
+{
+    return refine == MMNC_REFINE_CHOSEN ? "chosen" : refine == MMNC_REFINE_EACH ? "each" : "none";
+}
+
+const char *cli_model_rule(const mmnc_model *m)
+{
+    if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return "information";
+    return m->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "channel";
+}
+
+const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf)
+{
+    const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
+    s = cli_lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
+    return s ? s : id;
+}
+
+const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf)
+{
+    const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
+    s = cli_lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
+    return s ? s : id;
+}
+
+int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what)
+{
+    if (n < want)
+        return cli_fail(cmd, "%s: %lld names for %lld %s (as read): every %s needs one, or use 'id name' lines "
+                             "with --names-keyed", path, (long long)n, (long long)want, what,
+                        what[0] == 'c' ? "column" : "row");
+    if (n > want && cli_rank() == 0)
+        fprintf(stderr, "mmnc %s: warning: %s: %lld names for %lld %s; the last %lld are not used\n", cmd, path,
+                (long long)n, (long long)want, what, (long long)(n - want));
+    return CLI_EXIT_OK;
+}
+
 int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
                       char **out)
 {
     const char *b;
     char *prefix = NULL, *probe = NULL, *stem = NULL;
-    mmnc_outfile o;
-    mmnc_err err = {0, ""};
     int rc = CLI_EXIT_OK, dir;
     *out = NULL;
     b = prefix_arg ? strrchr(prefix_arg, '/') : NULL;
@@ -331,15 +392,9 @@ int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_
         return cli_fail(cmd, "out of memory");
     }
     sprintf(probe, "%s%s", prefix, probe_ext);
-    if (cli_rank() == 0) {
-        cli_tmp_watch(probe);
-        if (mmnc_outfile_open(&o, probe, &err) != MMNC_OK)
-            rc = cli_fail(cmd, "cannot write the outputs (checked before any work): %s", err.msg);
-        else
-            mmnc_outfile_abort(&o);
-    }
+    rc = cli_output_check(cmd, probe);
     free(probe);
-    if ((rc = cli_agree(rc)) != CLI_EXIT_OK) {
+    if (rc != CLI_EXIT_OK) {
         free(prefix);
         return rc;
     }

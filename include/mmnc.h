@@ -91,7 +91,8 @@ enum {
     MMNC_EFORMAT = 4, /* malformed or unsupported file contents */
     MMNC_ENOCONV = 5, /* an iterative method did not converge */
     MMNC_ELP = 6,     /* the LP solver failed */
-    MMNC_EUNSUP = 7   /* feature not compiled in (GLPK, matio, ...) */
+    MMNC_EUNSUP = 7,  /* feature not compiled in (GLPK, matio, ...) */
+    MMNC_ECANCELED = 8 /* stopped at the caller's request (mmnc_params.progress returned nonzero) */
 };
 
 #define MMNC_ERRMSG_SIZE 1024
@@ -258,7 +259,9 @@ typedef enum {
     MMNC_FMT_TRIPLET,  /* text "row col [value]" with string keys */
     MMNC_FMT_LIBSVM,   /* libsvm/svmlight: "label idx:val idx:val ..." one row per line */
     MMNC_FMT_MAT,      /* MATLAB v5/v7 .mat (libmatio): a sparse or dense variable */
-    MMNC_FMT_BIN       /* mmnc's binary matrix file (mmnc_data_write_bin, docs/binary-format.md) */
+    MMNC_FMT_BIN,      /* mmnc's binary matrix file (mmnc_data_write_bin, docs/binary-format.md) */
+    MMNC_FMT_DENSE     /* a dense table: CSV, TSV, semicolon- or space-separated numbers, with an
+                          optional header line of column names and first column of row names */
 } mmnc_format;
 
 typedef struct mmnc_read_opts {
@@ -266,7 +269,8 @@ typedef struct mmnc_read_opts {
     /* Triplet text: 1-based field numbers of the row key, the column key and
      * the value (value_field = 0: each line counts 1).  Defaults 1, 2, 3. */
     int row_field, col_field, value_field;
-    char delim;          /* field separator; 0 = any run of spaces/tabs (default) */
+    char delim;          /* field separator; 0 = any run of spaces/tabs (default; dense tables:
+                            detected, see mmnc_data_read) */
     const char *mat_var; /* MAT: variable to read, default "fea" */
     int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
     int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
@@ -275,7 +279,13 @@ typedef struct mmnc_read_opts {
                             them is an error (default: a dense CSV read as triplets must not
                             pass silently), 1 = ignored (MovieLens u.data's timestamp) */
     int header;          /* triplets: the first line that is not blank or a comment names the
-                            columns (CSV/TSV with a header) and is skipped (default 0) */
+                            columns (CSV/TSV with a header) and is skipped (default 0); dense:
+                            the same as dense_header = 1 */
+    int dense_header;    /* dense: 1 = the first line (not blank or a comment) names the columns,
+                            -1 = it does not, 0 = decide from the line (default; see
+                            mmnc_data_read) */
+    int dense_row_names; /* dense: 1 = the first field of each line names the row, -1 = every
+                            field is a value, 0 = decide (default; see mmnc_data_read) */
 } mmnc_read_opts;
 
 MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
@@ -296,7 +306,23 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * start with a '%' comment line and whose first other line is three integers
  * "rows cols entries" (Matrix Market text without its banner, as many tools
  * write it); libsvm when the second field of the first data line has the
- * form "i:v"; triplets otherwise.
+ * form "i:v"; a dense table when that is unambiguous (below); triplets
+ * otherwise.
+ *   Dense detection (MMNC_FMT_AUTO, only when no triplet option is set:
+ *   fields, delim and extra_fields at their defaults): the separator of the
+ *   first data line is a tab if it has one, else ';' if it has one, else
+ *   ',' if it has one, else runs of spaces.  A first line that would be a
+ *   header (below) is set aside.  With ',' or ';' (triplets split on
+ *   blanks, so such lines are not default triplets) the table is dense when
+ *   the first data line has F >= 4 fields; the dense reader then reports any
+ *   ragged or non-numeric line.  With tabs or spaces it is dense only when
+ *   there is a header line and the complete lines of the first block (at
+ *   most 64 data lines) all have the same number F >= 4 of fields (the
+ *   header F or F - 1), every one a number except perhaps the first:
+ *   all-numeric tab-separated lines are ambiguous (MovieLens u.data's four
+ *   fields are a triplet and a timestamp) and stay triplets.  A file of 3
+ *   or fewer fields per line stays triplets ("1,2,5" is a triplet with
+ *   delim ','): force dense with MMNC_FMT_DENSE.
  *   - Matrix Market: coordinate real/integer/pattern, general or symmetric
  *     (the lower triangle stored, mirrored here; an entry above the diagonal
  *     or a non-square symmetric matrix is MMNC_EFORMAT), and array
@@ -317,7 +343,25 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     trailing "# ..." are ignored), the label is ignored (read labels with
  *     mmnc_labels_read); ids are row numbers and feature indices; ncols is
  *     the largest feature index (+1 when zero-based).
- *   - MAT: the variable o->mat_var, sparse or dense double/integer.
+ *   - Dense: one row per line of fields separated by o->delim, or as
+ *     detected above (tab, ';', ',', or runs of spaces); blank lines and
+ *     lines starting with '#' or '%' are skipped; a field may be quoted
+ *     with double quotes ("" inside is one quote).  The first line is a
+ *     header of column names (col_names) when o->dense_header or o->header
+ *     say so, or, undecided, when one of its fields after the first is not
+ *     a number or its first field is empty.  The first field of each line
+ *     names the row (row_names) when o->dense_row_names says so, or,
+ *     undecided, when the first field of the first data line is not a
+ *     number, when the header has one field fewer than the data lines (R's
+ *     write.csv) or when the header's first field is empty (pandas'
+ *     to_csv).  Every line has the same number of fields (MMNC_EFORMAT
+ *     "file:line: expected N fields (as line L), got M"); every value
+ *     field is a finite number >= 0 (a decimal comma is not read: use ';'
+ *     or a tab between fields and '.' in numbers); zeros are not stored.
+ *     Without a header the column ids are 1, 2, ...; without row names
+ *     the row ids are the line order 1, 2, ....  The separator is chosen
+ *     from the raw first line (a quoted name holding a tab or ';' misleads
+ *     it: set delim).
  *   - binary: as mmnc_data_read_bin (checksums verified unless
  *     o->bin_no_verify); ids, names and the original shape come back as
  *     they were written.
@@ -731,7 +775,14 @@ typedef enum {
  * the development corpora by the rule stated in README, "The default". */
 #define MMNC_SIZE_PRIOR_DEFAULT 7.0
 
-typedef void (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
+/* Called about once per iteration of a start (restart: its index; objective:
+ * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
+ * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
+ * (how an interactive caller stops a long run: the Python binding returns 1
+ * on Ctrl-C).  The spectral embedding and the refinement are not
+ * interrupted.  Calls are serialised (one at a time) even when starts run on
+ * several threads.  In a distributed run every rank must return the same. */
+typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 
 typedef struct mmnc_params {
     int algorithm;      /* MMNC_ALG_INFORMATION (default), MMNC_ALG_NUCLEAR (the paper's Algorithm 2)
@@ -775,7 +826,7 @@ typedef struct mmnc_params {
     int exact_marginal; /* Alg. 1: enforce W P_Y = P_Z exactly instead of the penalty: ascent by
                            transportation-LP steps, no lambda or step (needs GLPK) (default 0) */
     int threads;        /* OpenMP threads; 0 = OpenMP's default */
-    mmnc_progress_fn progress; /* called about once per iteration, or NULL */
+    mmnc_progress_fn progress; /* called about once per iteration, or NULL; nonzero stops the run */
     void *progress_ctx;
 } mmnc_params;
 
@@ -829,7 +880,8 @@ typedef struct mmnc_result {
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
  * Returns MMNC_EINVAL for invalid parameters (with mmnc_params_check's
  * message), MMNC_EUNSUP if a prescribed P_Z is given to Alg. 2 without GLPK,
- * MMNC_ELP if the LP solver fails.  Time per iteration O(nnz k + k^2 |X|);
+ * MMNC_ELP if the LP solver fails, MMNC_ECANCELED (*out NULL) when
+ * prm->progress asked to stop.  Time per iteration O(nnz k + k^2 |X|);
  * memory O(k (|X| + |Y|)) beyond the pmf.
  */
 MMNC_API int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);
@@ -844,6 +896,107 @@ MMNC_API void mmnc_result_free(mmnc_result *r);
  */
 MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int ntop, mmnc_int *cols,
                      double *score, mmnc_err *err);
+
+/* ------------------------------------------------------------------------ */
+/* Saved models and prediction of new rows                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A learned clustering, kept so that rows that arrive later can be assigned
+ * (docs/model-format.md gives the file layout: the binary format's
+ * conventions, versioned and checksummed).  Everything prediction needs is
+ * a function of the learned joint P_{Z,X} = W P_{Y,X}: the out-of-sample
+ * rule of each objective is derived in src/model.c and in README.  A new
+ * row y enters through r(x) = P(x|y), its values on the known columns
+ * normalised, and the rule is the assignment that raises the run's
+ * objective most when y is added with a small mass:
+ *
+ *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE: the
+ *     default): label = argmax_z sum_x r(x) log q(x|z), with
+ *     q(x|z) = (P(z,x) + a P(x)) / (P(z) + a) and a = alpha / train_rows
+ *     (the smoothing of the predictive selection, src/select.c); proba =
+ *     the posterior of a mixture of multinomials q(.|z) with weights P_Z,
+ *     the row's values taken as counts (so larger counts, sharper
+ *     probabilities);
+ *   - Algorithm 2 without refinement (hard steps, or a prescribed P_Z):
+ *     Algorithm 2's assignment step, label = argmax_z c(z) with
+ *     c = s [P_Z]^{-1/2} U_+ S_+^{-1} U_+^T [P_Z]^{-1/2}, s(j) = sum_x r(x)
+ *     P(j,x) / P(x), from the SVD B_{Z,X} = U S V^T of the stored joint;
+ *     proba one-hot (the step is hard);
+ *   - Algorithm 1: proba(z) = sum_x r(x) P(z|x), the direction in which
+ *     Algorithm 1's projected gradient step moves a new column from the
+ *     stationary column P_Z; label = its argmax.
+ * Labels are the same for any scale of the row; ties go to the smallest z.
+ */
+typedef struct mmnc_model {
+    mmnc_int k, ncols;  /* clusters; columns of the training data (after drops) */
+    int algorithm;      /* mmnc_algorithm of the run; refine says if information moves followed */
+    int refine;         /* mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
+    int hard;           /* 1 if the training kernel was hard (labels), 0 if soft (Alg. 1, LP) */
+    char **col_ids;     /* ncols: the id of each column as mmnc_data_col_id gives it (a name,
+                           or the 1-based original index as text); new data is matched by id */
+    double *px;         /* ncols: P_X of the training data */
+    double *pz;         /* k: P_Z */
+    double *pzx;        /* k x ncols row-major: P(z, x) at pzx[z * ncols + x] */
+    double alpha;       /* smoothing pseudo-mass of the information rule, in units of an
+                           average training row's mass (the selection's a, or 1) */
+    double objective;   /* the run's objective; mutual_information: its I(X;Z) */
+    double mutual_information;
+    mmnc_int train_rows; /* |Y| of the training data */
+    double train_mass;  /* total mass of the training matrix before normalisation */
+    uint64_t seed;      /* the run's seed */
+    uint64_t input_hash; /* caller's hash of the training input (0 = unknown) */
+    char *version;      /* mmnc version that wrote it (MMNC_VERSION_STRING) */
+    char *options;      /* free text: the options of the run (may be NULL) */
+} mmnc_model;
+
+/* Build a model from a clustering result r of the pmf p, clustered with
+ * the parameters prm (its pz says whether the result was soft, its seed is
+ * recorded).  d (may be NULL) names the columns by mmnc_data_col_id (else
+ * they are "1".."ncols"; d->A must have p's columns); the ids must be
+ * distinct (MMNC_EINVAL naming the id otherwise: new data is matched by
+ * them).  alpha is r->restart_alpha of the kept start when the predictive
+ * selection ran, else 1.  options (may be NULL) and input_hash are
+ * provenance copied into the model.  With a distributed pmf the call is
+ * collective (P_{Z,X} is summed over the ranks) and every rank gets the
+ * model.  Errors: MMNC_EINVAL, MMNC_ENOMEM.  O(nnz + k ncols). */
+MMNC_API int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r,
+                                    const mmnc_params *prm, uint64_t input_hash, const char *options,
+                                    mmnc_model **out, mmnc_err *err);
+MMNC_API void mmnc_model_free(mmnc_model *m);
+
+/* Write m to path atomically (mmnc_outfile); read it back, verifying the
+ * checksums, the sizes, the values (finite, P_X > 0, the marginals of
+ * P_{Z,X} equal to P_Z and P_X within 1e-6) and that the ids are distinct.
+ * A foreign file ("not an mmnc model (bad magic)"), a newer format version
+ * ("model format version N is newer than this mmnc supports (1)") or
+ * unknown required features, a truncated ("truncated: header says N bytes,
+ * file has M") or corrupt file ("checksum mismatch in the P_X section
+ * ..."): MMNC_EFORMAT with a message that starts with the path and says
+ * which; MMNC_EIO when the file cannot be read or written; MMNC_EUNSUP on a
+ * big-endian host.  A model file may be gzip- or xz-compressed (read as
+ * mmnc_file_read_all reads).  O(k ncols + id bytes). */
+MMNC_API int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err);
+MMNC_API int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err);
+
+/* Map the columns of new data d onto the model's: map[j] = the model column
+ * with the same id as column j of d, or -1 (unknown, ignored by
+ * prediction).  *unknown (may be NULL) = columns of d with no match.
+ * O(ncols + d's columns) expected (hashing). */
+MMNC_API int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmnc_int *unknown,
+                              mmnc_err *err);
+
+/* Assign the rows of A (nonnegative counts, any scale; its columns are
+ * mapped by map, NULL = A's columns are the model's, A->ncols <= m->ncols)
+ * with the model's out-of-sample rule (above): label[i] in 0..k-1, or -1
+ * for a row with no mass on a known column; proba (may be NULL) gets k
+ * values per row (row-major, summing to 1; zeros for a row labelled -1).
+ * *empty (may be NULL) = rows labelled -1.  Errors: MMNC_EINVAL (A fails
+ * mmnc_csr_check, a map entry outside -1..ncols-1), MMNC_ENOMEM.
+ * Deterministic for any thread count (each row is computed alone, in a
+ * fixed order).  O(nnz k + k ncols + k^3). */
+MMNC_API int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
+                                double *proba, mmnc_int *empty, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
 /* Evaluation against reference labels                                      */
@@ -958,6 +1111,77 @@ MMNC_API int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_co
  */
 typedef void (*mmnc_token_fn)(void *ctx, const char *word, size_t len);
 MMNC_API void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, void *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Document x term matrices from text                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mmnc_docs_opts {
+    int lines;           /* 0: each file is one document (default); 1: each line that is not
+                            blank is one, named "FILE:LINE" (LINE 1-based, blank lines counted) */
+    double min_df;       /* keep terms in at least this many documents: >= 1 a count (a whole
+                            number), in (0, 1) a fraction of the documents (default 1) */
+    double max_df;       /* keep terms in at most this many documents: <= 1 a fraction (default
+                            1: no limit), > 1 a count (a whole number) */
+    mmnc_int min_count;  /* keep terms seen at least this often in all, >= 1 (default 1) */
+    mmnc_int max_vocab;  /* then keep at most this many, the most frequent; 0 = all (default) */
+    const char *const *stop_words; /* NULL-terminated words never counted, or NULL (default);
+                            each is tokenised like the text (so "Don't" stops "don't"), e.g.
+                            mmnc_stop_words_english() */
+    int drop_empty;      /* 1: leave out documents without a kept term; 0: keep them as empty
+                            rows, so that row i is the i-th document (default) */
+} mmnc_docs_opts;
+
+MMNC_API void mmnc_docs_opts_default(mmnc_docs_opts *o);
+
+/* A built-in English stop-word list (about 300 function words: articles,
+ * pronouns, auxiliaries, prepositions, conjunctions, common adverbs, the
+ * contractions "don't", "it's", ...), written for mmnc, lower case, sorted,
+ * NULL-terminated; static, not to be freed.  O(1). */
+MMNC_API const char *const *mmnc_stop_words_english(void);
+
+/* What mmnc_docs_build saw (all counts before drop_empty). */
+typedef struct mmnc_docs_info {
+    mmnc_int files;      /* regular files read */
+    mmnc_int docs;       /* documents found */
+    mmnc_int empty;      /* documents without a kept term (dropped iff drop_empty) */
+    mmnc_int tokens;     /* tokens read, stop words included */
+    mmnc_int stopped;    /* tokens that were stop words */
+    mmnc_int terms_seen; /* distinct terms other than stop words */
+    mmnc_int terms;      /* terms kept: the columns */
+} mmnc_docs_info;
+
+/*
+ * Build the document x term count matrix of text: A[d][t] = how often term
+ * t occurs in document d.  paths[0 .. npaths-1] are files (plain, gzip or
+ * xz, mmnc_file_read_all; "-" is standard input) or directories; a
+ * directory is walked recursively, its regular files (symbolic links
+ * followed, links to directories not entered, names starting with '.'
+ * skipped) taken in bytewise order of their paths, so the result does not
+ * depend on the order the file system lists them.  Each file is a document
+ * named by its path (the path given, joined with '/' to the entries below
+ * a directory), or, with o->lines, each non-blank line is one ("PATH:N").
+ * Tokens: mmnc_tokenize's rules (lower-cased ASCII, UTF-8, inner ' and -;
+ * no sentence or paragraph breaks matter here).
+ * Terms: stop words are removed first; then the terms seen min_count times
+ * in at least min_df and at most max_df documents (fractions of all
+ * documents, the empty included) are kept, at most max_vocab of them (the
+ * most frequent).  Columns are in order of decreasing count, ties by
+ * decreasing document frequency, then bytewise order of the terms.
+ * Output: *out with row_names (the documents) and col_names (the terms),
+ * free with mmnc_data_free; mmnc_data_write_mtx writes it with its .rows
+ * and .cols side files.  *info (may be NULL) gets the counts.
+ * One thread, a fixed order: the same bits on every run.
+ * Errors (the message names the file): MMNC_EINVAL for bad options, no
+ * paths, a directory without files, no documents, or no term left after the
+ * filters (saying which); MMNC_EIO for a file or directory that cannot be
+ * read; MMNC_EFORMAT for corrupt compressed data and for a NUL byte ("PATH:
+ * NUL byte at offset N: this is not a text file"); MMNC_ENOMEM.
+ * Time O(text + T log T) for T tokens of the largest document plus the
+ * sorts of paths and terms; memory O(largest file + distinct terms + nonzeros).
+ */
+MMNC_API int mmnc_docs_build(const char *const *paths, int npaths, const mmnc_docs_opts *o, mmnc_data **out,
+                             mmnc_docs_info *info, mmnc_err *err);
 
 #ifdef __cplusplus
 }

@@ -67,31 +67,6 @@ enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H
        H_NNZ = 64, H_ORIG_ROWS = 72, H_ORIG_COLS = 80, H_TABLE = 128, H_SLOT = 32 };
 enum { VT_F64 = 1, VT_F32 = 2 };
 
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_LITTLE 0
-#else
-#define HOST_LITTLE 1
-#endif
-
-/* Little-endian fields; the byte loops compile to single loads and stores. */
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t x = 0;
-    for (int i = 7; i >= 0; i--) x = x << 8 | p[i];
-    return x;
-}
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static void put64(unsigned char *p, uint64_t x)
-{
-    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(x >> 8 * i);
-}
-static void put32(unsigned char *p, uint32_t x)
-{
-    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(x >> 8 * i);
-}
 
 /* ------------------------------------------------------------------------ */
 /* XXH64                                                                     */
@@ -115,10 +90,10 @@ uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed)
         uint64_t v1 = seed + XP1 + XP2, v2 = seed + XP2, v3 = seed, v4 = seed - XP1;
         const unsigned char *limit = end - 32;
         do {
-            v1 = xround(v1, get64(p));
-            v2 = xround(v2, get64(p + 8));
-            v3 = xround(v3, get64(p + 16));
-            v4 = xround(v4, get64(p + 24));
+            v1 = xround(v1, mmnc_i_get64(p));
+            v2 = xround(v2, mmnc_i_get64(p + 8));
+            v3 = xround(v3, mmnc_i_get64(p + 16));
+            v4 = xround(v4, mmnc_i_get64(p + 24));
             p += 32;
         } while (p <= limit);
         h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
@@ -127,9 +102,9 @@ uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed)
         h = seed + XP5;
     }
     h += (uint64_t)len;
-    for (; p + 8 <= end; p += 8) h = rotl64(h ^ xround(0, get64(p)), 27) * XP1 + XP4;
+    for (; p + 8 <= end; p += 8) h = rotl64(h ^ xround(0, mmnc_i_get64(p)), 27) * XP1 + XP4;
     if (p + 4 <= end) {
-        h = rotl64(h ^ (uint64_t)get32(p) * XP1, 23) * XP2 + XP3;
+        h = rotl64(h ^ (uint64_t)mmnc_i_get32(p) * XP1, 23) * XP2 + XP3;
         p += 4;
     }
     for (; p < end; p++) h = rotl64(h ^ *p * XP5, 11) * XP1;
@@ -255,7 +230,7 @@ static int open_header(rd *r, mmnc_err *err)
     if (n < 12)
         return rd_err(r, MMNC_EFORMAT, err, "truncated: file has %llu bytes, less than the %d-byte header",
                       (unsigned long long)r->size, BIN_HEADER);
-    version = get32(h + H_VERSION);
+    version = mmnc_i_get32(h + H_VERSION);
     if (version > BIN_VERSION)
         return rd_err(r, MMNC_EFORMAT, err, "format version %u is newer than this mmnc supports (%d)",
                       version, BIN_VERSION);
@@ -263,15 +238,15 @@ static int open_header(rd *r, mmnc_err *err)
     if (n < BIN_HEADER) {
         if (n >= H_FILE_BYTES + 8)
             return rd_err(r, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %llu",
-                          (unsigned long long)get64(h + H_FILE_BYTES), (unsigned long long)r->size);
+                          (unsigned long long)mmnc_i_get64(h + H_FILE_BYTES), (unsigned long long)r->size);
         return rd_err(r, MMNC_EFORMAT, err, "truncated: file has %llu bytes, less than the %d-byte header",
                       (unsigned long long)r->size, BIN_HEADER);
     }
-    sum = get64(h + H_CHECKSUM);
+    sum = mmnc_i_get64(h + H_CHECKSUM);
     memset(h + H_CHECKSUM, 0, 8);
     if (mmnc_i_xxh64(h, BIN_HEADER, 0) != sum)
         return rd_err(r, MMNC_EFORMAT, err, "corrupt header (checksum mismatch)");
-    fbytes = get64(h + H_FILE_BYTES);
+    fbytes = mmnc_i_get64(h + H_FILE_BYTES);
     if (fbytes > r->size)
         return rd_err(r, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %llu",
                       (unsigned long long)fbytes, (unsigned long long)r->size);
@@ -282,18 +257,18 @@ static int open_header(rd *r, mmnc_err *err)
                       (unsigned long long)r->size);
 
     /* the header is intact: what remains wrong is an invalid writer */
-    flags = get32(h + H_FLAGS);
-    r->ib = (int)get32(h + H_INDEX_BYTES);
-    r->vt = (int)get32(h + H_VALUE_TYPE);
-    blog = get32(h + H_BLOCK_LOG2);
-    r->nrows = (mmnc_int)get64(h + H_NROWS);
-    r->ncols = (mmnc_int)get64(h + H_NCOLS);
-    r->nnz = (mmnc_int)get64(h + H_NNZ);
-    r->orig_rows = (mmnc_int)get64(h + H_ORIG_ROWS);
-    r->orig_cols = (mmnc_int)get64(h + H_ORIG_COLS);
-    if (get32(h + H_HEADER_BYTES) != BIN_HEADER)
+    flags = mmnc_i_get32(h + H_FLAGS);
+    r->ib = (int)mmnc_i_get32(h + H_INDEX_BYTES);
+    r->vt = (int)mmnc_i_get32(h + H_VALUE_TYPE);
+    blog = mmnc_i_get32(h + H_BLOCK_LOG2);
+    r->nrows = (mmnc_int)mmnc_i_get64(h + H_NROWS);
+    r->ncols = (mmnc_int)mmnc_i_get64(h + H_NCOLS);
+    r->nnz = (mmnc_int)mmnc_i_get64(h + H_NNZ);
+    r->orig_rows = (mmnc_int)mmnc_i_get64(h + H_ORIG_ROWS);
+    r->orig_cols = (mmnc_int)mmnc_i_get64(h + H_ORIG_COLS);
+    if (mmnc_i_get32(h + H_HEADER_BYTES) != BIN_HEADER)
         return rd_err(r, MMNC_EFORMAT, err, "invalid header: header size %u, expected %d",
-                      get32(h + H_HEADER_BYTES), BIN_HEADER);
+                      mmnc_i_get32(h + H_HEADER_BYTES), BIN_HEADER);
     if (flags != 0)
         return rd_err(r, MMNC_EFORMAT, err,
                       "uses features this mmnc does not support (flags 0x%x)", flags);
@@ -314,9 +289,9 @@ static int open_header(rd *r, mmnc_err *err)
         const unsigned char *t = h + H_TABLE + H_SLOT * k;
         uint64_t want = 0, per = 0, cnt = 0;
         int ok;
-        r->s[k].off = get64(t);
-        r->s[k].bytes = get64(t + 8);
-        r->s[k].sum = get64(t + 16);
+        r->s[k].off = mmnc_i_get64(t);
+        r->s[k].bytes = mmnc_i_get64(t + 8);
+        r->s[k].sum = mmnc_i_get64(t + 16);
         if (r->s[k].off == 0 && r->s[k].bytes == 0 && k >= SEC_ROW_ORIG) continue; /* absent */
         if (k >= SEC_USED)
             return rd_err(r, MMNC_EFORMAT, err, "invalid header: unknown section %d", k);
@@ -628,7 +603,7 @@ static int read_names(rd *r, int k, mmnc_int n, char ***out, mmnc_err *err)
     blen = s->bytes - 8 * ((uint64_t)n + 1);
     MMNC_CALLOC(names, n, err, status);
     for (mmnc_int i = 0; i <= n; i++) {
-        uint64_t o = get64(p + 8 * (uint64_t)i), len;
+        uint64_t o = mmnc_i_get64(p + 8 * (uint64_t)i), len;
         if ((i == 0 && o != 0) || o < prev || o > blen || (i == n && o != blen)) {
             status = rd_err(r, MMNC_EFORMAT, err,
                             "invalid %s table: offset %lld is %llu (after %llu; %llu bytes of names)",
@@ -673,7 +648,7 @@ int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *e
     if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read_bin: out is NULL");
     *out = NULL;
     if (!path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read_bin: path is NULL");
-    if (!HOST_LITTLE)
+    if (!MMNC_I_HOST_LITTLE)
         return mmnc_i_err(err, MMNC_EUNSUP, "%s: binary matrices need a little-endian machine", path);
     r.path = path;
     r.verify = !(flags & MMNC_BIN_NO_VERIFY);
@@ -753,7 +728,7 @@ static mmnc_int part_rowptr(void *ctx, mmnc_int i)
     const rd *r = ctx;
     unsigned char b[8];
     const unsigned char *p = span(r, r->s[SEC_ROWPTR].off + 8 * (uint64_t)i, 8, b);
-    return p ? (mmnc_int)get64(p) : -1; /* a read error shows as an invalid rowptr below */
+    return p ? (mmnc_int)mmnc_i_get64(p) : -1; /* a read error shows as an invalid rowptr below */
 }
 
 /* The checksums of every section present, the blocks shared among the
@@ -804,7 +779,7 @@ static int read_i64s(const rd *r, int k, mmnc_int a, mmnc_int b, mmnc_int *dst, 
         mmnc_int m = b - i < (mmnc_int)(r->block / 8) ? b - i : (mmnc_int)(r->block / 8);
         const unsigned char *p = span(r, r->s[k].off + 8 * (uint64_t)i, (size_t)m * 8, buf);
         if (!p) return rd_err(r, MMNC_EIO, err, "read error: %s", strerror(errno));
-        for (mmnc_int j = 0; j < m; j++) dst[i - a + j] = (mmnc_int)get64(p + 8 * j);
+        for (mmnc_int j = 0; j < m; j++) dst[i - a + j] = (mmnc_int)mmnc_i_get64(p + 8 * j);
         i += m;
     }
     return MMNC_OK;
@@ -867,7 +842,7 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
     memset(&r, 0, sizeof r);
     r.fd = -1;
     *out = NULL;
-    if (!HOST_LITTLE)
+    if (!MMNC_I_HOST_LITTLE)
         return mmnc_i_err(err, MMNC_EUNSUP, "%s: binary matrices need a little-endian machine", path);
     r.path = path;
     r.verify = !(flags & MMNC_BIN_NO_VERIFY);
@@ -911,15 +886,15 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
         const unsigned char *pc = span(&r, r.s[SEC_COLIND].off + (uint64_t)e * (uint64_t)r.ib, (size_t)cnt * (size_t)r.ib, buf);
         if (!pc) { status = rd_err(&r, MMNC_EIO, err, "read error: %s", strerror(errno)); goto cleanup; }
         for (mmnc_int j = 0; j < cnt; j++)
-            d->A->colind[e - e0 + j] = r.ib == 4 ? (mmnc_int)get32(pc + 4 * j) : (mmnc_int)get64(pc + 8 * j);
+            d->A->colind[e - e0 + j] = r.ib == 4 ? (mmnc_int)mmnc_i_get32(pc + 4 * j) : (mmnc_int)mmnc_i_get64(pc + 8 * j);
         {
             int vb = r.vt == VT_F64 ? 8 : 4;
             const unsigned char *pv = span(&r, r.s[SEC_VALUES].off + (uint64_t)e * (uint64_t)vb, (size_t)cnt * (size_t)vb, buf);
             if (!pv) { status = rd_err(&r, MMNC_EIO, err, "read error: %s", strerror(errno)); goto cleanup; }
             for (mmnc_int j = 0; j < cnt; j++) {
                 double v;
-                if (vb == 8) { uint64_t u = get64(pv + 8 * j); memcpy(&v, &u, 8); }
-                else { uint32_t u = get32(pv + 4 * j); float f; memcpy(&f, &u, 4); v = f; }
+                if (vb == 8) { uint64_t u = mmnc_i_get64(pv + 8 * j); memcpy(&v, &u, 8); }
+                else { uint32_t u = mmnc_i_get32(pv + 4 * j); float f; memcpy(&f, &u, 4); v = f; }
                 d->A->val[e - e0 + j] = v;
             }
         }
@@ -1072,7 +1047,7 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
     memset(&w, 0, sizeof w);
     memset(s, 0, sizeof s);
     if (!d || !d->A || !path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_write_bin: NULL argument");
-    if (!HOST_LITTLE)
+    if (!MMNC_I_HOST_LITTLE)
         return mmnc_i_err(err, MMNC_EUNSUP, "%s: binary matrices need a little-endian machine", path);
     A = d->A;
     if ((status = mmnc_csr_check(A, err)) != MMNC_OK) {
@@ -1158,24 +1133,24 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
     }
 
     memcpy(h, MAGIC, 8);
-    put32(h + H_VERSION, BIN_VERSION);
-    put32(h + H_HEADER_BYTES, BIN_HEADER);
-    put64(h + H_FILE_BYTES, w.pos);
-    put32(h + H_FLAGS, 0);
-    put32(h + H_INDEX_BYTES, narrow ? 4 : 8);
-    put32(h + H_VALUE_TYPE, f32 ? VT_F32 : VT_F64);
-    put32(h + H_BLOCK_LOG2, BIN_BLOCK_LOG2);
-    put64(h + H_NROWS, (uint64_t)A->nrows);
-    put64(h + H_NCOLS, (uint64_t)A->ncols);
-    put64(h + H_NNZ, (uint64_t)A->nnz);
-    put64(h + H_ORIG_ROWS, (uint64_t)d->orig_rows);
-    put64(h + H_ORIG_COLS, (uint64_t)d->orig_cols);
+    mmnc_i_put32(h + H_VERSION, BIN_VERSION);
+    mmnc_i_put32(h + H_HEADER_BYTES, BIN_HEADER);
+    mmnc_i_put64(h + H_FILE_BYTES, w.pos);
+    mmnc_i_put32(h + H_FLAGS, 0);
+    mmnc_i_put32(h + H_INDEX_BYTES, narrow ? 4 : 8);
+    mmnc_i_put32(h + H_VALUE_TYPE, f32 ? VT_F32 : VT_F64);
+    mmnc_i_put32(h + H_BLOCK_LOG2, BIN_BLOCK_LOG2);
+    mmnc_i_put64(h + H_NROWS, (uint64_t)A->nrows);
+    mmnc_i_put64(h + H_NCOLS, (uint64_t)A->ncols);
+    mmnc_i_put64(h + H_NNZ, (uint64_t)A->nnz);
+    mmnc_i_put64(h + H_ORIG_ROWS, (uint64_t)d->orig_rows);
+    mmnc_i_put64(h + H_ORIG_COLS, (uint64_t)d->orig_cols);
     for (int k = 0; k < BIN_NSEC; k++) {
-        put64(h + H_TABLE + H_SLOT * k, s[k].off);
-        put64(h + H_TABLE + H_SLOT * k + 8, s[k].bytes);
-        put64(h + H_TABLE + H_SLOT * k + 16, s[k].sum);
+        mmnc_i_put64(h + H_TABLE + H_SLOT * k, s[k].off);
+        mmnc_i_put64(h + H_TABLE + H_SLOT * k + 8, s[k].bytes);
+        mmnc_i_put64(h + H_TABLE + H_SLOT * k + 16, s[k].sum);
     }
-    put64(h + H_CHECKSUM, mmnc_i_xxh64(h, BIN_HEADER, 0));
+    mmnc_i_put64(h + H_CHECKSUM, mmnc_i_xxh64(h, BIN_HEADER, 0));
     if (fseek(w.fp, 0, SEEK_SET) != 0 || fwrite(h, 1, BIN_HEADER, w.fp) != BIN_HEADER) {
         status = mmnc_i_err(err, MMNC_EIO, "%s: write failed: %s", path, strerror(errno));
         goto cleanup;

@@ -91,17 +91,31 @@ static int start_method(int init, int i)
     return init;
 }
 
-/* The caller's progress function, called by one start at a time. */
+/* The caller's progress function, called by one start at a time; once it
+ * asks to stop, every start is told to stop without calling it again. */
 typedef struct progress_lock {
     mmnc_progress_fn fn;
     void *ctx;
+    int stop;
 } progress_lock;
 
-static void locked_progress(void *ctx, int restart, int iter, double objective)
+static int locked_progress(void *ctx, int restart, int iter, double objective)
 {
     progress_lock *pl = ctx;
+    int stop;
 #pragma omp critical(mmnc_progress)
-    pl->fn(pl->ctx, restart, iter, objective);
+    {
+        if (!pl->stop) pl->stop = pl->fn(pl->ctx, restart, iter, objective) != 0;
+        stop = pl->stop;
+    }
+    return stop;
+}
+
+int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err)
+{
+    if (!prm->progress || !prm->progress(prm->progress_ctx, restart, iter, objective)) return MMNC_OK;
+    return mmnc_i_err(err, MMNC_ECANCELED, "stopped by the progress function (start %d, iteration %d)",
+                      restart + 1, iter);
 }
 
 /* What the starts share; each writes only its own slots (tid, i) and the
@@ -240,7 +254,7 @@ static int choose_and_refine(const starts *c)
  * parameters and the result being filled. */
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out, mmnc_err *err)
 {
-    progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL};
+    progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL, 0};
     mmnc_params prm;
     mmnc_result *r = NULL;
     mmnc_int k, ny;

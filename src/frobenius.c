@@ -148,7 +148,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
         mmnc_i_dsum(p, dev, k);
         for (mmnc_int z = 0; z < k; z++) pen += dev[z] * dev[z];
         obj = fro2 - lambda * pen;
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it, obj);
+        if ((status = mmnc_i_progress(prm, restart, it, obj, err)) != MMNC_OK) goto cleanup;
         /* heavy-ball momentum, reset whenever the objective drops (adaptive restart) */
         mom = (obj < prev_obj) ? 0.0 : MOMENTUM;
         prev_obj = obj;
@@ -274,7 +274,7 @@ int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restar
                 C[y * k + z] = 2.0 * S[y * k + z] / pz[z];
             }
         mmnc_i_dsum(p, &f, 1);
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it, f);
+        if ((status = mmnc_i_progress(prm, restart, it, f, err)) != MMNC_OK) goto cleanup;
         /* The start is off the marginal, so only steps from a feasible plan
          * (it >= 2) are guaranteed not to lower F. */
         if (it > 1 && f <= obj * (1.0 + 1e-12)) { /* no gain: keep the previous plan */

@@ -1,9 +1,32 @@
 /*
  * information.c -- the information objective: hard clusterings that
- * maximise the exact mutual information, by sequential single-row moves.
+ * maximise the exact mutual information, with a prior on the cluster sizes,
+ * by sequential single-row moves.
  *
- *   maximise    I(X;Z) = sum_{z,x} P(z,x) log( P(z,x) / (P(z) P(x)) )
+ *   maximise    J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z),
+ *               I(X;Z) = sum_{z,x} P(z,x) log( P(z,x) / (P(z) P(x)) ),
+ *               H_rows(Z) = - sum_z (n_z / |Y|) log(n_z / |Y|), n_z = rows in z
  *   over        hard W = P_{Z|Y} (each row in one cluster), P(z,x) = (W P_{Y,X})_{zx}
+ *
+ * gamma = mmnc_params.size_prior (0: I(X;Z) alone).  For counts with N
+ * tokens, N I(X;Z) - |Y| H_rows(Z) is the classification log-likelihood of a
+ * mixture of multinomials up to a constant (the second term: which cluster a
+ * row belongs to); gamma (|Y| / nnz) weighs the sizes with a row's evidence
+ * counted in distinct columns over gamma, which does not depend on the scale
+ * of the values (README, "The default", says how gamma was chosen).  Moving a
+ * row into cluster c (n_c rows without it) changes the prior term by
+ * (gamma / nnz) [(n_c + 1) log(n_c + 1) - n_c log n_c], added to the
+ * information cost below at each decision (it is O(k) a row).
+ *
+ * With gamma > 0 the moves run in two phases: I(X;Z) alone until no row
+ * moves, then J until no row moves (from a random partition, whose clusters
+ * carry almost no information yet, the prior would pull every row into the
+ * largest cluster before any structure forms).  And a guard: the partition
+ * of the second phase is kept only if its nuclear norm ||B_{Z,X}||_* is at
+ * least that of the first phase's; otherwise the first phase's is returned
+ * (where the data hardly separates real clusters the prior would merge
+ * them, and merging lowers the norm).  Within each phase the objective never
+ * decreases; the objective reported is J of the partition returned.
  *
  * This is the objective of the sequential information bottleneck (Slonim,
  * Friedman, Tishby, SIGIR 2002) and of the row half of information-
@@ -287,8 +310,10 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
                 mmnc_i_disum(p, &moved, 1);
             }
             run->iterations = it + 1;
-            if (prm->progress)
-                prm->progress(prm->progress_ctx, restart, it + 1, objective(p, k, T, pz, nc, gamma, nnz_all));
+            if (prm->progress &&
+                (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, T, pz, nc, gamma, nnz_all), err)) !=
+                    MMNC_OK)
+                goto cleanup;
             if (moved == 0) {
                 run->converged = 1;
                 it++;

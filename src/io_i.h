@@ -30,6 +30,33 @@ int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, doubl
 int mmnc_i_bin_sniff(const char *path);
 /* The same test on the first n bytes of a file (mmnc_i_in_head). */
 int mmnc_i_bin_magic(const unsigned char *head, size_t n);
+/* Little-endian fields of the binary matrix and model files; the byte loops
+ * compile to single loads and stores.  Both files are written and read on
+ * little-endian hosts only (their arrays are copied as they lie). */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define MMNC_I_HOST_LITTLE 0
+#else
+#define MMNC_I_HOST_LITTLE 1
+#endif
+static inline uint64_t mmnc_i_get64(const unsigned char *p)
+{
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--) x = x << 8 | p[i];
+    return x;
+}
+static inline uint32_t mmnc_i_get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline void mmnc_i_put64(unsigned char *p, uint64_t x)
+{
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(x >> 8 * i);
+}
+static inline void mmnc_i_put32(unsigned char *p, uint32_t x)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(x >> 8 * i);
+}
+
 /* XXH64 of len bytes with the given seed (the checksum of binary files). */
 uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed);
 

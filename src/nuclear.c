@@ -75,21 +75,22 @@ static int evaluate(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const
     return status;
 }
 
-/* Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2}, so that the scores are C = S Mp. */
-static void score_matrix(mmnc_int k, const state *s, double *Mp)
+void mmnc_i_score_matrix(mmnc_int k, const double *sigma, const double *U, const double *pz, double *Mp)
 {
-    double floor = 1e-10 * (s->sigma[0] > 0 ? s->sigma[0] : 1.0);
+    double floor = 1e-10 * (sigma[0] > 0 ? sigma[0] : 1.0);
     for (mmnc_int i = 0; i < k; i++)
         for (mmnc_int j = 0; j < k; j++) {
             double t = 0.0;
-            if (s->pz[i] > 0.0 && s->pz[j] > 0.0) {
+            if (pz[i] > 0.0 && pz[j] > 0.0) {
                 for (mmnc_int a = 0; a < k; a++)
-                    if (s->sigma[a] > floor) t += s->U[i * k + a] * s->U[j * k + a] / s->sigma[a];
-                t /= sqrt(s->pz[i] * s->pz[j]);
+                    if (sigma[a] > floor) t += U[i * k + a] * U[j * k + a] / sigma[a];
+                t /= sqrt(pz[i] * pz[j]);
             }
             Mp[i * k + j] = t;
         }
 }
+
+static void score_matrix(mmnc_int k, const state *s, double *Mp) { mmnc_i_score_matrix(k, s->sigma, s->U, s->pz, Mp); }
 
 /* C = S Mp, all of it (the LP step needs every score). */
 static void scores(const mmnc_pmf *p, mmnc_int k, const state *s, double *Mp, double *Tx, double *S, double *C)
@@ -531,7 +532,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 break;
             }
         }
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, w.cur.obj);
+        if ((status = mmnc_i_progress(prm, restart, it + 1, w.cur.obj, err)) != MMNC_OK) goto cleanup;
         if (!accepted) {
             run->converged = 1;
             it++;
@@ -591,7 +592,7 @@ static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart
         w.cur = w.nxt;
         w.nxt = t;
         memcpy(W, Wn, (size_t)(ny * k) * sizeof(double));
-        if (prm->progress) prm->progress(prm->progress_ctx, restart, it + 1, w.cur.obj);
+        if ((status = mmnc_i_progress(prm, restart, it + 1, w.cur.obj, err)) != MMNC_OK) goto cleanup;
         if (change < 1e-12 || flat) {
             run->converged = 1;
             it++;

@@ -75,6 +75,8 @@ static int parse_double(const char *b, const char *e, double *x)
     }
 }
 
+int mmnc_i_parse_double(const char *b, const char *e, double *x) { return parse_double(b, e, x); }
+
 /* Validate a value; 0 if fine, else fills err. */
 static int check_value(const mmnc_i_lreader *r, double v, const char *b, const char *e, mmnc_err *err)
 {
@@ -794,7 +796,7 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
                               "expected %d fields (row key in field %d, column key in field %d%s), "
                               "found more: '%s' (to ignore the others: extra_fields = 1, "
-                              "mmnc --extra-fields ignore)",
+                              "mmnc --extra-fields ignore; a dense table: MMNC_FMT_DENSE, mmnc --format dense)",
                               maxf, o->row_field, o->col_field, vf, mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
@@ -803,8 +805,12 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
             if (o->value_field) snprintf(vf, sizeof vf, ", value in field %d", o->value_field);
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
                               "expected at least %d fields (row key in field %d, column key in "
-                              "field %d%s), found %d: '%s'",
-                              maxf, o->row_field, o->col_field, vf, nf, mmnc_i_excerpt(s, len, ex));
+                              "field %d%s), found %d: '%s'%s",
+                              maxf, o->row_field, o->col_field, vf, nf, mmnc_i_excerpt(s, len, ex),
+                              !o->delim && (memchr(s, ',', len) || memchr(s, ';', len))
+                                  ? " (fields are split at blanks: for CSV triplets give the separator, mmnc "
+                                    "--delim ,; a dense table: mmnc --format dense)"
+                                  : "");
             goto cleanup;
         }
         if (b[o->row_field - 1] == e[o->row_field - 1] ||
@@ -927,8 +933,10 @@ void mmnc_read_opts_default(mmnc_read_opts *o)
     o->libsvm_zero_based = 0;
 }
 
-/* Guess the text format from the first block of the file (not consumed). */
-static mmnc_format detect(const mmnc_i_lreader *r)
+/* Guess the text format from the first block of the file (not consumed).
+ * dense: a dense table may be recognised (no triplet option given).
+ * Returns -1 when out of memory. */
+static int detect(const mmnc_i_lreader *r, int dense)
 {
     const char *p = r->buf + r->beg, *end = r->buf + r->end;
     int started_with_percent = p < end && *p == '%';
@@ -959,14 +967,19 @@ static mmnc_format detect(const mmnc_i_lreader *r)
                 mmnc_i_parse_index(b[2], e[2], &x))
                 return MMNC_FMT_MTX;
         }
-        return MMNC_FMT_TRIPLET;
+        break;
     }
-    return MMNC_FMT_TRIPLET;
+    if (!dense) return MMNC_FMT_TRIPLET;
+    switch (mmnc_i_dense_detect(r->buf + r->beg, end, r->eof)) {
+    case 1: return MMNC_FMT_DENSE;
+    case 0: return MMNC_FMT_TRIPLET;
+    default: return -1;
+    }
 }
 
 static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 {
-    if (o->format < MMNC_FMT_AUTO || o->format > MMNC_FMT_BIN)
+    if (o->format < MMNC_FMT_AUTO || o->format > MMNC_FMT_DENSE)
         return mmnc_i_err(err, MMNC_EINVAL, "unknown format %d", (int)o->format);
     if (o->row_field < 1 || o->row_field > MMNC_I_MAXFIELDS || o->col_field < 1 ||
         o->col_field > MMNC_I_MAXFIELDS || o->value_field < 0 || o->value_field > MMNC_I_MAXFIELDS)
@@ -978,8 +991,10 @@ static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "row, column and value fields must differ (%d, %d, %d)", o->row_field,
                           o->col_field, o->value_field);
-    if (o->header && o->format != MMNC_FMT_AUTO && o->format != MMNC_FMT_TRIPLET)
-        return mmnc_i_err(err, MMNC_EINVAL, "a header line is read only in triplet text");
+    if (o->header && o->format != MMNC_FMT_AUTO && o->format != MMNC_FMT_TRIPLET && o->format != MMNC_FMT_DENSE)
+        return mmnc_i_err(err, MMNC_EINVAL, "a header line is read only in triplet text and dense tables");
+    if (o->dense_header < -1 || o->dense_header > 1 || o->dense_row_names < -1 || o->dense_row_names > 1)
+        return mmnc_i_err(err, MMNC_EINVAL, "dense_header and dense_row_names must be -1, 0 or 1");
     if (o->delim == '\n' || o->delim == '#' || o->delim == '%' || o->delim == '\r')
         return mmnc_i_err(err, MMNC_EINVAL, "invalid field separator");
     return MMNC_OK;
@@ -1002,7 +1017,8 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
     if ((status = check_opts(&opts, err)) != MMNC_OK) return status;
     fmt = opts.format;
 
-    if (fmt == MMNC_FMT_AUTO || fmt == MMNC_FMT_MTX || fmt == MMNC_FMT_TRIPLET || fmt == MMNC_FMT_LIBSVM) {
+    if (fmt == MMNC_FMT_AUTO || fmt == MMNC_FMT_MTX || fmt == MMNC_FMT_TRIPLET || fmt == MMNC_FMT_LIBSVM ||
+        fmt == MMNC_FMT_DENSE) {
         /* One open: the format is sniffed from the stream that is then read,
          * so a pipe, a FIFO or standard input keeps its first bytes. */
         mmnc_i_in *in;
@@ -1030,8 +1046,20 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
                 status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
                 goto cleanup;
             }
-            if (fmt == MMNC_FMT_AUTO) fmt = opts.header ? MMNC_FMT_TRIPLET : detect(&r); /* only triplets have one */
+            if (fmt == MMNC_FMT_AUTO) {
+                /* a dense table only where no triplet option says otherwise */
+                int dense = opts.row_field == 1 && opts.col_field == 2 && opts.value_field == 3 && !opts.delim &&
+                            !opts.extra_fields;
+                int got = detect(&r, dense);
+                if (got < 0) {
+                    status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                    goto cleanup;
+                }
+                fmt = (mmnc_format)got;
+                if (opts.header && fmt != MMNC_FMT_DENSE) fmt = MMNC_FMT_TRIPLET; /* only they have one */
+            }
             if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
+            else if (fmt == MMNC_FMT_DENSE) status = mmnc_i_read_dense(&r, &opts, &d, err);
             else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
             else status = read_triplet(&r, &opts, &d, err);
             if (status) goto cleanup;

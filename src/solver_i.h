@@ -15,6 +15,10 @@ typedef struct mmnc_i_run {
     int prior_kept; /* information with a size prior: the prior's partition was kept (see information.c) */
 } mmnc_i_run;
 
+/* Report an iteration to the caller's progress function, if any:
+ * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
+int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);
+
 /* Spectral embedding for starts: rows of [P_Y]^{-1/2} U_{2..k} (ny x (k-1)),
  * from the DTM's k leading left singular vectors. */
 int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, double *emb, mmnc_err *err);
@@ -34,6 +38,12 @@ void mmnc_i_label_counts(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
 /* counted: the sizes from mmnc_i_label_counts (updated), or NULL to count here. */
 void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t *counted, const double *score,
                        mmnc_rng *rng);
+
+/* Algorithm 2's score matrix Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2} from
+ * the spectrum of B_{Z,X} (mmnc_i_spectrum), over the singular values above
+ * 1e-10 sigma_1, so that a row's scores are c = s Mp with s = P_{y,X} [P_X]^{-1}
+ * T (nuclear.c; also the out-of-sample rule of model.c).  O(k^3). */
+void mmnc_i_score_matrix(mmnc_int k, const double *sigma, const double *U, const double *pz, double *Mp);
 
 /* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
  * result is hard (labels updated, W filled one-hot); with prm->pz it is the

@@ -87,4 +87,15 @@ int mmnc_i_keymap_get(mmnc_i_keymap *k, const char *s, size_t n, mmnc_int *idx, 
 /* Index of key s[0..n), or -1. */
 mmnc_int mmnc_i_keymap_find(const mmnc_i_keymap *k, const char *s, size_t n);
 
+/* A number filling [b, e) exactly (read.c: short decimals by hand, else
+ * strtod); 0 if the field is not one. */
+int mmnc_i_parse_double(const char *b, const char *e, double *x);
+
+/* Dense tables (dense.c): 1 if the text p[0..end) (the first block of a
+ * file; at_eof: it is the whole file) is a dense table by the rules of
+ * mmnc_data_read's MMNC_FMT_AUTO, 0 if not, -1 if out of memory; and the
+ * reader of MMNC_FMT_DENSE. */
+int mmnc_i_dense_detect(const char *p, const char *end, int at_eof);
+int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err);
+
 #endif /* MMNC_TEXT_I_H */

@@ -24,6 +24,7 @@ const char *mmnc_strerror(int code)
     case MMNC_ENOCONV: return "did not converge";
     case MMNC_ELP: return "linear program failed";
     case MMNC_EUNSUP: return "not supported by this build";
+    case MMNC_ECANCELED: return "canceled";
     default: return "unknown error";
     }
 }

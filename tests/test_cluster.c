@@ -36,26 +36,13 @@ static mmnc_pmf *from_dense(mmnc_int nr, mmnc_int nc, const double *D)
     return p;
 }
 
-/* Planted partition: rows and columns in k groups; Poisson-like counts with
- * rate `in` inside the group's block and `out` elsewhere. */
+/* Planted partition (test_planted_csr) as a pmf. */
 static mmnc_pmf *planted(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed, mmnc_int *truth)
 {
-    mmnc_rng rng;
-    double *D = calloc(ny * nx, sizeof(double));
-    mmnc_rng_seed(&rng, seed);
-    for (mmnc_int y = 0; y < ny; y++) {
-        truth[y] = y % k;
-        for (mmnc_int x = 0; x < nx; x++) {
-            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_rng_uniform(&rng);
-            int c = 0;
-            while (prod > L) c++, prod *= mmnc_rng_uniform(&rng);
-            D[y * nx + x] = c;
-        }
-        D[y * nx + (y % nx)] += 1; /* no empty rows */
-    }
-    for (mmnc_int x = 0; x < nx; x++) D[(x % ny) * nx + x] += 1;
-    mmnc_pmf *p = from_dense(ny, nx, D);
-    free(D);
+    mmnc_csr *A = test_planted_csr(ny, nx, k, in, out, seed, truth);
+    mmnc_pmf *p = NULL;
+    mmnc_pmf_build(A, &p, NULL);
+    mmnc_csr_free(A);
     return p;
 }
 
@@ -520,6 +507,40 @@ static void test_screen(void)
     }
 }
 
+/* A progress function that asks to stop ends the run: every algorithm, starts
+ * side by side or not, returns MMNC_ECANCELED, no result, and the function is
+ * not called again once it has said stop. */
+static void test_cancel(void)
+{
+    mmnc_int truth[300];
+    mmnc_pmf *p = planted(300, 150, 5, 0.3, 0.2, 5, truth);
+    for (int alg = 1; alg <= 3; alg++)
+        for (int threads = 1; threads <= 2; threads++) {
+            trace *t = calloc(1, sizeof(trace));
+            mmnc_params prm;
+            mmnc_result *r = NULL;
+            mmnc_err err = {0, ""};
+            mmnc_params_default(&prm);
+            prm.algorithm = alg;
+            prm.k = 5;
+            prm.threads = threads;
+            prm.progress = record;
+            prm.progress_ctx = t;
+            t->stop_after = 3;
+            CHECK(mmnc_cluster(p, &prm, &r, &err) == MMNC_ECANCELED);
+            CHECK(err.code == MMNC_ECANCELED && strstr(err.msg, "stopped") != NULL);
+            CHECK(r == NULL);
+            CHECK(t->n == 3);
+            /* the same run without the stop completes */
+            memset(t, 0, sizeof *t);
+            CHECK_OK(mmnc_cluster(p, &prm, &r, &err));
+            CHECK(t->n > 3);
+            mmnc_result_free(r);
+            free(t);
+        }
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_composition();
@@ -530,5 +551,6 @@ int main(void)
     test_alloc_failures();
     test_one_copy();
     test_screen();
+    test_cancel();
     return test_done();
 }

@@ -12,6 +12,25 @@ int test_done(void)
     return test_failed ? 1 : 0;
 }
 
+long test_each_alloc_failure(test_data_fn fn, void *ctx, long *bad)
+{
+    long failures = 0;
+    for (long n = 1;; n++) {
+        mmnc_data *d = NULL;
+        mmnc_err e;
+        int st;
+        mmnc_i_fail_after(n);
+        st = fn(ctx, &d, &e);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_data_free(d);
+            return failures;
+        }
+        failures++;
+        *bad += st != MMNC_ENOMEM || d != NULL;
+    }
+}
+
 const char *test_src(const char *rel)
 {
     static char buf[4096];
@@ -66,9 +85,35 @@ mmnc_csr *test_random_csr(mmnc_int nr, mmnc_int nc, double density, uint64_t see
     return A;
 }
 
-void test_trace_record(void *ctx, int restart, int iter, double obj)
+mmnc_csr *test_planted_csr(mmnc_int ny, mmnc_int nx, mmnc_int k, double in, double out, uint64_t seed,
+                           mmnc_int *truth)
+{
+    mmnc_rng rng;
+    mmnc_int cap = ny * nx + ny + nx, n = 0;
+    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    mmnc_csr *A = NULL;
+    mmnc_rng_seed(&rng, seed);
+    for (mmnc_int y = 0; y < ny; y++) {
+        truth[y] = y % k;
+        for (mmnc_int x = 0; x < nx; x++) {
+            double rate = (x % k == truth[y]) ? in : out, L = exp(-rate), prod = mmnc_rng_uniform(&rng);
+            int c = 0;
+            while (prod > L) c++, prod *= mmnc_rng_uniform(&rng);
+            if (c) ri[n] = y, ci[n] = x, v[n++] = c;
+        }
+        ri[n] = y, ci[n] = y % nx, v[n++] = 1; /* no empty rows */
+    }
+    for (mmnc_int x = 0; x < nx; x++) ri[n] = x % ny, ci[n] = x, v[n++] = 1;
+    mmnc_csr_from_triplets(ny, nx, n, ri, ci, v, &A, NULL);
+    free(ri), free(ci), free(v);
+    return A;
+}
+
+int test_trace_record(void *ctx, int restart, int iter, double obj)
 {
     test_trace *t = ctx;
     (void)iter;
     if (t->n < 4096) t->obj[t->n] = obj, t->restart[t->n] = restart, t->n++;
+    return t->stop_after > 0 && t->n >= t->stop_after;
 }

@@ -20,6 +20,9 @@
 #   ratings.tsv    "user<TAB>item<TAB>rating"; ratings.truth "user label" pairs
 #   cols.names rows.names   names for blocks.mtx
 #   words.txt para.txt      texts for cooc, with *.expected.* outputs
+#   docs/          six short texts in two topics (pets/, money/) and a hidden
+#                  file, for docs; docs.lines.txt one document per line, with
+#                  docs.lines.expected.{mtx,rows,cols} worked out by hand
 
 set -u
 
@@ -185,7 +188,7 @@ GROUPS_BLOCKS="1 2 3 4|5 6 7 8"
 begin "mmnc --help"
 run --help
 expect_rc 0
-for c in cluster eval info cooc sweep generate; do expect_out "^  $c "; done
+for c in cluster predict eval info cooc docs sweep generate; do expect_out "^  $c "; done
 end
 
 begin "mmnc --version"
@@ -207,7 +210,7 @@ expect_rc 2
 expect_err "unknown command 'frobnicate'"
 end
 
-for c in cluster eval info cooc sweep generate; do
+for c in cluster predict eval info cooc docs sweep generate; do
     begin "mmnc $c --help mentions every long option and defaults"
     run "$c" --help
     expect_rc 0
@@ -222,8 +225,24 @@ done
 
 # ---- cluster ------------------------------------------------------------------
 
-begin "cluster planted 2-block .mtx (nuclear)"
+begin "cluster planted 2-block .mtx (the default: information objective with the size prior)"
 run cluster -k 2 -o b "$BLOCKS"
+expect_rc 0
+expect_partition b.labels.tsv "$GROUPS_BLOCKS"
+expect_grep '"algorithm": "information"' b.json
+expect_grep '"size_prior": 7,' b.json
+expect_out "information objective: I\(X;Z\) - 7 \(rows / nonzeros\) H\(cluster sizes\)"
+expect_nofile *.tmp.*
+end
+
+begin "cluster --size-prior: negative is a usage error"
+run cluster -k 2 --size-prior -1 -o b "$BLOCKS"
+expect_rc 2
+expect_err "size-prior"
+end
+
+begin "cluster planted 2-block .mtx (nuclear)"
+run cluster -a nuclear -k 2 -o b "$BLOCKS"
 expect_rc 0
 expect_file b.labels.tsv b.soft.tsv b.json b.top.tsv
 expect_partition b.labels.tsv "$GROUPS_BLOCKS"
@@ -1265,6 +1284,322 @@ printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n' >short.mtx
 run info short.mtx
 expect_rc 1
 expect_err "short\.mtx:5: truncated: expected 4 values, found 3"
+end
+
+# ---- saved models and predict -----------------------------------------------------
+
+# reversed columns of blocks.mtx (column j -> 7 - j) and the names to match
+rev_blocks() {
+    awk '/^%/ || NR == 3 { print; next } { print $1, 7 - $2, $3 }' "$BLOCKS" >rev.mtx
+    tac "$FIX/cols.names" >rev.names
+}
+
+for a in nuclear information frobenius; do
+    begin "cluster -a $a --save-model, predict the same data: the same labels"
+    run cluster -q -a $a -k 2 -o b --save-model b.mmnc "$BLOCKS"
+    expect_rc 0
+    expect_file b.mmnc b.labels.tsv
+    run predict -o p b.mmnc "$BLOCKS"
+    expect_rc 0
+    expect_file p.labels.tsv p.soft.tsv p.json
+    cut -f1,2 b.labels.tsv >want
+    cut -f1,2 p.labels.tsv >got
+    expect_same want got
+    expect_soft_rows_sum1 p.soft.tsv
+    expect_json p.json model rows unknown_columns unknown_column_ids empty_rows empty_row_ids cluster_sizes rule
+    expect_out "8 rows assigned to the 2 clusters of b\.mmnc"
+    expect_nofile *.tmp.*
+    end
+done
+
+begin "cluster -a nuclear --refine none --save-model: the nuclear rule; info describes the model"
+run cluster -q -a nuclear --refine none -k 2 -o b --save-model b.mmnc "$BLOCKS"
+expect_rc 0
+run predict -q -o p b.mmnc "$BLOCKS"
+expect_rc 0
+expect_grep '"rule": "nuclear"' p.json
+cut -f1,2 b.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+run info b.mmnc
+expect_rc 0
+expect_out "^model +written by mmnc .*nuclear, refine none \(hard result\); rule for new rows: nuclear"
+expect_out "^clusters +k = 2 over 6 columns"
+expect_out "^options +cluster -q -a nuclear --refine none -k 2"
+run info --json b.mmnc
+expect_rc 0
+expect_out '"kind": "model"'
+run info "$BLOCKS"
+expect_rc 0
+expect_out "8 rows x 6 columns"
+end
+
+begin "predict with --names on permuted columns: the same labels"
+rev_blocks
+run cluster -q -k 2 -o b --names "$FIX/cols.names" --save-model b.mmnc "$BLOCKS"
+expect_rc 0
+run predict -q -o p --names rev.names b.mmnc rev.mtx
+expect_rc 0
+cut -f1,2 b.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+expect_grep '"unknown_columns": 0' p.json
+run predict -q -o c --col-names rev.names b.mmnc rev.mtx
+expect_rc 0
+expect_same p.labels.tsv c.labels.tsv
+end
+
+begin "predict: without the names the model was saved with, no column is known"
+run cluster -q -k 2 -o b --names "$FIX/cols.names" --save-model b.mmnc "$BLOCKS"
+snapshot
+run predict -o p b.mmnc "$BLOCKS"
+expect_rc 1
+expect_err "none of the 6 columns of .*blocks\.mtx is known to b\.mmnc \(data ids like '1', model ids like 'apple'\)"
+expect_nonew
+end
+
+begin "predict: unknown columns reported and ignored, a row without a known column gets -1"
+run cluster -q -k 2 -o b --save-model b.mmnc "$BLOCKS"
+{ echo '%%MatrixMarket matrix coordinate integer general'; echo '3 7 5'
+  echo '1 1 5'; echo '1 7 2'; echo '2 5 4'; echo '2 6 3'; echo '3 7 9'; } >new.mtx
+run predict -o p b.mmnc new.mtx
+expect_rc 0
+expect_err "1 of 7 columns of new\.mtx are not in the model and are ignored: 7"
+expect_err "1 rows have no value in a column the model knows \(cluster -1\): 3"
+expect_grep '"unknown_columns": 1' p.json
+expect_grep '"empty_rows": 1' p.json
+expect_grep '^3	-1	0$' p.labels.tsv
+c1=$(awk -F'\t' '$1 == 1 { print $2 }' b.labels.tsv)
+c5=$(awk -F'\t' '$1 == 5 { print $2 }' b.labels.tsv)
+expect_grep "^1	$c1	" p.labels.tsv
+expect_grep "^2	$c5	" p.labels.tsv
+end
+
+begin "predict: string ids of a triplet file are matched (ratings.tsv)"
+run cluster -q -k 2 -o r --save-model r.mmnc "$FIX/ratings.tsv"
+expect_rc 0
+run predict -q -o p r.mmnc "$FIX/ratings.tsv"
+expect_rc 0
+cut -f1,2 r.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+end
+
+begin "cluster --save-model to a place that cannot be written: refused before any work"
+snapshot
+run cluster -k 2 -o b --save-model no/such/dir/m.mmnc "$BLOCKS"
+expect_rc 1
+expect_err "cannot write the outputs \(checked before any work\): .*no/such/dir/m\.mmnc"
+expect_nonew
+end
+
+# bad model files: a clear error, exit 1, nothing written
+mkdir -p "$WORK/models"
+(cd "$WORK/models" && "$MMNC" cluster -q -k 2 -o b --save-model good.mmnc "$BLOCKS" >/dev/null 2>&1)
+GOOD=$WORK/models/good.mmnc
+head -c 200 "$GOOD" >"$WORK/models/cut.mmnc"
+cp "$GOOD" "$WORK/models/flip.mmnc"
+printf '\377' | dd of="$WORK/models/flip.mmnc" bs=1 seek=390 conv=notrunc 2>/dev/null
+bad "predict: a truncated model" 1 "cut\.mmnc: truncated: header says [0-9]+ bytes, file has 200" \
+    predict -o p "$WORK/models/cut.mmnc" "$BLOCKS"
+bad "predict: a corrupt model" 1 "flip\.mmnc: checksum mismatch in the P_X section" \
+    predict -o p "$WORK/models/flip.mmnc" "$BLOCKS"
+bad "predict: a data file given as the model" 1 "blocks\.mtx: not an mmnc model \(bad magic\)" \
+    predict -o p "$BLOCKS" "$BLOCKS"
+bad "predict: a missing model" 1 "nothere\.mmnc: cannot open" predict -o p nothere.mmnc "$BLOCKS"
+bad "predict: one argument" 2 "expected MODEL and DATA" predict "$GOOD"
+bad "info: a corrupt model" 1 "flip\.mmnc: checksum mismatch" info "$WORK/models/flip.mmnc"
+
+# ---- docs ---------------------------------------------------------------------
+
+begin "docs: a directory walked recursively in path order, .rows/.cols beside the matrix"
+cp -r "$FIX/docs" corpus
+run docs corpus -o d.mtx
+expect_rc 0
+expect_file d.mtx d.rows d.cols
+printf 'corpus/money/bank.txt\ncorpus/money/stocks.txt\ncorpus/money/tax.txt\ncorpus/pets/bird.txt\ncorpus/pets/cat.txt\ncorpus/pets/dog.txt\n' >want.rows
+expect_same d.rows want.rows
+expect_err "6 files, 6 documents \(0 without a kept term, kept as empty rows\), 90 tokens \(0 stop words\)"
+expect_grep '^the$' d.cols
+head -1 d.cols >first
+printf 'the\n' >want.first
+expect_same first want.first
+grep -q never d.cols && fail_because "the hidden file was read"
+expect_nofile *.tmp.*
+end
+
+begin "docs: --lines with stop words, golden matrix, rows and columns (empty line kept)"
+cp "$FIX/docs.lines.txt" .
+run docs --lines --stop-words english docs.lines.txt -o l.mtx
+expect_rc 0
+expect_same l.mtx "$FIX/docs.lines.expected.mtx"
+expect_same l.rows "$FIX/docs.lines.expected.rows"
+expect_same l.cols "$FIX/docs.lines.expected.cols"
+expect_err "4 documents \(1 without a kept term, kept as empty rows\)"
+run docs -q --lines --stop-words english --drop-empty docs.lines.txt -o e.mtx
+expect_rc 0
+printf 'docs.lines.txt:1\ndocs.lines.txt:3\ndocs.lines.txt:5\n' >want.rows
+expect_same e.rows want.rows
+end
+
+begin "docs: --min-df / --max-df (counts and fractions), --stop-words FILE, --max-vocab"
+cp -r "$FIX/docs" corpus
+run docs -q corpus --stop-words english --min-df 2 --max-df 0.5 -o d.mtx
+expect_rc 0
+# every kept term is in 2 or 3 of the 6 documents, and no stop word is kept
+awk 'NR > 2 { df[$2]++ } END { for (t in df) if (df[t] < 2 || df[t] > 3) bad = 1; exit bad }' d.mtx ||
+    fail_because "a column outside 2..3 documents"
+for w in the a and on is; do grep -qx "$w" d.cols && fail_because "stop word $w kept"; done
+expect_grep '^interest$' d.cols
+expect_grep '^fed$' d.cols
+grep -qx cat d.cols || fail_because "cat (in 3 documents) dropped"
+printf 'fed\n# not a comment: a word\n' >stop.txt
+run docs -q corpus --stop-words english --stop-words stop.txt --min-df 0.3 --max-df 3 -o s.mtx
+expect_rc 0
+grep -qx fed s.cols && fail_because "fed not stopped by stop.txt"
+expect_grep '^interest$' s.cols
+run docs -q corpus --max-vocab 3 -o v.mtx
+expect_rc 0
+[ "$(wc -l <v.cols)" -eq 3 ] || fail_because "--max-vocab 3 kept $(wc -l <v.cols) terms"
+end
+
+begin "docs then cluster: names picked up, the two topics apart, top terms readable"
+cp -r "$FIX/docs" corpus
+run docs -q corpus --stop-words english -o d.mtx
+run cluster -k 2 -o c d.mtx
+expect_rc 0
+expect_err "names from d\.rows and d\.cols"
+expect_partition c.labels.tsv "corpus/money/bank.txt corpus/money/stocks.txt corpus/money/tax.txt|corpus/pets/bird.txt corpus/pets/cat.txt corpus/pets/dog.txt"
+expect_out "members: corpus/"
+expect_grep $'\tinterest\t' c.top.tsv
+expect_grep $'\tcat\t' c.top.tsv
+run cluster -q -k 2 --transpose -o t d.mtx
+expect_rc 0
+expect_grep '^(cat|interest|bank|stocks|dog|bird)'$'\t' t.labels.tsv
+end
+
+begin "docs: gzip input and standard input"
+printf 'alpha beta beta\n' | gzip >a.txt.gz
+printf 'gamma beta\n' >b.txt
+printf 'delta alpha\n' | "$MMNC" docs -q a.txt.gz b.txt - -o d.mtx 2>"$ERR"
+RC=$?
+expect_rc 0
+printf 'a.txt.gz\nb.txt\n-\n' >want.rows
+expect_same d.rows want.rows
+printf 'beta\nalpha\ndelta\ngamma\n' >want.cols
+expect_same d.cols want.cols
+end
+
+begin "docs: binary file in a directory, missing file, empty directory: errors, nothing written"
+mkdir -p c/sub empty
+printf 'ok words\n' >c/a.txt
+printf 'ab\000cd' >c/sub/bin.dat
+snapshot
+run docs c -o d.mtx
+expect_rc 1
+expect_err "c/sub/bin\.dat: NUL byte at offset 2"
+run docs missing.txt -o d.mtx
+expect_rc 1
+expect_err "missing\.txt"
+run docs empty -o d.mtx
+expect_rc 1
+expect_err "empty: no files in this directory"
+run docs c/a.txt --min-df 5 -o d.mtx
+expect_rc 1
+expect_err "no term left"
+run docs c/a.txt --max-df 2.5 -o d.mtx
+expect_rc 2
+expect_err "--max-df"
+run docs c/a.txt
+expect_rc 2
+expect_err "no output file"
+run docs c/a.txt -o d.mtx --stop-words nosuchlist
+expect_rc 1
+expect_err "nosuchlist"
+expect_nonew
+end
+
+# ---- dense tables -----------------------------------------------------------------
+
+begin "dense CSV with a header and row names: detected, names in the outputs"
+printf ',apple,pear,fig,plum,kiwi\nann,5,4,0,0,1\nbob,4,5,1,0,0\ncid,0,0,4,5,0\ndan,0,1,5,4,0\n' >fruit.csv
+run info fruit.csv
+expect_rc 0
+expect_out "4 rows x 5 columns, 11 nonzeros"
+run cluster -q -k 2 -o f fruit.csv
+expect_rc 0
+expect_partition f.labels.tsv "ann bob|cid dan"
+expect_grep $'\tapple\t' f.top.tsv
+run convert -q fruit.csv f.mtx
+expect_rc 0
+printf 'ann\nbob\ncid\ndan\n' >want.rows
+expect_same f.rows want.rows
+end
+
+begin "dense: TSV with a header and no row names, spaces, --no-header, --first-column"
+printf 'a\tb\tc\td\n5\t4\t0\t0\n4\t5\t0\t0\n0\t0\t4\t5\n0\t1\t5\t4\n' >t.tsv
+run info t.tsv
+expect_rc 0
+expect_out "4 rows x 4 columns, 9 nonzeros"
+printf '5 4 0 0\n4 5 0 0\n0 0 4 5\n0 1 5 4\n' >s.txt
+run cluster -q -k 2 --format dense -o s s.txt
+expect_rc 0
+expect_partition s.labels.tsv "1 2|3 4"
+printf '7,5,4,0\n8,4,5,0\n9,0,0,4\n' >ids.csv
+run info --format dense --first-column names ids.csv
+expect_out "3 rows x 3 columns"
+run info --format dense --first-column values ids.csv
+expect_out "3 rows x 4 columns"
+printf 'x,y,z,w\n1,0,2,0\n0,3,0,1\n' >h.csv
+run info --format dense --no-header --first-column values h.csv
+expect_rc 1
+expect_err "h\.csv:1: field 1: expected a number, found 'x'"
+end
+
+begin "dense: ragged rows, non-numeric, negative and NaN cells refused, nothing written"
+printf 'a,b,c,d\n1,0,2,0\n0,3,0\n' >rag.csv
+printf 'a,b,c,d\n1,x,2,0\n' >word.csv
+printf '1;0;2;0\n0;-3;0;1\n' >neg.csv
+printf 'a\tb\tc\td\n1\tnan\t2\t0\n' >nan.tsv
+snapshot
+run cluster -k 1 -o r rag.csv
+expect_rc 1
+expect_err "rag\.csv:3: expected 4 fields \(as line 2\), got 3"
+run info word.csv
+expect_rc 1
+expect_err "word\.csv:2: field 2 \(column 'b'\): expected a number, found 'x'"
+run convert neg.csv n.bin
+expect_rc 1
+expect_err "neg\.csv:2: field 2: negative value '-3'"
+run info nan.tsv
+expect_rc 1
+expect_err "nan\.tsv:2: field 2 \(column 'b'\): value 'nan' is not a finite number"
+expect_nonew
+end
+
+begin "dense detection: three columns and all-numeric tab lines stay triplets"
+printf '1,2,5\n2,1,3\n' >t3.csv
+run info t3.csv
+expect_rc 1
+expect_err "t3\.csv:1: expected at least 3 fields .*--delim ,.*--format dense"
+run info --format dense t3.csv
+expect_rc 0
+expect_out "2 rows x 3 columns"
+printf '1\t2\t3\t881250949\n2\t1\t4\t881250950\n' >udata.tsv
+run info udata.tsv
+expect_rc 1
+expect_err "udata\.tsv:1: expected 3 fields .*found more.*--format dense"
+run info --extra-fields ignore udata.tsv
+expect_rc 0
+expect_out "2 rows x 2 columns"
+end
+
+begin "cluster top.tsv: only columns with a positive score"
+run cluster -q -k 2 --top 6 -o b "$BLOCKS"
+expect_rc 0
+awk -F'\t' 'NR > 1 && !($5 > 0) { bad = 1 } END { exit bad }' b.top.tsv || fail_because "a score <= 0 in top.tsv"
+# the planted blocks' own three columns each; the cross entries' columns (score < 0) left out
+[ "$(awk 'NR > 1' b.top.tsv | wc -l)" -eq 6 ] || fail_because "expected 3 columns per cluster in top.tsv"
 end
 
 # ---- summary ----------------------------------------------------------------------

@@ -14,10 +14,6 @@
 #define H_FILE_BYTES 16
 #define H_CHECKSUM 24
 
-static void put64(uint8_t *p, uint64_t x)
-{
-    for (int k = 0; k < 8; k++) p[k] = (uint8_t)(x >> (8 * k));
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,9 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(buf, data, size);
     if (size >= HEADER) {
         memcpy(buf, magic, 8);
-        put64(buf + H_FILE_BYTES, size);
-        put64(buf + H_CHECKSUM, 0);
-        put64(buf + H_CHECKSUM, mmnc_i_xxh64(buf, HEADER, 0));
+        fuzz_put64(buf + H_FILE_BYTES, size);
+        fuzz_put64(buf + H_CHECKSUM, 0);
+        fuzz_put64(buf + H_CHECKSUM, mmnc_i_xxh64(buf, HEADER, 0));
     }
     fd = fuzz_file(buf, size, path);
     free(buf);

@@ -26,6 +26,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Little-endian fields, for the harnesses that reseal a header. */
+static inline uint64_t fuzz_get64(const uint8_t *p)
+{
+    uint64_t x = 0;
+    for (int k = 7; k >= 0; k--) x = x << 8 | p[k];
+    return x;
+}
+static inline void fuzz_put64(uint8_t *p, uint64_t x)
+{
+    for (int k = 0; k < 8; k++) p[k] = (uint8_t)(x >> (8 * k));
+}
+
 /* A memfd holding data[0 .. size-1]; its path in path (64 bytes).  -1 on
  * failure (the input is then skipped: not a finding). */
 static inline int fuzz_file(const uint8_t *data, size_t size, char *path)

@@ -1,0 +1,290 @@
+/*
+ * cmd_predict.c -- `mmnc predict MODEL DATA`: assign the rows of new data
+ * to the clusters of a model saved by `mmnc cluster --save-model`, with the
+ * model's out-of-sample rule (src/model.c).  Columns are matched by id (or
+ * by --names); unknown columns are reported and ignored, rows without a
+ * known column are reported and labelled -1.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli.h"
+
+static const char *CMD = "predict";
+
+static void help(void)
+{
+    printf("Usage: mmnc predict [options] MODEL DATA\n\n"
+           "Assign the rows of DATA to the clusters of MODEL (written by 'mmnc cluster --save-model'),\n"
+           "with the rule of the objective the model was learned with (README, \"Saving a model\").\n"
+           "DATA is read as 'mmnc cluster' reads it (give the same load options, e.g. --map); its columns\n"
+           "are matched to the model's by id, or by name with --names.  Columns the model does not know\n"
+           "are ignored and reported; a row with no known column gets cluster -1.\n\n"
+           "Options:\n"
+           "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json (default: DATA's\n"
+           "                        file name without extensions; PREFIX ending in '/' is a directory)\n"
+           "      --no-soft         do not write PREFIX.soft.tsv\n"
+           "      --names FILE      column names of DATA, one per line (or 'id|name' lines with\n"
+           "                        --names-keyed), matched to the names the model was saved with\n"
+           "      --col-names FILE  the same as --names\n"
+           "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines (default off)\n"
+           "      --row-names FILE  row names, one per line; used instead of the ids in the outputs\n"
+           "  -t, --threads N       threads, 0 = all cores (default 0); results do not depend on it\n"
+           "  -q, --quiet           no summary on stdout, no report of unknown columns on stderr\n"
+           "  -h, --help            this help\n\n");
+    cli_load_help(stdout);
+}
+
+/* What the outputs are made of. */
+typedef struct pred {
+    const char *model_path, *data_path;
+    const mmnc_model *m;
+    const mmnc_data *d;
+    cli_namer nm;
+    const mmnc_int *label;
+    const double *proba;
+    mmnc_int unknown, empty, nnz;
+    int write_soft;
+} pred;
+
+static const char *row_label(const pred *r, mmnc_int y, char *buf) { return cli_row_label(&r->nm, y, buf); }
+static const char *col_label(const pred *r, mmnc_int x, char *buf) { return cli_col_label(&r->nm, x, buf); }
+
+static void write_labels(const pred *r, FILE *fp)
+{
+    mmnc_int k = r->m->k;
+    char buf[32];
+    fprintf(fp, "id\tcluster\tprobability\n");
+    for (mmnc_int y = 0; y < r->d->A->nrows; y++) {
+        mmnc_int z = r->label[y];
+        fprintf(fp, "%s\t%lld\t%.6g\n", row_label(r, y, buf), z < 0 ? -1LL : (long long)z + 1,
+                z < 0 ? 0.0 : r->proba[y * k + z]);
+    }
+}
+
+static void write_soft(const pred *r, FILE *fp)
+{
+    mmnc_int k = r->m->k;
+    char buf[32];
+    fprintf(fp, "id");
+    for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
+    fputc('\n', fp);
+    for (mmnc_int y = 0; y < r->d->A->nrows; y++) {
+        fputs(row_label(r, y, buf), fp);
+        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\t%.6g", r->proba[y * k + z]);
+        fputc('\n', fp);
+    }
+}
+
+/* At most this many unknown column ids and empty row ids are listed. */
+#define LIST_MAX 20
+
+static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
+{
+    const mmnc_model *m = r->m;
+    mmnc_int k = m->k, n = r->d->A->nrows, listed = 0, *size = calloc((size_t)k, sizeof(mmnc_int));
+    char buf[32];
+    fprintf(fp, "{\n  \"mmnc_version\": \"%s\",\n  \"model\": ", MMNC_VERSION_STRING);
+    cli_json_string(fp, r->model_path);
+    fprintf(fp, ",\n  \"input\": ");
+    cli_json_string(fp, r->data_path);
+    fprintf(fp, ",\n  \"model_algorithm\": \"%s\",\n  \"model_refine\": \"%s\",\n  \"rule\": \"%s\",\n",
+            cli_algorithm_name(m->algorithm),
+            cli_refine_name(m->refine), cli_model_rule(m));
+    fprintf(fp, "  \"k\": %lld,\n  \"model_columns\": %lld,\n  \"model_training_rows\": %lld,\n", (long long)k,
+            (long long)m->ncols, (long long)m->train_rows);
+    fprintf(fp, "  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)n,
+            (long long)r->d->A->ncols, (long long)r->nnz);
+    fprintf(fp, "  \"unknown_columns\": %lld,\n  \"unknown_column_ids\": [", (long long)r->unknown);
+    for (mmnc_int j = 0; j < r->d->A->ncols && listed < LIST_MAX; j++)
+        if (map[j] < 0) {
+            fprintf(fp, "%s", listed++ ? ", " : "");
+            cli_json_string(fp, col_label(r, j, buf));
+        }
+    fprintf(fp, "],\n  \"empty_rows\": %lld,\n  \"empty_row_ids\": [", (long long)r->empty);
+    listed = 0;
+    for (mmnc_int y = 0; y < n && listed < LIST_MAX; y++)
+        if (r->label[y] < 0) {
+            fprintf(fp, "%s", listed++ ? ", " : "");
+            cli_json_string(fp, row_label(r, y, buf));
+        }
+    fprintf(fp, "],\n  \"cluster_sizes\": [");
+    for (mmnc_int y = 0; size && y < n; y++)
+        if (r->label[y] >= 0) size[r->label[y]]++;
+    for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%lld", z ? ", " : "", size ? (long long)size[z] : -1LL);
+    fprintf(fp, "]\n}\n");
+    free(size);
+}
+
+/* All the outputs or none. */
+static int write_outputs(const pred *r, const mmnc_int *map, const char *prefix)
+{
+    static const char *ext[3] = {".labels.tsv", ".json", ".soft.tsv"};
+    char *paths[3] = {NULL, NULL, NULL};
+    mmnc_outfile out[3];
+    mmnc_err err = {0, ""};
+    int nout = r->write_soft ? 3 : 2, nopen = 0, rc = CLI_EXIT_OK;
+    for (int i = 0; i < nout; i++) {
+        if (!(paths[i] = malloc(strlen(prefix) + strlen(ext[i]) + 1))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        sprintf(paths[i], "%s%s", prefix, ext[i]);
+    }
+    for (; nopen < nout; nopen++) {
+        cli_tmp_watch(paths[nopen]);
+        if (mmnc_outfile_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    }
+    write_labels(r, out[0].fp);
+    write_json(r, map, out[1].fp);
+    if (r->write_soft) write_soft(r, out[2].fp);
+    for (int i = 0; i < nout; i++)
+        if (mmnc_outfile_commit(&out[i], &err) != MMNC_OK) {
+            for (int j = i + 1; j < nout; j++) mmnc_outfile_abort(&out[j]);
+            for (int j = 0; j < i; j++) remove(paths[j]);
+            nopen = 0;
+            rc = cli_lib_fail(CMD, &err);
+            goto done;
+        }
+    nopen = 0;
+done:
+    for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);
+    for (int i = 0; i < 3; i++) free(paths[i]);
+    return rc;
+}
+
+/* Unknown columns and empty rows on stderr (a few of each, then a count). */
+static void report(const pred *r, const mmnc_int *map)
+{
+    mmnc_int listed = 0;
+    char buf[32];
+    if (r->unknown > 0) {
+        fprintf(stderr, "mmnc %s: %lld of %lld columns of %s are not in the model and are ignored:", CMD,
+                (long long)r->unknown, (long long)r->d->A->ncols, r->data_path);
+        for (mmnc_int j = 0; j < r->d->A->ncols && listed < LIST_MAX; j++)
+            if (map[j] < 0) fprintf(stderr, " %s", col_label(r, j, buf)), listed++;
+        fprintf(stderr, "%s\n", r->unknown > listed ? " ..." : "");
+    }
+    listed = 0;
+    if (r->empty > 0) {
+        fprintf(stderr, "mmnc %s: %lld rows have no value in a column the model knows (cluster -1):", CMD,
+                (long long)r->empty);
+        for (mmnc_int y = 0; y < r->d->A->nrows && listed < LIST_MAX; y++)
+            if (r->label[y] < 0) fprintf(stderr, " %s", row_label(r, y, buf)), listed++;
+        fprintf(stderr, "%s\n", r->empty > listed ? " ..." : "");
+    }
+}
+
+/* The data's columns as the model knows them: with --names, by name. */
+static int match_columns(const pred *r, mmnc_int *map, mmnc_int *unknown)
+{
+    mmnc_data view = *r->d;
+    mmnc_int nx = r->d->A->ncols;
+    mmnc_err err = {0, ""};
+    char **cn = NULL, buf[32];
+    int rc = CLI_EXIT_OK;
+    if (r->nm.cn) {
+        if (!(cn = calloc((size_t)nx, sizeof(char *)))) return cli_fail(CMD, "out of memory");
+        for (mmnc_int x = 0; x < nx && rc == CLI_EXIT_OK; x++)
+            if (!(cn[x] = strdup(col_label(r, x, buf)))) rc = cli_fail(CMD, "out of memory");
+        view.col_names = cn;
+    }
+    if (rc == CLI_EXIT_OK && mmnc_model_match(r->m, &view, map, unknown, &err) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
+    if (rc == CLI_EXIT_OK && *unknown == nx)
+        rc = cli_fail(CMD, "none of the %lld columns of %s is known to %s (data ids like '%s', model ids like '%s')%s",
+                      (long long)nx, r->data_path, r->model_path, col_label(r, 0, buf), r->m->col_ids[0],
+                      r->nm.cn ? "" : ": give the column names the model was saved with (--names)");
+    if (cn)
+        for (mmnc_int x = 0; x < nx; x++) free(cn[x]);
+    free(cn);
+    return rc;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    enum { O_NOSOFT = 256, O_NAMES, O_NAMESK, O_ROWNAMES };
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'}, {"no-soft", no_argument, 0, O_NOSOFT},
+        {"names", required_argument, 0, O_NAMES}, {"col-names", required_argument, 0, O_NAMES},
+        {"names-keyed", no_argument, 0, O_NAMESK}, {"row-names", required_argument, 0, O_ROWNAMES},
+        {"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
+    cli_load load;
+    const char *prefix_arg = NULL, *names_path = NULL, *rnames_path = NULL, *model_path, *data_path;
+    char *prefix = NULL;
+    int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = 0;
+    long long v;
+    mmnc_model *m = NULL;
+    mmnc_data *d = NULL;
+    mmnc_int *map = NULL, *label = NULL, rd = 0, cd = 0;
+    double *proba = NULL;
+    mmnc_err err = {0, ""};
+    pred r;
+
+    memset(&r, 0, sizeof r);
+    r.write_soft = 1;
+    cli_load_default(&load);
+    load.lo.drop_empty = 0; /* every row gets a label; empty ones -1 */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:t:qh", opts, &longidx)) != -1) {
+        switch (c) {
+        case 'o': prefix_arg = optarg; break;
+        case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; threads = (int)v; break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return CLI_EXIT_OK;
+        case O_NOSOFT: r.write_soft = 0; break;
+        case O_NAMES: names_path = optarg; break;
+        case O_NAMESK: r.nm.keyed = 1; break;
+        case O_ROWNAMES: rnames_path = optarg; break;
+        default:
+            if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
+            break;
+        }
+    }
+    if (argc - optind != 2)
+        return cli_usage_error(CMD, argc - optind < 2 ? "expected MODEL and DATA" : "expected one MODEL and one DATA file");
+    if (r.nm.keyed && !names_path && !rnames_path)
+        return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
+    model_path = argv[optind];
+    data_path = argv[optind + 1];
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#endif
+    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
+    if (mmnc_model_read(model_path, &m, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
+    r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nm.d = d, r.nnz = d->A->nnz;
+    if (names_path && mmnc_names_read(names_path, r.nm.keyed, &r.nm.nc, &r.nm.cn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (names_path && !r.nm.keyed && (rc = cli_check_names(CMD, names_path, r.nm.nc, d->orig_cols, "columns")) != CLI_EXIT_OK)
+        goto done;
+    if (rnames_path && mmnc_names_read(rnames_path, r.nm.keyed, &r.nm.nr, &r.nm.rn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (rnames_path && !r.nm.keyed && (rc = cli_check_names(CMD, rnames_path, r.nm.nr, d->orig_rows, "rows")) != CLI_EXIT_OK)
+        goto done;
+    map = malloc((size_t)(d->A->ncols ? d->A->ncols : 1) * sizeof(mmnc_int));
+    label = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * sizeof(mmnc_int));
+    proba = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * (size_t)m->k * sizeof(double));
+    if (!map || !label || !proba) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    if ((rc = match_columns(&r, map, &r.unknown)) != CLI_EXIT_OK) goto done;
+    if (mmnc_model_predict(m, d->A, map, label, proba, &r.empty, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    r.label = label, r.proba = proba;
+    if (!quiet) report(&r, map);
+    if ((rc = write_outputs(&r, map, prefix)) != CLI_EXIT_OK) goto done;
+    if (!quiet)
+        printf("%s: %lld rows assigned to the %lld clusters of %s (rule: %s), %lld without a known column; "
+               "%lld of %lld columns unknown\nwrote %s.labels.tsv, %s%s%s.json\n",
+               data_path, (long long)(d->A->nrows - r.empty), (long long)m->k, model_path, cli_model_rule(m),
+               (long long)r.empty, (long long)r.unknown, (long long)d->A->ncols, prefix, r.write_soft ? prefix : "",
+               r.write_soft ? ".soft.tsv, " : "", prefix);
+done:
+    mmnc_model_free(m);
+    mmnc_data_free(d);
+    if (r.nm.cn) mmnc_names_free(r.nm.nc, r.nm.cn);
+    if (r.nm.rn) mmnc_names_free(r.nm.nr, r.nm.rn);
+    free(map);
+    free(label);
+    free(proba);
+    free(prefix);
+    return rc;
+}

@@ -1,0 +1,562 @@
+"""mmnc: probabilistic clustering by maximal matrix norm couplings (libmmnc from Python).
+
+Three lines::
+
+    import mmnc
+    X, vocab = mmnc.cooc(["data/great-expectations.txt.gz"], window=5, min_count=20)
+    labels = mmnc.MMNC(n_clusters=20).fit_predict(X)
+
+``MMNC`` clusters the rows Y of a nonnegative co-occurrence matrix (documents x
+terms, words x context words) by a kernel P(z|y) that maximises a matrix norm of
+the divergence transition matrix; see the repository's README.md and
+include/mmnc.h (the library's manual).  It follows scikit-learn's estimator
+conventions and derives from its base classes when scikit-learn is installed;
+without scikit-learn the package still imports and works (NumPy and SciPy are
+required).
+
+Also here: ``cooc`` (word co-occurrences of texts or files), ``embed`` (row
+embeddings from the DTM's singular vectors), ``evaluate`` (ACC, NMI, ARI,
+purity against reference labels) and ``load`` (a saved model).
+"""
+import collections
+import contextlib
+import numbers
+import os
+import pickle
+import shutil
+import tempfile
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _mmnc
+from ._mmnc import MmncError
+
+__version__ = _mmnc.version
+__all__ = ["MMNC", "MmncError", "Scores", "cooc", "embed", "evaluate", "load", "__version__"]
+
+try:  # scikit-learn is optional: its base classes and validation when present
+    from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+    from sklearn.utils.validation import check_is_fitted, check_non_negative
+
+    _SKLEARN = True
+except ImportError:  # pragma: no cover - exercised only without scikit-learn
+    _SKLEARN = False
+    from ._compat import BaseEstimator, ClusterMixin, TransformerMixin, check_is_fitted, check_non_negative
+
+try:  # OpenBLAS's idle workers would spin on the cores OpenMP needs (include/mmnc.h, "Threads")
+    from threadpoolctl import threadpool_limits
+except ImportError:  # pragma: no cover
+    threadpool_limits = None
+
+_ALGORITHMS = {"nuclear": _mmnc.ALG_NUCLEAR, "frobenius": _mmnc.ALG_FROBENIUS,
+               "information": _mmnc.ALG_INFORMATION}
+_INITS = {"spectral": _mmnc.INIT_SPECTRAL, "kmeans++": _mmnc.INIT_KMEANSPP, "random": _mmnc.INIT_RANDOM}
+_SELECTS = {"predictive": _mmnc.SELECT_PREDICTIVE, "objective": _mmnc.SELECT_OBJECTIVE}
+_REFINES = {"chosen": _mmnc.REFINE_CHOSEN, "each": _mmnc.REFINE_EACH, "none": _mmnc.REFINE_NONE}
+
+
+def _one_blas_thread():
+    if threadpool_limits is None:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _threads(n_jobs):
+    """OpenMP threads from joblib's convention: None or -1 all cores, -2 all but one, ..."""
+    if n_jobs is None:
+        return 0
+    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None or a nonzero integer, got {n_jobs!r}")
+    if n_jobs > 0:
+        return int(n_jobs)
+    return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs)) if n_jobs < -1 else 0
+
+
+def _seed(random_state):
+    """The library's 64-bit seed: an int as is (like the CLI's --seed), None or a RandomState drawn from."""
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        rs = np.random.mtrand._rand if random_state is None else random_state
+        return int(rs.randint(0, np.iinfo(np.int32).max))
+    if isinstance(random_state, numbers.Integral) and 0 <= random_state < 2 ** 64:
+        return int(random_state)
+    raise ValueError(f"random_state must be None, a nonnegative integer or a RandomState, got {random_state!r}")
+
+
+def _csr(X, what="X"):
+    """X (validated: 2-D, finite, nonnegative) as a canonical CSR matrix the library reads in place.
+
+    mmnc_csr holds int64 indices and float64 values with sorted columns and no
+    duplicates or explicit zeros: the values of a SciPy CSR matrix of that form
+    are read in place, and its indices too when they are int64.  SciPy stores
+    indices as int32 whenever they fit, so those are converted (_arrays: 8
+    bytes per nonzero and per row); another value type, unsorted or duplicate
+    entries, explicit zeros or another format are converted too.
+    """
+    if not sp.issparse(X):
+        X = sp.csr_matrix(np.asarray(X, dtype=np.float64))
+    elif X.format != "csr":
+        X = X.tocsr()
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    if X.data.dtype != np.float64:
+        X = X.astype(np.float64)
+    if X.nnz and not (X.data != 0).all():
+        X = X.copy()
+        X.eliminate_zeros()
+    return X
+
+
+def _arrays(X):
+    return (np.ascontiguousarray(X.indptr, dtype=np.int64), np.ascontiguousarray(X.indices, dtype=np.int64),
+            np.ascontiguousarray(X.data, dtype=np.float64), X.shape[1])
+
+
+def _drop_empty(X):
+    """Rows and columns with mass (the CLI drops the others): (X restricted, row mask, column indices)."""
+    rows = np.diff(X.indptr) > 0
+    cols = np.bincount(X.indices, minlength=X.shape[1]) > 0
+    if rows.all() and cols.all():
+        return X, rows, np.arange(X.shape[1], dtype=np.int64)
+    keep_cols = np.flatnonzero(cols).astype(np.int64)
+    Y = _csr(X[rows][:, keep_cols])
+    return Y, rows, keep_cols
+
+
+def _validate_nonsklearn(X):
+    if sp.issparse(X):
+        data = X.data if hasattr(X, "data") else X.tocsr().data
+        if np.iscomplexobj(data):
+            raise ValueError("Complex data not supported")
+        data = np.asarray(data, dtype=np.float64)
+    else:
+        X = np.asarray(X)
+        if np.iscomplexobj(X):
+            raise ValueError("Complex data not supported")
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"Expected 2D array, got {X.ndim}D array instead")
+        data = X
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        raise ValueError(f"Found array with shape {X.shape}: at least one row and one column are needed")
+    if not np.isfinite(data).all():
+        raise ValueError("Input contains NaN or infinity")
+    return X
+
+
+class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
+    """Clustering of the rows of a co-occurrence matrix by maximal matrix norm couplings.
+
+    The rows Y of a nonnegative matrix X (n_samples x n_features) are clustered
+    into Z by a kernel W = P(z|y) that maximises the mutual information I(X;Z)
+    with a prior on the cluster sizes, by single-row moves (``"information"``,
+    the default; see README, "The default"), ||B_{Z,X}||_* (Algorithm 2 of
+    Qiu, Makur, Zheng 2018; ``algorithm="nuclear"``) or ||B_{Z,X}||_F^2
+    (Algorithm 1, ``"frobenius"``, a soft kernel).  Only the direction of a
+    row counts (P(x|y)) and its total as its weight P(y): scaling a row changes
+    its weight, not its cluster's column profile.  The same options as
+    ``mmnc cluster`` and, for the same ``random_state`` (= ``--seed``), the same
+    labels.
+
+    Parameters
+    ----------
+    n_clusters : int, default 8
+        k, at most the number of rows with nonzero mass.
+    algorithm : {"information", "nuclear", "frobenius"}, default "information"
+    init : {"random", "kmeans++", "spectral"}, default "random"
+        "spectral" cycles the starts through spectral, k-means++ and random
+        starts (``--init``).
+    n_init : int, default 8
+        Independent starts (``--restarts``).
+    random_state : int, RandomState or None, default 0
+        The library's seed (an int is used as is, like ``--seed``).
+    n_jobs : int or None, default None
+        OpenMP threads: None or -1 all cores, -2 all but one, n > 0 n threads.
+        Results do not depend on it.
+    select : {"objective", "predictive"}, default "objective"
+        Which start is kept (``--select``).
+    select_tol : float, default 0.0
+    refine : {"none", "chosen", "each"}, default "none"
+        Information moves after Algorithm 2 (``--refine``).
+    size_prior : float, default 7.0
+        The information objective's prior on the cluster sizes
+        (``--size-prior``, ``MMNC_SIZE_PRIOR_DEFAULT``): maximise
+        I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes); 0 is I(X;Z)
+        alone (the sequential information bottleneck's objective).
+    max_iter : int or None, default None
+        Iterations per start; None is the library's default (300 for
+        Algorithm 2, 3000 for Algorithm 1, 100 sweeps for the information
+        objective).
+    tol : float, default 1e-6
+        Algorithm 1's stopping tolerance.
+    target_marginal : array of k floats or None, default None
+        P_Z: prescribed for Algorithm 2 (the transportation LP; needs GLPK),
+        the target of Algorithm 1's penalty (``--pz``).
+    marginal_penalty, step_size : float or None, default None
+        Algorithm 1's lambda and step (``--lambda``, ``--step``).
+    exact_marginal : bool, default False
+        Algorithm 1 with W P_Y = P_Z held exactly (``--exact-marginal``).
+
+    Attributes
+    ----------
+    labels_ : ndarray (n_samples,) int64
+        Cluster of each training row, 0..k-1; -1 for a row with no mass
+        (dropped before clustering, as ``mmnc cluster`` drops it).
+    row_proba_ : ndarray (n_samples, k)
+        The learned kernel W: row y is P(z|y) (one-hot for the hard
+        algorithms; zeros for a row with no mass).
+    cluster_marginal_ : ndarray (k,)
+        P_Z.
+    singular_values_ : ndarray (k,)
+        Singular values of B_{Z,X}, descending (the first is 1).
+    nuclear_norm_, frobenius_norm_ : float
+        ||B_{Z,X}||_* and ||B_{Z,X}||_F.
+    mutual_information_ : float
+        Exact I(X;Z) in nats.
+    objective_ : float
+        The solver's objective of the kept start (I(X;Z) after refinement).
+    n_iter_ : int
+        Iterations of the kept start.
+    restart_objectives_, restart_scores_ : ndarray (n_init,)
+        Each start's objective and, under ``select="predictive"``, its
+        leave-one-row-out predictive information (else empty).
+    best_restart_ : int
+        The kept start.
+    empty_rows_, empty_columns_ : ndarray of int64
+        Rows and columns of X with no mass, left out of the clustering.
+    n_features_in_ : int
+    """
+
+    def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
+                 n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, max_iter=None,
+                 tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None, exact_marginal=False):
+        self.n_clusters = n_clusters
+        self.size_prior = size_prior
+        self.algorithm = algorithm
+        self.init = init
+        self.n_init = n_init
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.select = select
+        self.select_tol = select_tol
+        self.refine = refine
+        self.max_iter = max_iter
+        self.tol = tol
+        self.target_marginal = target_marginal
+        self.marginal_penalty = marginal_penalty
+        self.step_size = step_size
+        self.exact_marginal = exact_marginal
+
+    def _more_tags(self):
+        return {"requires_positive_X": True, "preserves_dtype": [np.float64]}
+
+    # -- validation --------------------------------------------------------
+
+    def _check_X(self, X, reset):
+        if _SKLEARN:
+            X = self._validate_data(X, accept_sparse="csr", dtype=np.float64, reset=reset)
+        else:
+            X = _validate_nonsklearn(X)
+            n = X.shape[1]
+            if reset:
+                self.n_features_in_ = n
+            elif getattr(self, "n_features_in_", None) is not None and n != self.n_features_in_:
+                raise ValueError(f"X has {n} features, but MMNC is expecting {self.n_features_in_} features as input")
+        check_non_negative(X, "MMNC (input X)")
+        return _csr(X)
+
+    def _check_params(self):
+        def choice(name, table):
+            value = getattr(self, name)
+            if value not in table:
+                raise ValueError(f"{name} must be one of {', '.join(map(repr, table))}, got {value!r}")
+            return table[value]
+
+        def integer(name, low):
+            value = getattr(self, name)
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
+                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+            return int(value)
+
+        def real(name, value, low=0.0):
+            if value is None:
+                return 0.0
+            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= low:
+                raise ValueError(f"{name} must be a finite number > {low}, got {value!r}")
+            return float(value)
+
+        p = dict(k=integer("n_clusters", 1), algorithm=choice("algorithm", _ALGORITHMS),
+                 init=choice("init", _INITS), restarts=integer("n_init", 1), select=choice("select", _SELECTS),
+                 refine=choice("refine", _REFINES), seed=_seed(self.random_state), threads=_threads(self.n_jobs),
+                 max_iter=0 if self.max_iter is None else integer("max_iter", 1),
+                 tol=real("tol", self.tol), lambda_=real("marginal_penalty", self.marginal_penalty),
+                 step=real("step_size", self.step_size), exact_marginal=int(bool(self.exact_marginal)))
+        if not isinstance(self.select_tol, numbers.Real) or not (self.select_tol >= 0):
+            raise ValueError(f"select_tol must be a number >= 0, got {self.select_tol!r}")
+        p["select_tol"] = float(self.select_tol)
+        if not isinstance(self.size_prior, numbers.Real) or not (np.isfinite(self.size_prior) and self.size_prior >= 0):
+            raise ValueError(f"size_prior must be a finite number >= 0, got {self.size_prior!r}")
+        p["size_prior"] = float(self.size_prior)
+        if self.target_marginal is not None:
+            pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
+            if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():
+                raise ValueError(f"target_marginal must hold n_clusters = {p['k']} positive numbers")
+            p["pz"] = pz
+        return p
+
+    # -- fitting -----------------------------------------------------------
+
+    def fit(self, X, y=None):
+        """Cluster the rows of X (dense or SciPy sparse, nonnegative).  y is ignored.
+
+        Rows and columns with no mass are left out, as ``mmnc cluster`` drops
+        them: such a row gets label -1 and a zero row in ``row_proba_``.
+        Raises ValueError for negative, NaN or infinite values, for X without
+        a positive entry, and for n_clusters above the rows with mass.
+        """
+        params = self._check_params()
+        X = self._check_X(X, reset=True)
+        A, rows, cols = _drop_empty(X)
+        n_rows = int(rows.sum())
+        if A.nnz == 0:
+            raise ValueError("X has no positive entry: nothing to cluster")
+        if params["k"] > n_rows:
+            raise ValueError(f"n_clusters = {params['k']} exceeds the number of rows with nonzero mass "
+                             f"(n_samples = {n_rows})")
+        options = "python: " + " ".join(f"{k}={v!r}" for k, v in sorted(self.get_params().items())
+                                        if k != "target_marginal") + f" n_features_in={X.shape[1]}"
+        with _one_blas_thread():
+            r = _mmnc.cluster(*_arrays(A), col_orig=cols, orig_cols=X.shape[1], model=True, options=options,
+                              **params)
+        k = params["k"]
+        label = np.frombuffer(r["label"], dtype=np.int64)
+        self.labels_ = np.full(X.shape[0], -1, dtype=np.int64)
+        self.labels_[rows] = label
+        self.row_proba_ = np.zeros((X.shape[0], k))
+        self.row_proba_[rows] = np.frombuffer(r["W"], dtype=np.float64).reshape(n_rows, k)
+        self.cluster_marginal_ = np.frombuffer(r["pz"], dtype=np.float64).copy()
+        self.singular_values_ = np.frombuffer(r["sigma"], dtype=np.float64).copy()
+        self.nuclear_norm_ = r["nuclear_norm"]
+        self.frobenius_norm_ = r["frobenius_norm"]
+        self.mutual_information_ = r["mutual_information"]
+        self.objective_ = r["objective"]
+        self.n_iter_ = r["iterations"]
+        self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
+        self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
+        self.best_restart_ = r["best_restart"]
+        self.empty_rows_ = np.flatnonzero(~rows).astype(np.int64)
+        self.empty_columns_ = np.setdiff1d(np.arange(X.shape[1], dtype=np.int64), cols)
+        self._model = r.get("model")
+        self._options = options
+        return self
+
+    # -- prediction (the model API) -----------------------------------------
+
+    def _require_model(self):
+        check_is_fitted(self, "cluster_marginal_")
+        if getattr(self, "_model", None) is None:
+            raise NotImplementedError(
+                "this libmmnc has no model API (mmnc_model_*): predict, predict_proba, transform and save "
+                "need a library built with src/model.c; labels_ and row_proba_ hold the training results")
+        return self._model
+
+    def _predict(self, X, proba):
+        model = self._require_model()
+        X = self._check_X(X, reset=False)
+        labels = np.empty(X.shape[0], dtype=np.int64)
+        out = np.empty((X.shape[0], model.k)) if proba else None
+        model.predict(*_arrays(X), labels, out)
+        return labels, out
+
+    def predict(self, X):
+        """Cluster of each row of X by the saved model's out-of-sample rule (mmnc_model_predict).
+
+        Columns are matched to the training columns by position (a column
+        that was empty in training is unknown and ignored); a row with no mass
+        on a known column gets -1.
+        """
+        return self._predict(X, False)[0]
+
+    def predict_proba(self, X):
+        """P(z | row) of each row of X under the model's rule, n x k, rows summing to 1 (zeros for a -1 row)."""
+        return self._predict(X, True)[1]
+
+    def transform(self, X):
+        """The soft assignment P(z | row) of each row of X (predict_proba): n x k."""
+        return self.predict_proba(X)
+
+    # -- model files and pickling -------------------------------------------
+
+    def save(self, path):
+        """Write the model file (mmnc_model_write; docs/model-format.md), read back by mmnc.load."""
+        self._require_model().write(os.fspath(path))
+
+    @classmethod
+    def load(cls, path):
+        """An estimator that predicts with the model file at path (no training attributes but P_Z)."""
+        if not _mmnc.have_model:
+            raise NotImplementedError("this libmmnc has no model API (mmnc_model_*): models cannot be read")
+        return cls._from_model(_mmnc.model_read(os.fspath(path)))
+
+    @classmethod
+    def _from_model(cls, model):
+        est = cls(n_clusters=model.k)
+        est._model = model
+        est._options = model.options
+        est.cluster_marginal_ = np.frombuffer(model.pz, dtype=np.float64).copy()
+        est.mutual_information_ = model.mutual_information
+        est.objective_ = model.objective
+        for item in model.options.split():  # the width of the training X, if a Python fit wrote the file
+            if item.startswith("n_features_in="):
+                est.n_features_in_ = int(item.split("=", 1)[1])
+        return est
+
+    def __getstate__(self):
+        state = super().__getstate__() if hasattr(super(), "__getstate__") else self.__dict__.copy()
+        state = dict(state or {})
+        if state.get("_model") is not None:
+            state["_model"] = _model_bytes(state["_model"])
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        if isinstance(state.get("_model"), bytes):
+            state["_model"] = _model_from_bytes(state["_model"])
+        if hasattr(super(), "__setstate__"):
+            super().__setstate__(state)
+        else:
+            self.__dict__.update(state)
+
+
+def _model_bytes(model):
+    with tempfile.TemporaryDirectory(prefix="mmnc-") as d:
+        path = os.path.join(d, "model")
+        model.write(path)
+        with open(path, "rb") as f:
+            return f.read()
+
+
+def _model_from_bytes(data):
+    with tempfile.TemporaryDirectory(prefix="mmnc-") as d:
+        path = os.path.join(d, "model")
+        with open(path, "wb") as f:
+            f.write(data)
+        return _mmnc.model_read(path)
+
+
+def load(path):
+    """The MMNC estimator of a model file written by MMNC.save or ``mmnc cluster`` (predict, predict_proba)."""
+    return MMNC.load(path)
+
+
+# -- co-occurrences, embeddings, scores ------------------------------------
+
+def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_vocab=None, sentences=True,
+         input="auto", n_jobs=None):
+    """The word x word co-occurrence matrix of texts or text files (mmnc_cooc_build).
+
+    texts_or_paths: a sequence (or one item) of file names (plain, gzip or xz
+    text) or texts.  ``input="auto"`` takes an ``os.PathLike`` or a string
+    naming an existing file as a file and any other string as text;
+    ``"filename"`` and ``"content"`` force one reading.  Texts are written to a
+    temporary file, separated by blank lines, which windows never cross (as
+    they never cross the end of a file).  weighting: "harmonic" (a pair at
+    distance d counts 1/d, the default) or "flat"; sentences: windows stop at
+    sentence ends.
+
+    Returns (A, vocab): A a scipy.sparse.csr_matrix (float64 counts), rows and columns in order of decreasing word count, and vocab the
+    list of words.  Words of the vocabulary may have empty rows (MMNC and embed
+    leave them out).
+    """
+    if isinstance(texts_or_paths, (str, bytes, os.PathLike)):
+        texts_or_paths = [texts_or_paths]
+    if input not in ("auto", "filename", "content"):
+        raise ValueError(f"input must be 'auto', 'filename' or 'content', got {input!r}")
+    if weighting not in ("harmonic", "flat"):
+        raise ValueError(f"weighting must be 'harmonic' or 'flat', got {weighting!r}")
+    items = list(texts_or_paths)
+    if not items:
+        raise ValueError("cooc: no text or file given")
+    paths, texts = [], []
+    for item in items:
+        is_path = isinstance(item, os.PathLike) or input == "filename" or (
+            input == "auto" and isinstance(item, (str, bytes)) and "\n" not in str(item) and os.path.isfile(item))
+        if is_path:
+            paths.append(os.fsdecode(item))
+        elif isinstance(item, (str, bytes)):
+            texts.append(item if isinstance(item, str) else item.decode("utf-8", "surrogateescape"))
+        else:
+            raise TypeError(f"cooc: expected file names or texts, got {type(item).__name__}")
+    tmpdir = tempfile.mkdtemp(prefix="mmnc-cooc-") if texts else None
+    try:
+        if texts:
+            path = os.path.join(tmpdir, "texts.txt")
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write("\n\n".join(texts))
+            paths.append(path)
+        nrows, ncols, indptr, indices, data, vocab, _ = _mmnc.cooc(
+            paths, window=window, weighting=1 if weighting == "harmonic" else 0, min_count=min_count,
+            max_vocab=0 if max_vocab is None else max_vocab, sentences=bool(sentences), threads=_threads(n_jobs))
+    finally:
+        if tmpdir:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+    A = sp.csr_matrix((np.frombuffer(data, dtype=np.float64), np.frombuffer(indices, dtype=np.int64),
+                       np.frombuffer(indptr, dtype=np.int64)), shape=(nrows, ncols))
+    return A, vocab
+
+
+def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol=1e-3, max_iter=50,
+          random_state=1, n_jobs=None):
+    """Row embeddings from the DTM (mmnc_embed): E[y] = sigma^power U[y] / sqrt(P_Y(y)).
+
+    X: nonnegative, dense or SciPy sparse.  Returns (E, sigma): E an
+    n_samples x d float64 array, sigma the d singular values used.  Rows with
+    no mass get zero vectors (they have no direction); columns with no mass
+    are left out.  If the subspace iteration stops at max_iter before tol, a
+    RuntimeWarning says so and the best estimate is returned.
+    """
+    if _SKLEARN:
+        from sklearn.utils import check_array
+        X = check_array(X, accept_sparse="csr", dtype=np.float64)
+    else:
+        X = _validate_nonsklearn(X)
+    check_non_negative(X, "mmnc.embed (input X)")
+    X = _csr(X)
+    A, rows, _ = _drop_empty(X)
+    d = int(d)
+    E = np.zeros((int(rows.sum()), d))
+    sigma = np.zeros(d)
+    with _one_blas_thread():
+        converged, _, msg = _mmnc.embed(*_arrays(A), E, sigma, dim=d, keep_trivial=bool(keep_trivial),
+                                        sigma_power=float(sigma_power),
+                                        oversample=-1 if oversample is None else int(oversample), tol=float(tol),
+                                        maxit=int(max_iter), seed=_seed(random_state), threads=_threads(n_jobs))
+    if not converged:
+        import warnings
+        warnings.warn(f"mmnc.embed: {msg}", RuntimeWarning, stacklevel=2)
+    if rows.all():
+        return E, sigma
+    full = np.zeros((X.shape[0], d))
+    full[rows] = E
+    return full, sigma
+
+
+Scores = collections.namedtuple("Scores", "acc nmi ari purity coverage overall kacc")
+Scores.__doc__ = """Scores of a clustering against reference labels (mmnc_evaluate): accuracy under the best
+one-to-one matching (Hungarian), NMI (arithmetic mean), adjusted Rand index, purity, and the paper's
+coverage, overall and k-accuracy against the as many largest classes as there are clusters."""
+
+
+def evaluate(labels, truth):
+    """Score predicted labels against truth (any hashable labels; -1 counts as one more cluster): a Scores tuple."""
+    labels = np.asarray(labels).ravel()
+    truth = np.asarray(truth).ravel()
+    if labels.shape != truth.shape:
+        raise ValueError(f"labels ({labels.size}) and truth ({truth.size}) differ in length")
+    if labels.size == 0:
+        raise ValueError("evaluate: no labels")
+    pred = np.unique(labels, return_inverse=True)[1].astype(np.int64)
+    ref = np.unique(truth, return_inverse=True)[1].astype(np.int64)
+    r = _mmnc.evaluate(np.ascontiguousarray(pred), np.ascontiguousarray(ref))
+    return Scores(*(r[f] for f in Scores._fields))

@@ -1,0 +1,765 @@
+/*
+ * _mmnc.c -- the CPython extension behind `import mmnc`: thin calls into
+ * libmmnc through its public header (include/mmnc.h) only.
+ *
+ * Arrays cross the boundary through the buffer protocol (no NumPy C API, so
+ * the extension builds against any NumPy): the Python layer (mmnc/__init__.py)
+ * validates inputs, hands C-contiguous int64 / float64 buffers that the
+ * library reads in place (a mmnc_csr pointing into SciPy's arrays: no copy),
+ * and preallocates the outputs, which the library fills.
+ *
+ * Long calls run in a worker thread while the calling thread waits without
+ * the GIL and checks for signals every 50 ms: on Ctrl-C (or any signal
+ * handler that raises) the clustering is told to stop through its progress
+ * function (mmnc_params.progress returning nonzero), the worker is joined,
+ * and the Python exception propagates.  Waiting in the calling thread, not
+ * checking in the progress function, is what makes this work: Python runs
+ * signal handlers only in the main thread, while the progress function may
+ * be called from an OpenMP thread.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "mmnc.h"
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static PyObject *MmncError; /* mmnc.MmncError: failures that are not bad input */
+
+/* Raise the Python exception for a library status: bad input is a
+ * ValueError, files an OSError, memory a MemoryError, a feature missing
+ * from the build NotImplementedError; the rest MmncError. */
+static PyObject *raise_status(int status, const mmnc_err *err)
+{
+    const char *msg = err && err->msg[0] ? err->msg : mmnc_strerror(status);
+    PyObject *type = MmncError;
+    switch (status) {
+    case MMNC_EINVAL:
+    case MMNC_EFORMAT: type = PyExc_ValueError; break;
+    case MMNC_EIO: type = PyExc_OSError; break;
+    case MMNC_ENOMEM: type = PyExc_MemoryError; break;
+    case MMNC_EUNSUP: type = PyExc_NotImplementedError; break;
+    case MMNC_ECANCELED: type = PyExc_KeyboardInterrupt; break;
+    default: break;
+    }
+    PyErr_SetString(type, msg);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Buffers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A C-contiguous buffer of n items of the given struct format ('q' int64,
+ * 'd' float64), writable if asked; n < 0 accepts any length. */
+static int get_buffer(PyObject *o, Py_buffer *b, char fmt, Py_ssize_t n, int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    char f;
+    if (PyObject_GetBuffer(o, b, flags) != 0) return -1;
+    f = b->format ? b->format[0] : 'B';
+    if (f == '<' || f == '=' || f == '@') f = b->format[1];
+    if (fmt == 'q' && f == 'l' && b->itemsize == 8) f = 'q'; /* int64 is 'l' on LP64 */
+    if (f != fmt || b->itemsize != 8 || (n >= 0 && b->len != n * 8)) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %s%zd %s values", name, n >= 0 ? "" : "any number of ",
+                     n >= 0 ? n : (Py_ssize_t)0, fmt == 'q' ? "int64" : "float64");
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* A CSR matrix from three buffers (read in place), ncols columns. */
+typedef struct csr_view {
+    Py_buffer ptr, ind, val;
+    int have;
+    mmnc_csr A;
+} csr_view;
+
+static int csr_view_get(csr_view *v, PyObject *indptr, PyObject *indices, PyObject *data, Py_ssize_t ncols)
+{
+    memset(v, 0, sizeof *v);
+    if (get_buffer(indptr, &v->ptr, 'q', -1, 0, "indptr") != 0) return -1;
+    if (get_buffer(indices, &v->ind, 'q', -1, 0, "indices") != 0) {
+        PyBuffer_Release(&v->ptr);
+        return -1;
+    }
+    if (get_buffer(data, &v->val, 'd', v->ind.len / 8, 0, "data") != 0) {
+        PyBuffer_Release(&v->ptr);
+        PyBuffer_Release(&v->ind);
+        return -1;
+    }
+    v->have = 1;
+    v->A.nrows = v->ptr.len / 8 - 1;
+    v->A.ncols = ncols;
+    v->A.nnz = v->ind.len / 8;
+    v->A.rowptr = v->ptr.buf;
+    v->A.colind = v->ind.buf;
+    v->A.val = v->val.buf;
+    if (v->A.nrows < 0 || v->A.rowptr[v->A.nrows] != v->A.nnz) {
+        PyErr_SetString(PyExc_ValueError, "indptr does not match indices");
+        return -1;
+    }
+    return 0;
+}
+
+static void csr_view_release(csr_view *v)
+{
+    if (!v->have) return;
+    PyBuffer_Release(&v->ptr);
+    PyBuffer_Release(&v->ind);
+    PyBuffer_Release(&v->val);
+    v->have = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Long calls: a worker thread, the caller waiting for it and for signals    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct job {
+    int (*fn)(struct job *);
+    void *arg;
+    int status;
+    int done;
+    atomic_int cancel; /* set by the waiting thread on a signal */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} job;
+
+static void *job_main(void *a)
+{
+    job *j = a;
+    int s = j->fn(j);
+    pthread_mutex_lock(&j->mu);
+    j->status = s;
+    j->done = 1;
+    pthread_cond_signal(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+/* Run j->fn without the GIL.  Returns 0, or -1 with a Python exception set
+ * when a signal handler raised while waiting (j->cancel was then set and the
+ * worker finished before returning). */
+static int run_job(job *j)
+{
+    pthread_t t;
+    pthread_attr_t attr;
+    int interrupted = 0, started;
+    j->done = 0;
+    j->status = MMNC_OK;
+    atomic_store(&j->cancel, 0);
+    pthread_mutex_init(&j->mu, NULL);
+    pthread_cond_init(&j->cv, NULL);
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)16 << 20);
+    started = pthread_create(&t, &attr, job_main, j) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started) { /* no thread: run here, without interruption */
+        Py_BEGIN_ALLOW_THREADS
+        j->status = j->fn(j);
+        Py_END_ALLOW_THREADS
+    } else {
+        for (;;) {
+            int done;
+            Py_BEGIN_ALLOW_THREADS
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 50000000L;
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_mutex_lock(&j->mu);
+            if (!j->done) pthread_cond_timedwait(&j->cv, &j->mu, &until);
+            done = j->done;
+            pthread_mutex_unlock(&j->mu);
+            Py_END_ALLOW_THREADS
+            if (done) break;
+            if (!interrupted && PyErr_CheckSignals() != 0) {
+                interrupted = 1;
+                atomic_store(&j->cancel, 1);
+            }
+        }
+        pthread_join(t, NULL);
+    }
+    pthread_mutex_destroy(&j->mu);
+    pthread_cond_destroy(&j->cv);
+    return interrupted ? -1 : 0;
+}
+
+/* mmnc_params.progress: stop once the waiting thread saw a signal. */
+static int on_progress(void *ctx, int restart, int iter, double objective)
+{
+    job *j = ctx;
+    (void)restart, (void)iter, (void)objective;
+    return atomic_load(&j->cancel);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Models (mmnc_model_*)                                                     */
+/* ------------------------------------------------------------------------ */
+
+#ifdef MMNC_PY_HAVE_MODEL
+typedef struct {
+    PyObject_HEAD
+    mmnc_model *m;
+} ModelObject;
+
+static PyTypeObject ModelType;
+
+static PyObject *model_wrap(mmnc_model *m)
+{
+    ModelObject *o = PyObject_New(ModelObject, &ModelType);
+    if (!o) {
+        mmnc_model_free(m);
+        return NULL;
+    }
+    o->m = m;
+    return (PyObject *)o;
+}
+
+static void model_dealloc(ModelObject *o)
+{
+    mmnc_model_free(o->m);
+    PyObject_Free(o);
+}
+
+static PyObject *model_get(ModelObject *o, void *what)
+{
+    const char *w = what;
+    if (!strcmp(w, "k")) return PyLong_FromLongLong(o->m->k);
+    if (!strcmp(w, "ncols")) return PyLong_FromLongLong(o->m->ncols);
+    if (!strcmp(w, "train_rows")) return PyLong_FromLongLong(o->m->train_rows);
+    if (!strcmp(w, "algorithm")) return PyLong_FromLong(o->m->algorithm);
+    if (!strcmp(w, "hard")) return PyBool_FromLong(o->m->hard);
+    if (!strcmp(w, "objective")) return PyFloat_FromDouble(o->m->objective);
+    if (!strcmp(w, "mutual_information")) return PyFloat_FromDouble(o->m->mutual_information);
+    if (!strcmp(w, "version")) return PyUnicode_FromString(o->m->version ? o->m->version : "");
+    if (!strcmp(w, "options")) return PyUnicode_FromString(o->m->options ? o->m->options : "");
+    if (!strcmp(w, "pz")) return PyByteArray_FromStringAndSize((const char *)o->m->pz, (Py_ssize_t)(o->m->k * 8));
+    Py_RETURN_NONE;
+}
+
+static PyGetSetDef model_getset[] = {
+    {"k", (getter)model_get, NULL, "clusters", "k"},
+    {"ncols", (getter)model_get, NULL, "columns of the training data (after drops)", "ncols"},
+    {"train_rows", (getter)model_get, NULL, "rows of the training data", "train_rows"},
+    {"algorithm", (getter)model_get, NULL, "mmnc_algorithm of the run", "algorithm"},
+    {"hard", (getter)model_get, NULL, "the training kernel was hard", "hard"},
+    {"objective", (getter)model_get, NULL, "the run's objective", "objective"},
+    {"mutual_information", (getter)model_get, NULL, "I(X;Z) of the training clustering", "mutual_information"},
+    {"version", (getter)model_get, NULL, "mmnc version that made it", "version"},
+    {"options", (getter)model_get, NULL, "options of the run (free text)", "options"},
+    {"pz", (getter)model_get, NULL, "P_Z as float64 bytes", "pz"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyObject *model_write(ModelObject *o, PyObject *args)
+{
+    const char *path;
+    mmnc_err err = {0, ""};
+    int s;
+    if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_model_write(o->m, path, &err);
+    Py_END_ALLOW_THREADS
+    if (s != MMNC_OK) return raise_status(s, &err);
+    Py_RETURN_NONE;
+}
+
+/* predict(indptr, indices, data, ncols, labels_out, proba_out or None):
+ * the rows of a CSR matrix whose columns are ids 1..ncols, matched to the
+ * model's by id (mmnc_model_match); returns (unknown columns, empty rows). */
+static PyObject *model_predict(ModelObject *o, PyObject *args)
+{
+    PyObject *indptr, *indices, *data, *lab_o, *proba_o;
+    Py_ssize_t ncols;
+    csr_view v;
+    Py_buffer lab, proba;
+    int have_proba = 0, s = MMNC_OK;
+    mmnc_int *map = NULL, unknown = 0, empty = 0;
+    mmnc_err err = {0, ""};
+    mmnc_data d;
+    if (!PyArg_ParseTuple(args, "OOOnOO", &indptr, &indices, &data, &ncols, &lab_o, &proba_o)) return NULL;
+    if (csr_view_get(&v, indptr, indices, data, ncols) != 0) goto fail0;
+    if (get_buffer(lab_o, &lab, 'q', v.A.nrows, 1, "labels") != 0) goto fail1;
+    if (proba_o != Py_None) {
+        if (get_buffer(proba_o, &proba, 'd', v.A.nrows * o->m->k, 1, "proba") != 0) goto fail2;
+        have_proba = 1;
+    }
+    map = PyMem_RawMalloc((size_t)(ncols > 0 ? ncols : 1) * sizeof(mmnc_int));
+    if (!map) {
+        PyErr_NoMemory();
+        goto fail3;
+    }
+    memset(&d, 0, sizeof d);
+    d.A = &v.A;
+    d.orig_rows = v.A.nrows;
+    d.orig_cols = ncols;
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_csr_check(&v.A, &err);
+    if (s == MMNC_OK) s = mmnc_model_match(o->m, &d, map, &unknown, &err);
+    if (s == MMNC_OK)
+        s = mmnc_model_predict(o->m, &v.A, map, lab.buf, have_proba ? proba.buf : NULL, &empty, &err);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(map);
+    if (have_proba) PyBuffer_Release(&proba);
+    PyBuffer_Release(&lab);
+    csr_view_release(&v);
+    if (s != MMNC_OK) return raise_status(s, &err);
+    return Py_BuildValue("LL", (long long)unknown, (long long)empty);
+fail3:
+    if (have_proba) PyBuffer_Release(&proba);
+fail2:
+    PyBuffer_Release(&lab);
+fail1:
+    csr_view_release(&v);
+fail0:
+    return NULL;
+}
+
+static PyMethodDef model_methods[] = {
+    {"write", (PyCFunction)model_write, METH_VARARGS, "write(path): the model file (mmnc_model_write)"},
+    {"predict", (PyCFunction)model_predict, METH_VARARGS,
+     "predict(indptr, indices, data, ncols, labels, proba): mmnc_model_predict"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject ModelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mmnc._mmnc.Model",
+    .tp_basicsize = sizeof(ModelObject),
+    .tp_dealloc = (destructor)model_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A learned clustering (mmnc_model): predicts new rows, written as the model file.",
+    .tp_methods = model_methods,
+    .tp_getset = model_getset,
+};
+
+static PyObject *py_model_read(PyObject *self, PyObject *args)
+{
+    const char *path;
+    mmnc_model *m = NULL;
+    mmnc_err err = {0, ""};
+    int s;
+    if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_model_read(path, &m, &err);
+    Py_END_ALLOW_THREADS
+    if (s != MMNC_OK) return raise_status(s, &err);
+    return model_wrap(m);
+}
+#endif /* MMNC_PY_HAVE_MODEL */
+
+/* ------------------------------------------------------------------------ */
+/* cluster                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct cluster_job {
+    const mmnc_csr *A;
+    mmnc_params prm;
+    mmnc_pmf *p;
+    mmnc_result *r;
+    mmnc_err err;
+} cluster_job;
+
+static int cluster_run(job *j)
+{
+    cluster_job *c = j->arg;
+    int s = mmnc_csr_check(c->A, &c->err);
+    if (s == MMNC_OK) s = mmnc_pmf_build(c->A, &c->p, &c->err);
+    c->prm.progress = on_progress;
+    c->prm.progress_ctx = j;
+    if (s == MMNC_OK) s = mmnc_cluster(c->p, &c->prm, &c->r, &c->err);
+    return s;
+}
+
+#define SET_ITEM(dict, key, value)                                                         \
+    do {                                                                                   \
+        PyObject *v_ = (value);                                                            \
+        if (!v_ || PyDict_SetItemString((dict), (key), v_) != 0) {                         \
+            Py_XDECREF(v_);                                                                \
+            goto done;                                                                     \
+        }                                                                                  \
+        Py_DECREF(v_);                                                                     \
+    } while (0)
+
+static PyObject *bytes_of(const void *p, Py_ssize_t n)
+{
+    return PyByteArray_FromStringAndSize(p ? (const char *)p : "", p ? n : 0);
+}
+
+/* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
+ * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
+ * exact_marginal, threads, col_orig, orig_cols, model, options) -> dict: the rows of
+ * a nonnegative CSR matrix without empty rows or columns clustered by
+ * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
+ * that the model names its columns by. */
+static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
+                             "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
+                             "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior", NULL};
+    PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
+    Py_ssize_t ncols, k = 2, orig_cols = 0;
+    const char *options = NULL;
+    unsigned long long seed = 1;
+    int algorithm = MMNC_ALG_INFORMATION, restarts = 8, init = MMNC_INIT_RANDOM, select = MMNC_SELECT_OBJECTIVE;
+    int max_iter = 0, refine = MMNC_REFINE_NONE, exact_marginal = 0, threads = 0, want_model = 0, s;
+    double select_tol = 0.0, tol = 1e-6, lambda = 0.0, step = 0.0, size_prior = MMNC_SIZE_PRIOR_DEFAULT;
+    csr_view v;
+    Py_buffer pzb, corig;
+    int have_pz = 0, have_corig = 0;
+    cluster_job c;
+    job j;
+    memset(&c, 0, sizeof c);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzd", kwlist, &indptr, &indices, &data,
+                                     &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
+                                     &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
+                                     &corig_o, &orig_cols, &want_model, &options, &size_prior))
+        return NULL;
+    if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
+        csr_view_release(&v);
+        return NULL;
+    }
+    if (pz_o != Py_None) {
+        if (get_buffer(pz_o, &pzb, 'd', k, 0, "pz") != 0) goto done;
+        have_pz = 1;
+    }
+    if (corig_o != Py_None) {
+        if (get_buffer(corig_o, &corig, 'q', ncols, 0, "col_orig") != 0) goto done;
+        have_corig = 1;
+    }
+    mmnc_params_default(&c.prm);
+    c.prm.k = k;
+    c.prm.algorithm = algorithm;
+    c.prm.seed = seed;
+    c.prm.restarts = restarts;
+    c.prm.init = init;
+    c.prm.select = select;
+    c.prm.select_tol = select_tol;
+    c.prm.size_prior = size_prior;
+    c.prm.max_iter = max_iter;
+    c.prm.refine = refine;
+    c.prm.tol = tol;
+    c.prm.pz = have_pz ? pzb.buf : NULL;
+    c.prm.lambda = lambda;
+    c.prm.step = step;
+    c.prm.exact_marginal = exact_marginal;
+    c.prm.threads = threads;
+    c.A = &v.A;
+    j.fn = cluster_run;
+    j.arg = &c;
+    if (run_job(&j) != 0) goto done; /* interrupted: the signal's exception */
+    if ((s = j.status) != MMNC_OK) {
+        raise_status(s, &c.err);
+        goto done;
+    }
+    {
+        mmnc_result *r = c.r;
+        mmnc_int kk = r->k, ny = r->ny;
+        PyObject *d = PyDict_New();
+        if (!d) goto done;
+        out = d;
+        SET_ITEM(d, "label", bytes_of(r->label, (Py_ssize_t)(ny * 8)));
+        SET_ITEM(d, "W", bytes_of(r->W, (Py_ssize_t)(ny * kk * 8)));
+        SET_ITEM(d, "pz", bytes_of(r->stats.pz, (Py_ssize_t)(kk * 8)));
+        SET_ITEM(d, "sigma", bytes_of(r->stats.sigma, (Py_ssize_t)(kk * 8)));
+        SET_ITEM(d, "restart_objective", bytes_of(r->restart_objective, (Py_ssize_t)r->restarts * 8));
+        SET_ITEM(d, "restart_score",
+                 bytes_of(r->restart_score, r->restart_score ? (Py_ssize_t)r->restarts * 8 : 0));
+        SET_ITEM(d, "frobenius_norm", PyFloat_FromDouble(r->stats.frob));
+        SET_ITEM(d, "nuclear_norm", PyFloat_FromDouble(r->stats.nuclear));
+        SET_ITEM(d, "mutual_information", PyFloat_FromDouble(r->stats.mi));
+        SET_ITEM(d, "mutual_information_local", PyFloat_FromDouble(r->stats.mi_local));
+        SET_ITEM(d, "objective", PyFloat_FromDouble(r->objective));
+        SET_ITEM(d, "iterations", PyLong_FromLong(r->iterations));
+        SET_ITEM(d, "converged", PyBool_FromLong(r->converged));
+        SET_ITEM(d, "best_restart", PyLong_FromLong(r->best_restart));
+        SET_ITEM(d, "objective_restart", PyLong_FromLong(r->objective_restart));
+        SET_ITEM(d, "seconds", PyFloat_FromDouble(r->seconds));
+#ifdef MMNC_PY_HAVE_MODEL
+        if (want_model) {
+            mmnc_model *m = NULL;
+            mmnc_data dd;
+            memset(&dd, 0, sizeof dd);
+            dd.A = &v.A;
+            dd.col_orig = have_corig ? corig.buf : NULL;
+            dd.orig_rows = v.A.nrows;
+            dd.orig_cols = orig_cols > 0 ? orig_cols : ncols;
+            Py_BEGIN_ALLOW_THREADS
+            s = mmnc_model_from_result(c.p, &dd, r, &c.prm, 0, options, &m, &c.err);
+            Py_END_ALLOW_THREADS
+            if (s != MMNC_OK) {
+                raise_status(s, &c.err);
+                Py_CLEAR(out);
+                goto done;
+            }
+            SET_ITEM(d, "model", model_wrap(m));
+        }
+#else
+        (void)want_model, (void)orig_cols, (void)options;
+#endif
+    }
+done:
+    if (PyErr_Occurred()) Py_CLEAR(out);
+    mmnc_result_free(c.r);
+    mmnc_pmf_free(c.p);
+    if (have_pz) PyBuffer_Release(&pzb);
+    if (have_corig) PyBuffer_Release(&corig);
+    csr_view_release(&v);
+    return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* cooc, embed, evaluate                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct cooc_job {
+    const char **paths;
+    int npaths;
+    mmnc_cooc_opts o;
+    mmnc_csr *A;
+    char **vocab;
+    mmnc_int nvocab, ntokens;
+    mmnc_err err;
+} cooc_job;
+
+static int cooc_run(job *j)
+{
+    cooc_job *c = j->arg;
+    return mmnc_cooc_build(c->paths, c->npaths, &c->o, &c->A, &c->vocab, &c->nvocab, &c->ntokens, &c->err);
+}
+
+/* cooc(paths, *, window, weighting, min_count, max_vocab, sentences,
+ * threads) -> (nrows, ncols, indptr, indices, data, vocab, ntokens), the
+ * arrays as bytearrays of int64 / float64. */
+static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"paths", "window", "weighting", "min_count", "max_vocab", "sentences", "threads", NULL};
+    PyObject *paths_o, *seq = NULL, *out = NULL, *vocab = NULL, **bytes = NULL;
+    Py_ssize_t n, min_count = 5, max_vocab = 0;
+    int window = 5, weighting = 1, sentences = 1, threads = 0;
+    cooc_job c;
+    job j;
+    memset(&c, 0, sizeof c);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpi", kwlist, &paths_o, &window, &weighting, &min_count,
+                                     &max_vocab, &sentences, &threads))
+        return NULL;
+    if (!(seq = PySequence_Fast(paths_o, "paths: expected a sequence of file names"))) return NULL;
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "paths: expected at least one file");
+        goto done;
+    }
+    c.paths = PyMem_Calloc((size_t)n, sizeof(char *));
+    bytes = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    if (!c.paths || !bytes) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &bytes[i])) goto done;
+        c.paths[i] = PyBytes_AS_STRING(bytes[i]);
+    }
+    c.npaths = (int)n;
+    mmnc_cooc_opts_default(&c.o);
+    c.o.window = window;
+    c.o.weighting = weighting;
+    c.o.min_count = min_count;
+    c.o.max_vocab = max_vocab;
+    c.o.sentences = sentences;
+    c.o.threads = threads;
+    j.fn = cooc_run;
+    j.arg = &c;
+    if (run_job(&j) != 0) goto done;
+    if (j.status != MMNC_OK) {
+        raise_status(j.status, &c.err);
+        goto done;
+    }
+    if (!(vocab = PyList_New((Py_ssize_t)c.nvocab))) goto done;
+    for (mmnc_int i = 0; i < c.nvocab; i++) {
+        PyObject *w = PyUnicode_DecodeUTF8(c.vocab[i], (Py_ssize_t)strlen(c.vocab[i]), "surrogateescape");
+        if (!w) goto done;
+        PyList_SET_ITEM(vocab, (Py_ssize_t)i, w);
+    }
+    out = Py_BuildValue("LLNNNOL", (long long)c.A->nrows, (long long)c.A->ncols,
+                        bytes_of(c.A->rowptr, (Py_ssize_t)(c.A->nrows + 1) * 8),
+                        bytes_of(c.A->colind, (Py_ssize_t)c.A->nnz * 8), bytes_of(c.A->val, (Py_ssize_t)c.A->nnz * 8),
+                        vocab, (long long)c.ntokens);
+done:
+    if (bytes)
+        for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(bytes[i]);
+    PyMem_Free(bytes);
+    PyMem_Free((void *)c.paths);
+    Py_XDECREF(vocab);
+    Py_XDECREF(seq);
+    mmnc_csr_free(c.A);
+    if (c.vocab) mmnc_names_free(c.nvocab, c.vocab);
+    return out;
+}
+
+typedef struct embed_job {
+    const mmnc_csr *A;
+    mmnc_embed_opts o;
+    double *sigma, *E;
+    int iters;
+    mmnc_err err;
+} embed_job;
+
+static int embed_run(job *j)
+{
+    embed_job *c = j->arg;
+    mmnc_pmf *p = NULL;
+    int s = mmnc_csr_check(c->A, &c->err);
+    if (s == MMNC_OK) s = mmnc_pmf_build(c->A, &p, &c->err);
+    if (s == MMNC_OK) s = mmnc_embed(p, &c->o, c->sigma, c->E, &c->iters, &c->err);
+    mmnc_pmf_free(p);
+    return s;
+}
+
+/* embed(indptr, indices, data, ncols, E, sigma, *, dim, keep_trivial,
+ * sigma_power, oversample, tol, maxit, seed, threads) -> (converged,
+ * iterations, message); E (nrows x dim) and sigma (dim) are filled. */
+static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"indptr", "indices", "data", "ncols", "E", "sigma", "dim", "keep_trivial",
+                             "sigma_power", "oversample", "tol", "maxit", "seed", "threads", NULL};
+    PyObject *indptr, *indices, *data, *E_o, *sig_o, *out = NULL;
+    Py_ssize_t ncols, dim = 640, oversample = -1;
+    int keep_trivial = 0, maxit = 50, threads = 0;
+    double sigma_power = 0.0, tol = 1e-3;
+    unsigned long long seed = 1;
+    csr_view v;
+    Py_buffer Eb, sb;
+    int haveE = 0, haves = 0;
+    embed_job c;
+    job j;
+    memset(&c, 0, sizeof c);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOnOO|$npdndiKi", kwlist, &indptr, &indices, &data, &ncols, &E_o,
+                                     &sig_o, &dim, &keep_trivial, &sigma_power, &oversample, &tol, &maxit, &seed,
+                                     &threads))
+        return NULL;
+    if (csr_view_get(&v, indptr, indices, data, ncols) != 0) goto done;
+    if (get_buffer(E_o, &Eb, 'd', v.A.nrows * dim, 1, "E") != 0) goto done;
+    haveE = 1;
+    if (get_buffer(sig_o, &sb, 'd', dim, 1, "sigma") != 0) goto done;
+    haves = 1;
+    mmnc_embed_opts_default(&c.o);
+    c.o.dim = dim;
+    c.o.keep_trivial = keep_trivial;
+    c.o.sigma_power = sigma_power;
+    c.o.oversample = oversample;
+    c.o.tol = tol;
+    c.o.maxit = maxit;
+    c.o.seed = seed;
+    c.o.threads = threads;
+    c.A = &v.A;
+    c.E = Eb.buf;
+    c.sigma = sb.buf;
+    j.fn = embed_run;
+    j.arg = &c;
+    if (run_job(&j) != 0) goto done;
+    if (j.status != MMNC_OK && j.status != MMNC_ENOCONV) {
+        raise_status(j.status, &c.err);
+        goto done;
+    }
+    out = Py_BuildValue("Nis", PyBool_FromLong(j.status == MMNC_OK), c.iters, c.err.msg);
+done:
+    if (haveE) PyBuffer_Release(&Eb);
+    if (haves) PyBuffer_Release(&sb);
+    csr_view_release(&v);
+    return out;
+}
+
+/* evaluate(pred, truth) -> dict of mmnc_scores (int64 buffers, labels >= 0). */
+static PyObject *py_evaluate(PyObject *self, PyObject *args)
+{
+    PyObject *pred_o, *truth_o, *out = NULL, *d = NULL;
+    Py_buffer pb, tb;
+    mmnc_scores sc;
+    mmnc_err err = {0, ""};
+    int s;
+    if (!PyArg_ParseTuple(args, "OO", &pred_o, &truth_o)) return NULL;
+    if (get_buffer(pred_o, &pb, 'q', -1, 0, "labels") != 0) return NULL;
+    if (get_buffer(truth_o, &tb, 'q', pb.len / 8, 0, "truth") != 0) {
+        PyBuffer_Release(&pb);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_evaluate((mmnc_int)(pb.len / 8), pb.buf, tb.buf, &sc, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&tb);
+    if (s != MMNC_OK) return raise_status(s, &err);
+    if (!(d = PyDict_New())) return NULL;
+    SET_ITEM(d, "acc", PyFloat_FromDouble(sc.acc));
+    SET_ITEM(d, "nmi", PyFloat_FromDouble(sc.nmi));
+    SET_ITEM(d, "ari", PyFloat_FromDouble(sc.ari));
+    SET_ITEM(d, "purity", PyFloat_FromDouble(sc.purity));
+    SET_ITEM(d, "coverage", PyFloat_FromDouble(sc.coverage));
+    SET_ITEM(d, "overall", PyFloat_FromDouble(sc.overall));
+    SET_ITEM(d, "kacc", PyFloat_FromDouble(sc.kacc));
+    SET_ITEM(d, "n", PyLong_FromLongLong(sc.n));
+    SET_ITEM(d, "nclusters", PyLong_FromLongLong(sc.nclusters));
+    SET_ITEM(d, "nclasses", PyLong_FromLongLong(sc.nclasses));
+    out = d;
+    d = NULL;
+done:
+    Py_XDECREF(d);
+    return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Module                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static PyMethodDef methods[] = {
+    {"cluster", (PyCFunction)(void (*)(void))py_cluster, METH_VARARGS | METH_KEYWORDS, "mmnc_cluster on a CSR matrix"},
+    {"cooc", (PyCFunction)(void (*)(void))py_cooc, METH_VARARGS | METH_KEYWORDS, "mmnc_cooc_build"},
+    {"embed", (PyCFunction)(void (*)(void))py_embed, METH_VARARGS | METH_KEYWORDS, "mmnc_embed on a CSR matrix"},
+    {"evaluate", py_evaluate, METH_VARARGS, "mmnc_evaluate"},
+#ifdef MMNC_PY_HAVE_MODEL
+    {"model_read", py_model_read, METH_VARARGS, "mmnc_model_read(path) -> Model"},
+#endif
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_mmnc",
+                                       "libmmnc through its public header (see mmnc/__init__.py)", -1, methods,
+                                       NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__mmnc(void)
+{
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    MmncError = PyErr_NewExceptionWithDoc("mmnc.MmncError", "A libmmnc failure that is not bad input.",
+                                          PyExc_RuntimeError, NULL);
+    if (!MmncError || PyModule_AddObjectRef(m, "MmncError", MmncError) < 0) goto fail;
+    if (PyModule_AddStringConstant(m, "version", MMNC_VERSION_STRING) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "ALG_FROBENIUS", MMNC_ALG_FROBENIUS) < 0 ||
+        PyModule_AddIntConstant(m, "ALG_NUCLEAR", MMNC_ALG_NUCLEAR) < 0 ||
+        PyModule_AddIntConstant(m, "ALG_INFORMATION", MMNC_ALG_INFORMATION) < 0 ||
+        PyModule_AddIntConstant(m, "INIT_RANDOM", MMNC_INIT_RANDOM) < 0 ||
+        PyModule_AddIntConstant(m, "INIT_KMEANSPP", MMNC_INIT_KMEANSPP) < 0 ||
+        PyModule_AddIntConstant(m, "INIT_SPECTRAL", MMNC_INIT_SPECTRAL) < 0 ||
+        PyModule_AddIntConstant(m, "SELECT_OBJECTIVE", MMNC_SELECT_OBJECTIVE) < 0 ||
+        PyModule_AddIntConstant(m, "SELECT_PREDICTIVE", MMNC_SELECT_PREDICTIVE) < 0 ||
+        PyModule_AddIntConstant(m, "REFINE_NONE", MMNC_REFINE_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "REFINE_EACH", MMNC_REFINE_EACH) < 0 ||
+        PyModule_AddIntConstant(m, "REFINE_CHOSEN", MMNC_REFINE_CHOSEN) < 0)
+        goto fail;
+#ifdef MMNC_PY_HAVE_MODEL
+    if (PyType_Ready(&ModelType) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "have_model", 1) < 0) goto fail;
+#else
+    if (PyModule_AddIntConstant(m, "have_model", 0) < 0) goto fail;
+#endif
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

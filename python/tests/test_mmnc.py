@@ -1,0 +1,360 @@
+"""The Python binding against the mmnc tool, against scikit-learn's metrics, and on its own edge cases."""
+import csv
+import gzip
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+
+import mmnc
+from conftest import ROOT, planted
+
+
+def read_cli_labels(prefix, n_rows):
+    """labels.tsv of `mmnc cluster` (1-based ids and clusters) as 0-based labels, -1 for rows it dropped."""
+    labels = np.full(n_rows, -1, dtype=np.int64)
+    with open(prefix + ".labels.tsv") as f:
+        rows = list(csv.reader(f, delimiter="\t"))[1:]
+    for row_id, cluster, _ in rows:
+        labels[int(row_id) - 1] = int(cluster) - 1
+    return labels
+
+
+def run_cli(cli, *args):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    subprocess.run([cli, *map(str, args)], check=True, env=env, stdout=subprocess.DEVNULL)
+
+
+# -- the same results as the command-line tool -------------------------------
+
+CASES = [
+    ({}, []),
+    ({"random_state": 7, "n_init": 4}, ["--seed", 7, "--restarts", 4]),
+    ({"algorithm": "information", "random_state": 3}, ["-a", "information", "--seed", 3]),
+    ({"algorithm": "frobenius", "random_state": 2, "n_init": 3}, ["-a", "frobenius", "--seed", 2, "-r", 3]),
+    ({"algorithm": "nuclear"}, ["--paper"]),
+    ({"algorithm": "nuclear", "init": "spectral", "select": "predictive", "refine": "chosen", "size_prior": 0.0},
+     ["-a", "nuclear", "--init", "spectral", "--select", "predictive", "--refine", "chosen", "--size-prior", 0]),
+    ({"size_prior": 2.5}, ["--size-prior", 2.5]),
+    ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
+                                                            "--max-iter", 5]),
+]
+
+
+@pytest.mark.parametrize("params,flags", CASES)
+def test_labels_equal_cli(tmp_path, cli, params, flags):
+    X, _ = planted(n_rows=120, n_cols=50, k=4, inside=1.2, outside=0.7, seed=11)
+    X[17] = 0  # a row and a column without mass: both sides drop them
+    X[:, 9] = 0
+    path = str(tmp_path / "x.mtx")
+    scipy.io.mmwrite(path, sp.csr_matrix(X))
+    params = dict({"random_state": 1}, **params)
+    run_cli(cli, "cluster", path, "-k", 4, "-q", "-o", tmp_path / "out", *(flags or ["--seed", 1]))
+    model = mmnc.MMNC(4, **params).fit(X)
+    expected = read_cli_labels(str(tmp_path / "out"), X.shape[0])
+    assert expected[17] == -1
+    np.testing.assert_array_equal(model.labels_, expected)
+    with open(tmp_path / "out.json") as f:
+        summary = json.load(f)
+    assert model.nuclear_norm_ == pytest.approx(summary["nuclear_norm"], rel=1e-12)
+    assert model.mutual_information_ == pytest.approx(summary["mutual_information"], rel=1e-12)
+    np.testing.assert_allclose(model.singular_values_, summary["singular_values"], rtol=1e-12)
+    np.testing.assert_allclose(model.cluster_marginal_, summary["pz"], rtol=1e-12)
+
+
+def test_cli_model_predicts_like_python(tmp_path, cli):
+    """A model saved by `mmnc cluster --save-model` and one fitted here predict alike."""
+    X, _ = planted(seed=4)
+    Xnew, _ = planted(n_rows=30, seed=5)
+    path = str(tmp_path / "x.mtx")
+    scipy.io.mmwrite(path, sp.csr_matrix(X))
+    run_cli(cli, "cluster", path, "-k", 3, "--seed", 9, "-q", "-o", tmp_path / "out",
+            "--save-model", tmp_path / "cli.model")
+    ours = mmnc.MMNC(3, random_state=9).fit(X)
+    theirs = mmnc.load(tmp_path / "cli.model")
+    np.testing.assert_array_equal(theirs.predict(Xnew), ours.predict(Xnew))
+    np.testing.assert_allclose(theirs.predict_proba(Xnew), ours.predict_proba(Xnew), rtol=1e-12, atol=1e-300)
+
+
+# -- inputs ------------------------------------------------------------------
+
+def test_input_forms_agree():
+    X, _ = planted(seed=1)
+    ref = mmnc.MMNC(3).fit(X).labels_
+    S = sp.csr_matrix(X)
+    assert S.indices.dtype == np.int32
+    for form in (S, S.tocsc(), S.tocoo(), X.tolist(), X.astype(np.float32), X.astype(np.int64),
+                 sp.csr_matrix((S.data, S.indices.astype(np.int64), S.indptr.astype(np.int64)), shape=S.shape)):
+        np.testing.assert_array_equal(mmnc.MMNC(3).fit(form).labels_, ref)
+    # a scaled matrix is the same joint pmf up to rounding: the same partition (numbered maybe otherwise)
+    assert mmnc.evaluate(mmnc.MMNC(3).fit(X * 3.5).labels_, ref).ari == 1.0
+
+
+def test_canonical_csr_is_not_copied():
+    X, _ = planted(seed=2)
+    S = sp.csr_matrix(X)
+    indptr, indices, data, _ = mmnc._arrays(mmnc._csr(S))  # int32 indices: converted, values read in place
+    assert indices.dtype == np.int64 and not np.shares_memory(indices, S.indices)
+    assert np.shares_memory(data, S.data)
+    S.indices = S.indices.astype(np.int64)  # SciPy keeps int64 indices it is given this way
+    S.indptr = S.indptr.astype(np.int64)
+    indptr, indices, data, _ = mmnc._arrays(mmnc._csr(S))
+    assert np.shares_memory(indices, S.indices) and np.shares_memory(indptr, S.indptr)
+    assert np.shares_memory(data, S.data)
+    # and through fit's validation too
+    indptr, indices, data, _ = mmnc._arrays(mmnc.MMNC(3)._check_X(S, reset=True))
+    assert np.shares_memory(indices, S.indices) and np.shares_memory(data, S.data)
+
+
+def test_duplicates_and_explicit_zeros():
+    X, _ = planted(seed=3)
+    coo = sp.coo_matrix(X)
+    # every entry split in two halves, plus explicit zeros: the same matrix
+    rows = np.concatenate([coo.row, coo.row, [0, 1]])
+    cols = np.concatenate([coo.col, coo.col, [5, 7]])
+    vals = np.concatenate([coo.data / 2, coo.data / 2, [0.0, 0.0]])
+    D = sp.csr_matrix((vals, (rows, cols)), shape=X.shape)
+    D.has_canonical_format = False
+    np.testing.assert_array_equal(mmnc.MMNC(3).fit(D).labels_, mmnc.MMNC(3).fit(X).labels_)
+
+
+@pytest.mark.parametrize("bad,match", [(-1.0, "Negative"), (np.nan, "NaN"), (np.inf, "infinity")])
+def test_bad_values_refused(bad, match):
+    X, _ = planted(seed=1)
+    X[3, 4] = bad
+    with pytest.raises(ValueError, match=match):
+        mmnc.MMNC(3).fit(X)
+    with pytest.raises(ValueError, match=match):
+        mmnc.MMNC(3).fit(sp.csr_matrix(X))
+
+
+def test_empty_rows_and_columns():
+    X, truth = planted(seed=6)
+    X[[0, 10, 11]] = 0
+    X[:, 3] = 0
+    m = mmnc.MMNC(3).fit(X)
+    np.testing.assert_array_equal(m.empty_rows_, [0, 10, 11])
+    np.testing.assert_array_equal(m.empty_columns_, [3])
+    assert (m.labels_[[0, 10, 11]] == -1).all() and (m.labels_[1:10] >= 0).all()
+    assert (m.row_proba_[[0, 10, 11]] == 0).all()
+    np.testing.assert_allclose(m.row_proba_[m.labels_ >= 0].sum(axis=1), 1.0)
+    # the rows that remain are clustered as if the empty ones were never there
+    keep = m.labels_ >= 0
+    alone = mmnc.MMNC(3).fit(np.delete(X[keep], 3, axis=1))
+    np.testing.assert_array_equal(alone.labels_, m.labels_[keep])
+    # predicting: rows with no mass on a known column get -1
+    assert m.predict(X)[0] == -1
+
+
+def test_nothing_to_cluster():
+    with pytest.raises(ValueError, match="no positive entry"):
+        mmnc.MMNC(2).fit(np.zeros((5, 4)))
+    X, _ = planted(n_rows=6, seed=1)
+    with pytest.raises(ValueError, match="n_samples = 6"):
+        mmnc.MMNC(7).fit(X)
+
+
+@pytest.mark.parametrize("param,value", [("n_clusters", 0), ("algorithm", "kmeans"), ("init", "k-means"),
+                                         ("n_init", 0), ("refine", "all"), ("select", "best"), ("n_jobs", 0),
+                                         ("random_state", -3), ("max_iter", 0), ("target_marginal", [1.0])])
+def test_bad_parameters(param, value):
+    X, _ = planted(seed=1)
+    with pytest.raises(ValueError, match=param):
+        mmnc.MMNC(**dict({"n_clusters": 3}, **{param: value})).fit(X)
+
+
+# -- results -----------------------------------------------------------------
+
+def test_planted_partition_and_attributes():
+    X, truth = planted(seed=8)
+    m = mmnc.MMNC(3, n_init=4, algorithm="nuclear", select="predictive").fit(X)
+    scores = mmnc.evaluate(m.labels_, truth)
+    assert scores.acc > 0.95
+    assert m.row_proba_.shape == (X.shape[0], 3)
+    np.testing.assert_array_equal(m.row_proba_.argmax(axis=1), m.labels_)
+    assert m.cluster_marginal_.sum() == pytest.approx(1.0)
+    assert m.singular_values_[0] == pytest.approx(1.0)
+    assert m.nuclear_norm_ == pytest.approx(m.singular_values_.sum())
+    assert m.restart_objectives_.shape == (4,) and m.restart_scores_.shape == (4,)
+    assert 0 <= m.best_restart_ < 4 and m.n_iter_ >= 1
+
+
+def test_soft_kernel_frobenius():
+    X, truth = planted(seed=9, inside=1.0, outside=0.8)
+    m = mmnc.MMNC(3, algorithm="frobenius", n_init=2).fit(X)
+    np.testing.assert_allclose(m.row_proba_.sum(axis=1), 1.0)
+    assert ((m.row_proba_ > 0) & (m.row_proba_ < 1)).any()  # a soft kernel
+
+
+def test_threads_do_not_change_results():
+    X, _ = planted(n_rows=200, n_cols=60, k=4, inside=1.0, outside=0.6, seed=10)
+    one = mmnc.MMNC(4, n_jobs=1).fit(X)
+    two = mmnc.MMNC(4, n_jobs=2).fit(X)
+    np.testing.assert_array_equal(one.labels_, two.labels_)
+    assert one.nuclear_norm_ == two.nuclear_norm_
+
+
+def test_predict_and_proba():
+    X, truth = planted(seed=12)
+    m = mmnc.MMNC(3).fit(X)
+    agree = (m.predict(X) == m.labels_).mean()
+    assert agree > 0.9
+    P = m.predict_proba(X)
+    assert P.shape == (X.shape[0], 3)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(m.transform(X), P)
+    # held-out rows of the same groups are predicted into their group's cluster
+    Xnew, tnew = planted(n_rows=60, seed=13)
+    assert mmnc.evaluate(m.predict(Xnew), tnew).acc > 0.9
+    with pytest.raises(ValueError, match="features"):
+        m.predict(X[:, :-1])
+
+
+def test_unfitted():
+    with pytest.raises(Exception, match="not fitted"):
+        mmnc.MMNC().predict(np.ones((2, 2)))
+
+
+def test_save_load_and_pickle(tmp_path):
+    X, _ = planted(seed=14)
+    m = mmnc.MMNC(3).fit(X)
+    m.save(tmp_path / "m.model")
+    back = mmnc.load(str(tmp_path / "m.model"))
+    assert back.n_clusters == 3 and back.n_features_in_ == X.shape[1]
+    np.testing.assert_array_equal(back.predict(X), m.predict(X))
+    np.testing.assert_array_equal(back.predict_proba(X), m.predict_proba(X))
+    again = pickle.loads(pickle.dumps(m))
+    np.testing.assert_array_equal(again.predict_proba(X), m.predict_proba(X))
+    np.testing.assert_array_equal(again.labels_, m.labels_)
+    # a damaged file is refused with the library's message
+    data = bytearray((tmp_path / "m.model").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (tmp_path / "bad.model").write_bytes(bytes(data))
+    with pytest.raises(ValueError):
+        mmnc.load(tmp_path / "bad.model")
+    with pytest.raises(OSError):
+        mmnc.load(tmp_path / "missing.model")
+
+
+def test_keyboard_interrupt_stops_a_fit():
+    """SIGINT during a long fit raises KeyboardInterrupt soon, and the next fit works."""
+    X, _ = planted(n_rows=3000, n_cols=300, k=10, inside=0.5, outside=0.3, seed=15)
+    # about a minute uninterrupted (2000 gradient steps; tol never met)
+    long_fit = mmnc.MMNC(10, algorithm="frobenius", n_init=1, tol=1e-300, max_iter=2000)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        long_fit.fit(X)
+    elapsed = time.monotonic() - t0
+    timer.join()
+    assert elapsed < 10.0
+    assert not hasattr(long_fit, "labels_")
+    small, _ = planted(seed=1)
+    assert mmnc.MMNC(3).fit(small).labels_.shape == (small.shape[0],)
+
+
+# -- cooc, embed, evaluate ---------------------------------------------------
+
+TEXT = ("The cat sat on the mat. The dog sat on the log!\n\nA cat and a dog met on the mat; "
+        "the cat ran. Mr. Smith saw the dog and the cat.\n")
+
+
+def test_cooc_texts_files_and_cli(tmp_path, cli):
+    path = tmp_path / "t.txt"
+    path.write_text(TEXT)
+    A, vocab = mmnc.cooc([TEXT], window=3, min_count=2)
+    B, vocab_b = mmnc.cooc(path, window=3, min_count=2)
+    C, vocab_c = mmnc.cooc([str(path)], window=3, min_count=2, input="filename")
+    assert vocab == vocab_b == vocab_c and vocab[0] == "the"
+    assert isinstance(A, sp.csr_matrix) and A.dtype == np.float64
+    assert (A != B).nnz == 0 and (A != C).nnz == 0
+    assert (A != A.T).nnz == 0  # symmetric
+    run_cli(cli, "cooc", path, "--window", 3, "--min-count", 2, "-o", tmp_path / "c.mtx")
+    M = scipy.io.mmread(str(tmp_path / "c.mtx")).tocsr()
+    np.testing.assert_allclose(M.toarray(), A.toarray(), rtol=1e-12)
+    assert (tmp_path / "c.vocab").read_text().split("\n")[:len(vocab)] == vocab
+    # two texts do not share windows: the pair across them is not counted
+    D, v = mmnc.cooc(["alpha beta", "gamma delta"], window=5, min_count=1, weighting="flat")
+    i, j = v.index("beta"), v.index("gamma")
+    assert D[i, j] == 0 and D[v.index("alpha"), i] == 1
+
+
+def test_cooc_gzip_and_errors(tmp_path):
+    path = tmp_path / "t.txt.gz"
+    with gzip.open(path, "wt") as f:
+        f.write(TEXT)
+    A, vocab = mmnc.cooc(path, window=3, min_count=2)
+    assert A.shape == (len(vocab), len(vocab))
+    with pytest.raises(ValueError, match="occurs at least 5 times"):
+        mmnc.cooc(["one two three"], min_count=5)
+    with pytest.raises(OSError):
+        mmnc.cooc(tmp_path / "missing.txt")
+    with pytest.raises(ValueError, match="NUL"):
+        mmnc.cooc(["a\0b a b a b"], min_count=1)
+
+
+def test_embed():
+    X, truth = planted(n_rows=120, n_cols=60, k=3, seed=16)
+    E, sigma = mmnc.embed(X, 2)
+    assert E.shape == (120, 2) and sigma.shape == (2,)
+    assert 1 > sigma[0] >= sigma[1] > 0
+    # the two leading nontrivial directions separate the three planted groups
+    centres = np.array([E[truth == g].mean(axis=0) for g in range(3)])
+    spread = max(np.linalg.norm(E[truth == g] - centres[g], axis=1).mean() for g in range(3))
+    assert min(np.linalg.norm(centres[a] - centres[b]) for a in range(3) for b in range(a)) > spread
+    # scale-free, and an empty row gets a zero vector
+    E2, _ = mmnc.embed(X * 10, 2)
+    np.testing.assert_allclose(np.abs(E2), np.abs(E), rtol=1e-6, atol=1e-9)
+    X[5] = 0
+    E3, _ = mmnc.embed(X, 2)
+    assert (E3[5] == 0).all()
+    with pytest.raises(ValueError):
+        mmnc.embed(X, 200)
+
+
+def test_evaluate_against_sklearn():
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(17)
+    truth = rng.integers(0, 4, 200)
+    pred = np.where(rng.random(200) < 0.7, truth, rng.integers(0, 5, 200))
+    s = mmnc.evaluate(pred, truth)
+    assert s.ari == pytest.approx(metrics.adjusted_rand_score(truth, pred), abs=1e-12)
+    assert s.nmi == pytest.approx(metrics.normalized_mutual_info_score(truth, pred), abs=1e-12)
+    cm = metrics.cluster.contingency_matrix(truth, pred)
+    assert s.purity == pytest.approx(cm.max(axis=0).sum() / 200)
+    # a permutation of the truth (with string labels) is a perfect score
+    perm = np.array(["d", "a", "c", "b"])[truth]
+    assert mmnc.evaluate(perm, truth)[:4] == (1.0, 1.0, 1.0, 1.0)
+    with pytest.raises(ValueError):
+        mmnc.evaluate([0, 1], [0])
+
+
+def test_imports_without_sklearn():
+    """The package works without scikit-learn (its stand-ins in mmnc/_compat.py)."""
+    code = ("import sys; sys.modules['sklearn'] = None\n"
+            "import numpy as np, mmnc\n"
+            "assert not mmnc._SKLEARN\n"
+            "X = np.kron(np.eye(2), np.ones((5, 4))) + 0.1\n"
+            "m = mmnc.MMNC(2, n_init=2).fit(X)\n"
+            "assert len(set(m.labels_[:5])) == 1 and m.labels_[0] != m.labels_[9]\n"
+            "assert (m.predict(X) == m.labels_).all()\n"
+            "import pickle; assert (pickle.loads(pickle.dumps(m)).predict_proba(X) == m.predict_proba(X)).all()\n"
+            "assert m.get_params()['n_init'] == 2 and m.set_params(n_init=3).n_init == 3\n"
+            "try:\n    mmnc.MMNC(2).fit(-X)\nexcept ValueError as e:\n    assert 'Negative' in str(e)\n"
+            "else:\n    raise SystemExit('negative input accepted')\n"
+            "try:\n    mmnc.MMNC().predict(X)\nexcept ValueError:\n    pass\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -1,0 +1,206 @@
+/*
+ * test_dense.c -- dense tables (MMNC_FMT_DENSE): header and row-name
+ * column detected or forced, each separator, quoted fields, zeros not
+ * stored; ragged, non-numeric, negative and NaN cells refused with file and
+ * line; MMNC_FMT_AUTO recognising a dense table only where the rules of
+ * mmnc.h say so (triplets stay triplets); every out-of-memory exit.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io_i.h"
+#include "testutil.h"
+
+static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
+{
+    for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        if (A->colind[p] == j) return A->val[p];
+    return 0.0;
+}
+
+/* Read text as a file with format fmt and the dense options; status in *st. */
+static mmnc_data *rd(const char *text, mmnc_format fmt, int header, int names, int *st, mmnc_err *e,
+                     const char **path)
+{
+    mmnc_read_opts o;
+    mmnc_data *d = NULL;
+    const char *p = test_tmpfile(text, ".csv");
+    mmnc_read_opts_default(&o);
+    o.format = fmt;
+    o.dense_header = header;
+    o.dense_row_names = names;
+    *st = mmnc_data_read(p, &o, &d, e);
+    if (path) *path = p;
+    else unlink(p);
+    return d;
+}
+
+static int has(const mmnc_err *e, const char *s) { return strstr(e->msg, s) != NULL; }
+
+static void test_shapes(void)
+{
+    mmnc_err e;
+    int st;
+    mmnc_data *d;
+
+    /* pandas' to_csv: an empty corner, then names on both sides */
+    d = rd(",a,b,c,d\nr1,1,0,2,0\nr2,0,3.5,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 4 && d->A->nnz == 4);
+    if (d) {
+        CHECK(d->row_names && !strcmp(d->row_names[1], "r2") && d->col_names && !strcmp(d->col_names[0], "a") &&
+              !strcmp(d->col_names[3], "d"));
+        CHECK(entry(d->A, 1, 1) == 3.5 && entry(d->A, 0, 2) == 2 && entry(d->A, 0, 1) == 0);
+        CHECK(mmnc_csr_check(d->A, &e) == MMNC_OK);
+    }
+    mmnc_data_free(d);
+    /* R's write.csv: the header one field short */
+    d = rd("a;b;c\nr1;1;0;2\nr2;0;3;0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 3 && d->row_names && !strcmp(d->row_names[0], "r1") &&
+          !strcmp(d->col_names[2], "c") && entry(d->A, 1, 1) == 3);
+    mmnc_data_free(d);
+    /* a header whose first field titles the names: dropped */
+    d = rd("doc\tx\ty\nd1\t1\t2\nd2\t3\t0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 2 && !strcmp(d->col_names[0], "x") && !strcmp(d->row_names[1], "d2"));
+    mmnc_data_free(d);
+    /* numbers only: ids 1..n, no names; blanks as separators, comments and blank lines skipped */
+    d = rd("# a comment\n 1 0 2\n\n0 3 0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 3 && !d->row_names && !d->col_names &&
+          d->A->nnz == 3);
+    mmnc_data_free(d);
+    /* forced: the first line is data, the first column values */
+    d = rd("1,2,3\n4,5,6\n", MMNC_FMT_DENSE, -1, -1, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 3 && entry(d->A, 1, 0) == 4);
+    mmnc_data_free(d);
+    /* forced header of numbers (term ids) and names of numbers */
+    d = rd("id,10,20\n7,1,0\n8,0,2\n", MMNC_FMT_DENSE, 1, 1, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 2 && !strcmp(d->col_names[1], "20") && !strcmp(d->row_names[0], "7"));
+    mmnc_data_free(d);
+    /* quoted fields: separators and doubled quotes inside */
+    d = rd("\"\",\"a,b\",\"say \"\"hi\"\"\",c,d\n\"row, one\",1,\"2\",0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 4 && !strcmp(d->col_names[0], "a,b") &&
+          !strcmp(d->col_names[1], "say \"hi\"") && !strcmp(d->row_names[0], "row, one") && entry(d->A, 0, 1) == 2);
+    mmnc_data_free(d);
+    /* an explicit separator: a space */
+    {
+        mmnc_read_opts o;
+        const char *p = test_tmpfile("1 2,5 3\n4 5 6\n", ".txt");
+        mmnc_read_opts_default(&o);
+        o.format = MMNC_FMT_DENSE;
+        o.delim = '\t';
+        d = NULL;
+        st = mmnc_data_read(p, &o, &d, &e); /* one field per line, not a number */
+        CHECK(st == MMNC_EFORMAT);
+        mmnc_data_free(d);
+        unlink(p);
+    }
+}
+
+static void test_errors(void)
+{
+    mmnc_err e;
+    int st;
+    const char *p;
+    char want[512];
+    mmnc_data *d;
+
+    d = rd("a,b,c,d\n1,0,2,0\n0,3,0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, &p);
+    snprintf(want, sizeof want, "%s:3: expected 4 fields (as line 2), got 3", p);
+    CHECK(st == MMNC_EFORMAT && !d && has(&e, want));
+    unlink(p);
+    d = rd("a,b,c,d\n1,x,2,0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, &p);
+    snprintf(want, sizeof want, "%s:2: field 2 (column 'b'): expected a number, found 'x'", p);
+    CHECK(st == MMNC_EFORMAT && !d && has(&e, want));
+    unlink(p);
+    d = rd("1,0,2,0\n0,-3,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: negative value '-3'"));
+    d = rd("1,0,2,0\n0,nan,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value 'nan' is not a finite number"));
+    d = rd("1,0,,0\n", MMNC_FMT_DENSE, -1, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":1: field 3 is empty"));
+    d = rd("a,b,c,d,e\n1,0,2,0\n", MMNC_FMT_DENSE, 1, -1, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "the header line has 5"));
+    d = rd("\"a,b\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":1: unbalanced quote"));
+    d = rd("a,b,c\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "no data lines after the header"));
+    d = rd("x,0,0\ny,0,0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EINVAL && has(&e, "no nonzero entries"));
+    d = rd("r1\nr2\n", MMNC_FMT_DENSE, -1, 1, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "a row name and no value"));
+    (void)d;
+}
+
+/* What MMNC_FMT_AUTO makes of text: a dense table, or triplets (read or refused). */
+static void test_detect(void)
+{
+    mmnc_err e;
+    int st;
+    mmnc_data *d;
+
+    /* comma, four fields: dense, also with a ragged line reported as such */
+    d = rd("1,0,2,0\n0,3,0,1\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 4);
+    mmnc_data_free(d);
+    d = rd("1,0,2,0\n0,3,0\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "expected 4 fields (as line 1), got 3"));
+    /* three comma fields: triplets (split at blanks: one field, refused, with the hint) */
+    d = rd("1,2,5\n2,1,3\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "expected at least 3 fields") && has(&e, "--format dense"));
+    /* four tab-separated numbers (MovieLens u.data): triplets, not dense */
+    d = rd("196\t242\t3\t881250949\n186\t302\t3\t891717742\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "found more"));
+    /* the same with a header line: dense */
+    d = rd("a\tb\tc\td\n196\t242\t3\t881250949\n186\t302\t3\t891717742\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 4 && d->col_names);
+    mmnc_data_free(d);
+    /* tab-separated triplets with string keys stay triplets */
+    d = rd("u1\ti1\t5\nu2\ti1\t3\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 1 && d->row_names);
+    mmnc_data_free(d);
+    /* a triplet option given: never dense */
+    {
+        mmnc_read_opts o;
+        const char *p = test_tmpfile("a\tb\tc\td\n1\t2\t3\t4\n", ".tsv");
+        mmnc_read_opts_default(&o);
+        o.extra_fields = 1;
+        d = NULL;
+        st = mmnc_data_read(p, &o, &d, &e);
+        CHECK(st == MMNC_EFORMAT && has(&e, "expected a number in field 3")); /* the header read as triplets */
+        mmnc_data_free(d);
+        unlink(p);
+    }
+    /* Matrix Market and libsvm are unaffected */
+    d = rd("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && !d->col_names);
+    mmnc_data_free(d);
+    d = rd("1 1:1 4:2\n2 2:3\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 4);
+    mmnc_data_free(d);
+    /* bad options */
+    d = rd("1,2,3,4\n", MMNC_FMT_DENSE, 2, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EINVAL);
+}
+
+static int read_auto(void *ctx, mmnc_data **out, mmnc_err *err) { return mmnc_data_read(ctx, NULL, out, err); }
+
+static void test_alloc_failures(void)
+{
+    const char *p = test_tmpfile(",a,b,c,d\nr1,1,0,2,0\nr2,0,3.5,0,1\n\"r3\",1,1,1,1\n", ".csv");
+    long bad = 0, failures = test_each_alloc_failure(read_auto, (void *)p, &bad);
+    mmnc_data *d = NULL;
+    mmnc_err e;
+    CHECK(bad == 0 && failures > 5);
+    CHECK(mmnc_data_read(p, NULL, &d, &e) == MMNC_OK && d->A->nrows == 3 && d->A->nnz == 8);
+    mmnc_data_free(d);
+    unlink(p);
+}
+
+int main(void)
+{
+    test_shapes();
+    test_errors();
+    test_detect();
+    test_alloc_failures();
+    return test_done();
+}

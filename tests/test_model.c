@@ -1,0 +1,431 @@
+/*
+ * test_model.c -- saved models and prediction of new rows (src/model.c):
+ *   - write / read round trip, bit for bit (fields, arrays, ids, and the
+ *     file written again is the same bytes);
+ *   - a corrupt byte, a truncated file, a newer version, unknown feature
+ *     flags, trailing bytes, an empty file, a binary matrix and a text file
+ *     are refused with the message that says which;
+ *   - predicting the training rows gives back the training labels, for the
+ *     default, Algorithm 2 without refinement and the information
+ *     objective (the agreement is printed; a floor is tested);
+ *   - a held-out half of planted data assigned by the model against a
+ *     refit on everything (ACC of both printed and tested);
+ *   - column matching by id (permuted, unknown), empty rows, the soft
+ *     probabilities, thread-count determinism, allocation failures.
+ */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "io_i.h"
+#include "testutil.h"
+
+static mmnc_pmf *pmf_of(const mmnc_csr *A)
+{
+    mmnc_pmf *p = NULL;
+    mmnc_pmf_build(A, &p, NULL);
+    return p;
+}
+
+static mmnc_result *fit(const mmnc_pmf *p, mmnc_int k, int alg, int refine, uint64_t seed)
+{
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_err e = {0, ""};
+    mmnc_params_default(&prm);
+    prm.k = k;
+    prm.algorithm = alg;
+    prm.refine = refine;
+    prm.seed = seed;
+    if (alg == MMNC_ALG_NUCLEAR && refine == MMNC_REFINE_CHOSEN) { /* the previous default: alpha from the selection */
+        prm.init = MMNC_INIT_SPECTRAL;
+        prm.select = MMNC_SELECT_PREDICTIVE;
+    }
+    if (mmnc_cluster(p, &prm, &r, &e) != MMNC_OK) fprintf(stderr, "fit: %s\n", e.msg);
+    return r;
+}
+
+static mmnc_model *model_of(const mmnc_pmf *p, const mmnc_result *r, int alg, int refine)
+{
+    mmnc_params prm;
+    mmnc_model *m = NULL;
+    mmnc_err e = {0, ""};
+    mmnc_params_default(&prm);
+    prm.algorithm = alg;
+    prm.refine = refine;
+    if (mmnc_model_from_result(p, NULL, r, &prm, 0x1234abcdULL, "-k 3 --test", &m, &e) != MMNC_OK)
+        fprintf(stderr, "model_of: %s\n", e.msg);
+    return m;
+}
+
+static double agreement(mmnc_int n, const mmnc_int *a, const mmnc_int *b)
+{
+    mmnc_int same = 0;
+    for (mmnc_int i = 0; i < n; i++) same += a[i] == b[i];
+    return n ? (double)same / (double)n : 1.0;
+}
+
+static int models_equal(const mmnc_model *a, const mmnc_model *b)
+{
+    mmnc_int k = a->k, nx = a->ncols;
+    if (a->k != b->k || a->ncols != b->ncols || a->algorithm != b->algorithm || a->refine != b->refine ||
+        a->hard != b->hard || memcmp(&a->alpha, &b->alpha, 8) || memcmp(&a->objective, &b->objective, 8) ||
+        memcmp(&a->mutual_information, &b->mutual_information, 8) || a->train_rows != b->train_rows ||
+        memcmp(&a->train_mass, &b->train_mass, 8) || a->seed != b->seed || a->input_hash != b->input_hash ||
+        strcmp(a->version, b->version) || (!a->options != !b->options) ||
+        (a->options && strcmp(a->options, b->options)))
+        return 0;
+    if (memcmp(a->px, b->px, nx * 8) || memcmp(a->pz, b->pz, k * 8) || memcmp(a->pzx, b->pzx, k * nx * 8)) return 0;
+    for (mmnc_int j = 0; j < nx; j++)
+        if (strcmp(a->col_ids[j], b->col_ids[j])) return 0;
+    return 1;
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    char *d = NULL;
+    if (mmnc_file_read_all(path, &d, n, NULL) != MMNC_OK) return NULL;
+    return (unsigned char *)d;
+}
+
+static void spit(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    fwrite(b, 1, n, fp);
+    fclose(fp);
+}
+
+/* Read path and expect EFORMAT with `want` in the message. */
+static void expect_refused(const char *path, const char *want)
+{
+    mmnc_model *m = NULL;
+    mmnc_err e = {0, ""};
+    int s = mmnc_model_read(path, &m, &e);
+    CHECK(s == MMNC_EFORMAT && m == NULL);
+    CHECK(strstr(e.msg, want) != NULL);
+    CHECK(strncmp(e.msg, path, strlen(path)) == 0); /* names the file */
+    if (!strstr(e.msg, want)) fprintf(stderr, "  got '%s', wanted '%s'\n", e.msg, want);
+    mmnc_model_free(m);
+}
+
+static void put64(unsigned char *p, uint64_t x)
+{
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(x >> 8 * i);
+}
+
+static void reseal(unsigned char *b)
+{
+    put64(b + 24, 0);
+    put64(b + 24, mmnc_i_xxh64(b, 384, 0));
+}
+
+static void test_round_trip_and_refusals(void)
+{
+    mmnc_int truth[300];
+    mmnc_csr *A = test_planted_csr(300, 60, 3, 0.8, 0.2, 7, truth);
+    mmnc_pmf *p = pmf_of(A);
+    mmnc_result *r = fit(p, 3, MMNC_ALG_NUCLEAR, MMNC_REFINE_CHOSEN, 1);
+    mmnc_model *m = model_of(p, r, MMNC_ALG_NUCLEAR, MMNC_REFINE_CHOSEN), *m2 = NULL;
+    mmnc_err e = {0, ""};
+    char path[200], path2[240], bad[240];
+    unsigned char *b, *b2, *c;
+    size_t n = 0, n2 = 0;
+    snprintf(path, sizeof path, "%s.mmnc", test_tmpfile("", ".model"));
+    snprintf(path2, sizeof path2, "%s.again.mmnc", path);
+    snprintf(bad, sizeof bad, "%s.bad.mmnc", path);
+    CHECK(m != NULL && m->hard == 1 && m->refine == MMNC_REFINE_CHOSEN && m->k == 3 && m->ncols == 60);
+    CHECK(m->alpha == r->restart_alpha[r->best_restart]);
+    CHECK_NEAR(m->mutual_information, r->stats.mi, 0);
+    CHECK(m->train_rows == 300 && m->train_mass == p->total && m->input_hash == 0x1234abcdULL);
+    CHECK(!strcmp(m->col_ids[0], "1") && !strcmp(m->col_ids[59], "60"));
+    CHECK_OK(mmnc_model_write(m, path, &e));
+    CHECK(mmnc_model_read(path, &m2, &e) == MMNC_OK);
+    CHECK(m2 && models_equal(m, m2));
+    CHECK_OK(mmnc_model_write(m2, path2, &e));
+    b = slurp(path, &n);
+    b2 = slurp(path2, &n2);
+    CHECK(b && b2 && n == n2 && !memcmp(b, b2, n));
+    mmnc_free(b2);
+
+    c = malloc(n);
+    /* a flipped byte in P_{Z,X} (the third section, after P_X and P_Z) */
+    memcpy(c, b, n);
+    c[384 + 64 * 2 + 8 * 3 + 8 * 60 + 5] ^= 0x10;
+    spit(bad, c, n);
+    expect_refused(bad, "checksum mismatch in the P_{Z,X} section");
+    /* a flipped byte in the header */
+    memcpy(c, b, n);
+    c[50] ^= 1;
+    spit(bad, c, n);
+    expect_refused(bad, "corrupt header (checksum mismatch)");
+    /* truncated, at several places */
+    spit(bad, b, n - 1);
+    expect_refused(bad, "truncated: header says");
+    spit(bad, b, 100);
+    expect_refused(bad, "truncated: header says");
+    spit(bad, b, 10);
+    expect_refused(bad, "truncated: file has 10 bytes");
+    spit(bad, b, 0);
+    expect_refused(bad, "file is empty");
+    /* trailing bytes */
+    memcpy(c, b, n);
+    {
+        unsigned char *l = malloc(n + 3);
+        memcpy(l, b, n);
+        memset(l + n, 0, 3);
+        spit(bad, l, n + 3);
+        expect_refused(bad, "3 bytes of unexpected data after the end");
+        free(l);
+    }
+    /* a newer version, resealed: refused before anything else is trusted */
+    c[8] = 2;
+    reseal(c);
+    spit(bad, c, n);
+    expect_refused(bad, "model format version 2 is newer than this mmnc supports (1)");
+    /* unknown required features */
+    memcpy(c, b, n);
+    c[32] = 4;
+    reseal(c);
+    spit(bad, c, n);
+    expect_refused(bad, "uses features this mmnc does not support (flags 0x4)");
+    /* foreign files: a binary matrix, a text file */
+    {
+        mmnc_data d = {A, NULL, NULL, NULL, NULL, A->nrows, A->ncols};
+        CHECK_OK(mmnc_data_write_bin(&d, bad, &e));
+        expect_refused(bad, "not an mmnc model (bad magic): it is an mmnc binary matrix");
+        expect_refused(test_tmpfile("1 2 3\n", ".txt"), "not an mmnc model (bad magic)");
+    }
+    /* a missing file is EIO naming it */
+    {
+        mmnc_model *none = NULL;
+        CHECK(mmnc_model_read("/nonexistent/model.mmnc", &none, &e) == MMNC_EIO && none == NULL &&
+              strstr(e.msg, "/nonexistent/model.mmnc"));
+    }
+
+    /* every allocation of a read may fail, cleanly */
+    for (long k = 1; k < 200; k++) {
+        mmnc_model *f = NULL;
+        int s;
+        mmnc_i_fail_after(k);
+        s = mmnc_model_read(path, &f, &e);
+        mmnc_i_fail_after(0);
+        CHECK(s == MMNC_OK || s == MMNC_ENOMEM);
+        mmnc_model_free(f);
+        if (s == MMNC_OK) break;
+    }
+    free(c);
+    mmnc_free(b);
+    remove(path), remove(path2), remove(bad);
+    mmnc_model_free(m);
+    mmnc_model_free(m2);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+/* Predicting the training rows: how often the training label comes back. */
+static void test_training_rows(void)
+{
+    static const struct {
+        int alg, refine;
+        const char *name;
+        double floor;
+    } runs[] = {{MMNC_ALG_NUCLEAR, MMNC_REFINE_CHOSEN, "default (nuclear + refine chosen)", 0.98},
+                {MMNC_ALG_NUCLEAR, MMNC_REFINE_NONE, "nuclear, refine none", 0.98},
+                {MMNC_ALG_INFORMATION, MMNC_REFINE_NONE, "information", 0.98},
+                {MMNC_ALG_FROBENIUS, MMNC_REFINE_NONE, "frobenius", 0.95}};
+    mmnc_int truth[600], label[600];
+    double proba[600 * 4];
+    mmnc_csr *A = test_planted_csr(600, 120, 4, 0.5, 0.25, 11, truth);
+    mmnc_pmf *p = pmf_of(A);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        mmnc_result *r = fit(p, 4, runs[i].alg, runs[i].refine, 3);
+        mmnc_model *m = model_of(p, r, runs[i].alg, runs[i].refine);
+        mmnc_int empty = -1;
+        double agree, worst = 0.0;
+        CHECK_OK(mmnc_model_predict(m, A, NULL, label, proba, &empty, NULL));
+        CHECK(empty == 0);
+        agree = agreement(600, label, r->label);
+        for (mmnc_int y = 0; y < 600; y++) {
+            double s = 0.0;
+            for (int z = 0; z < 4; z++) s += proba[y * 4 + z];
+            if (fabs(s - 1.0) > worst) worst = fabs(s - 1.0);
+        }
+        CHECK(worst < 1e-12);
+        printf("training rows predicted, %s: %.2f%% agree with the training labels\n", runs[i].name, 100 * agree);
+        CHECK(agree >= runs[i].floor);
+        mmnc_model_free(m);
+        mmnc_result_free(r);
+    }
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+/* Rows of A listed in rows[0..n-1], as a new matrix. */
+static mmnc_csr *take_rows(const mmnc_csr *A, const mmnc_int *rows, mmnc_int n)
+{
+    mmnc_int nnz = 0, t = 0;
+    for (mmnc_int i = 0; i < n; i++) nnz += A->rowptr[rows[i] + 1] - A->rowptr[rows[i]];
+    mmnc_int *ri = malloc((nnz + 1) * sizeof(mmnc_int)), *ci = malloc((nnz + 1) * sizeof(mmnc_int));
+    double *v = malloc((nnz + 1) * sizeof(double));
+    mmnc_csr *B = NULL;
+    for (mmnc_int i = 0; i < n; i++)
+        for (mmnc_int e = A->rowptr[rows[i]]; e < A->rowptr[rows[i] + 1]; e++) ri[t] = i, ci[t] = A->colind[e], v[t++] = A->val[e];
+    mmnc_csr_from_triplets(n, A->ncols, nnz, ri, ci, v, &B, NULL);
+    free(ri), free(ci), free(v);
+    return B;
+}
+
+/* Train on half the rows, assign the other half; refit on all for comparison. */
+static void test_held_out(void)
+{
+    enum { NY = 800, NX = 160, K = 4 };
+    mmnc_int truth[NY], tr[NY / 2], te[NY / 2], ttr[NY / 2], tte[NY / 2], lab[NY / 2], sub[NY / 2];
+    mmnc_csr *A = test_planted_csr(NY, NX, K, 0.45, 0.25, 19, truth), *Atr, *Ate;
+    mmnc_pmf *ptr_, *pall;
+    mmnc_result *rtr, *rall;
+    mmnc_model *m;
+    mmnc_scores s_pred, s_refit, s_train;
+    mmnc_int ntr = 0, nte = 0, *map = malloc(NX * sizeof(mmnc_int));
+    mmnc_rng rng;
+    mmnc_rng_seed(&rng, 5);
+    for (mmnc_int y = 0; y < NY; y++) { /* a random half, balanced */
+        if ((mmnc_rng_uniform(&rng) < 0.5 && ntr < NY / 2) || nte == NY / 2) tr[ntr] = y, ttr[ntr++] = truth[y];
+        else te[nte] = y, tte[nte++] = truth[y];
+    }
+    Atr = take_rows(A, tr, ntr);
+    Ate = take_rows(A, te, nte);
+    {
+        mmnc_int rd = 0, cd = 0;
+        mmnc_data d = {Atr, NULL, NULL, NULL, NULL, Atr->nrows, Atr->ncols};
+        /* a column may be empty in the training half: drop it as the CLI does; its id stays */
+        CHECK_OK(mmnc_data_drop_empty(&d, &rd, &cd, NULL));
+        CHECK(rd == 0);
+        Atr = d.A;
+        ptr_ = pmf_of(Atr);
+        rtr = fit(ptr_, K, MMNC_ALG_NUCLEAR, MMNC_REFINE_CHOSEN, 1);
+        {
+            mmnc_params prm;
+            mmnc_err e = {0, ""};
+            mmnc_params_default(&prm);
+            m = NULL;
+            CHECK_OK(mmnc_model_from_result(ptr_, &d, rtr, &prm, 0, NULL, &m, &e));
+        }
+        {
+            mmnc_data dte = {Ate, NULL, NULL, NULL, NULL, Ate->nrows, Ate->ncols};
+            mmnc_int unknown = -1;
+            CHECK_OK(mmnc_model_match(m, &dte, map, &unknown, NULL));
+            CHECK(unknown == cd);
+        }
+        mmnc_free(d.col_orig);
+        mmnc_free(d.row_orig);
+    }
+    CHECK_OK(mmnc_model_predict(m, Ate, map, lab, NULL, NULL, NULL));
+    pall = pmf_of(A);
+    rall = fit(pall, K, MMNC_ALG_NUCLEAR, MMNC_REFINE_CHOSEN, 1);
+    for (mmnc_int i = 0; i < nte; i++) sub[i] = rall->label[te[i]];
+    CHECK_OK(mmnc_evaluate(nte, lab, tte, &s_pred, NULL));
+    CHECK_OK(mmnc_evaluate(nte, sub, tte, &s_refit, NULL));
+    CHECK_OK(mmnc_evaluate(ntr, rtr->label, ttr, &s_train, NULL));
+    printf("held-out half (%d rows, planted k = %d): ACC %.2f%% predicted by the model of the other half "
+           "(its training ACC %.2f%%), %.2f%% by a refit on all rows\n",
+           (int)nte, K, 100 * s_pred.acc, 100 * s_train.acc, 100 * s_refit.acc);
+    /* The refit sees twice the rows, so it may do better; the model must
+     * assign new rows about as well as it fits its own (chance: 25%). */
+    CHECK(s_pred.acc >= s_train.acc - 0.05);
+    CHECK(s_pred.acc >= s_refit.acc - 0.10);
+    CHECK(s_pred.acc >= 0.75);
+    free(map);
+    mmnc_model_free(m);
+    mmnc_result_free(rtr);
+    mmnc_result_free(rall);
+    mmnc_pmf_free(ptr_);
+    mmnc_pmf_free(pall);
+    mmnc_csr_free(Atr);
+    mmnc_csr_free(Ate);
+    mmnc_csr_free(A);
+}
+
+/* Ids, permutation, unknown columns, empty rows, thread counts. */
+static void test_match_and_threads(void)
+{
+    mmnc_int truth[200], n = 0;
+    mmnc_csr *A = test_planted_csr(200, 40, 2, 1.0, 0.2, 3, truth), *B = NULL;
+    mmnc_pmf *p = pmf_of(A);
+    char *names[40], *pnames[41];
+    mmnc_data d = {A, NULL, names, NULL, NULL, 200, 40};
+    mmnc_result *r = fit(p, 2, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE, 2);
+    mmnc_params prm;
+    mmnc_model *m = NULL;
+    mmnc_int map[41], unknown = -1, empty = -1, lab1[201], lab2[201], base[200];
+    double pr1[201 * 2], pr2[201 * 2];
+    mmnc_err e = {0, ""};
+    for (int j = 0; j < 40; j++) {
+        names[j] = malloc(16);
+        snprintf(names[j], 16, "w%d", j);
+    }
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
+    CHECK_OK(mmnc_model_from_result(p, &d, r, &prm, 0, NULL, &m, &e));
+    CHECK(!strcmp(m->col_ids[7], "w7"));
+    CHECK_OK(mmnc_model_predict(m, A, NULL, base, NULL, NULL, NULL));
+    /* the same data with its columns reversed, one unknown column, and an
+     * extra row holding only the unknown column */
+    {
+        mmnc_int *ri = malloc((A->nnz + 1) * sizeof(mmnc_int)), *ci = malloc((A->nnz + 1) * sizeof(mmnc_int));
+        double *v = malloc((A->nnz + 1) * sizeof(double));
+        for (mmnc_int y = 0; y < 200; y++)
+            for (mmnc_int t = A->rowptr[y]; t < A->rowptr[y + 1]; t++) ri[n] = y, ci[n] = 39 - A->colind[t], v[n++] = A->val[t];
+        ri[n] = 200, ci[n] = 40, v[n++] = 5;
+        mmnc_csr_from_triplets(201, 41, n, ri, ci, v, &B, NULL);
+        free(ri), free(ci), free(v);
+    }
+    for (int j = 0; j < 40; j++) pnames[j] = names[39 - j];
+    pnames[40] = "never-seen";
+    {
+        mmnc_data dn = {B, NULL, pnames, NULL, NULL, 201, 41};
+        CHECK_OK(mmnc_model_match(m, &dn, map, &unknown, &e));
+    }
+    CHECK(unknown == 1 && map[40] == -1 && map[0] == 39 && map[39] == 0);
+#ifdef _OPENMP
+    omp_set_num_threads(1);
+#endif
+    CHECK_OK(mmnc_model_predict(m, B, map, lab1, pr1, &empty, NULL));
+#ifdef _OPENMP
+    omp_set_num_threads(2);
+#endif
+    CHECK_OK(mmnc_model_predict(m, B, map, lab2, pr2, NULL, NULL));
+    CHECK(empty == 1 && lab1[200] == -1 && pr1[400] == 0.0 && pr1[401] == 0.0);
+    CHECK(!memcmp(lab1, lab2, sizeof lab1) && !memcmp(pr1, pr2, sizeof pr1));
+    CHECK(!memcmp(lab1, base, sizeof base)); /* permuted columns: the same labels */
+    /* a bad map, a bad matrix */
+    map[3] = 40;
+    CHECK(mmnc_model_predict(m, B, map, lab1, NULL, NULL, &e) == MMNC_EINVAL && strstr(e.msg, "map[3]"));
+    CHECK(mmnc_model_predict(m, B, NULL, lab1, NULL, NULL, &e) == MMNC_EINVAL);
+    /* duplicate ids are refused when the model is built */
+    {
+        mmnc_model *m2 = NULL;
+        char *keep = names[5];
+        names[5] = names[9];
+        CHECK(mmnc_model_from_result(p, &d, r, &prm, 0, NULL, &m2, &e) == MMNC_EINVAL && strstr(e.msg, "'w9'") &&
+              m2 == NULL);
+        names[5] = keep;
+    }
+    for (int j = 0; j < 40; j++) free(names[j]);
+    mmnc_model_free(m);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+    mmnc_csr_free(B);
+}
+
+int main(void)
+{
+    test_round_trip_and_refusals();
+    test_training_rows();
+    test_held_out();
+    test_match_and_threads();
+    return test_done();
+}

@@ -94,6 +94,7 @@ int main(int argc, char **argv)
     double t0, t1, t2, t3;
     openblas_set_num_threads(1);
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_NUCLEAR;
     prm.k = 10;
     prm.restarts = 1;
     for (int i = 1; i < argc; i++) {

@@ -20,21 +20,26 @@ static void help(void)
            "  -k, --clusters N      number of clusters (default 2)\n"
            "  -a, --algorithm A     nuclear (Algorithm 2) | frobenius (Algorithm 1) | information (exact\n"
            "                        I(X;Z) by single-row moves, the sequential information bottleneck's\n"
-           "                        objective) (default nuclear)\n"
+           "                        objective, with a prior on the cluster sizes: see --size-prior)\n"
+           "                        (default information)\n"
            "  -s, --seed N          random seed (default 1)\n"
            "  -r, --restarts N      independent starts; --select says which is kept (default 8)\n"
-           "      --init I          random | kmeans++ | spectral (default spectral: the starts cycle\n"
-           "                        through spectral, kmeans++ and random; random is the paper's)\n"
-           "      --select S        predictive | objective: which start is kept (default predictive: the\n"
-           "                        best leave-one-row-out predictive information, i.e. the clusters that\n"
-           "                        best predict rows they were not fitted to; objective: the best\n"
-           "                        objective, the paper's protocol)\n"
+           "      --init I          random | kmeans++ | spectral (spectral: the starts cycle through\n"
+           "                        spectral, kmeans++ and random) (default random, the paper's)\n"
+           "      --select S        objective | predictive: which start is kept (default objective: the\n"
+           "                        best objective, the paper's protocol; predictive: the best leave-one-\n"
+           "                        row-out predictive information, i.e. the clusters that best predict\n"
+           "                        rows they were not fitted to)\n"
            "      --select-tol X    predictive: the best objective among the starts within X (relative)\n"
            "                        of the best predictive information (default 0)\n"
            "      --refine R        chosen | each | none: single-row moves that raise the exact I(X;Z)\n"
            "                        from the kept start (chosen), from every start before the selection\n"
-           "                        (each), or none; for hard results only (default chosen)\n"
-           "      --paper           the paper's protocol: --init random --select objective --refine none\n"
+           "                        (each), or none; for hard results only (default none)\n"
+           "      --size-prior G    information objective (-a information, --refine): maximise\n"
+           "                        I(X;Z) - G (rows / nonzeros) H(cluster sizes in rows); 0 = I(X;Z)\n"
+           "                        alone, larger keeps large groups whole (default 8)\n"
+           "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
+           "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = 300 (nuclear), 3000 (frobenius) or 100\n"
            "                        (information: sweeps) (default 0)\n"
            "      --tol X           Algorithm 1: stop when max |W_t - W_t-1| < X or the objective gained\n"
@@ -262,6 +267,8 @@ static int write_json(const run *r, FILE *fp)
     fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm->init),
             cli_refine_name(res->refine));
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
+    if (res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE)
+        fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
     else if (res->algorithm == MMNC_ALG_FROBENIUS)
         fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
@@ -411,6 +418,9 @@ static int print_summary(const run *r)
     printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
            cli_algorithm_name(res->algorithm), res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
            (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
+    if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0)
+        printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)\n",
+               r->prm->size_prior);
     printf("%s of %d starts: start %d (%s), %d iterations%s, %.3f s\n",
            res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
            cli_init_name(res->restart_init[res->best_restart]), res->iterations,
@@ -467,7 +477,7 @@ static int print_summary(const run *r)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SAVEMODEL };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -481,6 +491,7 @@ int cmd_cluster(int argc, char **argv)
         {"row-names", required_argument, 0, O_ROWNAMES}, {"exact-marginal", no_argument, 0, O_EXACT},
         {"select", required_argument, 0, O_SELECT}, {"select-tol", required_argument, 0, O_SELTOL},
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
+        {"size-prior", required_argument, 0, O_SIZEPRIOR},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -504,7 +515,7 @@ int cmd_cluster(int argc, char **argv)
     int have_scores = 0;
     mmnc_err err = {0, ""};
     mmnc_outfile out[4];
-    int nopen = 0, root = 1;
+    int nopen = 0, root = 1, alg_set = 0, paper = 0;
     mmnc_int nnz_all = 0, *labels_all = NULL;
     cli_part part = {0};
     progress_ctx pctx;
@@ -517,7 +528,7 @@ int cmd_cluster(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":k:a:s:r:t:o:qh", opts, &longidx)) != -1) {
         switch (c) {
         case 'k': if (cli_parse_int(CMD, "--clusters", optarg, 1, 1000000, &v)) return CLI_EXIT_USAGE; prm.k = v; break;
-        case 'a': if (cli_parse_algorithm(CMD, optarg, &prm.algorithm)) return CLI_EXIT_USAGE; break;
+        case 'a': if (cli_parse_algorithm(CMD, optarg, &prm.algorithm)) return CLI_EXIT_USAGE; alg_set = 1; break;
         case 's': if (cli_parse_int(CMD, "--seed", optarg, 0, INT64_MAX, &v)) return CLI_EXIT_USAGE; prm.seed = (uint64_t)v; break;
         case 'r': if (cli_parse_int(CMD, "--restarts", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; prm.restarts = (int)v; break;
         case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
@@ -540,6 +551,7 @@ int cmd_cluster(int argc, char **argv)
         case O_SAVEMODEL: save_model_path = optarg; break;
         case O_EXACT: prm.exact_marginal = 1; break;
         case O_PAPER:
+            paper = 1;
             prm.init = MMNC_INIT_RANDOM;
             prm.select = MMNC_SELECT_OBJECTIVE;
             prm.refine = MMNC_REFINE_NONE;
@@ -551,6 +563,10 @@ int cmd_cluster(int argc, char **argv)
             else return cli_usage_error(CMD, "--refine: expected none, each or chosen, got '%s'", optarg);
             break;
         case O_SELECT: if (cli_parse_select(CMD, optarg, &prm.select)) return CLI_EXIT_USAGE; break;
+        case O_SIZEPRIOR:
+            if (cli_parse_double(CMD, "--size-prior", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE;
+            prm.size_prior = dv;
+            break;
         case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
@@ -559,6 +575,7 @@ int cmd_cluster(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     data_path = argv[optind];
+    if (paper && !alg_set) prm.algorithm = MMNC_ALG_NUCLEAR; /* the paper's Algorithm 2 unless -a says */
     if ((rc = check_applies(prm.algorithm, prm.exact_marginal, given_tol, given_lambda, given_step,
                             names_keyed && !names_path && !rnames_path, truth_path ? NULL : truth_var)) != CLI_EXIT_OK)
         return rc;

@@ -779,6 +779,10 @@ typedef enum {
     MMNC_REFINE_CHOSEN = 2 /* the kept start, after the selection */
 } mmnc_refine;
 
+/* The size prior of mmnc_params_default (mmnc_params.size_prior): fixed on
+ * the development corpora by the rule stated in README, "The default". */
+#define MMNC_SIZE_PRIOR_DEFAULT 7.0
+
 /* Called about once per iteration of a start (restart: its index; objective:
  * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
  * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
@@ -789,17 +793,18 @@ typedef enum {
 typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 
 typedef struct mmnc_params {
-    int algorithm;      /* MMNC_ALG_NUCLEAR (default), MMNC_ALG_FROBENIUS or MMNC_ALG_INFORMATION */
+    int algorithm;      /* MMNC_ALG_INFORMATION (default), MMNC_ALG_NUCLEAR (the paper's Algorithm 2)
+                           or MMNC_ALG_FROBENIUS (Algorithm 1) */
     mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default 2) */
     uint64_t seed;      /* RNG seed (default 1) */
     int restarts;       /* independent starts (default 8); `select` says which is kept */
-    int init;           /* mmnc_init (default MMNC_INIT_SPECTRAL).  MMNC_INIT_SPECTRAL cycles
+    int init;           /* mmnc_init (default MMNC_INIT_RANDOM, the paper's protocol and the
+                           sequential information bottleneck's).  MMNC_INIT_SPECTRAL cycles
                            the starts through spectral, k-means++ and random, so that the
                            starts explore different basins.  Spectral starts reach higher norms,
                            sometimes by isolating small, nearly disconnected groups of rows
-                           (see README); the predictive selection passes over such splits when
-                           they do not generalise.  MMNC_INIT_RANDOM is the paper's protocol. */
-    int select;         /* mmnc_select (default MMNC_SELECT_PREDICTIVE) */
+                           (see README). */
+    int select;         /* mmnc_select (default MMNC_SELECT_OBJECTIVE) */
     double select_tol;  /* MMNC_SELECT_PREDICTIVE: the starts whose score G is at least
                            max G - select_tol |max G| compete on the objective; 0 (default)
                            keeps the best G alone, a large value is MMNC_SELECT_OBJECTIVE.
@@ -807,11 +812,19 @@ typedef struct mmnc_params {
                            MMNC_REFINE_NONE (mmnc_params_paper). */
     int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1,
                            100 sweeps for the information objective and for refine) */
-    int refine;         /* mmnc_refine: sequential single-row moves that raise the exact I(X;Z)
-                           (as MMNC_ALG_INFORMATION) from the solver's hard labels; the result's
-                           objective is then I(X;Z).  Only for hard solvers (Algorithm 2 without
-                           a prescribed P_Z); ignored for soft results (default
-                           MMNC_REFINE_CHOSEN) */
+    int refine;         /* mmnc_refine: sequential single-row moves that raise the information
+                           objective (as MMNC_ALG_INFORMATION, with size_prior) from the
+                           solver's hard labels; the result's objective is then that one.  Only
+                           for hard solvers (Algorithm 2 without a prescribed P_Z); ignored for
+                           soft results (default MMNC_REFINE_NONE) */
+    double size_prior;  /* gamma >= 0: the information objective (MMNC_ALG_INFORMATION and refine)
+                           maximises J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), H_rows the entropy
+                           of the cluster sizes counted in rows (see src/information.c): a prior
+                           on the sizes, as in the classification likelihood of a mixture of
+                           multinomials, that keeps large natural groups whole instead of
+                           splitting them into clusters of equal mass.  0 = I(X;Z) alone (the
+                           sequential information bottleneck).  Default MMNC_SIZE_PRIOR_DEFAULT
+                           (see README, "The default") */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
                            less than tol (relative) over 10 steps (default 1e-6) */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
@@ -825,12 +838,12 @@ typedef struct mmnc_params {
     void *progress_ctx;
 } mmnc_params;
 
-/* The defaults: Algorithm 2 from spectral, k-means++ and random starts in
- * turn, the start with the best predictive information kept, then refined by
- * information moves (see README, "The default"). */
+/* The defaults: the information objective with the size prior
+ * (MMNC_ALG_INFORMATION, size_prior = MMNC_SIZE_PRIOR_DEFAULT) from 8 random
+ * starts, the best objective kept (see README, "The default"). */
 MMNC_API void mmnc_params_default(mmnc_params *p);
-/* The paper's protocol: mmnc_params_default with random starts, the best
- * objective kept and no refinement. */
+/* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts,
+ * the best nuclear norm kept, no refinement. */
 MMNC_API void mmnc_params_paper(mmnc_params *p);
 
 /* NULL if the parameters are valid for a problem with ny rows, else a
@@ -843,8 +856,9 @@ typedef struct mmnc_result {
     mmnc_int *label;    /* ny: argmax_z P(z|y) (smallest z on ties) */
     double *W;          /* k x ny: P(z|y) at W[y*k + z] */
     mmnc_stats stats;   /* of the returned W */
-    double objective;   /* the solver's objective: ||B_{Z,X}||_* (Alg. 2) or the penalised
-                           ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1) */
+    double objective;   /* the solver's objective: ||B_{Z,X}||_* (Alg. 2), the penalised
+                           ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1), or
+                           I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (information, refine) */
     double lambda, step; /* Alg. 1: the values used */
     int iterations;     /* of the best start */
     int converged;      /* the best start met its stopping rule before max_iter */

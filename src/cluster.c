@@ -16,14 +16,15 @@
 void mmnc_params_default(mmnc_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->algorithm = MMNC_ALG_NUCLEAR;
+    p->algorithm = MMNC_ALG_INFORMATION;
     p->k = 2;
     p->seed = 1;
     p->restarts = 8;
-    p->init = MMNC_INIT_SPECTRAL;
-    p->select = MMNC_SELECT_PREDICTIVE;
+    p->init = MMNC_INIT_RANDOM;
+    p->select = MMNC_SELECT_OBJECTIVE;
     p->select_tol = 0.0;
-    p->refine = MMNC_REFINE_CHOSEN;
+    p->refine = MMNC_REFINE_NONE;
+    p->size_prior = MMNC_SIZE_PRIOR_DEFAULT;
     p->max_iter = 0; /* per algorithm */
     p->tol = 1e-6;
     p->pz = NULL;
@@ -35,9 +36,7 @@ void mmnc_params_default(mmnc_params *p)
 void mmnc_params_paper(mmnc_params *p)
 {
     mmnc_params_default(p);
-    p->init = MMNC_INIT_RANDOM;
-    p->select = MMNC_SELECT_OBJECTIVE;
-    p->refine = MMNC_REFINE_NONE;
+    p->algorithm = MMNC_ALG_NUCLEAR;
 }
 
 const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
@@ -53,6 +52,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
         return "select must be objective or predictive";
     if (!(p->select_tol >= 0.0) || !isfinite(p->select_tol)) return "select_tol must be finite and >= 0";
     if (p->refine < MMNC_REFINE_NONE || p->refine > MMNC_REFINE_CHOSEN) return "refine must be none, each or chosen";
+    if (!(p->size_prior >= 0.0) || !isfinite(p->size_prior)) return "size_prior must be finite and >= 0";
     if (p->max_iter < 0) return "max_iter must be >= 0 (0 selects the default)";
     if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
@@ -163,7 +163,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     }
     if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
         mmnc_params rp = *prm;
-        mmnc_i_run rr = {0, 0, 0};
+        mmnc_i_run rr = {0, 0, 0, 0};
         rp.max_iter = 100;
         rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, w, lab);
@@ -186,7 +186,7 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_result *r = c->r;
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
-    mmnc_i_run run = {0, 0, 0};
+    mmnc_i_run run = {0, 0, 0, 0};
     int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
     c->st[i] = s1;
     r->restart_objective[i] = run.objective;
@@ -222,7 +222,7 @@ static int choose_and_refine(const starts *c)
         for (int i = 0; i < prm->restarts; i++) c->st[i] = 1; /* now: start i may be chosen */
         chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
         if (chosen != r->best_restart) {
-            mmnc_i_run run = {0, 0, 0};
+            mmnc_i_run run = {0, 0, 0, 0};
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
             r->best_restart = chosen;
@@ -233,7 +233,7 @@ static int choose_and_refine(const starts *c)
     }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0};
+        mmnc_i_run run = {0, 0, 0, 0};
         rp.max_iter = 100;
         rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, r->W, c->labels);

@@ -1,9 +1,32 @@
 /*
  * information.c -- the information objective: hard clusterings that
- * maximise the exact mutual information, by sequential single-row moves.
+ * maximise the exact mutual information, with a prior on the cluster sizes,
+ * by sequential single-row moves.
  *
- *   maximise    I(X;Z) = sum_{z,x} P(z,x) log( P(z,x) / (P(z) P(x)) )
+ *   maximise    J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z),
+ *               I(X;Z) = sum_{z,x} P(z,x) log( P(z,x) / (P(z) P(x)) ),
+ *               H_rows(Z) = - sum_z (n_z / |Y|) log(n_z / |Y|), n_z = rows in z
  *   over        hard W = P_{Z|Y} (each row in one cluster), P(z,x) = (W P_{Y,X})_{zx}
+ *
+ * gamma = mmnc_params.size_prior (0: I(X;Z) alone).  For counts with N
+ * tokens, N I(X;Z) - |Y| H_rows(Z) is the classification log-likelihood of a
+ * mixture of multinomials up to a constant (the second term: which cluster a
+ * row belongs to); gamma (|Y| / nnz) weighs the sizes with a row's evidence
+ * counted in distinct columns over gamma, which does not depend on the scale
+ * of the values (README, "The default", says how gamma was chosen).  Moving a
+ * row into cluster c (n_c rows without it) changes the prior term by
+ * (gamma / nnz) [(n_c + 1) log(n_c + 1) - n_c log n_c], added to the
+ * information cost below at each decision (it is O(k) a row).
+ *
+ * With gamma > 0 the moves run in two phases: I(X;Z) alone until no row
+ * moves, then J until no row moves (from a random partition, whose clusters
+ * carry almost no information yet, the prior would pull every row into the
+ * largest cluster before any structure forms).  And a guard: the partition
+ * of the second phase is kept only if its nuclear norm ||B_{Z,X}||_* is at
+ * least that of the first phase's; otherwise the first phase's is returned
+ * (where the data hardly separates real clusters the prior would merge
+ * them, and merging lowers the norm).  Within each phase the objective never
+ * decreases; the objective reported is J of the partition returned.
  *
  * This is the objective of the sequential information bottleneck (Slonim,
  * Friedman, Tishby, SIGIR 2002) and of the row half of information-
@@ -129,8 +152,10 @@ static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
  * each first remaking its costs to the clusters that earlier rows of the
  * block changed.  Every decision thus sees exactly the sums (and the bits)
  * of a one-row-at-a-time sweep, for any number of threads. */
+static double nlogn_gain(int64_t n) { return xlogx((double)(n + 1)) - xlogx((double)n); }
+
 static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
-                      double *BL, double *pz, moves *m)
+                      double *BL, double *pz, int64_t *nc, double wpri, moves *m)
 {
     const mmnc_csr *P = p->P;
     mmnc_int moved = 0, ny = p->ny, bs = m->block;
@@ -150,9 +175,18 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
             if (alone(p, y, c0, pz)) continue;
             row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
             c1 = c0;
-            for (mmnc_int c = 0; c < k; c++)
-                if (cost[c] < cost[c1]) c1 = c;
-            if (c1 == c0 || !(cost[c1] < cost[c0] - 1e-12 * fabs(cost[c0]))) continue;
+            if (wpri > 0.0) {
+                double e0 = cost[c0] - wpri * nlogn_gain(nc[c0] - 1), e1 = e0;
+                for (mmnc_int c = 0; c < k; c++) {
+                    double ec = cost[c] - wpri * nlogn_gain(c == c0 ? nc[c] - 1 : nc[c]);
+                    if (ec < e1) c1 = c, e1 = ec;
+                }
+                if (c1 == c0 || !(e1 < e0 - 1e-12 * fabs(e0))) continue;
+            } else {
+                for (mmnc_int c = 0; c < k; c++)
+                    if (cost[c] < cost[c1]) c1 = c;
+                if (c1 == c0 || !(cost[c1] < cost[c0] - 1e-12 * fabs(cost[c0]))) continue;
+            }
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
                 mmnc_int x = P->colind[e];
                 double a = P->val[e], *t = T + x * k, *bl = BL + x * k;
@@ -164,6 +198,8 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
             }
             pz[c0] -= py;
             pz[c1] += py;
+            nc[c0]--;
+            nc[c1]++;
             labels[y] = c1;
             m->clock++;
             m->changed[c0] = m->changed[c1] = m->clock;
@@ -173,9 +209,34 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
     return moved;
 }
 
-/* T = P_{Z,X}^T, pz and BL = T log T afresh from the labels (collective). */
-static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *BL, double *pz)
+/* J = I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (= I(X;Z) without a prior). */
+static double objective(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, const int64_t *nc,
+                        double size_prior, int64_t nnz_all)
 {
+    double mi = mmnc_i_mutual_info(p, k, T, pz), h = 0.0, n = (double)p->ny_all;
+    if (!(size_prior > 0.0) || nnz_all <= 0) return mi;
+    for (mmnc_int c = 0; c < k; c++)
+        if (nc[c] > 0) h -= (double)nc[c] / n * log((double)nc[c] / n);
+    return mi - size_prior * n / (double)nnz_all * h;
+}
+
+/* ||B_{Z,X}||_* of the hard clustering whose sums are T, pz (collective). */
+static int nuclear_norm(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma, double *U,
+                        double *nuc, mmnc_err *err)
+{
+    int status = mmnc_i_spectrum(p, k, T, pz, sigma, U, err);
+    *nuc = 0.0;
+    for (mmnc_int z = 0; z < k; z++) *nuc += sigma[z];
+    return status;
+}
+
+/* T = P_{Z,X}^T, pz and BL = T log T afresh from the labels (collective). */
+static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *BL, double *pz,
+                    int64_t *nc)
+{
+    for (mmnc_int c = 0; c < k; c++) nc[c] = 0;
+    for (mmnc_int y = 0; y < p->ny; y++) nc[labels[y]]++;
+    mmnc_i_disum(p, nc, k);
     mmnc_i_pzx(p, k, labels, NULL, T);
     mmnc_i_pz(p, k, labels, NULL, pz);
 #pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
@@ -187,12 +248,19 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
 {
     mmnc_int k = prm->k, ny = p->ny, nx = p->nx, *order = NULL;
     double *T = NULL, *BL = NULL, *pz = NULL;
+    int64_t *nc = NULL, nnz_all;
+    double wpri, nuc0 = 0.0, *sigma = NULL, *U = NULL;
+    mmnc_int *keep = NULL;
     moves m = {W, NULL, NULL, NULL, 0, 64}; /* W (ny x k) holds the costs until the end */
     int status = MMNC_OK;
     mmnc_rng rng;
     MMNC_ALLOC(T, nx * k, err, status);
     MMNC_ALLOC(BL, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
+    MMNC_ALLOC(nc, k, err, status);
+    MMNC_ALLOC(sigma, k, err, status);
+    MMNC_ALLOC(U, k * k, err, status);
+    if (prm->size_prior > 0.0) MMNC_ALLOC(keep, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(m.seen, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(m.changed, k, err, status);
@@ -208,40 +276,72 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         order[y] = order[j];
         order[j] = t;
     }
-    refresh(p, k, labels, T, BL, pz);
+    refresh(p, k, labels, T, BL, pz, nc);
     all_changed(&m, k);
+    nnz_all = p->nnz;
+    mmnc_i_disum(p, &nnz_all, 1);
+    wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
     run->iterations = 0;
     run->converged = 0;
-    for (int it = 0; it < prm->max_iter; it++) {
-        int64_t moved = 0;
-        if (!mmnc_i_distributed(p)) {
-            moved = sweep(p, k, order, labels, T, BL, pz, &m);
-        } else {
-            /* the ranks in turn, each seeing the moves of those before it */
-            for (int r = 0; r < p->dist->size; r++) {
-                if (p->dist->rank == r) moved = sweep(p, k, order, labels, T, BL, pz, &m);
-                refresh(p, k, labels, T, BL, pz);
-                all_changed(&m, k);
-            }
-            mmnc_i_disum(p, &moved, 1);
+    /* Two phases when there is a size prior: I(X;Z) alone until no row moves,
+     * then J.  From a random partition, where the clusters carry almost no
+     * information yet, the prior alone would pull the rows into the largest
+     * cluster before any structure forms. */
+    for (int phase = wpri > 0.0 ? 0 : 1, it = 0; phase < 2; phase++) {
+        double wp = phase ? wpri : 0.0, gamma = phase ? prm->size_prior : 0.0;
+        if (phase == 1 && wpri > 0.0) { /* keep the prior-free optimum and its norm */
+            refresh(p, k, labels, T, BL, pz, nc);
+            all_changed(&m, k);
+            if ((status = nuclear_norm(p, k, T, pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
+            memcpy(keep, labels, (size_t)ny * sizeof *keep);
         }
-        run->iterations = it + 1;
-        if (prm->progress &&
-            (status = mmnc_i_progress(prm, restart, it + 1, mmnc_i_mutual_info(p, k, T, pz), err)) != MMNC_OK)
-            goto cleanup;
-        if (moved == 0) {
-            run->converged = 1;
-            break;
+        run->converged = 0;
+        for (; it < prm->max_iter; it++) {
+            int64_t moved = 0;
+            if (!mmnc_i_distributed(p)) {
+                moved = sweep(p, k, order, labels, T, BL, pz, nc, wp, &m);
+            } else {
+                /* the ranks in turn, each seeing the moves of those before it */
+                for (int r = 0; r < p->dist->size; r++) {
+                    if (p->dist->rank == r) moved = sweep(p, k, order, labels, T, BL, pz, nc, wp, &m);
+                    refresh(p, k, labels, T, BL, pz, nc);
+                    all_changed(&m, k);
+                }
+                mmnc_i_disum(p, &moved, 1);
+            }
+            run->iterations = it + 1;
+            if (prm->progress &&
+                (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, T, pz, nc, gamma, nnz_all), err)) !=
+                    MMNC_OK)
+                goto cleanup;
+            if (moved == 0) {
+                run->converged = 1;
+                it++;
+                break;
+            }
         }
     }
-    refresh(p, k, labels, T, BL, pz); /* fresh sums for the objective: no drift in what is reported */
-    run->objective = mmnc_i_mutual_info(p, k, T, pz);
+    refresh(p, k, labels, T, BL, pz, nc); /* fresh sums for the objective: no drift in what is reported */
+    if (wpri > 0.0) { /* the guard: the prior's partition must not lower the nuclear norm */
+        double nuc1;
+        if ((status = nuclear_norm(p, k, T, pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
+        run->prior_kept = nuc1 >= nuc0;
+        if (!run->prior_kept) {
+            memcpy(labels, keep, (size_t)ny * sizeof *keep);
+            refresh(p, k, labels, T, BL, pz, nc);
+        }
+    }
+    run->objective = objective(p, k, T, pz, nc, prm->size_prior, nnz_all);
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
 cleanup:
     mmnc_i_free(T);
     mmnc_i_free(BL);
     mmnc_i_free(pz);
+    mmnc_i_free(nc);
+    mmnc_i_free(sigma);
+    mmnc_i_free(U);
+    mmnc_i_free(keep);
     mmnc_i_free(order);
     mmnc_i_free(m.seen);
     mmnc_i_free(m.changed);

@@ -12,6 +12,7 @@ typedef struct mmnc_i_run {
     double objective;
     int iterations;
     int converged;
+    int prior_kept; /* information with a size prior: the prior's partition was kept (see information.c) */
 } mmnc_i_run;
 
 /* Report an iteration to the caller's progress function, if any:

@@ -460,6 +460,7 @@ static void test_screen(void)
                 mmnc_params prm;
                 mmnc_result *a, *b, *c;
                 mmnc_params_default(&prm);
+                prm.algorithm = MMNC_ALG_NUCLEAR; /* the screen is Algorithm 2's */
                 prm.k = k;
                 prm.init = init;
                 prm.restarts = 3;
@@ -492,6 +493,7 @@ static void test_screen(void)
         mmnc_params prm;
         mmnc_result *a, *b;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_NUCLEAR;
         prm.k = 10;
         prm.restarts = 2;
         a = run_screen(p, &prm, 0);

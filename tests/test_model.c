@@ -39,6 +39,10 @@ static mmnc_result *fit(const mmnc_pmf *p, mmnc_int k, int alg, int refine, uint
     prm.algorithm = alg;
     prm.refine = refine;
     prm.seed = seed;
+    if (alg == MMNC_ALG_NUCLEAR && refine == MMNC_REFINE_CHOSEN) { /* the previous default: alpha from the selection */
+        prm.init = MMNC_INIT_SPECTRAL;
+        prm.select = MMNC_SELECT_PREDICTIVE;
+    }
     if (mmnc_cluster(p, &prm, &r, &e) != MMNC_OK) fprintf(stderr, "fit: %s\n", e.msg);
     return r;
 }

@@ -16,14 +16,17 @@ Methods, all on the same matrix and with the same seed:
   itcc           information-theoretic co-clustering, l = k column clusters (itcc.py)
   sib            sequential information bottleneck (sib.py)
   mmnc           `mmnc cluster` with no algorithm options: the default (README, "The
-                 default": 8 starts of three kinds, the best predictive information kept,
-                 refined by information moves)
-  mmnc-paper     `mmnc cluster --paper`: the paper's protocol (random starts, the best
-                 nuclear norm kept, no refinement)
-  mmnc-norm-spectral  `mmnc cluster --init spectral --select objective --refine none`:
+                 default": the information objective with the size prior, 8 random starts,
+                 the best objective kept, the prior kept only where it raises the nuclear norm)
+  mmnc-paper     `mmnc cluster --paper`: the paper's protocol (Algorithm 2 from random
+                 starts, the best nuclear norm kept, no refinement)
+  mmnc-norm-spectral  `mmnc cluster -a nuclear --init spectral --select objective`:
                  spectral, k-means++ and random starts in turn, the best nuclear norm kept
-  mmnc-information  `mmnc cluster -a information`: the exact I(X;Z) by single-row moves
-                 from the same starts, the best predictive information kept
+  mmnc-information  `mmnc cluster --size-prior 0`: I(X;Z) alone by single-row moves from
+                 8 random starts (the sequential information bottleneck's objective)
+  mmnc-previous  the previous default: `-a nuclear --init spectral --select predictive
+                 --refine chosen --size-prior 0` (Algorithm 2 from three kinds of starts, the
+                 best leave-one-row-out predictive information kept, refined by I(X;Z) moves)
 itcc and sib keep, of n_init (default 10, at every k) random starts, the one of the best objective (I(X^;Y^) and
 I(Z;X)); mmnc chooses among its starts as its options say (never by labels).  Labels only score: ACC (Hungarian against all
 classes), NMI (arithmetic), ARI, and the paper's overall accuracy.  seconds: wall clock,
@@ -62,10 +65,12 @@ CORPORA = {
 }
 DEFAULT_METHODS = ["kmeans", "cocluster", "nmf", "itcc", "sib", "mmnc", "mmnc-paper",
                    "mmnc-norm-spectral"]
-METHODS = DEFAULT_METHODS + ["mmnc-information"]
+METHODS = DEFAULT_METHODS + ["mmnc-information", "mmnc-previous"]
 MMNC_ARGS = {"mmnc": [], "mmnc-paper": ["--paper"],
-             "mmnc-norm-spectral": ["--init", "spectral", "--select", "objective", "--refine", "none"],
-             "mmnc-information": ["-a", "information"]}
+             "mmnc-norm-spectral": ["-a", "nuclear", "--init", "spectral", "--select", "objective"],
+             "mmnc-information": ["--size-prior", "0"],
+             "mmnc-previous": ["-a", "nuclear", "--init", "spectral", "--select", "predictive",
+                               "--refine", "chosen", "--size-prior", "0"]}
 
 
 def log(msg):

@@ -149,10 +149,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     """Clustering of the rows of a co-occurrence matrix by maximal matrix norm couplings.
 
     The rows Y of a nonnegative matrix X (n_samples x n_features) are clustered
-    into Z by a kernel W = P(z|y) that maximises ||B_{Z,X}||_* (Algorithm 2 of
-    Qiu, Makur, Zheng 2018; ``algorithm="nuclear"``), ||B_{Z,X}||_F^2
-    (Algorithm 1, ``"frobenius"``, a soft kernel) or the mutual information
-    I(X;Z) by single-row moves (``"information"``).  Only the direction of a
+    into Z by a kernel W = P(z|y) that maximises the mutual information I(X;Z)
+    with a prior on the cluster sizes, by single-row moves (``"information"``,
+    the default; see README, "The default"), ||B_{Z,X}||_* (Algorithm 2 of
+    Qiu, Makur, Zheng 2018; ``algorithm="nuclear"``) or ||B_{Z,X}||_F^2
+    (Algorithm 1, ``"frobenius"``, a soft kernel).  Only the direction of a
     row counts (P(x|y)) and its total as its weight P(y): scaling a row changes
     its weight, not its cluster's column profile.  The same options as
     ``mmnc cluster`` and, for the same ``random_state`` (= ``--seed``), the same
@@ -162,8 +163,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     n_clusters : int, default 8
         k, at most the number of rows with nonzero mass.
-    algorithm : {"nuclear", "frobenius", "information"}, default "nuclear"
-    init : {"spectral", "kmeans++", "random"}, default "spectral"
+    algorithm : {"information", "nuclear", "frobenius"}, default "information"
+    init : {"random", "kmeans++", "spectral"}, default "random"
         "spectral" cycles the starts through spectral, k-means++ and random
         starts (``--init``).
     n_init : int, default 8
@@ -173,11 +174,16 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     n_jobs : int or None, default None
         OpenMP threads: None or -1 all cores, -2 all but one, n > 0 n threads.
         Results do not depend on it.
-    select : {"predictive", "objective"}, default "predictive"
+    select : {"objective", "predictive"}, default "objective"
         Which start is kept (``--select``).
     select_tol : float, default 0.0
-    refine : {"chosen", "each", "none"}, default "chosen"
+    refine : {"none", "chosen", "each"}, default "none"
         Information moves after Algorithm 2 (``--refine``).
+    size_prior : float, default 7.0
+        The information objective's prior on the cluster sizes
+        (``--size-prior``, ``MMNC_SIZE_PRIOR_DEFAULT``): maximise
+        I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes); 0 is I(X;Z)
+        alone (the sequential information bottleneck's objective).
     max_iter : int or None, default None
         Iterations per start; None is the library's default (300 for
         Algorithm 2, 3000 for Algorithm 1, 100 sweeps for the information
@@ -222,10 +228,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, n_clusters=8, *, algorithm="nuclear", init="spectral", n_init=8, random_state=0,
-                 n_jobs=None, select="predictive", select_tol=0.0, refine="chosen", max_iter=None, tol=1e-6,
-                 target_marginal=None, marginal_penalty=None, step_size=None, exact_marginal=False):
+    def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
+                 n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, max_iter=None,
+                 tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None, exact_marginal=False):
         self.n_clusters = n_clusters
+        self.size_prior = size_prior
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -288,6 +295,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.select_tol, numbers.Real) or not (self.select_tol >= 0):
             raise ValueError(f"select_tol must be a number >= 0, got {self.select_tol!r}")
         p["select_tol"] = float(self.select_tol)
+        if not isinstance(self.size_prior, numbers.Real) or not (np.isfinite(self.size_prior) and self.size_prior >= 0):
+            raise ValueError(f"size_prior must be a finite number >= 0, got {self.size_prior!r}")
+        p["size_prior"] = float(self.size_prior)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():

@@ -41,8 +41,11 @@ CASES = [
     ({"random_state": 7, "n_init": 4}, ["--seed", 7, "--restarts", 4]),
     ({"algorithm": "information", "random_state": 3}, ["-a", "information", "--seed", 3]),
     ({"algorithm": "frobenius", "random_state": 2, "n_init": 3}, ["-a", "frobenius", "--seed", 2, "-r", 3]),
-    ({"init": "random", "select": "objective", "refine": "none"}, ["--paper"]),
-    ({"init": "kmeans++", "refine": "each", "max_iter": 5}, ["--init", "kmeans++", "--refine", "each",
+    ({"algorithm": "nuclear"}, ["--paper"]),
+    ({"algorithm": "nuclear", "init": "spectral", "select": "predictive", "refine": "chosen", "size_prior": 0.0},
+     ["-a", "nuclear", "--init", "spectral", "--select", "predictive", "--refine", "chosen", "--size-prior", 0]),
+    ({"size_prior": 2.5}, ["--size-prior", 2.5]),
+    ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]
 
@@ -173,7 +176,7 @@ def test_bad_parameters(param, value):
 
 def test_planted_partition_and_attributes():
     X, truth = planted(seed=8)
-    m = mmnc.MMNC(3, n_init=4).fit(X)
+    m = mmnc.MMNC(3, n_init=4, algorithm="nuclear", select="predictive").fit(X)
     scores = mmnc.evaluate(m.labels_, truth)
     assert scores.acc > 0.95
     assert m.row_proba_.shape == (X.shape[0], 3)

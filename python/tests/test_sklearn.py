@@ -72,5 +72,5 @@ def test_params_roundtrip():
     est = mmnc.MMNC(5, algorithm="information", n_init=3)
     params = est.get_params()
     assert params["n_clusters"] == 5 and params["algorithm"] == "information"
-    other = clone(est).set_params(refine="none", n_clusters=2)
-    assert other.get_params()["refine"] == "none" and est.get_params()["refine"] == "chosen"
+    other = clone(est).set_params(refine="chosen", n_clusters=2)
+    assert other.get_params()["refine"] == "chosen" and est.get_params()["refine"] == "none"

@@ -225,8 +225,24 @@ done
 
 # ---- cluster ------------------------------------------------------------------
 
-begin "cluster planted 2-block .mtx (nuclear)"
+begin "cluster planted 2-block .mtx (the default: information objective with the size prior)"
 run cluster -k 2 -o b "$BLOCKS"
+expect_rc 0
+expect_partition b.labels.tsv "$GROUPS_BLOCKS"
+expect_grep '"algorithm": "information"' b.json
+expect_grep '"size_prior": 7,' b.json
+expect_out "information objective: I\(X;Z\) - 7 \(rows / nonzeros\) H\(cluster sizes\)"
+expect_nofile *.tmp.*
+end
+
+begin "cluster --size-prior: negative is a usage error"
+run cluster -k 2 --size-prior -1 -o b "$BLOCKS"
+expect_rc 2
+expect_err "size-prior"
+end
+
+begin "cluster planted 2-block .mtx (nuclear)"
+run cluster -a nuclear -k 2 -o b "$BLOCKS"
 expect_rc 0
 expect_file b.labels.tsv b.soft.tsv b.json b.top.tsv
 expect_partition b.labels.tsv "$GROUPS_BLOCKS"
@@ -1296,8 +1312,8 @@ for a in nuclear information frobenius; do
     end
 done
 
-begin "cluster --refine none --save-model: the nuclear rule; info describes the model"
-run cluster -q --refine none -k 2 -o b --save-model b.mmnc "$BLOCKS"
+begin "cluster -a nuclear --refine none --save-model: the nuclear rule; info describes the model"
+run cluster -q -a nuclear --refine none -k 2 -o b --save-model b.mmnc "$BLOCKS"
 expect_rc 0
 run predict -q -o p b.mmnc "$BLOCKS"
 expect_rc 0
@@ -1309,7 +1325,7 @@ run info b.mmnc
 expect_rc 0
 expect_out "^model +written by mmnc .*nuclear, refine none \(hard result\); rule for new rows: nuclear"
 expect_out "^clusters +k = 2 over 6 columns"
-expect_out "^options +cluster -q --refine none -k 2"
+expect_out "^options +cluster -q -a nuclear --refine none -k 2"
 run info --json b.mmnc
 expect_rc 0
 expect_out '"kind": "model"'

@@ -7,10 +7,11 @@
 # solver path (Algorithm 2 hard and with a prescribed P_Z, Algorithm 1 with the
 # penalty and with the exact marginal, k-means++ starts, text and binary
 # input, the predictive selection), objectives equal to rounding, the same
-# evaluation and k sweep; these run with --refine none, since the refinement's
-# sequential moves visit the rows rank by rank.  The refined default is checked
-# apart: deterministic on a given number of ranks, I(X;Z) never below the
-# unrefined start's and within 1% of one process's.  And a job whose rank
+# evaluation and k sweep; these run -a nuclear --refine none, since information
+# moves (the default's objective and the refinement) visit the rows rank by
+# rank.  Those are checked apart: deterministic on a given number of ranks, the
+# same on one rank as one process, I(X;Z) within 1% of one process's (and the
+# refinement never below the unrefined start's).  And a job whose rank
 # fails must end with a clear message, never hang.  Skipped
 # (exit 77) when mmnc-mpi was not built or mpirun is missing.
 set -u
@@ -42,9 +43,9 @@ close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(
 check() {
     local name=$1 n
     shift
-    "$MMNC" cluster -q -o "s_$name" --refine none "$@" >/dev/null 2>"s_$name.err" || { fail "$name: mmnc failed: $(cat "s_$name.err")"; return; }
+    "$MMNC" cluster -q -o "s_$name" -a nuclear --refine none "$@" >/dev/null 2>"s_$name.err" || { fail "$name: mmnc failed: $(cat "s_$name.err")"; return; }
     for n in 1 2 4; do
-        if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "m${n}_$name" --refine none "$@" >/dev/null 2>"m${n}_$name.err"; then
+        if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "m${n}_$name" -a nuclear --refine none "$@" >/dev/null 2>"m${n}_$name.err"; then
             fail "$name: mmnc-mpi on $n ranks failed: $(head -3 "m${n}_$name.err")"
             continue
         fi
@@ -57,26 +58,35 @@ check() {
 
 check nuclear g.bin -k 5 -r 4
 
-# The refined default: the same on one rank, deterministic on 2 and 4, never
-# below the unrefined start, within 1% of one process's I(X;Z).
+# Information moves (the default's objective, and Algorithm 2's refinement)
+# visit the rows rank by rank: the same on one rank as one process,
+# deterministic on 2 and 4, and (the refinement) never below the unrefined
+# start, within 1% of one process's I(X;Z).
 mi() { sed -n 's/^  "mutual_information": \(.*\),$/\1/p' "$1"; }
 ratio_ok() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= 0.99 * b) }'; }
 "$MMNC" generate --rows 2000 --cols 600 -k 6 --draws 12 --skew 1 --seed 3 -q -o h.mtx || exit 1
-"$MMNC" cluster -q -o rs h.mtx -k 6 -r 3 >/dev/null 2>&1 || fail "refined: mmnc failed"
+REF=(-a nuclear --init spectral --select predictive --refine chosen)
+"$MMNC" cluster -q -o rs h.mtx -k 6 -r 3 "${REF[@]}" >/dev/null 2>&1 || fail "refined: mmnc failed"
+"$MMNC" cluster -q -o ds h.mtx -k 6 -r 3 >/dev/null 2>&1 || fail "default: mmnc failed"
 for n in 1 2 4; do
     for rep in a b; do
-        timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "r${n}$rep" h.mtx -k 6 -r 3 >/dev/null 2>"r${n}$rep.err" ||
-            fail "refined: mmnc-mpi on $n ranks failed: $(head -3 "r${n}$rep.err")"
+        timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "r${n}$rep" h.mtx -k 6 -r 3 "${REF[@]}" \
+            >/dev/null 2>"r${n}$rep.err" || fail "refined: mmnc-mpi on $n ranks failed: $(head -3 "r${n}$rep.err")"
+        timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "d${n}$rep" h.mtx -k 6 -r 3 \
+            >/dev/null 2>"d${n}$rep.err" || fail "default: mmnc-mpi on $n ranks failed: $(head -3 "d${n}$rep.err")"
     done
-    timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "u$n" h.mtx -k 6 -r 3 --refine none >/dev/null 2>&1 ||
-        fail "refined: mmnc-mpi --refine none on $n ranks failed"
+    timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "u$n" h.mtx -k 6 -r 3 "${REF[@]}" --refine none \
+        >/dev/null 2>&1 || fail "refined: mmnc-mpi --refine none on $n ranks failed"
     cmp -s "r${n}a.labels.tsv" "r${n}b.labels.tsv" || fail "refined: two runs differ on $n ranks"
+    cmp -s "d${n}a.labels.tsv" "d${n}b.labels.tsv" || fail "default: two runs differ on $n ranks"
     ratio_ok "$(mi "r${n}a.json")" "$(mi "rs.json")" || fail "refined: I(X;Z) $(mi "r${n}a.json") on $n ranks vs $(mi rs.json)"
+    ratio_ok "$(mi "d${n}a.json")" "$(mi "ds.json")" || fail "default: I(X;Z) $(mi "d${n}a.json") on $n ranks vs $(mi ds.json)"
     awk -v a="$(mi "r${n}a.json")" -v b="$(mi "u$n.json")" 'BEGIN { exit !(a >= b - 1e-12) }' ||
         fail "refined: I(X;Z) $(mi "r${n}a.json") below the unrefined $(mi "u$n.json") on $n ranks"
 done
 cmp -s rs.labels.tsv r1a.labels.tsv || fail "refined: one rank differs from one process"
-echo "ok: refined (1, 2, 4 ranks)"
+cmp -s ds.labels.tsv d1a.labels.tsv || fail "default: one rank differs from one process"
+echo "ok: refined and default (1, 2, 4 ranks)"
 check nuclear_mtx g.mtx -k 5 -r 3 --map log1p
 check kmeanspp g.bin -k 5 -r 3 --init kmeans++
 check spectral g.bin -k 5 -r 3 --init spectral # the truncated SVD and k-means, distributed
@@ -116,8 +126,8 @@ if [ -f ge.mtx ]; then
 fi
 
 # evaluation against the planted truth, on rank 0 from all ranks' labels
-"$MMNC" cluster -q -o se g.bin -k 5 -r 2 --refine none --truth g.truth >/dev/null 2>&1
-timeout "$LIMIT" "${RUN[@]}" -np 3 "$MPI" cluster -q -o me g.bin -k 5 -r 2 --refine none --truth g.truth >/dev/null 2>me.err ||
+"$MMNC" cluster -q -o se g.bin -k 5 -r 2 -a nuclear --refine none --truth g.truth >/dev/null 2>&1
+timeout "$LIMIT" "${RUN[@]}" -np 3 "$MPI" cluster -q -o me g.bin -k 5 -r 2 -a nuclear --refine none --truth g.truth >/dev/null 2>me.err ||
     fail "evaluation on 3 ranks: $(head -3 me.err)"
 a=$(grep -o '"acc": [0-9.e-]*' se.json)
 b=$(grep -o '"acc": [0-9.e-]*' me.json)
@@ -132,8 +142,8 @@ echo "ok: evaluation and sweep"
 
 # --save-model on 2 ranks: the model of one process, to rounding (P_{Z,X} is
 # summed over the ranks), so predict gives the same labels
-"$MMNC" cluster -q -o sm g.bin -k 5 -r 2 --refine none --save-model sm.mmnc >/dev/null 2>&1
-timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -o mm g.bin -k 5 -r 2 --refine none --save-model mm.mmnc \
+"$MMNC" cluster -q -o sm g.bin -k 5 -r 2 -a nuclear --refine none --save-model sm.mmnc >/dev/null 2>&1
+timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -o mm g.bin -k 5 -r 2 -a nuclear --refine none --save-model mm.mmnc \
     >/dev/null 2>mm.err || fail "save-model on 2 ranks: $(head -3 mm.err)"
 "$MMNC" predict -q -o ps sm.mmnc g.bin >/dev/null 2>&1
 "$MMNC" predict -q -o pm mm.mmnc g.bin >/dev/null 2>pm.err || fail "predict with the 2-rank model: $(head -3 pm.err)"
@@ -169,8 +179,8 @@ if grep -qa "__asan_init" "$MPI"; then
     echo "skipped: oom (the sanitizer build cannot start under ulimit -v)"
 else
     "$MMNC" generate --rows 20000 --cols 5000 -k 5 --draws 10 --seed 3 -q -o mid.mtx && "$MMNC" convert -q mid.mtx mid.bin
-    expect_fail oom "rank 1 of 2\]: out of memory" "${RUN[@]}" -np 1 "$MPI" cluster -q -o oom mid.bin -k 5000 -r 1 \
-        : -np 1 bash -c "ulimit -v 2000000; exec $MPI cluster -q -o oom mid.bin -k 5000 -r 1"
+    expect_fail oom "rank 1 of 2\]: out of memory" "${RUN[@]}" -np 1 "$MPI" cluster -q -o oom mid.bin -a nuclear -k 5000 -r 1 \
+        : -np 1 bash -c "ulimit -v 2000000; exec $MPI cluster -q -o oom mid.bin -a nuclear -k 5000 -r 1"
 fi
 
 if [ $fails -gt 0 ]; then echo "mpi: $fails failure(s)"; exit 1; fi

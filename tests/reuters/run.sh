@@ -43,13 +43,13 @@ while read -r k nuc acc; do
     fi
 done <<< "$floors"
 #        k  I(X;Z)  overall%  NMI
-defaults="2 0.2984 61.89 0.3298
-3 0.4764 62.24 0.4791
-4 0.5580 60.96 0.4856
-6 0.6849 62.11 0.5281
-8 0.7780 57.37 0.5879
-10 0.8528 50.41 0.5943
-65 1.5136 23.32 0.5269"
+defaults="2 0.2976 60.23 0.3074
+3 0.4770 61.42 0.4600
+4 0.5700 62.95 0.4878
+6 0.6891 62.55 0.5554
+8 0.7695 61.24 0.5603
+10 0.8392 57.80 0.5651
+65 1.4705 47.71 0.5702"
 while read -r k mi acc nmi; do
     if ! "$mmnc" cluster "$data" -k "$k" --truth "$data" -q -o "$tmp/d" --no-soft; then
         echo "FAIL default k=$k: mmnc cluster failed"; fail=$((fail + 1)); continue

@@ -25,7 +25,9 @@
  *        q(x|z) = ( P(z,x) + a P(x) ) / ( P(z) + a ),  a = alpha / |Y_train|,
  *
  *    alpha in average training rows (mmnc_result.restart_alpha of the kept
- *    start under the predictive selection, else 1).  Soft probabilities:
+ *    start under the predictive selection; else chosen the same way, by the
+ *    leave-one-row-out predictive information of the returned labels over
+ *    the same grid, src/select.c).  Soft probabilities:
  *    the posterior of a mixture of multinomials with weights P_Z and
  *    components q(.|z), given the row's values n(x) as counts:
  *
@@ -216,6 +218,10 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
     m->refine = r->refine;
     m->hard = hard_steps;
     m->alpha = r->restart_alpha && r->best_restart >= 0 ? r->restart_alpha[r->best_restart] : 1.0;
+    if (!r->restart_alpha && hard_steps) { /* the selection did not choose one: the same cross-validation */
+        double score;
+        if ((status = mmnc_i_loo_score(p, k, r->label, &score, &m->alpha, err)) != MMNC_OK) goto cleanup;
+    }
     if (!(m->alpha > 0.0) || !isfinite(m->alpha)) m->alpha = 1.0;
     m->objective = r->objective;
     m->mutual_information = r->stats.mi;

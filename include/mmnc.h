@@ -753,8 +753,9 @@ MMNC_API int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *
 typedef enum {
     MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
     MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
-    MMNC_ALG_INFORMATION = 3 /* exact I(X;Z) by sequential single-row moves (the sequential
-                                information bottleneck's objective; src/information.c) */
+    MMNC_ALG_INFORMATION = 3 /* the default: exact I(X;Z) with a prior on the cluster sizes
+                                (mmnc_params.size_prior), by sequential single-row moves (the
+                                sequential information bottleneck's, src/information.c) */
 } mmnc_algorithm;
 
 typedef enum {

@@ -269,6 +269,8 @@ static int write_json(const run *r, FILE *fp)
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
+    if (res->size_prior_kept >= 0)
+        fprintf(fp, "  \"size_prior_kept\": %s,\n", res->size_prior_kept ? "true" : "false");
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
     else if (res->algorithm == MMNC_ALG_FROBENIUS)
         fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
@@ -419,8 +421,10 @@ static int print_summary(const run *r)
            cli_algorithm_name(res->algorithm), res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
            (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0)
-        printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)\n",
-               r->prm->size_prior);
+        printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
+               r->prm->size_prior,
+               res->size_prior_kept == 0 ? "; the prior's partition lowered the nuclear norm: the prior-free optimum kept"
+                                         : "");
     printf("%s of %d starts: start %d (%s), %d iterations%s, %.3f s\n",
            res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
            cli_init_name(res->restart_init[res->best_restart]), res->iterations,

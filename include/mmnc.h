@@ -881,6 +881,9 @@ typedef struct mmnc_result {
     int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
     int refine_sweeps;  /* MMNC_REFINE_CHOSEN: sweeps of the refinement */
     double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
+    int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
+                            prior's partition, 0 if the guard returned the prior-free optimum (the
+                            prior's partition had a lower nuclear norm); -1 when no prior applied */
     int *restart_iterations;   /* restarts */
     double seconds;     /* wall time of mmnc_cluster */
 } mmnc_result;

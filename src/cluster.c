@@ -163,13 +163,14 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     }
     if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
         mmnc_params rp = *prm;
-        mmnc_i_run rr = {0, 0, 0, 0};
+        mmnc_i_run rr = {0, 0, 0, -1};
         rp.max_iter = 100;
         rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, w, lab);
         s1 = mmnc_i_information(c->p, &rp, i, lab, w, &rr, err);
         run->objective = rr.objective;
         run->iterations += rr.iterations;
+        run->prior_kept = rr.prior_kept;
     }
     if (s1 == MMNC_OK && score) {
         argmax_labels(k, ny, w, lab);
@@ -186,7 +187,7 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_result *r = c->r;
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
-    mmnc_i_run run = {0, 0, 0, 0};
+    mmnc_i_run run = {0, 0, 0, -1};
     int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
     c->st[i] = s1;
     r->restart_objective[i] = run.objective;
@@ -198,6 +199,7 @@ static void one_start(const starts *c, int i, int tid)
         r->best_restart = i;
         r->objective = run.objective;
         r->iterations = run.iterations;
+        r->size_prior_kept = run.prior_kept;
         r->converged = run.converged;
         memcpy(r->W, w, (size_t)(ny * k) * sizeof(double));
     }
@@ -222,18 +224,19 @@ static int choose_and_refine(const starts *c)
         for (int i = 0; i < prm->restarts; i++) c->st[i] = 1; /* now: start i may be chosen */
         chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
         if (chosen != r->best_restart) {
-            mmnc_i_run run = {0, 0, 0, 0};
+            mmnc_i_run run = {0, 0, 0, -1};
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
             r->best_restart = chosen;
             r->objective = run.objective;
             r->iterations = run.iterations;
+            r->size_prior_kept = run.prior_kept;
             r->converged = run.converged;
         }
     }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0, 0};
+        mmnc_i_run run = {0, 0, 0, -1};
         rp.max_iter = 100;
         rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, r->W, c->labels);
@@ -242,6 +245,7 @@ static int choose_and_refine(const starts *c)
         r->objective = run.objective;
         r->iterations += run.iterations;
         r->refine_sweeps = run.iterations;
+        r->size_prior_kept = run.prior_kept;
         if (prm->select == MMNC_SELECT_PREDICTIVE)
             status = mmnc_i_loo_score(c->p, k, c->labels, &r->refined_score, NULL, c->err);
     }
@@ -301,6 +305,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     r->lambda = lambda;
     r->step = step;
     r->best_restart = -1;
+    r->size_prior_kept = -1;
     r->select = prm.select;
     r->refine = prm.refine;
     if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;

@@ -152,7 +152,11 @@ static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
  * each first remaking its costs to the clusters that earlier rows of the
  * block changed.  Every decision thus sees exactly the sums (and the bits)
  * of a one-row-at-a-time sweep, for any number of threads. */
-static double nlogn_gain(int64_t n) { return xlogx((double)(n + 1)) - xlogx((double)n); }
+/* The prior's gain (gamma / nnz = w) of adding a row to a cluster of n rows: w [(n+1) log(n+1) - n log n]. */
+static inline double prior_gain(double w, int64_t n)
+{
+    return w > 0.0 ? w * (xlogx((double)(n + 1)) - xlogx((double)n)) : 0.0;
+}
 
 static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
                       double *BL, double *pz, int64_t *nc, double wpri, moves *m)
@@ -175,17 +179,13 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
             if (alone(p, y, c0, pz)) continue;
             row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
             c1 = c0;
-            if (wpri > 0.0) {
-                double e0 = cost[c0] - wpri * nlogn_gain(nc[c0] - 1), e1 = e0;
+            { /* the information cost minus the prior's gain (0 without a prior) */
+                double e0 = cost[c0] - prior_gain(wpri, nc[c0] - 1), e1 = e0;
                 for (mmnc_int c = 0; c < k; c++) {
-                    double ec = cost[c] - wpri * nlogn_gain(c == c0 ? nc[c] - 1 : nc[c]);
+                    double ec = cost[c] - prior_gain(wpri, c == c0 ? nc[c] - 1 : nc[c]);
                     if (ec < e1) c1 = c, e1 = ec;
                 }
                 if (c1 == c0 || !(e1 < e0 - 1e-12 * fabs(e0))) continue;
-            } else {
-                for (mmnc_int c = 0; c < k; c++)
-                    if (cost[c] < cost[c1]) c1 = c;
-                if (c1 == c0 || !(cost[c1] < cost[c0] - 1e-12 * fabs(cost[c0]))) continue;
             }
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
                 mmnc_int x = P->colind[e];
@@ -283,6 +283,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
     run->iterations = 0;
     run->converged = 0;
+    run->prior_kept = -1;
     /* Two phases when there is a size prior: I(X;Z) alone until no row moves,
      * then J.  From a random partition, where the clusters carry almost no
      * information yet, the prior alone would pull the rows into the largest

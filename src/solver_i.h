@@ -12,7 +12,8 @@ typedef struct mmnc_i_run {
     double objective;
     int iterations;
     int converged;
-    int prior_kept; /* information with a size prior: the prior's partition was kept (see information.c) */
+    int prior_kept; /* information with a size prior: 1 the prior's partition was kept, 0 the guard returned
+                       the prior-free one (see information.c); -1 no prior applied */
 } mmnc_i_run;
 
 /* Report an iteration to the caller's progress function, if any:

@@ -165,10 +165,31 @@ static void test_monotone_and_planted(void)
             if (cnt[z]) h -= cnt[z] / n * log(cnt[z] / n);
         CHECK_NEAR(r->objective, r->stats.mi - prm.size_prior * n / (double)p->nnz * h, 1e-12);
     }
-    /* the default recovers the unequal partition */
+    /* the default recovers the unequal partition: on this weak signal the prior's partition
+     * (every start: all rows in about one cluster) loses nuclear norm, and the guard returns
+     * the prior-free optimum */
     CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
     CHECK(sc.acc >= 0.97);
+    CHECK(r->size_prior_kept == 0);
     mmnc_result_free(r);
+    /* a stronger signal: the prior's partition is kept (and is the planted one) */
+    {
+        mmnc_int truth2[600];
+        mmnc_pmf *p2 = planted_unequal(600, 160, 4, share, 1.0, 0.15, 11, truth2);
+        mmnc_params_default(&prm);
+        prm.k = 4;
+        prm.restarts = 4;
+        CHECK_OK(mmnc_cluster(p2, &prm, &r, NULL));
+        CHECK_OK(mmnc_evaluate(600, r->label, truth2, &sc, NULL));
+        CHECK(sc.acc >= 0.97);
+        CHECK(r->size_prior_kept == 1);
+        mmnc_result_free(r);
+        prm.size_prior = 0.0;
+        CHECK_OK(mmnc_cluster(p2, &prm, &r, NULL));
+        CHECK(r->size_prior_kept == -1);
+        mmnc_result_free(r);
+        mmnc_pmf_free(p2);
+    }
     /* refining never lowers I(X;Z): Algorithm 2 from spectral starts, the predictive
      * selection, refined (size prior 0), against the same start without refinement */
     mmnc_params_default(&prm);

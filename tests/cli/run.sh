@@ -231,6 +231,7 @@ expect_rc 0
 expect_partition b.labels.tsv "$GROUPS_BLOCKS"
 expect_grep '"algorithm": "information"' b.json
 expect_grep '"size_prior": 7,' b.json
+expect_grep '"size_prior_kept": (true|false),' b.json
 expect_out "information objective: I\(X;Z\) - 7 \(rows / nonzeros\) H\(cluster sizes\)"
 expect_nofile *.tmp.*
 end

@@ -215,7 +215,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     mutual_information_ : float
         Exact I(X;Z) in nats.
     objective_ : float
-        The solver's objective of the kept start (I(X;Z) after refinement).
+        The solver's objective of the kept start (for the information
+        objective J = I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes)).
+    size_prior_kept_ : bool or None
+        With the size prior (information moves, size_prior > 0): True if the
+        clustering is the prior's partition, False if the guard returned the
+        prior-free optimum (see README, "The default"); None without a prior.
     n_iter_ : int
         Iterations of the kept start.
     restart_objectives_, restart_scores_ : ndarray (n_init,)
@@ -342,6 +347,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.mutual_information_ = r["mutual_information"]
         self.objective_ = r["objective"]
         self.n_iter_ = r["iterations"]
+        self.size_prior_kept_ = None if r["size_prior_kept"] < 0 else bool(r["size_prior_kept"])
         self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
         self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
         self.best_restart_ = r["best_restart"]

@@ -177,6 +177,8 @@ def test_bad_parameters(param, value):
 def test_planted_partition_and_attributes():
     X, truth = planted(seed=8)
     m = mmnc.MMNC(3, n_init=4, algorithm="nuclear", select="predictive").fit(X)
+    assert m.size_prior_kept_ is None
+    assert mmnc.MMNC(3, n_init=2).fit(X).size_prior_kept_ in (True, False)
     scores = mmnc.evaluate(m.labels_, truth)
     assert scores.acc > 0.95
     assert m.row_proba_.shape == (X.shape[0], 3)

@@ -140,6 +140,12 @@ static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
     return !(pz[c0] - p->py[y] > 1e-15 * pz[c0]);
 }
 
+/* The prior's gain (gamma / nnz = w) of adding a row to a cluster of n rows: w [(n+1) log(n+1) - n log n]. */
+static inline double prior_gain(double w, int64_t n)
+{
+    return w > 0.0 ? w * (xlogx((double)(n + 1)) - xlogx((double)n)) : 0.0;
+}
+
 #define SWEEP_BLOCK_WORK 262144 /* nonzeros x k a block of rows makes side by side (about a millisecond):
                                    fewer, larger blocks wait less on a busy machine */
 
@@ -152,12 +158,6 @@ static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
  * each first remaking its costs to the clusters that earlier rows of the
  * block changed.  Every decision thus sees exactly the sums (and the bits)
  * of a one-row-at-a-time sweep, for any number of threads. */
-/* The prior's gain (gamma / nnz = w) of adding a row to a cluster of n rows: w [(n+1) log(n+1) - n log n]. */
-static inline double prior_gain(double w, int64_t n)
-{
-    return w > 0.0 ? w * (xlogx((double)(n + 1)) - xlogx((double)n)) : 0.0;
-}
-
 static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
                       double *BL, double *pz, int64_t *nc, double wpri, moves *m)
 {

@@ -59,14 +59,14 @@
  * the threads make the costs of a block of rows ahead, and each row remakes
  * those that earlier moves made stale (see sweep), so every decision is the
  * one-row-at-a-time decision and the result does not depend on the number
- * of threads.  In
- * a distributed run the ranks take turns, each sweeping its rows in an order
- * drawn from the seed and its first row, the cluster sums made afresh
- * (summed across ranks) before the next rank's turn: deterministic for a
- * given number of ranks, but not the sequence of moves of one process, so
- * the refined clusterings of different rank counts are equally good local
- * optima, not the same one.  The objective reported at the end is made
- * from sums made afresh.
+ * of threads.  A distributed run visits all ranks' rows in the order of
+ * one process and replays its decisions on every rank (see sweep_dist):
+ * the same clustering for any number of ranks (the cluster sums made afresh
+ * are summed across ranks, so objectives agree to rounding).  The ranks
+ * share the making of the costs, but every rank replays every decision and
+ * receives every row once a sweep: the sweeps are sequential by nature, and
+ * more ranks bring memory for the matrix, not speed.  The objective
+ * reported at the end is made from sums made afresh.
  */
 #include <math.h>
 #include <string.h>
@@ -99,21 +99,22 @@ static void all_changed(moves *m, mmnc_int k)
     for (mmnc_int c = 0; c < k; c++) m->changed[c] = m->clock;
 }
 
-/* Row y's costs (in c0) to the clusters changed since they were last made
- * (all of them the first time), as of the current sums; redo is k scratch. */
-static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, const double *T, const double *BL,
-                      const double *pz, moves *m, mmnc_int *redo)
+/* The costs (in c0) of a row with n entries (col, val) and mass py to the
+ * clusters changed since they were last made (*seen; all of them the first
+ * time), as of the current sums; redo is k scratch. */
+static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k, mmnc_int c0,
+                     const double *T, const double *BL, const double *pz, const moves *m, double *cost,
+                     int64_t *seen, mmnc_int *redo)
 {
-    const mmnc_csr *P = p->P;
     mmnc_int nr = 0;
-    double py = p->py[y], pc0 = pz[c0] - py, *cost = m->cost + y * k;
+    double pc0 = pz[c0] - py;
     for (mmnc_int c = 0; c < k; c++)
-        if (m->seen[y] < 0 || m->changed[c] > m->seen[y]) redo[nr++] = c, cost[c] = 0.0;
-    m->seen[y] = m->clock;
+        if (*seen < 0 || m->changed[c] > *seen) redo[nr++] = c, cost[c] = 0.0;
+    *seen = m->clock;
     if (nr == 0) return;
-    for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
-        mmnc_int x = P->colind[e];
-        double a = P->val[e], alog = xlogx(a);
+    for (mmnc_int e = 0; e < n; e++) {
+        mmnc_int x = col[e];
+        double a = val[e], alog = xlogx(a);
         const double *t = T + x * k, *bl = BL + x * k;
         for (mmnc_int j = 0; j < nr; j++) {
             mmnc_int c = redo[j];
@@ -134,6 +135,16 @@ static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, co
     }
 }
 
+/* This rank's row y (local index): its costs, kept in m. */
+static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, const double *T, const double *BL,
+                      const double *pz, moves *m, mmnc_int *redo)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int e0 = P->rowptr[y];
+    costs_of(P->colind + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
+             m->seen + y, redo);
+}
+
 /* Is y alone in its cluster c0 (it then stays)? */
 static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
 {
@@ -149,9 +160,41 @@ static inline double prior_gain(double w, int64_t n)
 #define SWEEP_BLOCK_WORK 262144 /* nonzeros x k a block of rows makes side by side (about a millisecond):
                                    fewer, larger blocks wait less on a busy machine */
 
-/* Sweep this rank's rows in the order `order`; T, BL (b log b) and pz are
- * the cluster sums (including every row), updated move by move.  Returns
- * the number of moves.
+/* The cluster that row y (in c0, costs `cost`) moves to: the least cost
+ * minus the prior's gain, if it gains more than 1e-12 of the cost; else c0. */
+static mmnc_int decide(mmnc_int k, mmnc_int c0, const double *cost, const int64_t *nc, double wpri)
+{
+    mmnc_int c1 = c0;
+    double e0 = cost[c0] - prior_gain(wpri, nc[c0] - 1), e1 = e0;
+    for (mmnc_int c = 0; c < k; c++) {
+        double ec = cost[c] - prior_gain(wpri, c == c0 ? nc[c] - 1 : nc[c]);
+        if (ec < e1) c1 = c, e1 = ec;
+    }
+    return c1 != c0 && e1 < e0 - 1e-12 * fabs(e0) ? c1 : c0;
+}
+
+/* Move a row (n entries col, val; mass py) from c0 to c1 in the sums. */
+static void move(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k, mmnc_int c0,
+                 mmnc_int c1, double *T, double *BL, double *pz, int64_t *nc, moves *m)
+{
+    for (mmnc_int e = 0; e < n; e++) {
+        double a = val[e], *t = T + col[e] * k, *bl = BL + col[e] * k;
+        t[c0] -= a;
+        if (t[c0] < 0.0) t[c0] = 0.0;
+        t[c1] += a;
+        bl[c0] = xlogx(t[c0]);
+        bl[c1] = xlogx(t[c1]);
+    }
+    pz[c0] -= py;
+    pz[c1] += py;
+    nc[c0]--;
+    nc[c1]++;
+    m->clock++;
+    m->changed[c0] = m->changed[c1] = m->clock;
+}
+
+/* Sweep the rows in the order `order`; T, BL (b log b) and pz are the
+ * cluster sums, updated move by move.  Returns the number of moves.
  *
  * Blocks of m->block rows: the threads first make the block's costs as
  * of the sums at its start; then the rows are decided one by one, in order,
@@ -174,38 +217,127 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
             }
         }
         for (mmnc_int i = b0; i < b1; i++) {
-            mmnc_int y = order[i], c0 = labels[y], c1;
-            double py = p->py[y], *cost = m->cost + y * k;
+            mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y];
             if (alone(p, y, c0, pz)) continue;
             row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
-            c1 = c0;
-            { /* the information cost minus the prior's gain (0 without a prior) */
-                double e0 = cost[c0] - prior_gain(wpri, nc[c0] - 1), e1 = e0;
-                for (mmnc_int c = 0; c < k; c++) {
-                    double ec = cost[c] - prior_gain(wpri, c == c0 ? nc[c] - 1 : nc[c]);
-                    if (ec < e1) c1 = c, e1 = ec;
-                }
-                if (c1 == c0 || !(e1 < e0 - 1e-12 * fabs(e0))) continue;
-            }
-            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
-                mmnc_int x = P->colind[e];
-                double a = P->val[e], *t = T + x * k, *bl = BL + x * k;
-                t[c0] -= a;
-                if (t[c0] < 0.0) t[c0] = 0.0;
-                t[c1] += a;
-                bl[c0] = xlogx(t[c0]);
-                bl[c1] = xlogx(t[c1]);
-            }
-            pz[c0] -= py;
-            pz[c1] += py;
-            nc[c0]--;
-            nc[c1]++;
+            if ((c1 = decide(k, c0, m->cost + y * k, nc, wpri)) == c0) continue;
+            move(P->colind + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, T, BL, pz, nc, m);
             labels[y] = c1;
-            m->clock++;
-            m->changed[c0] = m->changed[c1] = m->clock;
             moved++;
         }
     }
+    return moved;
+}
+
+/* A distributed sweep visits the rows in the order of one process (a
+ * permutation of all ranks' rows) and makes the same decisions.  Per block
+ * of positions in that order, each rank makes the costs of its own rows (as
+ * sweep does), then every rank receives every row of the block -- its
+ * columns, values, cluster and costs as of the block's start, and the clock
+ * they were made at -- and replays the decisions in order, each row first
+ * remaking the costs that earlier moves made stale.  The cluster sums, the
+ * clocks and so every decision are then the same on all ranks and the same
+ * as one process's.  The records are 8-byte fields: position, cluster, n,
+ * seen, P_Y(y), k costs, n columns, n values. */
+#define REC_HEAD 5
+
+static size_t rec_size(mmnc_int k, mmnc_int n) { return (size_t)(REC_HEAD + k + 2 * n) * 8; }
+
+static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
+                           double *BL, double *pz, int64_t *nc, double wpri, moves *m, unsigned char **buf,
+                           size_t *cap, int *status, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    const mmnc_dist *d = p->dist;
+    mmnc_int moved = 0, ny = p->ny, y0 = p->y0, nall = p->ny_all, bs = m->block;
+    int size = d->size, par = p->nnz * k > MMNC_I_OMP_MIN_WORK;
+    int64_t *bytes = mmnc_i_malloc((size_t)size, sizeof(int64_t));
+    unsigned char **at = mmnc_i_malloc((size_t)(bs > 0 ? bs : 1), sizeof(unsigned char *));
+    int ok = bytes && at;
+    *status = mmnc_i_agree(d, ok ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err);
+    if (*status != MMNC_OK) goto done;
+    for (mmnc_int b0 = 0; b0 < nall; b0 += bs) {
+        mmnc_int b1 = b0 + bs < nall ? b0 + bs : nall;
+        int64_t mine = 0, total = 0, off;
+        /* this rank's rows of the block: their costs, side by side */
+#pragma omp parallel for schedule(static) if (par)
+        for (mmnc_int i = b0; i < b1; i++) {
+            mmnc_int y = order[i] - y0;
+            if (y >= 0 && y < ny && !alone(p, y, labels[y], pz))
+                row_costs(p, k, y, labels[y], T, BL, pz, m, m->redo + (i - b0) * k);
+        }
+        for (mmnc_int i = b0; i < b1; i++) {
+            mmnc_int y = order[i] - y0;
+            if (y >= 0 && y < ny) mine += (int64_t)rec_size(k, P->rowptr[y + 1] - P->rowptr[y]);
+        }
+        d->allgather(d, &mine, sizeof mine, bytes);
+        for (int r = 0; r < size; r++) total += bytes[r];
+        if ((size_t)total > *cap) { /* the same sizes on every rank: all grow or none */
+            unsigned char *nb = mmnc_i_malloc((size_t)total, 1);
+            ok = nb != NULL;
+            *status = mmnc_i_agree(d, ok ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err);
+            if (*status != MMNC_OK) {
+                mmnc_i_free(nb);
+                goto done;
+            }
+            mmnc_i_free(*buf);
+            *buf = nb;
+            *cap = (size_t)total;
+        }
+        off = 0;
+        for (int r = 0; r < d->rank; r++) off += bytes[r];
+        { /* pack this rank's rows at its offset */
+            int64_t *h = (int64_t *)(*buf + off);
+            for (mmnc_int i = b0; i < b1; i++) {
+                mmnc_int y = order[i] - y0, e0, n;
+                if (y < 0 || y >= ny) continue;
+                e0 = P->rowptr[y];
+                n = P->rowptr[y + 1] - e0;
+                h[0] = i;
+                h[1] = labels[y];
+                h[2] = n;
+                h[3] = m->seen[y];
+                memcpy(h + 4, &p->py[y], 8);
+                memcpy(h + REC_HEAD, m->cost + y * k, (size_t)k * 8);
+                memcpy(h + REC_HEAD + k, P->colind + e0, (size_t)n * 8);
+                memcpy(h + REC_HEAD + k + n, P->val + e0, (size_t)n * 8);
+                h += REC_HEAD + k + 2 * n;
+            }
+        }
+        off = 0;
+        for (int r = 0; r < size; r++) {
+            if (bytes[r] > 0) d->bcast(d, *buf + off, (size_t)bytes[r], r);
+            off += bytes[r];
+        }
+        for (off = 0; off < total;) { /* the records by position */
+            int64_t *h = (int64_t *)(*buf + off);
+            at[h[0] - b0] = *buf + off;
+            off += (int64_t)rec_size(k, h[2]);
+        }
+        /* the decisions, in order, the same on every rank */
+        for (mmnc_int i = b0; i < b1; i++) {
+            int64_t *h = (int64_t *)at[i - b0];
+            mmnc_int c0 = h[1], n = h[2], c1, y = order[i] - y0;
+            double py, *cost = (double *)(h + REC_HEAD);
+            const mmnc_int *col = h + REC_HEAD + k;
+            const double *val = (const double *)(h + REC_HEAD + k + n);
+            memcpy(&py, h + 4, 8);
+            if (!(pz[c0] - py > 1e-15 * pz[c0])) continue; /* alone */
+            costs_of(col, val, n, py, k, c0, T, BL, pz, m, cost, h + 3, m->redo);
+            if (y >= 0 && y < ny) { /* the row's own rank keeps its costs */
+                memcpy(m->cost + y * k, cost, (size_t)k * 8);
+                m->seen[y] = h[3];
+            }
+            c1 = decide(k, c0, cost, nc, wpri);
+            if (c1 == c0) continue;
+            move(col, val, n, py, k, c0, c1, T, BL, pz, nc, m);
+            if (y >= 0 && y < ny) labels[y] = c1;
+            moved++;
+        }
+    }
+done:
+    mmnc_i_free(bytes);
+    mmnc_i_free(at);
     return moved;
 }
 
@@ -246,9 +378,12 @@ static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doubl
 int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                        mmnc_i_run *run, mmnc_err *err)
 {
-    mmnc_int k = prm->k, ny = p->ny, nx = p->nx, *order = NULL;
+    mmnc_int k = prm->k, ny = p->ny, nx = p->nx, nall = p->ny_all, *order = NULL;
+    unsigned char *buf = NULL; /* distributed: a block's rows */
+    size_t cap = 0;
+    int64_t nnz_all = p->nnz;
     double *T = NULL, *BL = NULL, *pz = NULL;
-    int64_t *nc = NULL, nnz_all;
+    int64_t *nc = NULL;
     double wpri, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
     moves m = {W, NULL, NULL, NULL, 0, 64}; /* W (ny x k) holds the costs until the end */
@@ -261,25 +396,25 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     MMNC_ALLOC(sigma, k, err, status);
     MMNC_ALLOC(U, k * k, err, status);
     if (prm->size_prior > 0.0) MMNC_ALLOC(keep, ny > 0 ? ny : 1, err, status);
-    MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
+    MMNC_ALLOC(order, nall > 0 ? nall : 1, err, status);
     MMNC_ALLOC(m.seen, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(m.changed, k, err, status);
-    if (p->nnz > 0 && ny > 0 && (double)SWEEP_BLOCK_WORK * ny / ((double)p->nnz * k) > m.block)
-        m.block = (mmnc_int)((double)SWEEP_BLOCK_WORK * ny / ((double)p->nnz * k));
-    if (m.block > ny) m.block = ny > 0 ? ny : 1;
+    mmnc_i_disum(p, &nnz_all, 1);
+    if (nnz_all > 0 && nall > 0 && (double)SWEEP_BLOCK_WORK * nall / ((double)nnz_all * k) > m.block)
+        m.block = (mmnc_int)((double)SWEEP_BLOCK_WORK * nall / ((double)nnz_all * k));
+    if (m.block > nall) m.block = nall > 0 ? nall : 1;
     MMNC_ALLOC(m.redo, m.block * k, err, status);
-    /* the order of the visits: drawn from the seed, the start and (distributed) the first row */
-    mmnc_rng_seed(&rng, (prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart) ^ ((uint64_t)p->y0 << 32));
-    for (mmnc_int y = 0; y < ny; y++) order[y] = y, m.seen[y] = -1;
-    for (mmnc_int y = ny - 1; y > 0; y--) { /* Fisher-Yates */
+    /* the order of the visits: all ranks' rows, drawn from the seed and the start */
+    mmnc_rng_seed(&rng, prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart);
+    for (mmnc_int y = 0; y < ny; y++) m.seen[y] = -1;
+    for (mmnc_int y = 0; y < nall; y++) order[y] = y;
+    for (mmnc_int y = nall - 1; y > 0; y--) { /* Fisher-Yates */
         mmnc_int j = mmnc_rng_below(&rng, y + 1), t = order[y];
         order[y] = order[j];
         order[j] = t;
     }
     refresh(p, k, labels, T, BL, pz, nc);
     all_changed(&m, k);
-    nnz_all = p->nnz;
-    mmnc_i_disum(p, &nnz_all, 1);
     wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
     run->iterations = 0;
     run->converged = 0;
@@ -299,16 +434,10 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         run->converged = 0;
         for (; it < prm->max_iter; it++) {
             int64_t moved = 0;
-            if (!mmnc_i_distributed(p)) {
-                moved = sweep(p, k, order, labels, T, BL, pz, nc, wp, &m);
-            } else {
-                /* the ranks in turn, each seeing the moves of those before it */
-                for (int r = 0; r < p->dist->size; r++) {
-                    if (p->dist->rank == r) moved = sweep(p, k, order, labels, T, BL, pz, nc, wp, &m);
-                    refresh(p, k, labels, T, BL, pz, nc);
-                    all_changed(&m, k);
-                }
-                mmnc_i_disum(p, &moved, 1);
+            if (!mmnc_i_distributed(p)) moved = sweep(p, k, order, labels, T, BL, pz, nc, wp, &m);
+            else {
+                moved = sweep_dist(p, k, order, labels, T, BL, pz, nc, wp, &m, &buf, &cap, &status, err);
+                if (status != MMNC_OK) goto cleanup;
             }
             run->iterations = it + 1;
             if (prm->progress &&
@@ -347,5 +476,6 @@ cleanup:
     mmnc_i_free(m.seen);
     mmnc_i_free(m.changed);
     mmnc_i_free(m.redo);
+    mmnc_i_free(buf);
     return status;
 }

@@ -342,7 +342,13 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         nt = omp_get_max_threads();
 #endif
         /* distributed: the starts' collectives must come in one order */
-        par = nt > 1 && prm.restarts > 1 && p->nnz * k <= 20000000 && !mmnc_i_distributed(p) &&
+        /* the information moves' kernels are sequential sweeps whose threads
+         * meet every few hundred rows: side by side whenever a start's sums
+         * (|X| k twice, |Y| k costs) take at most 256 MB */
+        par = nt > 1 && prm.restarts > 1 &&
+              (p->nnz * k <= 20000000 ||
+               (prm.algorithm == MMNC_ALG_INFORMATION && (2 * p->nx + ny) * k <= ((mmnc_int)1 << 25))) &&
+              !mmnc_i_distributed(p) &&
               !(prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz) && !(prm.algorithm == MMNC_ALG_FROBENIUS && prm.exact_marginal);
         if (!par) nt = 1;
         if (nt > prm.restarts) nt = prm.restarts;

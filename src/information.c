@@ -67,12 +67,23 @@
  * receives every row once a sweep: the sweeps are sequential by nature, and
  * more ranks bring memory for the matrix, not speed.  The objective
  * reported at the end is made from sums made afresh.
+ *
+ * Speed.  Nearly all the time goes to the O(nnz(y) k) sums of the costs,
+ * one logarithm each.  Those sums run over all k clusters at once, without
+ * a branch (a column where cluster c has no mass gives -a log a, which the
+ * same expression yields), with a logarithm made of arithmetic alone
+ * (mmnc_i_flog, solver_i.h) that the compiler vectorises, in clones for
+ * AVX-512, AVX2 and plain x86-64 chosen at run time: the same bits on every
+ * machine and for every vector width.  Where only a few costs are stale (late sweeps) they are
+ * remade one by one; beyond k / REDO_ALL of them all k are remade, which
+ * gives the same bits (a cost depends only on its cluster's sums).
  */
 #include <math.h>
 #include <string.h>
 
 #include "solver_i.h"
 
+/* v log v for v >= 0 (0 for 0), outside the vector loops. */
 static inline double xlogx(double v) { return v > 0.0 ? v * log(v) : 0.0; }
 
 /* What a sweep keeps between rows and sweeps.  A row's cost to cluster c
@@ -88,6 +99,9 @@ typedef struct moves {
     int64_t *seen;    /* ny; -1: never */
     int64_t *changed; /* k */
     mmnc_int *redo;   /* block x k scratch: the clusters to recompute */
+    double *acc;      /* block x k scratch: their sums */
+    double *gain;     /* k: the prior's gain of adding a row to each cluster (prior_gain(w, n_c)) */
+    double w;         /* the prior's weight in this phase (0: none) */
     mmnc_int block;   /* rows per block (SWEEP_BLOCK_WORK / (k x the mean row length), >= 64) */
     int64_t clock;
 } moves;
@@ -99,39 +113,73 @@ static void all_changed(moves *m, mmnc_int k)
     for (mmnc_int c = 0; c < k; c++) m->changed[c] = m->clock;
 }
 
+#define REDO_ALL 4 /* more than k / REDO_ALL costs stale: all k are remade, side by side in the vector
+                      unit (the same bits: a cost depends only on its cluster's sums and the row) */
+
+/* The clones of the loops of the costs for vector units from none to the
+ * widest (the same bits: mmnc_i_flog, no contracted multiply-adds, the
+ * same order of the sums); not under the sanitizers, which do not take
+ * ifuncs. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
+/* acc[j] += sum_x b log b - (a + b) log(a + b) over a row's entries (col,
+ * val), b = T[x][c] with c = redo[j] (c = j when nr = k): -a log a where b
+ * = 0, as b log b is 0 there, so the loop has no branch. */
+VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
+                                      const double *restrict T, const double *restrict BL, const mmnc_int *redo,
+                                      mmnc_int nr, double *restrict acc)
+{
+    for (mmnc_int e = 0; e < n; e++) {
+        double a = val[e];
+        const double *t = T + col[e] * k, *bl = BL + col[e] * k;
+        if (nr == k) {
+            for (mmnc_int c = 0; c < k; c++) {
+                double v = a + t[c];
+                acc[c] += bl[c] - v * mmnc_i_flog(v);
+            }
+        } else {
+            for (mmnc_int j = 0; j < nr; j++) {
+                double v = a + t[redo[j]];
+                acc[j] += bl[redo[j]] - v * mmnc_i_flog(v);
+            }
+        }
+    }
+}
+
 /* The costs (in c0) of a row with n entries (col, val) and mass py to the
  * clusters changed since they were last made (*seen; all of them the first
- * time), as of the current sums; redo is k scratch. */
+ * time), as of the current sums; redo and acc are k scratch. */
 static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k, mmnc_int c0,
                      const double *T, const double *BL, const double *pz, const moves *m, double *cost,
-                     int64_t *seen, mmnc_int *redo)
+                     int64_t *seen, mmnc_int *redo, double *acc)
 {
     mmnc_int nr = 0;
     double pc0 = pz[c0] - py;
     for (mmnc_int c = 0; c < k; c++)
-        if (*seen < 0 || m->changed[c] > *seen) redo[nr++] = c, cost[c] = 0.0;
+        if (*seen < 0 || m->changed[c] > *seen) redo[nr++] = c;
     *seen = m->clock;
     if (nr == 0) return;
-    for (mmnc_int e = 0; e < n; e++) {
-        mmnc_int x = col[e];
-        double a = val[e], alog = xlogx(a);
-        const double *t = T + x * k, *bl = BL + x * k;
-        for (mmnc_int j = 0; j < nr; j++) {
-            mmnc_int c = redo[j];
-            double b = t[c], blog = bl[c];
-            if (c == c0) { /* y drawn out of c0: its b_x is T - a */
-                b -= a;
-                if (b < 0.0) b = 0.0;
-                blog = xlogx(b);
-            }
-            if (b > 0.0) cost[c] += blog - xlogx(a + b);
-            else cost[c] -= alog;
-        }
-    }
+    if (nr > k / REDO_ALL)
+        for (nr = 0; nr < k; nr++) redo[nr] = nr;
+    for (mmnc_int j = 0; j < nr; j++) acc[j] = 0.0;
+    entry_costs(col, val, n, k, T, BL, redo, nr, acc);
     for (mmnc_int j = 0; j < nr; j++) {
         mmnc_int c = redo[j];
         double pc = c == c0 ? pc0 : pz[c];
-        cost[c] += xlogx(py + pc) - xlogx(pc);
+        if (c == c0) { /* y drawn out of c0: its b is T - a */
+            acc[j] = 0.0;
+            for (mmnc_int e = 0; e < n; e++) {
+                double a = val[e], b0 = T[col[e] * k + c0] - a;
+                if (b0 < 0.0) b0 = 0.0;
+                acc[j] += xlogx(b0) - xlogx(a + b0);
+            }
+        }
+        cost[c] = acc[j] + (xlogx(py + pc) - xlogx(pc));
     }
 }
 
@@ -142,7 +190,7 @@ static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, co
     const mmnc_csr *P = p->P;
     mmnc_int e0 = P->rowptr[y];
     costs_of(P->colind + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
-             m->seen + y, redo);
+             m->seen + y, redo, m->acc + (redo - m->redo));
 }
 
 /* Is y alone in its cluster c0 (it then stays)? */
@@ -162,12 +210,12 @@ static inline double prior_gain(double w, int64_t n)
 
 /* The cluster that row y (in c0, costs `cost`) moves to: the least cost
  * minus the prior's gain, if it gains more than 1e-12 of the cost; else c0. */
-static mmnc_int decide(mmnc_int k, mmnc_int c0, const double *cost, const int64_t *nc, double wpri)
+static mmnc_int decide(mmnc_int k, mmnc_int c0, const double *cost, const int64_t *nc, const moves *m)
 {
     mmnc_int c1 = c0;
-    double e0 = cost[c0] - prior_gain(wpri, nc[c0] - 1), e1 = e0;
+    double e0 = cost[c0] - prior_gain(m->w, nc[c0] - 1), e1 = e0;
     for (mmnc_int c = 0; c < k; c++) {
-        double ec = cost[c] - prior_gain(wpri, c == c0 ? nc[c] - 1 : nc[c]);
+        double ec = c == c0 ? e0 : cost[c] - m->gain[c];
         if (ec < e1) c1 = c, e1 = ec;
     }
     return c1 != c0 && e1 < e0 - 1e-12 * fabs(e0) ? c1 : c0;
@@ -189,6 +237,8 @@ static void move(const mmnc_int *col, const double *val, mmnc_int n, double py, 
     pz[c1] += py;
     nc[c0]--;
     nc[c1]++;
+    m->gain[c0] = prior_gain(m->w, nc[c0]);
+    m->gain[c1] = prior_gain(m->w, nc[c1]);
     m->clock++;
     m->changed[c0] = m->changed[c1] = m->clock;
 }
@@ -202,7 +252,7 @@ static void move(const mmnc_int *col, const double *val, mmnc_int n, double py, 
  * block changed.  Every decision thus sees exactly the sums (and the bits)
  * of a one-row-at-a-time sweep, for any number of threads. */
 static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
-                      double *BL, double *pz, int64_t *nc, double wpri, moves *m)
+                      double *BL, double *pz, int64_t *nc, moves *m)
 {
     const mmnc_csr *P = p->P;
     mmnc_int moved = 0, ny = p->ny, bs = m->block;
@@ -220,7 +270,7 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
             mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y];
             if (alone(p, y, c0, pz)) continue;
             row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
-            if ((c1 = decide(k, c0, m->cost + y * k, nc, wpri)) == c0) continue;
+            if ((c1 = decide(k, c0, m->cost + y * k, nc, m)) == c0) continue;
             move(P->colind + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, T, BL, pz, nc, m);
             labels[y] = c1;
             moved++;
@@ -244,7 +294,7 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
 static size_t rec_size(mmnc_int k, mmnc_int n) { return (size_t)(REC_HEAD + k + 2 * n) * 8; }
 
 static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc_int *labels, double *T,
-                           double *BL, double *pz, int64_t *nc, double wpri, moves *m, unsigned char **buf,
+                           double *BL, double *pz, int64_t *nc, moves *m, unsigned char **buf,
                            size_t *cap, int *status, mmnc_err *err)
 {
     const mmnc_csr *P = p->P;
@@ -323,12 +373,12 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
             const double *val = (const double *)(h + REC_HEAD + k + n);
             memcpy(&py, h + 4, 8);
             if (!(pz[c0] - py > 1e-15 * pz[c0])) continue; /* alone */
-            costs_of(col, val, n, py, k, c0, T, BL, pz, m, cost, h + 3, m->redo);
+            costs_of(col, val, n, py, k, c0, T, BL, pz, m, cost, h + 3, m->redo, m->acc);
             if (y >= 0 && y < ny) { /* the row's own rank keeps its costs */
                 memcpy(m->cost + y * k, cost, (size_t)k * 8);
                 m->seen[y] = h[3];
             }
-            c1 = decide(k, c0, cost, nc, wpri);
+            c1 = decide(k, c0, cost, nc, m);
             if (c1 == c0) continue;
             move(col, val, n, py, k, c0, c1, T, BL, pz, nc, m);
             if (y >= 0 && y < ny) labels[y] = c1;
@@ -386,7 +436,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     int64_t *nc = NULL;
     double wpri, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
-    moves m = {W, NULL, NULL, NULL, 0, 64}; /* W (ny x k) holds the costs until the end */
+    moves m = {W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0}; /* W (ny x k) holds the costs until the end */
     int status = MMNC_OK;
     mmnc_rng rng;
     MMNC_ALLOC(T, nx * k, err, status);
@@ -404,6 +454,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         m.block = (mmnc_int)((double)SWEEP_BLOCK_WORK * nall / ((double)nnz_all * k));
     if (m.block > nall) m.block = nall > 0 ? nall : 1;
     MMNC_ALLOC(m.redo, m.block * k, err, status);
+    MMNC_ALLOC(m.acc, m.block * k, err, status);
+    MMNC_ALLOC(m.gain, k, err, status);
     /* the order of the visits: all ranks' rows, drawn from the seed and the start */
     mmnc_rng_seed(&rng, prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart);
     for (mmnc_int y = 0; y < ny; y++) m.seen[y] = -1;
@@ -431,12 +483,14 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
             if ((status = nuclear_norm(p, k, T, pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
             memcpy(keep, labels, (size_t)ny * sizeof *keep);
         }
+        m.w = wp;
+        for (mmnc_int c = 0; c < k; c++) m.gain[c] = prior_gain(wp, nc[c]);
         run->converged = 0;
         for (; it < prm->max_iter; it++) {
             int64_t moved = 0;
-            if (!mmnc_i_distributed(p)) moved = sweep(p, k, order, labels, T, BL, pz, nc, wp, &m);
+            if (!mmnc_i_distributed(p)) moved = sweep(p, k, order, labels, T, BL, pz, nc, &m);
             else {
-                moved = sweep_dist(p, k, order, labels, T, BL, pz, nc, wp, &m, &buf, &cap, &status, err);
+                moved = sweep_dist(p, k, order, labels, T, BL, pz, nc, &m, &buf, &cap, &status, err);
                 if (status != MMNC_OK) goto cleanup;
             }
             run->iterations = it + 1;
@@ -476,6 +530,8 @@ cleanup:
     mmnc_i_free(m.seen);
     mmnc_i_free(m.changed);
     mmnc_i_free(m.redo);
+    mmnc_i_free(m.acc);
+    mmnc_i_free(m.gain);
     mmnc_i_free(buf);
     return status;
 }

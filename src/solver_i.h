@@ -5,6 +5,8 @@
 #ifndef MMNC_SOLVER_I_H
 #define MMNC_SOLVER_I_H
 
+#include <string.h>
+
 #include "kernel_i.h"
 
 /* One start's outcome. */
@@ -84,5 +86,47 @@ typedef struct mmnc_i_transport mmnc_i_transport;
 int mmnc_i_transport_new(const mmnc_pmf *p, mmnc_int k, const double *pz, mmnc_i_transport **out, mmnc_err *err);
 int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err);
 void mmnc_i_transport_free(mmnc_i_transport *t);
+
+/* The natural logarithm of a positive normal v by arithmetic alone, no
+ * table and no branch, so that the loops of the moves vectorise and give the
+ * same bits at any vector width and on any machine: v = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) with s = (m - 1) / (m + 1),
+ * |s| <= 0.1716, summed to s^19 (the first term left out is below 2^-55 of
+ * the sum), and e log 2 in two parts.  Within a few ulp of log(v)
+ * (tests/test_information.c).  The information moves' logarithm
+ * (information.c); needs <string.h>.  Its bits are the same only without
+ * contracted multiply-adds (CMakeLists.txt compiles information.c with
+ * -ffp-contract=off). */
+static inline double mmnc_i_flog(double v)
+{
+    uint64_t u, ue;
+    double m, e, s, z, q;
+    memcpy(&u, &v, sizeof u);
+    ue = (u >> 52) | 0x4330000000000000ULL; /* 2^52 + the biased exponent */
+    memcpy(&e, &ue, sizeof e);
+    e -= 4503599627370496.0 + 1023.0;
+    u = (u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL; /* m in [1, 2) */
+    memcpy(&m, &u, sizeof m);
+    {
+        double e1 = e + 1.0, mh = m * 0.5; /* both made, one chosen: no branch */
+        int big = m > 1.4142135623730951;
+        e = big ? e1 : e;
+        m = big ? mh : m;
+    }
+    s = (m - 1.0) / (m + 1.0);
+    z = s * s;
+    q = 1.0 / 19.0;
+    q = q * z + 1.0 / 17.0;
+    q = q * z + 1.0 / 15.0;
+    q = q * z + 1.0 / 13.0;
+    q = q * z + 1.0 / 11.0;
+    q = q * z + 1.0 / 9.0;
+    q = q * z + 1.0 / 7.0;
+    q = q * z + 1.0 / 5.0;
+    q = q * z + 1.0 / 3.0;
+    q = q * z + 1.0;
+    /* log 2 = 6.93147180369123816490e-01 (exact times any e here) + 1.90821492927058770002e-10 */
+    return e * 6.93147180369123816490e-01 + (e * 1.90821492927058770002e-10 + 2.0 * s * q);
+}
 
 #endif

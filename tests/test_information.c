@@ -11,7 +11,9 @@
  *   - planted partitions with unequal cluster sizes are recovered by the
  *     default and by -a information;
  *   - mmnc_params_paper is the paper's protocol (random starts, the best
- *     objective, no refinement).
+ *     objective, no refinement);
+ *   - the moves' logarithm (mmnc_i_flog) is within 2 ulp of log over the
+ *     whole range of normal numbers.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -277,8 +279,36 @@ static void test_threads_and_paper(void)
     mmnc_pmf_free(p);
 }
 
+/* mmnc_i_flog against log: random exponents and mantissas, the ends of the
+ * mantissa interval around sqrt(2), powers of two and 1 itself. */
+static void test_flog(void)
+{
+    mmnc_rng rng;
+    double worst = 0.0;
+    int n = 0;
+    mmnc_rng_seed(&rng, 5);
+    for (int i = 0; i < 2000000; i++) {
+        double v, l, d;
+        if (i < 1000000) v = ldexp(1.0 + mmnc_rng_uniform(&rng), (int)mmnc_rng_below(&rng, 2040) - 1020);
+        else if (i < 1500000) v = ldexp(1.4142135623730951 * (1.0 + 1e-6 * (mmnc_rng_uniform(&rng) - 0.5)),
+                                        (int)mmnc_rng_below(&rng, 200) - 100);
+        else v = 1.0 + 1e-3 * (mmnc_rng_uniform(&rng) - 0.5);
+        l = log(v);
+        d = fabs(mmnc_i_flog(v) - l);
+        /* 2 ulp of the result, or of 1e-300 x ... near log = 0: 2 ulp of |v - 1| */
+        if (d > 2.0 * 2.220446049250313e-16 * fmax(fabs(l), fabs(v - 1.0))) n++;
+        if (fabs(l) > 0.0 && d / fabs(l) > worst) worst = d / fabs(l);
+    }
+    for (int e = -1022; e <= 1023; e++) n += mmnc_i_flog(ldexp(1.0, e)) != e * log(2.0) &&
+                                              fabs(mmnc_i_flog(ldexp(1.0, e)) - e * log(2.0)) > 4.5e-16 * fabs(e * log(2.0));
+    CHECK(mmnc_i_flog(1.0) == 0.0);
+    CHECK(n == 0);
+    CHECK(worst < 4.5e-16);
+}
+
 int main(void)
 {
+    test_flog();
     test_score();
     test_rule();
     test_monotone_and_planted();

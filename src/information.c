@@ -74,9 +74,11 @@
  * same expression yields), with a logarithm made of arithmetic alone
  * (mmnc_i_flog, solver_i.h) that the compiler vectorises, in clones for
  * AVX-512, AVX2 and plain x86-64 chosen at run time: the same bits on every
- * machine and for every vector width.  Where only a few costs are stale (late sweeps) they are
- * remade one by one; beyond k / REDO_ALL of them all k are remade, which
- * gives the same bits (a cost depends only on its cluster's sums).
+ * machine and for every vector width (from k = VECTOR_MIN_K on; below, a
+ * vector would be mostly empty, and scalar sums skip the clusters without
+ * mass in a column).  Where only a few costs are stale (late sweeps) they
+ * are remade one by one; beyond k / REDO_ALL of them all k are remade,
+ * which gives the same bits (a cost depends only on its cluster's sums).
  */
 #include <math.h>
 #include <string.h>
@@ -151,6 +153,31 @@ VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mm
     }
 }
 
+/* entry_costs for few clusters (k < VECTOR_MIN_K), where a vector would be
+ * mostly empty: the logarithm of the C library, only where b > 0, and c0's
+ * b without y in the same loop. */
+#define VECTOR_MIN_K 8
+
+static void entry_costs_few(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k, mmnc_int c0,
+                            const double *T, const double *BL, const mmnc_int *redo, mmnc_int nr, double *acc)
+{
+    for (mmnc_int e = 0; e < n; e++) {
+        double a = val[e], alog = xlogx(a);
+        const double *t = T + col[e] * k, *bl = BL + col[e] * k;
+        for (mmnc_int j = 0; j < nr; j++) {
+            mmnc_int c = redo[j];
+            double b = t[c], blog = bl[c];
+            if (c == c0) { /* y drawn out of c0: its b is T - a */
+                b -= a;
+                if (b < 0.0) b = 0.0;
+                blog = xlogx(b);
+            }
+            if (b > 0.0) acc[j] += blog - xlogx(a + b);
+            else acc[j] -= alog;
+        }
+    }
+}
+
 /* The costs (in c0) of a row with n entries (col, val) and mass py to the
  * clusters changed since they were last made (*seen; all of them the first
  * time), as of the current sums; redo and acc are k scratch. */
@@ -167,11 +194,12 @@ static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double 
     if (nr > k / REDO_ALL)
         for (nr = 0; nr < k; nr++) redo[nr] = nr;
     for (mmnc_int j = 0; j < nr; j++) acc[j] = 0.0;
-    entry_costs(col, val, n, k, T, BL, redo, nr, acc);
+    if (k < VECTOR_MIN_K) entry_costs_few(col, val, n, k, c0, T, BL, redo, nr, acc);
+    else entry_costs(col, val, n, k, T, BL, redo, nr, acc);
     for (mmnc_int j = 0; j < nr; j++) {
         mmnc_int c = redo[j];
         double pc = c == c0 ? pc0 : pz[c];
-        if (c == c0) { /* y drawn out of c0: its b is T - a */
+        if (c == c0 && k >= VECTOR_MIN_K) { /* y drawn out of c0: its b is T - a */
             acc[j] = 0.0;
             for (mmnc_int e = 0; e < n; e++) {
                 double a = val[e], b0 = T[col[e] * k + c0] - a;

@@ -844,7 +844,7 @@ static int fill_row(void *ctx, uint64_t key, uint64_t val)
 static size_t table_cap(size_t bytes)
 {
     size_t n = MIN_TABLE;
-    while (48 * n <= bytes) n *= 2;
+    while (n <= bytes / 48) n *= 2; /* no overflow for any bytes */
     return n;
 }
 

@@ -61,9 +61,8 @@ int mmnc_i_spill_open(mmnc_i_spill **out, size_t merge_bytes, mmnc_err *err)
     }
     s->fd = -1;
     /* merge_bytes buys `fanin` input buffers and one output buffer */
-    s->fanin = (int)(merge_bytes / (MIN_BUF * sizeof(mmnc_i_kv))) - 1;
-    if (s->fanin < MIN_FANIN) s->fanin = MIN_FANIN;
-    if (s->fanin > MAX_FANIN) s->fanin = MAX_FANIN;
+    per = merge_bytes / (MIN_BUF * sizeof(mmnc_i_kv)); /* buffers of the smallest size */
+    s->fanin = per < MIN_FANIN + 1 ? MIN_FANIN : per > MAX_FANIN + 1 ? MAX_FANIN : (int)per - 1;
     per = merge_bytes / (size_t)(s->fanin + 1) / sizeof(mmnc_i_kv);
     s->bufn = per < MIN_BUF ? MIN_BUF : per > MAX_BUF ? MAX_BUF : per;
     *out = s;

@@ -1105,19 +1105,22 @@ MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  * max_memory.
  *
  * Memory: the pair counts are kept in one hash table per thread (16 bytes
- * a slot, at most 70% full), which for a large corpus is several times the
- * result.  With o->max_memory > 0, each of the T threads' tables is held to
+ * a slot, 35% to 70% full: 23 to 46 bytes per distinct pair, i.e. per two
+ * nonzeros of the result, which take 32), and without a limit the result is
+ * built through a copy of its entries (another 16 bytes per nonzero).  With
+ * o->max_memory > 0, each of the T threads' tables is held to
  * max_memory / T bytes, counting the old table while it grows (but no less
  * than 256 slots, 6 KB); a full table is sorted by (row, column) in place
  * and written as a run to one temporary file in $TMPDIR (or /tmp), then
  * emptied.  At the end the runs, and what is left in the tables, are merged
- * (at most 64 at a time, in buffers of max_memory bytes in all; more runs
- * are first merged in groups), summing equal pairs, straight into the
- * result.  The file is created with mkstemp and unlinked at once: it never
- * outlives the call, whatever happens.  The limit covers the pair tables,
- * not the result (16 bytes per nonzero), the vocabulary (pass 1 counts
- * every distinct token in memory) or the text blocks (1 MB per thread).
- * Disk: 16 bytes per pair per run, more when merges in groups are needed.
+ * (at most 64 at a time, in buffers of at most max_memory bytes in all;
+ * more runs are first merged in groups), summing equal pairs, straight into
+ * the result, without the copy.  The file is created with mkstemp and
+ * unlinked at once: it never outlives the call, whatever happens.  The
+ * limit covers the pair tables and the merge, not the result (in memory,
+ * 16 bytes per nonzero), the vocabulary (pass 1 counts every distinct token
+ * in memory) or the text blocks (1 MB per thread).  Disk: 16 bytes per
+ * pair per run, more when merges in groups are needed.
  *
  * Errors: MMNC_EINVAL for bad options or when no word occurs min_count
  * times; MMNC_EIO for a file that cannot be opened or read (the message

@@ -27,6 +27,13 @@
  * added as L/d units with L = lcm(1..window) -- so the order of additions
  * cannot change a single bit: the result is the same for any number of
  * threads.
+ *
+ * Memory (o->max_memory).  A pair table never grows beyond its share of the
+ * limit: when full it is sorted in place and spilled as a run (spill.c),
+ * then emptied.  At the end the leftovers are spilled too and the runs
+ * merged in key order, equal keys summed, twice: row counts, then the rows,
+ * each filled in order straight into the result.  Integer sums again: the
+ * same bits as without a limit.
  */
 #include <errno.h>
 #include <stdlib.h>

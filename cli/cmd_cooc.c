@@ -13,6 +13,35 @@
 
 static const char *const CMD = "cooc";
 
+/* --memory: a whole number of bytes, or of K, M or G (powers of 1024). */
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v, mult = 1;
+    errno = 0;
+    if (*s < '0' || *s > '9') goto bad; /* strtoull would take "-1" */
+    v = strtoull(s, &end, 10);
+    if (errno) goto bad;
+    switch (*end) {
+    case 'k': case 'K': mult = 1ULL << 10; end++; break;
+    case 'm': case 'M': mult = 1ULL << 20; end++; break;
+    case 'g': case 'G': mult = 1ULL << 30; end++; break;
+    default: break;
+    }
+    if (*end != '\0' || v > SIZE_MAX / mult) goto bad;
+    v *= mult;
+    if (v > 0 && v < (64ULL << 10)) {
+        cli_usage_error(CMD, "option --memory: %s is below the smallest limit, 64K (0 = no limit)", s);
+        return 1;
+    }
+    *out = (size_t)v;
+    return 0;
+bad:
+    cli_usage_error(CMD, "option --memory: expected a size in bytes with an optional suffix K, M "
+                    "or G (e.g. 512M), got '%s'", s);
+    return 1;
+}
+
 static void usage(FILE *fp)
 {
     fprintf(fp,
@@ -41,6 +70,11 @@ static void usage(FILE *fp)
             "                        words only, a line per sentence, an empty line per\n"
             "                        paragraph (what word2vec-style trainers read)\n"
             "  -t, --threads N       threads; 0 = all cores (default 0)\n"
+            "      --memory SIZE     memory for the pair counts, in bytes or with a\n"
+            "                        suffix K, M or G (powers of 1024), at least 64K;\n"
+            "                        beyond it, sorted runs go to a temporary file in\n"
+            "                        $TMPDIR (or /tmp) and are merged at the end: the\n"
+            "                        same matrix, bit for bit; 0 = no limit (default)\n"
             "  -q, --quiet           no summary on stderr\n"
             "  -h, --help            this help\n"
             "\n"
@@ -49,7 +83,8 @@ static void usage(FILE *fp)
 
 int cmd_cooc(int argc, char **argv)
 {
-    enum { OPT_VOCAB = 256, OPT_WEIGHTING, OPT_MIN_COUNT, OPT_MAX_VOCAB, OPT_NO_SENTENCES, OPT_TOKENS };
+    enum { OPT_VOCAB = 256, OPT_WEIGHTING, OPT_MIN_COUNT, OPT_MAX_VOCAB, OPT_NO_SENTENCES, OPT_TOKENS,
+           OPT_MEMORY };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"vocab", required_argument, NULL, OPT_VOCAB},
@@ -60,6 +95,7 @@ int cmd_cooc(int argc, char **argv)
         {"no-sentences", no_argument, NULL, OPT_NO_SENTENCES},
         {"tokens", required_argument, NULL, OPT_TOKENS},
         {"threads", required_argument, NULL, 't'},
+        {"memory", required_argument, NULL, OPT_MEMORY},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -72,9 +108,10 @@ int cmd_cooc(int argc, char **argv)
     long long v;
     mmnc_csr *A = NULL;
     char **words = NULL;
-    mmnc_int nv = 0, ntok = 0;
+    mmnc_int nv = 0;
+    mmnc_cooc_info info;
     mmnc_err err = {0, ""};
-    double t0 = cli_now();
+    double t0 = cli_now(), tbuild;
 
     mmnc_cooc_opts_default(&o);
     optind = 1;
@@ -109,6 +146,9 @@ int cmd_cooc(int argc, char **argv)
             if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE;
             o.threads = (int)v;
             break;
+        case OPT_MEMORY:
+            if (parse_size(optarg, &o.max_memory)) return CLI_EXIT_USAGE;
+            break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return CLI_EXIT_OK;
         case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -133,11 +173,13 @@ int cmd_cooc(int argc, char **argv)
     if (o.tokens) cli_tmp_watch(o.tokens);
     cli_tmp_watch(vocab_path);
     cli_tmp_watch(output);
-    if (mmnc_cooc_build((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &ntok,
-                        &err) != MMNC_OK) {
+    tbuild = cli_now();
+    if (mmnc_cooc_build_ex((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &info,
+                           &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto cleanup;
     }
+    tbuild = cli_now() - tbuild;
 
     /* Both files or neither: the vocabulary goes to a temporary name first,
      * the matrix is written atomically, then the vocabulary is renamed. */
@@ -155,12 +197,19 @@ int cmd_cooc(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto cleanup;
     }
-    if (!quiet)
+    if (!quiet) {
+        char spill[128] = "";
+        if (info.runs > 0)
+            snprintf(spill, sizeof spill, ", %lld sorted runs spilled (%.1f MB written)",
+                     (long long)info.runs, (double)info.spilled_bytes / 1e6);
+        /* tokens/s: tokens of the corpus over the counting time (two passes) */
         fprintf(stderr,
                 "mmnc cooc: %d file%s, %lld tokens, vocabulary %lld, %lld nonzeros, %.2f s "
-                "-> %s, %s\n",
-                nfiles, nfiles == 1 ? "" : "s", (long long)ntok, (long long)nv,
-                (long long)A->nnz, cli_now() - t0, output, vocab_path);
+                "(%.2f M tokens/s counting%s) -> %s, %s\n",
+                nfiles, nfiles == 1 ? "" : "s", (long long)info.tokens, (long long)nv,
+                (long long)A->nnz, cli_now() - t0,
+                tbuild > 0 ? (double)info.tokens / tbuild / 1e6 : 0.0, spill, output, vocab_path);
+    }
 
 cleanup:
     mmnc_outfile_abort(&vo);

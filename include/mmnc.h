@@ -1052,6 +1052,9 @@ typedef struct mmnc_cooc_opts {
     int sentences;       /* 1: windows do not cross sentence ends . ! ? (default 1) */
     int threads;         /* 0 = OpenMP default */
     const char *tokens;  /* if not NULL: write the token stream to this file (below) */
+    size_t max_memory;   /* bytes for the pair tables; 0 = no limit (default); else at
+                            least 65536: beyond it, sorted runs go to a temporary file
+                            ("Memory" below) */
 } mmnc_cooc_opts;
 
 MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
@@ -1098,19 +1101,55 @@ MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  *
  * Determinism: counts are accumulated as integers (1/d as lcm(1..window)/d
  * units for window <= 18; beyond, 1/d rounded to a multiple of 2^-24), so
- * the result is bitwise the same for any number of threads.
+ * the result is bitwise the same for any number of threads and any
+ * max_memory.
+ *
+ * Memory: the pair counts are kept in one hash table per thread (16 bytes
+ * a slot, 35% to 70% full: 23 to 46 bytes per distinct pair, i.e. per two
+ * nonzeros of the result, which take 32), and without a limit the result is
+ * built through a copy of its entries (another 16 bytes per nonzero).  With
+ * o->max_memory > 0, each of the T threads' tables is held to
+ * max_memory / T bytes, counting the old table while it grows (but no less
+ * than 256 slots, 6 KB); a full table is sorted by (row, column) in place
+ * and written as a run to one temporary file in $TMPDIR (or /tmp), then
+ * emptied.  At the end the runs, and what is left in the tables, are merged
+ * (at most 64 at a time, in buffers of at most max_memory bytes in all;
+ * more runs are first merged in groups), summing equal pairs, straight into
+ * the result, without the copy.  The file is created with mkstemp and
+ * unlinked at once: it never outlives the call, whatever happens.  The
+ * limit covers the pair tables and the merge, not the result (in memory,
+ * 16 bytes per nonzero), the vocabulary (pass 1 counts every distinct token
+ * in memory) or the text blocks (1 MB per thread).  Disk: 16 bytes per
+ * pair per run, more when merges in groups are needed.
  *
  * Errors: MMNC_EINVAL for bad options or when no word occurs min_count
  * times; MMNC_EIO for a file that cannot be opened or read (the message
  * names it); MMNC_EFORMAT for corrupt or truncated gzip data (never a
  * partial result) and for a NUL byte, which text never holds ("PATH: NUL
- * byte at offset N": binary input is refused); MMNC_ENOMEM.
- * Two streaming passes; time O(corpus * window); memory O(distinct words +
- * nonzero pairs) per thread plus 1 MB of text per thread, never the corpus.
+ * byte at offset N": binary input is refused); MMNC_EIO when the temporary
+ * file cannot be created, written (a full disk) or read back, the message
+ * naming its directory (never a partial result); MMNC_EINVAL for a
+ * max_memory below 64 KiB; MMNC_ENOMEM.
+ * Two streaming passes; time O(corpus * window), plus O(P log P) for P
+ * pairs spilled; memory O(distinct words + nonzero pairs) per thread (the
+ * pairs: at most max_memory when set) plus 1 MB of text per thread, never
+ * the corpus.
  */
 MMNC_API int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err);
+
+/* What mmnc_cooc_build_ex did (all zero after a failure). */
+typedef struct mmnc_cooc_info {
+    mmnc_int tokens;       /* tokens read, in or out of the vocabulary */
+    int64_t runs;          /* sorted runs written to the temporary file (0: none) */
+    int64_t spilled_bytes; /* bytes written to it, merges in groups included */
+} mmnc_cooc_info;
+
+/* mmnc_cooc_build, reporting into *info (may be NULL) instead of *ntokens. */
+MMNC_API int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
+                                mmnc_csr **out, char ***vocab, mmnc_int *nvocab,
+                                mmnc_cooc_info *info, mmnc_err *err);
 
 /*
  * Split text[0 .. n-1] into the tokens mmnc_cooc_build counts (same rules:

@@ -27,6 +27,13 @@
  * added as L/d units with L = lcm(1..window) -- so the order of additions
  * cannot change a single bit: the result is the same for any number of
  * threads.
+ *
+ * Memory (o->max_memory).  A pair table never grows beyond its share of the
+ * limit: when full it is sorted in place and spilled as a run (spill.c),
+ * then emptied.  At the end the leftovers are spilled too and the runs
+ * merged in key order, equal keys summed, twice: row counts, then the rows,
+ * each filled in order straight into the result.  Integer sums again: the
+ * same bits as without a limit.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -53,6 +60,8 @@
 #define EXACT_WINDOW 18       /* lcm(1..18) = 12252240 < 2^24 */
 #define ROUND_UNITS (1 << 24) /* units of 1/d beyond EXACT_WINDOW */
 #define MAX_LOAD(cap) ((cap) / 10 * 7)
+#define MIN_MEMORY ((size_t)64 << 10) /* smallest max_memory */
+#define MIN_TABLE 256                 /* slots of a pair table, at least */
 
 void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
 {
@@ -63,6 +72,7 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
     o->sentences = 1;
     o->threads = 0;
     o->tokens = NULL;
+    o->max_memory = 0;
 }
 
 /* ---- hashing -------------------------------------------------------------- */
@@ -180,16 +190,17 @@ static int wtab_add(wtab *t, const char *w, size_t n, uint64_t h, int64_t c)
 
 /* ---- pair table: (a, b) with a <= b -> weighted count in integer units ----- */
 
-typedef struct pslot {
-    uint64_t key; /* a << 32 | b, EMPTY_KEY for an empty slot */
-    uint64_t val;
-} pslot;
+/* key = a << 32 | b, EMPTY_KEY for an empty slot; the layout of spill.c's
+ * pairs, so that a full table is sorted and written where it lies. */
+typedef mmnc_i_kv pslot;
 
 #define EMPTY_KEY UINT64_MAX
+#define TABLE_FULL (-1) /* ptab_add: at maxcap and at the load limit */
 
 typedef struct ptab {
     pslot *s;
     size_t cap, n;
+    size_t maxcap; /* never grow beyond this; 0 = no limit */
 } ptab;
 
 static int ptab_init(ptab *t, size_t cap)
@@ -227,6 +238,8 @@ static int ptab_grow(ptab *t)
     return MMNC_OK;
 }
 
+/* Add v to key (hash h); TABLE_FULL when a new key would need a table
+ * larger than t->maxcap. */
 static int ptab_add(ptab *t, uint64_t key, uint64_t h, uint64_t v)
 {
     size_t m = t->cap - 1, j = h & m;
@@ -239,6 +252,7 @@ static int ptab_add(ptab *t, uint64_t key, uint64_t h, uint64_t v)
         j = (j + 1) & m;
     }
     if (t->n + 1 > MAX_LOAD(t->cap)) {
+        if (t->maxcap && t->cap >= t->maxcap) return TABLE_FULL;
         if (ptab_grow(t) != MMNC_OK) return MMNC_ENOMEM;
         m = t->cap - 1;
         j = h & m;
@@ -248,6 +262,21 @@ static int ptab_add(ptab *t, uint64_t key, uint64_t h, uint64_t v)
     t->s[j].val = v;
     t->n++;
     return MMNC_OK;
+}
+
+/* Write t's entries as a sorted run and empty it.  The entries are first
+ * packed to the front of the slot array, which is then sorted in place: a
+ * spill needs no memory beyond the table. */
+static int ptab_spill(ptab *t, mmnc_i_spill *sp)
+{
+    size_t n = 0;
+    int status;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->s[i].key != EMPTY_KEY) t->s[n++] = t->s[i];
+    status = mmnc_i_spill_run(sp, t->s, n);
+    for (size_t i = 0; i < t->cap; i++) t->s[i].key = EMPTY_KEY;
+    t->n = 0;
+    return status;
 }
 
 /* ---- tokeniser -------------------------------------------------------------- */
@@ -561,6 +590,7 @@ typedef struct ctx {
     char **names;   /* pass 2: the vocabulary, for tok */
     int tok_line;   /* tokens written on the current line of tok */
     int tok_para;   /* tok is at the start of a paragraph */
+    mmnc_i_spill *spill; /* pass 2 under o->max_memory: full tables go there */
 } ctx;
 
 /* The token stream: a line per window segment, an empty line after a
@@ -609,7 +639,12 @@ static int count_pairs(const ctx *c, size_t lo, size_t hi, uint32_t part, uint32
             }
             h = mix64(key);
             if ((uint32_t)(h >> 40) % P != part) continue;
-            if (ptab_add(t, key, h, u) != MMNC_OK) return MMNC_ENOMEM;
+            int st = ptab_add(t, key, h, u);
+            if (st == TABLE_FULL) {
+                if ((st = ptab_spill(t, c->spill)) != MMNC_OK) return st;
+                st = ptab_add(t, key, h, u); /* an empty table has room */
+            }
+            if (st != MMNC_OK) return st;
         }
     }
     return MMNC_OK;
@@ -734,7 +769,9 @@ static int do_file(ctx *c, const char *path, mmnc_err *err)
         }
         status = do_block(c, end, first);
         if (status != MMNC_OK) {
-            mmnc_i_err(err, status, "out of memory");
+            /* a failure of the spill file has its own message */
+            if (!c->spill || mmnc_i_spill_error(c->spill, err) == MMNC_OK)
+                mmnc_i_err(err, status, "out of memory");
             goto cleanup;
         }
         first = 0;
@@ -775,11 +812,55 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* The CSR from the merged runs: the upper triangle arrives sorted by (a, b),
+ * so row r receives its entries (j, r), j < r, in increasing j (when a = j),
+ * then its entries (r, b), b >= r, in increasing b: every row is filled in
+ * order, straight into the result.  Two merges: row counts, then entries. */
+typedef struct fill_ctx {
+    mmnc_int *rp, *pos;
+    mmnc_csr *A;
+    double L;
+} fill_ctx;
+
+static int count_row(void *ctx, uint64_t key, uint64_t val)
+{
+    fill_ctx *f = ctx;
+    mmnc_int a = (mmnc_int)(key >> 32), b = (mmnc_int)(key & 0xffffffffu);
+    (void)val;
+    f->rp[a + 1]++;
+    if (a != b) f->rp[b + 1]++;
+    return MMNC_OK;
+}
+
+static int fill_row(void *ctx, uint64_t key, uint64_t val)
+{
+    fill_ctx *f = ctx;
+    mmnc_int a = (mmnc_int)(key >> 32), b = (mmnc_int)(key & 0xffffffffu);
+    double v = (double)val / f->L; /* as the in-memory path: the same bits */
+    f->A->colind[f->pos[a]] = b;
+    f->A->val[f->pos[a]++] = v;
+    if (a != b) {
+        f->A->colind[f->pos[b]] = a;
+        f->A->val[f->pos[b]++] = v;
+    }
+    return MMNC_OK;
+}
+
+/* Largest power of two n >= MIN_TABLE with 24 n <= bytes: a table of n
+ * slots (16 n bytes) plus, while it grew into them, the old one (8 n). */
+static size_t table_cap(size_t bytes)
+{
+    size_t n = MIN_TABLE;
+    while (n <= bytes / 48) n *= 2; /* no overflow for any bytes */
+    return n;
+}
+
 /*
  * See mmnc.h.  Outline: check inputs; pass 1 (word counts, per-thread tables
- * merged into words[0]); vocabulary; pass 2 (per-thread pair tables merged
- * into pairs[0]); CSR by a counting sort of the upper triangle and its
- * mirror, then each row sorted.
+ * merged into words[0]); vocabulary; pass 2 (per-thread pair tables, spilled
+ * as sorted runs when o->max_memory would be exceeded); CSR by a counting
+ * sort of the upper triangle and its mirror, then each row sorted -- or, if
+ * anything was spilled, by merging the runs.
  */
 /* Long (~270 lines): the outline above is one pipeline whose stages share
  * the per-thread tables and the vocabulary; the stages' own work is in the
@@ -787,6 +868,16 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err)
+{
+    mmnc_cooc_info info;
+    int status = mmnc_cooc_build_ex(paths, npaths, o, out, vocab, nvocab, &info, err);
+    if (ntokens) *ntokens = status == MMNC_OK ? info.tokens : 0;
+    return status;
+}
+
+int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
+                       mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_cooc_info *info,
+                       mmnc_err *err)
 {
     mmnc_i_threads saved = {1, 1};
     int status = MMNC_OK, pushed = 0, T = 1;
@@ -805,7 +896,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     if (out) *out = NULL;
     if (vocab) *vocab = NULL;
     if (nvocab) *nvocab = 0;
-    if (ntokens) *ntokens = 0;
+    if (info) memset(info, 0, sizeof *info);
     if (!paths || npaths < 1 || !o || !out)
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cooc_build: no input files or NULL argument");
     for (int f = 0; f < npaths; f++) {
@@ -828,6 +919,10 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
                           INT32_MAX - 1, (long long)o->max_vocab);
     if (o->threads < 0)
         return mmnc_i_err(err, MMNC_EINVAL, "threads must be >= 0 (got %d)", o->threads);
+    if (o->max_memory > 0 && o->max_memory < MIN_MEMORY)
+        return mmnc_i_err(err, MMNC_EINVAL,
+                          "max_memory must be 0 (no limit) or at least %zu bytes (64 KiB), got %zu",
+                          MIN_MEMORY, o->max_memory);
 
     saved = mmnc_i_threads_push(o->threads);
     pushed = 1;
@@ -865,7 +960,7 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     }
     for (int f = 0; f < npaths; f++)
         if ((status = do_file(&c, paths[f], err)) != MMNC_OK) goto cleanup;
-    if (ntokens) *ntokens = c.tokens;
+    if (info) info->tokens = c.tokens;
     for (int t = 1; t < T; t++) {
         const wtab *w = &c.words[t];
         for (size_t i = 0; i < w->cap; i++) {
@@ -938,13 +1033,22 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
         c.names = names;
         c.tok_para = 1;
     }
+    /* Under a memory limit each thread's table gets an equal share; a full
+     * table is spilled as a sorted run (count_pairs). */
+    size_t maxcap = 0, initcap = 1 << 14;
+    if (o->max_memory > 0) {
+        maxcap = table_cap(o->max_memory / (size_t)T);
+        if (initcap > maxcap) initcap = maxcap;
+        if ((status = mmnc_i_spill_open(&c.spill, o->max_memory, err)) != MMNC_OK) goto cleanup;
+    }
     for (int t = 0; t < T; t++) {
         c.sinks[t].words = NULL;
         c.sinks[t].vocab = &c.vocab;
-        if (ptab_init(&c.pairs[t], 1 << 14) != MMNC_OK) {
+        if (ptab_init(&c.pairs[t], initcap) != MMNC_OK) {
             status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
             goto cleanup;
         }
+        c.pairs[t].maxcap = maxcap;
     }
     for (int f = 0; f < npaths; f++)
         if ((status = do_file(&c, paths[f], err)) != MMNC_OK) goto cleanup;
@@ -956,11 +1060,42 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     mmnc_i_free(c.seq);
     c.seq = NULL;
     wtab_free(&c.vocab);
-    /* CSR: row a gets (a, b) and, off the diagonal, row b gets (b, a), first
-     * unsorted into (tcol, tval); then a counting-sort transpose, which
-     * sorts every row and, the matrix being symmetric, changes nothing else.
-     * The tables hold disjoint sets of keys. */
-    {
+    if (c.spill && mmnc_i_spill_runs(c.spill) > 0) {
+        /* Spilled: what is left in the tables becomes runs too, the tables
+         * go, and the merge fills the result (see fill_row). */
+        fill_ctx f = {NULL, NULL, NULL, (double)L};
+        for (int t = 0; t < T; t++) {
+            if ((status = ptab_spill(&c.pairs[t], c.spill)) != MMNC_OK) {
+                mmnc_i_spill_error(c.spill, err);
+                goto cleanup;
+            }
+            ptab_free(&c.pairs[t]);
+        }
+        MMNC_CALLOC(rp, nv + 1, err, status);
+        MMNC_ALLOC(pos, nv, err, status);
+        f.rp = rp;
+        if ((status = mmnc_i_spill_merge(c.spill, count_row, &f, err)) != MMNC_OK) goto cleanup;
+        for (mmnc_int i = 0; i < nv; i++) rp[i + 1] += rp[i];
+        A = mmnc_csr_alloc(nv, nv, rp[nv], err);
+        if (!A) {
+            status = MMNC_ENOMEM;
+            goto cleanup;
+        }
+        memcpy(A->rowptr, rp, (size_t)(nv + 1) * sizeof(mmnc_int));
+        memcpy(pos, rp, (size_t)nv * sizeof(mmnc_int));
+        f.pos = pos;
+        f.A = A;
+        if ((status = mmnc_i_spill_merge(c.spill, fill_row, &f, err)) != MMNC_OK) goto cleanup;
+        if (info) {
+            info->runs = mmnc_i_spill_runs(c.spill);
+            info->spilled_bytes = mmnc_i_spill_bytes(c.spill);
+        }
+    } else {
+        /* All in memory.  CSR: row a gets (a, b) and, off the diagonal, row b
+         * gets (b, a), first unsorted into (tcol, tval); then a
+         * counting-sort transpose, which sorts every row and, the matrix
+         * being symmetric, changes nothing else.  The tables hold disjoint
+         * sets of keys. */
         mmnc_int nnz = 0;
         for (int t = 0; t < T; t++) {
             const ptab *p = &c.pairs[t];
@@ -1055,6 +1190,7 @@ cleanup:
         mmnc_i_free(names);
     }
     mmnc_csr_free(A);
-    if (status != MMNC_OK && ntokens) *ntokens = 0;
+    mmnc_i_spill_close(c.spill); /* the file goes with it */
+    if (status != MMNC_OK && info) memset(info, 0, sizeof *info);
     return status;
 }

@@ -88,6 +88,34 @@ static inline uint64_t mmnc_i_fnv1a(const char *s, size_t n)
     return h;
 }
 
+/* External sort of (key, value) pairs (spill.c): sorted runs on one
+ * temporary file in $TMPDIR (or /tmp), made by mkstemp and unlinked at once,
+ * then a k-way merge summing the values of equal keys.
+ * open:  merge_bytes is the memory the merge may use for its buffers (at
+ *        least 5 buffers of 4 KB are used whatever it is); no file yet.
+ * run:   sort kv[0..n-1] by key (in place; keys distinct) and append it as
+ *        a run; safe to call from several threads at once.  The file is
+ *        created at the first run.
+ * merge: hand every distinct key, in increasing order, with the sum of its
+ *        values over all runs, to fn (which returns a status); may be called
+ *        again (the first call may merge groups of runs into longer ones).
+ * error: fill err with the first failure of run ("cannot write the
+ *        temporary file of sorted runs in DIR: No space left on device").
+ * Failures: MMNC_EIO (create, write or read the file), MMNC_ENOMEM. */
+typedef struct mmnc_i_kv {
+    uint64_t key, val;
+} mmnc_i_kv;
+typedef struct mmnc_i_spill mmnc_i_spill;
+typedef int (*mmnc_i_merge_fn)(void *ctx, uint64_t key, uint64_t val);
+int mmnc_i_spill_open(mmnc_i_spill **out, size_t merge_bytes, mmnc_err *err);
+int mmnc_i_spill_run(mmnc_i_spill *s, mmnc_i_kv *kv, size_t n);
+int mmnc_i_spill_merge(mmnc_i_spill *s, mmnc_i_merge_fn fn, void *ctx, mmnc_err *err);
+int mmnc_i_spill_error(const mmnc_i_spill *s, mmnc_err *err);
+int64_t mmnc_i_spill_runs(const mmnc_i_spill *s);  /* runs handed to mmnc_i_spill_run */
+int64_t mmnc_i_spill_bytes(const mmnc_i_spill *s); /* bytes written, merges included */
+void mmnc_i_spill_close(mmnc_i_spill *s);          /* NULL is fine */
+void mmnc_i_kv_sort(mmnc_i_kv *a, size_t n);       /* by key, in place, O(n log n) */
+
 /* Union-find: the root of x, halving the path on the way. */
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
 

@@ -1,8 +1,12 @@
 /*
  * test_cooc.c -- word co-occurrence counts from text (src/cooc.c).
  */
+#include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -98,7 +102,7 @@ static void test_defaults(void)
     mmnc_cooc_opts o;
     mmnc_cooc_opts_default(&o);
     CHECK(o.window == 5 && o.weighting == 1 && o.min_count == 5 && o.max_vocab == 0);
-    CHECK(o.sentences == 1 && o.threads == 0);
+    CHECK(o.sentences == 1 && o.threads == 0 && o.tokens == NULL && o.max_memory == 0);
 }
 
 /* "a b c a b": counts a 2, b 2, c 1. */
@@ -722,7 +726,216 @@ static void test_no_spaces(void)
     remove(p);
 }
 
+/* ---- bounded memory: sorted runs on a temporary file ---------------------------- */
+
+/* About `bytes` of text over `nwords` words "q0", "q1", ... drawn with a
+ * skewed law (word i about 1 / sqrt(i)): many distinct pairs. */
+static char *spill_corpus(size_t bytes, int nwords, unsigned seed)
+{
+    char *t = malloc(bytes + 64);
+    size_t n = 0, col = 0;
+    uint64_t x = seed;
+    while (n < bytes) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        double u = (double)(x >> 11) * 0x1.0p-53;
+        int w = (int)(nwords * u * u);
+        n += (size_t)sprintf(t + n, "%sq%d", col ? " " : "", w);
+        col += 6;
+        if ((x >> 20) % 17 == 0) t[n++] = '.'; /* sentence ends */
+        if (col > 70) {
+            t[n++] = (x >> 30) % 9 == 0 ? '\n' : ' '; /* and some blank lines */
+            t[n++] = '\n';
+            col = 0;
+        }
+    }
+    t[n] = 0;
+    return t;
+}
+
+/* Entries of a directory other than . and .., or -1. */
+static int dir_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+typedef struct tmpdir_env {
+    char dir[256];
+    char *saved; /* TMPDIR as it was, or NULL */
+} tmpdir_env;
+
+/* Point TMPDIR at a fresh empty directory (tmpdir_pop restores it). */
+static int tmpdir_push(tmpdir_env *e)
+{
+    const char *old = getenv("TMPDIR");
+    e->saved = old ? strdup(old) : NULL;
+    snprintf(e->dir, sizeof e->dir, "%s/mmnc_spill_XXXXXX", old && *old ? old : "/tmp");
+    if (!mkdtemp(e->dir)) return -1;
+    return setenv("TMPDIR", e->dir, 1);
+}
+
+static void tmpdir_pop(tmpdir_env *e)
+{
+    if (e->saved) setenv("TMPDIR", e->saved, 1);
+    else unsetenv("TMPDIR");
+    free(e->saved);
+    rmdir(e->dir);
+}
+
+static res run_info(const char *path, const mmnc_cooc_opts *o, mmnc_cooc_info *info)
+{
+    res r;
+    memset(&r, 0, sizeof r);
+    r.status = mmnc_cooc_build_ex(&path, 1, o, &r.A, &r.vocab, &r.nv, info, &r.err);
+    r.ntok = info->tokens;
+    return r;
+}
+
+/* The same bits with a 64 KB limit (hundreds of runs, merged in groups) as
+ * without, on 1 and 2 threads, flat and harmonic; the spill file is gone
+ * afterwards; a full disk and a missing directory are clean errors. */
+static void test_spill(void)
+{
+    char *text = spill_corpus(1500000, 3000, 777); /* > 1 MB: two blocks on one thread */
+    const char *plain = test_tmpfile(text, ".txt");
+    tmpdir_env env;
+    free(text);
+    CHECK(plain != NULL);
+    if (!plain) return;
+    CHECK(tmpdir_push(&env) == 0);
+
+    for (int harmonic = 0; harmonic <= 1; harmonic++) {
+        mmnc_cooc_opts o = opts(harmonic ? 7 : 3, harmonic, 1);
+        mmnc_cooc_info info;
+        o.min_count = 2;
+        o.threads = 1;
+        res ref = run_info(plain, &o, &info);
+        CHECK(ref.status == MMNC_OK && info.runs == 0 && info.spilled_bytes == 0);
+        if (ref.status != MMNC_OK) {
+            fprintf(stderr, "  %s\n", ref.err.msg);
+            continue;
+        }
+        /* enough distinct pairs for many runs of a 64 KB table */
+        CHECK(ref.A->nnz > 200000 && ref.nv > 2000);
+        for (int threads = 1; threads <= 2; threads++) {
+            o.threads = threads;
+            o.max_memory = 64 << 10;
+            res r = run_info(plain, &o, &info);
+            CHECK(r.status == MMNC_OK);
+            if (r.status != MMNC_OK) fprintf(stderr, "  %s\n", r.err.msg);
+            CHECK(same_matrix(&ref, &r) && r.ntok == ref.ntok);
+            CHECK(mmnc_csr_check(r.A, NULL) == MMNC_OK);
+            /* more runs than one merge takes: merges in groups happened,
+             * and the bytes written exceed the runs' entries */
+            CHECK(info.runs > 64);
+            CHECK(info.spilled_bytes > (int64_t)ref.A->nnz / 2 * 16);
+            CHECK(dir_entries(env.dir) == 0);
+            res_free(&r);
+
+            /* a limit the tables never reach: nothing spilled, same bits */
+            o.max_memory = (size_t)1 << 30;
+            r = run_info(plain, &o, &info);
+            CHECK(r.status == MMNC_OK && info.runs == 0 && same_matrix(&ref, &r));
+            res_free(&r);
+            /* a middle limit: a few long runs, merged at once */
+            o.max_memory = 4 << 20;
+            r = run_info(plain, &o, &info);
+            CHECK(r.status == MMNC_OK && info.runs > 1 && info.runs <= 64 && same_matrix(&ref, &r));
+            res_free(&r);
+            o.max_memory = 0;
+        }
+        res_free(&ref);
+    }
+
+    mmnc_cooc_opts o = opts(3, 1, 1);
+    mmnc_cooc_info info;
+    o.min_count = 2;
+    o.max_memory = 64 << 10;
+
+    /* below the smallest limit */
+    o.max_memory = 65535;
+    res r = run_info(plain, &o, &info);
+    CHECK(r.status == MMNC_EINVAL && strstr(r.err.msg, "max_memory") != NULL && r.A == NULL);
+    res_free(&r);
+    o.max_memory = 64 << 10;
+
+    /* A full disk (a file size limit: writes fail with EFBIG) is MMNC_EIO
+     * naming the directory, with no result. */
+    {
+        struct rlimit old, lim;
+        void (*oldsig)(int) = signal(SIGXFSZ, SIG_IGN);
+        CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+        lim = old;
+        lim.rlim_cur = 200000;
+        int limited = setrlimit(RLIMIT_FSIZE, &lim) == 0;
+        CHECK(limited);
+        if (limited) {
+            r = run_info(plain, &o, &info);
+            setrlimit(RLIMIT_FSIZE, &old);
+            CHECK(r.status == MMNC_EIO && r.A == NULL && r.vocab == NULL && info.runs == 0);
+            CHECK(strstr(r.err.msg, env.dir) != NULL && strstr(r.err.msg, "write") != NULL);
+            res_free(&r);
+            CHECK(dir_entries(env.dir) == 0);
+        }
+        signal(SIGXFSZ, oldsig);
+    }
+    tmpdir_pop(&env);
+
+    /* A temporary directory that does not exist. */
+    {
+        const char *old = getenv("TMPDIR");
+        char *saved = old ? strdup(old) : NULL;
+        setenv("TMPDIR", "/nonexistent/mmnc_no_such_dir", 1);
+        r = run_info(plain, &o, &info);
+        if (saved) setenv("TMPDIR", saved, 1);
+        else unsetenv("TMPDIR");
+        free(saved);
+        CHECK(r.status == MMNC_EIO && r.A == NULL);
+        CHECK(strstr(r.err.msg, "/nonexistent/mmnc_no_such_dir") != NULL);
+        res_free(&r);
+    }
+    remove(plain);
+}
+
 #ifdef MMNC_FAULT_INJECTION
+/* Every allocation of a build that spills, made to fail in turn. */
+static void test_spill_fault_injection(void)
+{
+    char *text = spill_corpus(40000, 800, 99);
+    const char *p = test_tmpfile(text, ".txt");
+    mmnc_cooc_opts o = opts(4, 1, 1);
+    mmnc_cooc_info info;
+    int nomem = 0, other = 0;
+    long k;
+    free(text);
+    o.threads = 1;
+    o.max_memory = 64 << 10;
+    res ref = run_info(p, &o, &info);
+    CHECK(ref.status == MMNC_OK && info.runs > 1);
+    for (k = 1; k < 100000; k++) {
+        mmnc_i_fail_after(k);
+        res r = run_info(p, &o, &info);
+        mmnc_i_fail_after(0);
+        if (r.status == MMNC_OK) {
+            CHECK(same_matrix(&ref, &r));
+            res_free(&r);
+            break;
+        }
+        if (r.status == MMNC_ENOMEM && r.A == NULL && r.vocab == NULL) nomem++;
+        else other++;
+        res_free(&r);
+    }
+    CHECK(k > 10 && nomem == k - 1 && other == 0);
+    res_free(&ref);
+    remove(p);
+}
+
 static void test_fault_injection(void)
 {
     mmnc_cooc_opts o = opts(3, 1, 1);
@@ -759,8 +972,10 @@ int main(void)
     test_errors();
     test_generated();
     test_no_spaces();
+    test_spill();
 #ifdef MMNC_FAULT_INJECTION
     test_fault_injection();
+    test_spill_fault_injection();
 #endif
     return test_done();
 }

@@ -459,7 +459,7 @@ def load(path):
 # -- co-occurrences, embeddings, scores ------------------------------------
 
 def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_vocab=None, sentences=True,
-         input="auto", n_jobs=None):
+         input="auto", n_jobs=None, max_memory=None):
     """The word x word co-occurrence matrix of texts or text files (mmnc_cooc_build).
 
     texts_or_paths: a sequence (or one item) of file names (plain, gzip or xz
@@ -469,7 +469,9 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
     temporary file, separated by blank lines, which windows never cross (as
     they never cross the end of a file).  weighting: "harmonic" (a pair at
     distance d counts 1/d, the default) or "flat"; sentences: windows stop at
-    sentence ends.
+    sentence ends.  max_memory: bytes for the pair counts (at least 65536), beyond
+    which sorted runs are spilled to a temporary file in $TMPDIR and merged (the
+    same matrix, bit for bit); None: no limit.
 
     Returns (A, vocab): A a scipy.sparse.csr_matrix (float64 counts), rows and columns in order of decreasing word count, and vocab the
     list of words.  Words of the vocabulary may have empty rows (MMNC and embed
@@ -503,7 +505,8 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
             paths.append(path)
         nrows, ncols, indptr, indices, data, vocab, _ = _mmnc.cooc(
             paths, window=window, weighting=1 if weighting == "harmonic" else 0, min_count=min_count,
-            max_vocab=0 if max_vocab is None else max_vocab, sentences=bool(sentences), threads=_threads(n_jobs))
+            max_vocab=0 if max_vocab is None else max_vocab, sentences=bool(sentences), threads=_threads(n_jobs),
+            max_memory=0 if max_memory is None else int(max_memory))
     finally:
         if tmpdir:
             shutil.rmtree(tmpdir, ignore_errors=True)

@@ -537,20 +537,25 @@ static int cooc_run(job *j)
 }
 
 /* cooc(paths, *, window, weighting, min_count, max_vocab, sentences,
- * threads) -> (nrows, ncols, indptr, indices, data, vocab, ntokens), the
- * arrays as bytearrays of int64 / float64. */
+ * threads, max_memory) -> (nrows, ncols, indptr, indices, data, vocab,
+ * ntokens), the arrays as bytearrays of int64 / float64. */
 static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths", "window", "weighting", "min_count", "max_vocab", "sentences", "threads", NULL};
+    static char *kwlist[] = {"paths", "window", "weighting", "min_count", "max_vocab", "sentences", "threads",
+                             "max_memory", NULL};
     PyObject *paths_o, *seq = NULL, *out = NULL, *vocab = NULL, **bytes = NULL;
-    Py_ssize_t n, min_count = 5, max_vocab = 0;
+    Py_ssize_t n, min_count = 5, max_vocab = 0, max_memory = 0;
     int window = 5, weighting = 1, sentences = 1, threads = 0;
     cooc_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpi", kwlist, &paths_o, &window, &weighting, &min_count,
-                                     &max_vocab, &sentences, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpin", kwlist, &paths_o, &window, &weighting, &min_count,
+                                     &max_vocab, &sentences, &threads, &max_memory))
         return NULL;
+    if (max_memory < 0) {
+        PyErr_SetString(PyExc_ValueError, "max_memory must be 0 (no limit) or a number of bytes");
+        return NULL;
+    }
     if (!(seq = PySequence_Fast(paths_o, "paths: expected a sequence of file names"))) return NULL;
     n = PySequence_Fast_GET_SIZE(seq);
     if (n < 1 || n > 1000000) {
@@ -575,6 +580,7 @@ static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
     c.o.max_vocab = max_vocab;
     c.o.sentences = sentences;
     c.o.threads = threads;
+    c.o.max_memory = (size_t)max_memory;
     j.fn = cooc_run;
     j.arg = &c;
     if (run_job(&j) != 0) goto done;

@@ -305,6 +305,21 @@ def test_cooc_gzip_and_errors(tmp_path):
         mmnc.cooc(["a\0b a b a b"], min_count=1)
 
 
+def test_cooc_max_memory(tmp_path):
+    # enough distinct pairs to fill a 64 KB table many times: the same bits
+    rng = np.random.default_rng(3)
+    words = [f"w{int(3000 * u * u)}" for u in rng.random(60000)]
+    path = tmp_path / "t.txt"
+    path.write_text("\n".join(" ".join(words[i:i + 12]) for i in range(0, len(words), 12)))
+    A, vocab = mmnc.cooc(path, window=5, min_count=1)
+    B, vocab_b = mmnc.cooc(path, window=5, min_count=1, max_memory=64 << 10)
+    assert vocab == vocab_b and A.nnz > 20000
+    assert np.array_equal(A.indptr, B.indptr) and np.array_equal(A.indices, B.indices)
+    assert np.array_equal(A.data, B.data)
+    with pytest.raises(ValueError, match="max_memory"):
+        mmnc.cooc(path, max_memory=1000)
+
+
 def test_embed():
     X, truth = planted(n_rows=120, n_cols=60, k=3, seed=16)
     E, sigma = mmnc.embed(X, 2)

@@ -717,6 +717,29 @@ expect_err "cut\.txt\.gz"
 expect_nonew
 end
 
+begin "cooc --memory: the same files as without, the runs spilled reported, nothing left in TMPDIR"
+GE=$SRC/data/great-expectations.txt.gz
+run cooc -q "$GE" -o a.mtx
+expect_rc 0
+mkdir spill
+TMPDIR=$PWD/spill run cooc "$GE" -o b.mtx --memory 64K
+expect_rc 0
+expect_same a.mtx b.mtx
+expect_same a.vocab b.vocab
+expect_err "tokens/s counting, [0-9]+ sorted runs spilled \([0-9.]+ MB written\)"
+TMPDIR=$PWD/spill run cooc -q "$GE" -o c.mtx --memory 1M -t 1 --weighting flat --min-count 1
+expect_rc 0
+run cooc -q "$GE" -o d.mtx -t 2 --weighting flat --min-count 1
+expect_rc 0
+expect_same c.mtx d.mtx
+[ -z "$(ls -A spill)" ] || fail_because "left in TMPDIR: $(ls -A spill | tr '\n' ' ')"
+end
+
+bad "cooc --memory 12Q -> usage" 2 "option --memory: expected a size .* got '12Q'" cooc --memory 12Q "$FIX/words.txt" -o x.mtx
+bad "cooc --memory below 64K -> usage" 2 "option --memory: 1000 is below the smallest limit, 64K" cooc --memory 1000 "$FIX/words.txt" -o x.mtx
+bad "cooc --memory -1 -> usage" 2 "option --memory: expected a size" cooc --memory -1 "$FIX/words.txt" -o x.mtx
+TMPDIR=/nonexistent/dir bad "cooc --memory: TMPDIR missing -> names it" 1 "cannot create the temporary file of sorted runs in /nonexistent/dir" cooc --memory 64K "$SRC/data/great-expectations.txt.gz" -o x.mtx
+
 # ---- embed and msr ----------------------------------------------------------------
 
 begin "embed: word2vec text with the cooc vocabulary, then binary"

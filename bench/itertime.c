@@ -1,8 +1,9 @@
 /*
  * itertime.c -- time of one iteration of mmnc's solvers, for bench/perf.
  *
- *   itertime DATA [-a nuclear|frobenius] [-k K] [-t THREADS] [-s SEED]
+ *   itertime DATA [-a nuclear|frobenius|information] [-k K] [-t THREADS] [-s SEED]
  *                 [-r RESTARTS] [--max-iter N] [--low-memory]
+ *                 [--columns frequency|random]
  *
  * Loads DATA as `mmnc cluster` does (any format; rows and columns without
  * mass dropped), then runs mmnc_cluster with a progress function that
@@ -16,8 +17,16 @@
  * Output: one JSON object on stdout with the shape, the load, pmf and
  * cluster times, the iterations, and the median, minimum and mean of the
  * iteration gaps ("iter_s_*"; absent when a start made fewer than two
- * iterations).  --low-memory builds the pmf without P^T
- * (MMNC_PMF_NO_TRANSPOSE), as `mmnc cluster --low-memory` does.  Uses only
+ * iterations), and the first gap, iteration 2 of the first start
+ * ("iter_s_first": for the information objective a sweep that still remakes
+ * nearly every cost).  --low-memory builds the pmf without P^T
+ * (MMNC_PMF_NO_TRANSPOSE), as `mmnc cluster --low-memory` does.
+ * --columns renumbers the columns before the pmf is built -- by decreasing
+ * number of nonzeros (ties by index) or in a random order drawn from the
+ * seed -- each row then sorted by the new numbers: what a frequency
+ * ordering of the columns inside the library would gain on the gathers
+ * (issue 18; the sums then run in another order, so the clusterings may
+ * differ in the last bits).  Uses only
  * the public API (include/mmnc.h).
  */
 #include <stdio.h>
@@ -70,9 +79,77 @@ static int by_value(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+static const mmnc_int *by_key_base;
+static int by_key(const void *a, const void *b)
+{
+    mmnc_int u = by_key_base[*(const mmnc_int *)a], v = by_key_base[*(const mmnc_int *)b];
+    return (u > v) - (u < v);
+}
+
+/* Renumber A's columns: new[j] for old column j, "frequency" (decreasing
+ * nonzeros) or "random"; rows re-sorted.  Returns 0, or -1 out of memory. */
+static int renumber_columns(mmnc_csr *A, const char *how, uint64_t seed)
+{
+    mmnc_int nx = A->ncols, *cnt = calloc((size_t)nx + 1, sizeof *cnt), *ord = malloc(((size_t)nx + 1) * sizeof *ord),
+             *nw = malloc(((size_t)nx + 1) * sizeof *nw), *key = NULL, *idx = NULL;
+    double *tv = NULL;
+    mmnc_int *tc = NULL, maxrow = 1;
+    int rc = -1;
+    if (!cnt || !ord || !nw) goto done;
+    for (mmnc_int e = 0; e < A->nnz; e++) cnt[A->colind[e]]++;
+    for (mmnc_int j = 0; j < nx; j++) ord[j] = j;
+    if (!strcmp(how, "random")) {
+        mmnc_rng r;
+        mmnc_rng_seed(&r, seed);
+        for (mmnc_int j = nx - 1; j > 0; j--) {
+            mmnc_int i = mmnc_rng_below(&r, j + 1), t = ord[j];
+            ord[j] = ord[i];
+            ord[i] = t;
+        }
+    } else { /* decreasing count, ties by index: sort by (-count, j) */
+        key = malloc(((size_t)nx + 1) * sizeof *key);
+        if (!key) goto done;
+        for (mmnc_int j = 0; j < nx; j++) key[j] = -cnt[j] * (nx + 1) + j;
+        by_key_base = key;
+        qsort(ord, (size_t)nx, sizeof *ord, by_key);
+    }
+    for (mmnc_int j = 0; j < nx; j++) nw[ord[j]] = j;
+    for (mmnc_int y = 0; y < A->nrows; y++)
+        if (A->rowptr[y + 1] - A->rowptr[y] > maxrow) maxrow = A->rowptr[y + 1] - A->rowptr[y];
+    idx = malloc((size_t)maxrow * sizeof *idx);
+    tc = malloc((size_t)maxrow * sizeof *tc);
+    tv = malloc((size_t)maxrow * sizeof *tv);
+    if (!idx || !tc || !tv) goto done;
+    for (mmnc_int y = 0; y < A->nrows; y++) {
+        mmnc_int e0 = A->rowptr[y], n = A->rowptr[y + 1] - e0;
+        for (mmnc_int i = 0; i < n; i++) {
+            tc[i] = nw[A->colind[e0 + i]];
+            tv[i] = A->val[e0 + i];
+            idx[i] = i;
+        }
+        by_key_base = tc;
+        qsort(idx, (size_t)n, sizeof *idx, by_key);
+        for (mmnc_int i = 0; i < n; i++) {
+            A->colind[e0 + i] = tc[idx[i]];
+            A->val[e0 + i] = tv[idx[i]];
+        }
+    }
+    rc = 0;
+done:
+    free(cnt);
+    free(ord);
+    free(nw);
+    free(key);
+    free(idx);
+    free(tc);
+    free(tv);
+    return rc;
+}
+
 static void usage(FILE *fp)
 {
-    fprintf(fp, "Usage: itertime DATA [-a nuclear|frobenius] [-k K] [-t THREADS] [-s SEED] [-r RESTARTS] [--max-iter N] [--low-memory]\n"
+    fprintf(fp, "Usage: itertime DATA [-a nuclear|frobenius|information] [-k K] [-t THREADS] [-s SEED] [-r RESTARTS] [--max-iter N] [--low-memory]\n"
+                "                [--columns frequency|random]\n"
                 "Time per iteration of mmnc's solvers (JSON on stdout).  Defaults: nuclear, k 10,\n"
                 "all cores, seed 1, 1 start, the library's iteration cap.\n");
 }
@@ -89,7 +166,7 @@ int main(int argc, char **argv)
     mmnc_params prm;
     mmnc_result *r = NULL;
     clockbook cb = {0};
-    const char *path = NULL;
+    const char *path = NULL, *columns = NULL;
     int rc = 1, total_iter = 0, flags = 0;
     double t0, t1, t2, t3;
     openblas_set_num_threads(1);
@@ -104,6 +181,7 @@ int main(int argc, char **argv)
             a = argv[++i];
             if (!strcmp(a, "nuclear")) prm.algorithm = MMNC_ALG_NUCLEAR;
             else if (!strcmp(a, "frobenius")) prm.algorithm = MMNC_ALG_FROBENIUS;
+            else if (!strcmp(a, "information")) prm.algorithm = MMNC_ALG_INFORMATION;
             else {
                 usage(stderr);
                 return 2;
@@ -114,6 +192,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-r") && more) prm.restarts = atoi(argv[++i]);
         else if (!strcmp(a, "--max-iter") && more) prm.max_iter = atoi(argv[++i]);
         else if (!strcmp(a, "--low-memory")) flags |= MMNC_PMF_NO_TRANSPOSE;
+        else if (!strcmp(a, "--columns") && more) {
+            columns = argv[++i];
+            if (strcmp(columns, "frequency") && strcmp(columns, "random")) {
+                usage(stderr);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
@@ -135,6 +220,10 @@ int main(int argc, char **argv)
     mmnc_read_opts_default(&ro);
     t0 = now();
     if (mmnc_data_read(path, &ro, &d, &err) || mmnc_data_drop_empty(d, NULL, NULL, &err)) goto fail;
+    if (columns && renumber_columns(d->A, columns, prm.seed) != 0) {
+        fprintf(stderr, "itertime: out of memory\n");
+        goto done;
+    }
     t1 = now();
     if (mmnc_pmf_build_ex(d->A, flags, &p, &err)) goto fail;
     t2 = now();
@@ -146,15 +235,19 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < r->restarts; i++) total_iter += r->restart_iterations[i];
     printf("{\"rows\": %lld, \"columns\": %lld, \"nonzeros\": %lld, \"k\": %lld, \"threads\": %d, "
-           "\"algorithm\": \"%s\", \"restarts\": %d, \"seconds_load\": %.6f, \"seconds_pmf\": %.6f, "
+           "\"algorithm\": \"%s\", \"columns\": \"%s\", \"restarts\": %d, \"seconds_load\": %.6f, \"seconds_pmf\": %.6f, "
            "\"seconds_cluster\": %.6f, \"seconds_cluster_lib\": %.6f, \"iterations\": %d, \"converged\": %s, "
            "\"objective\": %.17g, \"gaps\": %zu",
            (long long)p->ny, (long long)p->nx, (long long)p->nnz, (long long)prm.k, prm.threads,
-           prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "frobenius", prm.restarts, t1 - t0, t2 - t1, t3 - t2,
+           prm.algorithm == MMNC_ALG_NUCLEAR     ? "nuclear"
+           : prm.algorithm == MMNC_ALG_FROBENIUS ? "frobenius"
+                                                 : "information",
+           columns ? columns : "as read", prm.restarts, t1 - t0, t2 - t1, t3 - t2,
            r->seconds, total_iter, r->converged ? "true" : "false", r->objective, cb.n);
     if (cb.n > 0) {
         double s = 0.0;
         for (size_t i = 0; i < cb.n; i++) s += cb.gap[i];
+        printf(", \"iter_s_first\": %.6g", cb.gap[0]); /* the first whole gap: iteration 2 of start 0 */
         qsort(cb.gap, cb.n, sizeof(double), by_value);
         printf(", \"iter_s_median\": %.6g, \"iter_s_min\": %.6g, \"iter_s_mean\": %.6g",
                cb.n % 2 ? cb.gap[cb.n / 2] : 0.5 * (cb.gap[cb.n / 2 - 1] + cb.gap[cb.n / 2]), cb.gap[0],

@@ -83,6 +83,7 @@
  * which gives the same bits (a cost depends only on its cluster's sums).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "solver_i.h"
@@ -99,6 +100,7 @@ static inline double xlogx(double v) { return v > 0.0 ? v * log(v) : 0.0; }
  * clusters changed since.  Late sweeps, where few rows move, then cost
  * O(nnz(y) x changed clusters) a row instead of O(nnz(y) k). */
 typedef struct moves {
+    const mmnc_int *col; /* the column of each nonzero of P as the sums T, BL number them (see renumber) */
     double *cost;     /* ny x k */
     int64_t *seen;    /* ny; -1: never */
     int64_t *changed; /* k */
@@ -275,7 +277,7 @@ static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, co
 {
     const mmnc_csr *P = p->P;
     mmnc_int e0 = P->rowptr[y];
-    costs_of(P->colind + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
+    costs_of(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
              m->seen + y, redo, m->acc + (redo - m->redo));
 }
 
@@ -357,7 +359,7 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
             if (alone(p, y, c0, pz)) continue;
             row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
             if ((c1 = decide(k, c0, m->cost + y * k, nc, m)) == c0) continue;
-            move(P->colind + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, T, BL, pz, nc, m);
+            move(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, T, BL, pz, nc, m);
             labels[y] = c1;
             moved++;
         }
@@ -498,15 +500,94 @@ static int nuclear_norm(const mmnc_pmf *p, mmnc_int k, const double *T, const do
     return status;
 }
 
-/* T = P_{Z,X}^T, pz and BL = T log T afresh from the labels (collective). */
+/* The columns numbered by frequency inside the solver.  Per nonzero the
+ * moves read the k-rows of T and BL at its column; on power-law data in
+ * another column order (alphabetical terms, say) those reads scatter over
+ * tables beyond the caches, and a random order made the sweeps 1.3-1.6x
+ * slower on the MSR co-occurrence matrix (bench/NOTES.md, "the order of the
+ * columns").  So where the two tables exceed MMNC_I_COLUMN_ORDER_BYTES the
+ * solver keeps T and BL with the columns numbered by decreasing nonzeros
+ * (ties by index) and its own copy of the column indices so numbered, in
+ * each row's order: every sum runs over the same values in the same order,
+ * and the result is the same bits.  T leaves the solver (objective, norm)
+ * in the input's order.  Serial runs only (the distributed moves send the
+ * input's columns). */
+#define MMNC_I_COLUMN_ORDER_BYTES ((size_t)4 << 20)
+int mmnc_i_column_order = -1;
+
+typedef struct renumber {
+    mmnc_int *col; /* nnz: the new number of each nonzero's column; NULL: none */
+    mmnc_int *nw;  /* nx: the new number of each column */
+    double *Tu;    /* nx x k: T in the input's order */
+} renumber;
+
+typedef struct column_count {
+    int64_t count;
+    mmnc_int x;
+} column_count;
+
+/* Decreasing count, ties by index. */
+static int by_count(const void *a, const void *b)
+{
+    const column_count *u = a, *v = b;
+    if (u->count != v->count) return u->count > v->count ? -1 : 1;
+    return (u->x > v->x) - (u->x < v->x);
+}
+
+/* Make rn (all NULL where not worth it or distributed); MMNC_OK or ENOMEM. */
+static int renumber_make(const mmnc_pmf *p, mmnc_int k, renumber *rn, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int nx = p->nx;
+    column_count *cnt = NULL;
+    int status = MMNC_OK, want = mmnc_i_column_order;
+    if (want < 0) want = (size_t)nx * (size_t)k * 2 * sizeof(double) > MMNC_I_COLUMN_ORDER_BYTES;
+    if (!want || mmnc_i_distributed(p) || nx < 2) return MMNC_OK;
+    MMNC_CALLOC(cnt, nx, err, status);
+    MMNC_ALLOC(rn->nw, nx, err, status);
+    MMNC_ALLOC(rn->Tu, nx * k, err, status);
+    MMNC_ALLOC(rn->col, P->nnz > 0 ? P->nnz : 1, err, status);
+    for (mmnc_int x = 0; x < nx; x++) cnt[x].x = x;
+    for (mmnc_int e = 0; e < P->nnz; e++) cnt[P->colind[e]].count++;
+    qsort(cnt, (size_t)nx, sizeof *cnt, by_count);
+    for (mmnc_int x = 0; x < nx; x++) rn->nw[cnt[x].x] = x;
+#pragma omp parallel for schedule(static) if (P->nnz > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int e = 0; e < P->nnz; e++) rn->col[e] = rn->nw[P->colind[e]];
+cleanup:
+    mmnc_i_free(cnt);
+    return status;
+}
+
+static void renumber_free(renumber *rn)
+{
+    mmnc_i_free(rn->col);
+    mmnc_i_free(rn->nw);
+    mmnc_i_free(rn->Tu);
+}
+
+/* T in the input's order: T itself, or rn->Tu made from it. */
+static const double *input_order(const mmnc_pmf *p, mmnc_int k, const double *T, const renumber *rn)
+{
+    if (!rn->col) return T;
+#pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int x = 0; x < p->nx; x++) memcpy(rn->Tu + x * k, T + rn->nw[x] * k, (size_t)k * sizeof *T);
+    return rn->Tu;
+}
+
+/* T = P_{Z,X}^T (columns numbered as rn says), pz and BL = T log T afresh
+ * from the labels (collective). */
 static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *BL, double *pz,
-                    int64_t *nc)
+                    int64_t *nc, const renumber *rn)
 {
     for (mmnc_int c = 0; c < k; c++) nc[c] = 0;
     for (mmnc_int y = 0; y < p->ny; y++) nc[labels[y]]++;
     mmnc_i_disum(p, nc, k);
-    mmnc_i_pzx(p, k, labels, NULL, T);
+    mmnc_i_pzx(p, k, labels, NULL, rn->col ? rn->Tu : T);
     mmnc_i_pz(p, k, labels, NULL, pz);
+    if (rn->col) {
+#pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
+        for (mmnc_int x = 0; x < p->nx; x++) memcpy(T + rn->nw[x] * k, rn->Tu + x * k, (size_t)k * sizeof *T);
+    }
 #pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < p->nx * k; i++) BL[i] = xlogx(T[i]);
 }
@@ -522,7 +603,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     int64_t *nc = NULL;
     double wpri, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
-    moves m = {W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0}; /* W (ny x k) holds the costs until the end */
+    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0}; /* W (ny x k) holds the costs until the end */
+    renumber rn = {NULL, NULL, NULL};
     int status = MMNC_OK;
     mmnc_rng rng;
     MMNC_ALLOC(T, nx * k, err, status);
@@ -542,6 +624,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     MMNC_ALLOC(m.redo, m.block * k, err, status);
     MMNC_ALLOC(m.acc, m.block * k, err, status);
     MMNC_ALLOC(m.gain, k, err, status);
+    if ((status = renumber_make(p, k, &rn, err)) != MMNC_OK) goto cleanup;
+    m.col = rn.col ? rn.col : p->P->colind;
     /* the order of the visits: all ranks' rows, drawn from the seed and the start */
     mmnc_rng_seed(&rng, prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart);
     for (mmnc_int y = 0; y < ny; y++) m.seen[y] = -1;
@@ -551,7 +635,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         order[y] = order[j];
         order[j] = t;
     }
-    refresh(p, k, labels, T, BL, pz, nc);
+    refresh(p, k, labels, T, BL, pz, nc, &rn);
     all_changed(&m, k);
     wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
     run->iterations = 0;
@@ -564,9 +648,9 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     for (int phase = wpri > 0.0 ? 0 : 1, it = 0; phase < 2; phase++) {
         double wp = phase ? wpri : 0.0, gamma = phase ? prm->size_prior : 0.0;
         if (phase == 1 && wpri > 0.0) { /* keep the prior-free optimum and its norm */
-            refresh(p, k, labels, T, BL, pz, nc);
+            refresh(p, k, labels, T, BL, pz, nc, &rn);
             all_changed(&m, k);
-            if ((status = nuclear_norm(p, k, T, pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
+            if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
             memcpy(keep, labels, (size_t)ny * sizeof *keep);
         }
         m.w = wp;
@@ -581,7 +665,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
             }
             run->iterations = it + 1;
             if (prm->progress &&
-                (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, T, pz, nc, gamma, nnz_all), err)) !=
+                (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all), err)) !=
                     MMNC_OK)
                 goto cleanup;
             if (moved == 0) {
@@ -591,17 +675,17 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
             }
         }
     }
-    refresh(p, k, labels, T, BL, pz, nc); /* fresh sums for the objective: no drift in what is reported */
+    refresh(p, k, labels, T, BL, pz, nc, &rn); /* fresh sums for the objective: no drift in what is reported */
     if (wpri > 0.0) { /* the guard: the prior's partition must not lower the nuclear norm */
         double nuc1;
-        if ((status = nuclear_norm(p, k, T, pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
+        if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
         run->prior_kept = nuc1 >= nuc0;
         if (!run->prior_kept) {
             memcpy(labels, keep, (size_t)ny * sizeof *keep);
-            refresh(p, k, labels, T, BL, pz, nc);
+            refresh(p, k, labels, T, BL, pz, nc, &rn);
         }
     }
-    run->objective = objective(p, k, T, pz, nc, prm->size_prior, nnz_all);
+    run->objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, prm->size_prior, nnz_all);
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
 cleanup:
@@ -618,6 +702,7 @@ cleanup:
     mmnc_i_free(m.redo);
     mmnc_i_free(m.acc);
     mmnc_i_free(m.gain);
+    renumber_free(&rn);
     mmnc_i_free(buf);
     return status;
 }

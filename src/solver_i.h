@@ -59,6 +59,10 @@ int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_
  * one-hot, run->objective = I(X;Z). */
 int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                        mmnc_i_run *run, mmnc_err *err);
+/* Whether mmnc_i_information numbers the columns by frequency inside (the
+ * same bits either way): -1 (default) where its tables exceed
+ * MMNC_I_COLUMN_ORDER_BYTES, 0 never, 1 always.  For tests and benchmarks. */
+extern int mmnc_i_column_order;
 
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,

@@ -8,6 +8,8 @@
  *   - information moves never lower I(X;Z) (every sweep), and refining a
  *     start never lowers its I(X;Z);
  *   - same seed, same bits for 1 and 2 threads (information, the default);
+ *   - the same bits with the columns numbered by frequency inside the
+ *     moves (mmnc_i_column_order) as without, below and above k = 16;
  *   - planted partitions with unequal cluster sizes are recovered by the
  *     default and by -a information;
  *   - mmnc_params_paper is the paper's protocol (random starts, the best
@@ -306,6 +308,39 @@ static void test_flog(void)
     CHECK(worst < 4.5e-16);
 }
 
+/* The moves number the columns by frequency inside where their tables are
+ * large (mmnc_i_column_order): the labels, objectives and every start's
+ * objective must be the same bits as without, for the few-cluster sums (k <
+ * 16) and the vector ones, on 1 and 2 threads. */
+static void test_column_order(void)
+{
+    const double share[4] = {0.4, 0.3, 0.2, 0.1};
+    mmnc_int truth[600], sorted = 1;
+    mmnc_pmf *p = planted_unequal(600, 240, 4, share, 0.3, 0.12, 23, truth);
+    for (mmnc_int x = 1; x < p->nx; x++) /* the renumbering must not be the identity */
+        if (p->Pt->rowptr[x + 1] - p->Pt->rowptr[x] > p->Pt->rowptr[x] - p->Pt->rowptr[x - 1]) sorted = 0;
+    CHECK(!sorted);
+    for (mmnc_int k = 4; k <= 20; k += 16)
+        for (int threads = 1; threads <= 2; threads++) {
+            mmnc_params prm;
+            mmnc_result *a = NULL, *b = NULL;
+            mmnc_params_default(&prm);
+            prm.k = k;
+            prm.threads = threads;
+            mmnc_i_column_order = 0;
+            CHECK_OK(mmnc_cluster(p, &prm, &a, NULL));
+            mmnc_i_column_order = 1;
+            CHECK_OK(mmnc_cluster(p, &prm, &b, NULL));
+            mmnc_i_column_order = -1;
+            CHECK(memcmp(a->label, b->label, 600 * sizeof(mmnc_int)) == 0);
+            CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
+            CHECK(memcmp(a->restart_objective, b->restart_objective, a->restarts * sizeof(double)) == 0);
+            CHECK(a->best_restart == b->best_restart);
+            mmnc_result_free(a), mmnc_result_free(b);
+        }
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_flog();
@@ -313,5 +348,6 @@ int main(void)
     test_rule();
     test_monotone_and_planted();
     test_threads_and_paper();
+    test_column_order();
     return test_done();
 }

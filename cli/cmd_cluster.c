@@ -37,7 +37,7 @@ static void help(void)
            "                        (each), or none; for hard results only (default none)\n"
            "      --size-prior G    information objective (-a information, --refine): maximise\n"
            "                        I(X;Z) - G (rows / nonzeros) H(cluster sizes in rows); 0 = I(X;Z)\n"
-           "                        alone, larger keeps large groups whole (default 8)\n"
+           "                        alone, larger keeps large groups whole (default %g)\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = 300 (nuclear), 3000 (frobenius) or 100\n"
@@ -70,7 +70,8 @@ static void help(void)
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
            "      --truth-var NAME  variable of a .mat truth file (default gnd)\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
-           "  -h, --help            this help\n\n");
+           "  -h, --help            this help\n\n",
+           MMNC_SIZE_PRIOR_DEFAULT);
     cli_load_help(stdout);
 }
 

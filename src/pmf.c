@@ -146,12 +146,16 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
  * 10^3), cache-blocked.  X is first copied into panels of PANEL columns,
  * each panel contiguous (nc x PANEL, zero-padded, on huge pages where the
  * system gives them), so that the PANEL values of a column are two aligned
- * cache lines... four (PANEL = 32 doubles) on one page.  The rows of M go in
- * groups of about GROUP_NNZ nonzeros, and each group is swept once per
- * panel with the PANEL sums of a row in registers: the group's scaled
- * values (in L1/L2) are read once per panel instead of the matrix from
- * memory, and the slices of the frequent columns stay in L2 across the
- * group's rows.  The row-at-a-time loop instead streams the whole m-row of
+ * cache lines... four (PANEL = 32 doubles) on one page.  The panels are taken
+ * a few at a time (as many as fit in SWEEP_BYTES, at least one: L3-sized),
+ * and all the rows of M are swept over them before the next ones, so that
+ * the gathered slices come from the cache, not from memory: sweeping every
+ * panel for a group of rows before the next group instead read X from
+ * memory once per group (2.1x slower on the MSR matrix, bench/NOTES.md).
+ * Within a sweep the rows go in groups of about GROUP_NNZ nonzeros, whose
+ * scaled values are computed into a per-thread buffer once per sweep, with
+ * the PANEL sums of a row in registers; the slices of the frequent columns
+ * stay in L2 across the group's rows.  The row-at-a-time loop instead streams the whole m-row of
  * X (6.4 KB at m = 800, a new page each) from memory for every nonzero and
  * keeps its sums in memory (bench/NOTES.md, "Embeddings").  Every sum is
  * made in the same order and with the same roundings as rowwise_mul (v =
@@ -162,6 +166,7 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #define GROUP_NNZ 8192  /* nonzeros per group of rows: 64 KB of values + 64 KB of indices */
 #define PANEL_AHEAD 8   /* nonzeros ahead whose X slices are prefetched */
 #define HUGE_PAGE 2097152
+#define SWEEP_BYTES ((size_t)16 << 20) /* panels swept over all rows at a time: L3-sized */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
@@ -175,13 +180,13 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #endif
 
 /* Rows [i0, i1) of M, whose scaled values are v[e - rowptr[i0]]; Xp holds
- * np panels of nc x PANEL; all m columns of Y. */
+ * the panels of nc x PANEL; columns [ja, jb) of Y (ja a multiple of PANEL). */
 MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *v, const double *dr,
-                                    mmnc_int m, const double *Xp, double *Y)
+                                    mmnc_int m, mmnc_int ja, mmnc_int jb, const double *Xp, double *Y)
 {
     const mmnc_int *ci = M->colind;
     mmnc_int base = M->rowptr[i0], end = M->rowptr[i1], nc = M->ncols;
-    for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
+    for (mmnc_int j0 = ja; j0 < jb; j0 += PANEL) {
         mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
         const double *X = Xp + (j0 / PANEL) * nc * PANEL;
         for (mmnc_int i = i0; i < i1; i++) {
@@ -211,10 +216,12 @@ MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1,
 static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y)
 {
     mmnc_int n = M->nrows, nc = M->ncols, np = (m + PANEL - 1) / PANEL, ng = 0, maxg = 0, *g = NULL;
+    mmnc_int sweep = (mmnc_int)(SWEEP_BYTES / ((size_t)(nc ? nc : 1) * PANEL * sizeof(double))); /* panels per sweep */
     double *sq = NULL, *buf = NULL, *Xp = NULL;
     char *raw = NULL;
     size_t xbytes, align;
     int nt = 1;
+    if (sweep < 1) sweep = 1;
     if (m < PANEL || n == 0) {
         rowwise_mul(M, dr, dc, m, X, Y);
         return;
@@ -262,11 +269,14 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
                 memcpy(d, X + c * m + j0, (size_t)w * sizeof(double));
                 for (mmnc_int z = w; z < PANEL; z++) d[z] = 0.0;
             }
+        for (mmnc_int p0 = 0; p0 < np; p0 += sweep) {
+            mmnc_int ja = p0 * PANEL, jb = p0 + sweep < np ? (p0 + sweep) * PANEL : m;
 #pragma omp for schedule(dynamic, 1)
-        for (mmnc_int b = 0; b < ng; b++) {
-            mmnc_int base = M->rowptr[g[b]];
-            for (mmnc_int e = base; e < M->rowptr[g[b + 1]]; e++) v[e - base] = M->val[e] / sq[M->colind[e]];
-            group_mul(M, g[b], g[b + 1], v, dr, m, Xp, Y);
+            for (mmnc_int b = 0; b < ng; b++) {
+                mmnc_int base = M->rowptr[g[b]];
+                for (mmnc_int e = base; e < M->rowptr[g[b + 1]]; e++) v[e - base] = M->val[e] / sq[M->colind[e]];
+                group_mul(M, g[b], g[b + 1], v, dr, m, ja, jb, Xp, Y);
+            }
         }
     }
 done:

@@ -6,8 +6,9 @@
  *                    [--stream-mib MIB] [--no-baseline]
  *
  * Loads DATA as `mmnc embed` does (rows and columns without mass dropped,
- * P and P^T), takes the block width of the subspace iteration l = DIM + 1 +
- * oversample (default oversample max(20, (DIM + 1) / 4), as mmnc_embed), and
+ * P and P^T), takes the block width of the subspace iteration l = DIM +
+ * oversample (default oversample max(20, DIM / 4), as mmnc_embed, which
+ * deflates the trivial pair instead of computing it), and
  * measures on THREADS threads (default: all cores):
  *
  *   dgemm     GFLOP/s of OpenBLAS dgemm, one single-threaded call per thread
@@ -249,8 +250,8 @@ int main(int argc, char **argv)
     openblas_set_num_threads(1); /* as the CLI: threads come from OpenMP */
     if (threads > 0) omp_set_num_threads(threads);
     threads = omp_get_max_threads();
-    if (over < 0) over = (dim + 1) / 4 > 20 ? (dim + 1) / 4 : 20;
-    l = dim + 1 + over;
+    if (over < 0) over = dim / 4 > 20 ? dim / 4 : 20;
+    l = dim + over;
 
     double t0 = now();
     mmnc_load_opts_default(&lo);

@@ -677,7 +677,13 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  *     E[y][j] = sigma_j^power * U[y][j] / sqrt(P_Y(y)),  j = 1..d,
  *
  * where U holds the left singular vectors of the DTM B_{Y,X} for its
- * largest singular values after the trivial one (mmnc_dtm_svds_ex).  Rows
+ * largest singular values after the trivial one (sigma = 1, u = sqrt(P_Y)),
+ * computed as those of B - sqrt(P_Y) sqrt(P_X)^T (the trivial pair
+ * deflated; with keep_trivial, of B itself).  So every coordinate is
+ * orthogonal to the trivial one, sum_y P_Y(y) E[y][j] = 0, also where the
+ * data has several connected components and 1 is a singular value more
+ * than once (without the deflation rounding picked a basis of that space,
+ * which could add a constant to every row's first coordinate).  Rows
  * close in cosine co-occur with the same contexts beyond what their
  * frequencies explain.  E is |Y| x d, row-major (caller-allocated); sigma (d,
  * may be NULL) receives the singular values used; *iters (may be NULL) the
@@ -692,7 +698,7 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * block once, before the Rayleigh-Ritz step.  The same subspaces, about
  * half the dense work; the vectors agree with mmnc_dtm_svds_ex's to the
  * tolerance, not bit for bit.
- * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + 1 + oversample.
+ * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + oversample.
  */
 MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,
                mmnc_err *err);

@@ -224,6 +224,50 @@ static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *e
     return MMNC_OK;
 }
 
+/* The lean iteration's products, of B or (deflate = 1) of B less its
+ * trivial pair, B - sqrt(P_Y) sqrt(P_X)^T, whose singular values are B's
+ * but the 1 of u = sqrt(P_Y), v = sqrt(P_X): Y = B Q - u (v^T Q).  c (l)
+ * is scratch.  The sums are serial (the same bits for any thread count).
+ * Without the deflation the trivial pair is computed with the others, and
+ * where the data has several components (more singular values equal to 1)
+ * the returned vectors are any basis of that space: one of them need not
+ * be orthogonal to u, and rounding decides which (a constant added to
+ * every row's first coordinate). */
+static void lean_mul(const mmnc_pmf *p, mmnc_int l, const double *Q, double *Yb, int deflate, double *c)
+{
+    mmnc_dtm_mul(p, l, Q, Yb);
+    if (!deflate) return;
+    for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        double v = sqrt(p->px[x]);
+        for (mmnc_int j = 0; j < l; j++) c[j] += v * Q[x * l + j];
+    }
+#pragma omp parallel for schedule(static) if (p->ny * l > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double u = sqrt(p->py[y]);
+        for (mmnc_int j = 0; j < l; j++) Yb[y * l + j] -= u * c[j];
+    }
+}
+
+/* Q = B^T Y, deflated as lean_mul: Q = B^T Y - v (u^T Y), u^T Y summed
+ * across ranks (Y is distributed by rows, Q is everywhere the same). */
+static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q, int deflate, double *c)
+{
+    mmnc_dtm_tmul(p, l, Yb, Q);
+    if (!deflate) return;
+    for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double u = sqrt(p->py[y]);
+        for (mmnc_int j = 0; j < l; j++) c[j] += u * Yb[y * l + j];
+    }
+    mmnc_i_dsum(p, c, l);
+#pragma omp parallel for schedule(static) if (p->nx * l > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        double v = sqrt(p->px[x]);
+        for (mmnc_int j = 0; j < l; j++) Q[x * l + j] -= v * c[j];
+    }
+}
+
 /* Long (~150 lines): the subspace iteration, its Rayleigh-Ritz step and
  * the sign convention of the vectors (with its distributed tie-break) in
  * the order of Halko et al.'s Algorithm 4.4; the dense kernels are the
@@ -239,16 +283,17 @@ static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *e
  * V = Q Vs.  The spans are those of Halko et al.'s scheme, which
  * orthonormalised both blocks twice in every iteration (bench/NOTES.md,
  * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4).
- * That is the lean iteration (lean = 1, mmnc_embed).  lean = 0 keeps Halko
+ * That is the lean iteration (lean = 1, mmnc_embed; deflate = 1: of B less
+ * its trivial pair, see lean_mul).  lean = 0 keeps Halko
  * et al.'s iteration as written, which orthonormalises Y and Q twice each
  * and takes the Ritz values from an l x l SVD every iteration: the bits of
  * mmnc_dtm_svds_ex, and so of the spectral starts of the clustering (whose
  * regression floors on Reuters were set with them), stay as they were. */
 static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed, int lean,
-                double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+                int deflate, double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
     mmnc_int ny, nx, l, it = 0;
-    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL;
+    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL, *cdef = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
     int status = MMNC_OK, converged = 0, qrounds = 2;
     mmnc_rng rng;
@@ -277,6 +322,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     MMNC_ALLOC(svt, l * l, err, status);
     MMNC_ALLOC(prev, r, err, status);
     MMNC_ALLOC(superb, l, err, status);
+    MMNC_ALLOC(cdef, l, err, status);
     MMNC_ALLOC(w.G, l * l, err, status);
     MMNC_ALLOC(w.R1, l * l, err, status);
     MMNC_ALLOC(w.part, NBLOCKS * l * l, err, status);
@@ -307,7 +353,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         }
     }
     while (lean && it < maxit) {
-        mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
+        lean_mul(p, l, Q, Yb, deflate, cdef); /* distributed: this rank's rows of Y */
         gram(ny, l, Yb, w.G, w.part);
         if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
         if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
@@ -317,7 +363,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             break;
         }
         if (it == maxit) break;
-        mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
+        lean_tmul(p, l, Yb, Q, deflate, cdef); /* summed across ranks: the same Q everywhere */
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     }
     if (lean && qrounds == 1) {
@@ -336,7 +382,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             }
         } else {
             if ((status = householder(nx, l, Q, NULL, w.tau, err)) != MMNC_OK) goto cleanup;
-            mmnc_dtm_mul(p, l, Q, Yb);
+            lean_mul(p, l, Q, Yb, deflate, cdef);
         }
     }
     /* Rayleigh-Ritz: B Q = Y R with Y orthonormal; R = Us S Vs^T. dgesvd
@@ -408,6 +454,7 @@ cleanup:
     mmnc_i_free(svt);
     mmnc_i_free(prev);
     mmnc_i_free(superb);
+    mmnc_i_free(cdef);
     mmnc_i_free(w.G);
     mmnc_i_free(w.R1);
     mmnc_i_free(w.part);
@@ -418,13 +465,13 @@ cleanup:
 int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
                      double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
-    return svds(p, r, oversample, tol, maxit, seed, 0, sigma, U, V, iters, err);
+    return svds(p, r, oversample, tol, maxit, seed, 0, 0, sigma, U, V, iters, err);
 }
 
 int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, double *sigma, double *U,
                   double *V, mmnc_err *err)
 {
-    return svds(p, r, -1, tol, maxit, seed, 0, sigma, U, V, NULL, err);
+    return svds(p, r, -1, tol, maxit, seed, 0, 0, sigma, U, V, NULL, err);
 }
 
 /* ---- embeddings ------------------------------------------------------------ */
@@ -450,10 +497,10 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
     if (iters) *iters = 0;
     if (!p || !o || !E) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: NULL argument");
     d = o->dim;
-    skip = o->keep_trivial ? 0 : 1;
-    r = d + skip;
+    skip = o->keep_trivial ? 0 : 1; /* 1: the trivial pair is deflated, not computed */
+    r = d;
     ny = p->ny;
-    if (d < 1 || r > ny || r > p->nx)
+    if (d < 1 || d + skip > ny || d + skip > p->nx)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "dimension %lld must be between 1 and %lld (the smaller side of the matrix%s)",
                           (long long)d, (long long)((ny < p->nx ? ny : p->nx) - skip),
@@ -466,19 +513,19 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
     {
         mmnc_int over = o->oversample;
         if (over < 0) over = r / 4 > 20 ? r / 4 : 20;
-        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, s, U, NULL, iters, err);
+        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, skip, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
 #pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double a = 1.0 / sqrt(p->py[y]);
         for (mmnc_int j = 0; j < d; j++) {
-            double f = o->sigma_power != 0.0 ? pow(s[j + skip], o->sigma_power) : 1.0;
-            E[y * d + j] = a * f * U[y * r + j + skip];
+            double f = o->sigma_power != 0.0 ? pow(s[j], o->sigma_power) : 1.0;
+            E[y * d + j] = a * f * U[y * r + j];
         }
     }
     if (sigma)
-        for (mmnc_int j = 0; j < d; j++) sigma[j] = s[j + skip];
+        for (mmnc_int j = 0; j < d; j++) sigma[j] = s[j];
 cleanup:
     mmnc_i_threads_pop(saved);
     mmnc_i_free(U);

@@ -166,6 +166,49 @@ static void test_embed(void)
     mmnc_pmf_free(p);
 }
 
+/* Two components (a block-diagonal matrix): B has the singular value 1
+ * twice, and any basis of that pair is a valid SVD.  The embedding deflates
+ * the trivial pair, so its first coordinate is the other vector of the
+ * pair, orthogonal to sqrt(P_Y): sum_y P_Y(y) E[y][j] = 0 for every j
+ * (before, rounding chose the basis, and could add a constant to every
+ * row's first coordinate: on the MSR matrix, whose second component is one
+ * word, the first coordinate was 1 for every other word). */
+static void test_embed_components(void)
+{
+    mmnc_csr *A1 = test_random_csr(90, 80, 0.1, 31), *A2 = test_random_csr(40, 50, 0.15, 37), *A = NULL;
+    mmnc_int n = 0, cap = A1->nnz + A2->nnz;
+    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    for (int b = 0; b < 2; b++) {
+        const mmnc_csr *M = b ? A2 : A1;
+        for (mmnc_int i = 0; i < M->nrows; i++)
+            for (mmnc_int e = M->rowptr[i]; e < M->rowptr[i + 1]; e++)
+                ri[n] = i + (b ? 90 : 0), ci[n] = M->colind[e] + (b ? 80 : 0), v[n++] = M->val[e];
+    }
+    CHECK_OK(mmnc_csr_from_triplets(130, 130, n, ri, ci, v, &A, NULL));
+    mmnc_pmf *p = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_int d = 40;
+    double *E = malloc(p->ny * d * sizeof(double)), sig[40];
+    mmnc_embed_opts o;
+    mmnc_embed_opts_default(&o);
+    o.dim = d;
+    int st = mmnc_embed(p, &o, sig, E, NULL, NULL);
+    CHECK(st == MMNC_OK || st == MMNC_ENOCONV);
+    CHECK_NEAR(sig[0], 1.0, 1e-9); /* the second component's pair */
+    CHECK(sig[1] < 1.0 - 1e-6);
+    double worst = 0.0;
+    for (mmnc_int j = 0; j < d; j++) {
+        double t = 0.0;
+        for (mmnc_int y = 0; y < p->ny; y++) t += p->py[y] * E[y * d + j];
+        worst = fmax(worst, fabs(t));
+    }
+    CHECK(worst < 1e-12); /* without the deflation: up to ~1 */
+    free(ri), free(ci), free(v), free(E);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A), mmnc_csr_free(A1), mmnc_csr_free(A2);
+}
+
 static void test_embed_threads(void)
 {
 #ifdef _OPENMP
@@ -359,6 +402,7 @@ int main(void)
     test_svds_oversampling();
     test_svds_rank_deficient();
     test_embed();
+    test_embed_components();
     test_embed_threads();
     test_vectors_roundtrip();
     test_vectors_bad();

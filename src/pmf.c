@@ -151,13 +151,15 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
  * and all the rows of M are swept over them before the next ones, so that
  * the gathered slices come from the cache, not from memory: sweeping every
  * panel for a group of rows before the next group instead read X from
- * memory once per group (2.1x slower on the MSR matrix, bench/NOTES.md).
- * Within a sweep the rows go in groups of about GROUP_NNZ nonzeros, whose
- * scaled values are computed into a per-thread buffer once per sweep, with
- * the PANEL sums of a row in registers; the slices of the frequent columns
- * stay in L2 across the group's rows.  The row-at-a-time loop instead streams the whole m-row of
+ * memory once per group (2.6x slower on the MSR matrix; bench/NOTES.md,
+ * "Embeddings", also for what was tried and dropped: float32 panels,
+ * column blocks for L2, wider panels).  Within a sweep the rows go in
+ * groups of about GROUP_NNZ nonzeros, whose scaled values are computed
+ * into a per-thread buffer once per sweep, with the PANEL sums of a row in
+ * registers; the slices of the frequent columns stay in L2 across the
+ * group's rows.  The row-at-a-time loop instead streams the whole m-row of
  * X (6.4 KB at m = 800, a new page each) from memory for every nonzero and
- * keeps its sums in memory (bench/NOTES.md, "Embeddings").  Every sum is
+ * keeps its sums in memory.  Every sum is
  * made in the same order and with the same roundings as rowwise_mul (v =
  * val / sqrt(dc), no fused multiply-add), so the bits do not depend on the
  * kernel nor on the number of threads (each row is one thread's).

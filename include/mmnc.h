@@ -679,7 +679,8 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * where U holds the left singular vectors of the DTM B_{Y,X} for its
  * largest singular values after the trivial one (sigma = 1, u = sqrt(P_Y)),
  * computed as those of B - sqrt(P_Y) sqrt(P_X)^T (the trivial pair
- * deflated; with keep_trivial, of B itself).  So every coordinate is
+ * deflated; keep_trivial puts it first: coordinate 0 exactly 1 with sigma
+ * 1, then the d - 1 others as without it).  So every other coordinate is
  * orthogonal to the trivial one, sum_y P_Y(y) E[y][j] = 0, also where the
  * data has several connected components and 1 is a singular value more
  * than once (without the deflation rounding picked a basis of that space,

@@ -490,42 +490,45 @@ void mmnc_embed_opts_default(mmnc_embed_opts *o)
 
 int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters, mmnc_err *err)
 {
-    mmnc_int d, r, skip, ny;
+    mmnc_int d, r, keep, ny;
     double *U = NULL, *s = NULL;
     mmnc_i_threads saved;
     int status = MMNC_OK;
     if (iters) *iters = 0;
     if (!p || !o || !E) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: NULL argument");
     d = o->dim;
-    skip = o->keep_trivial ? 0 : 1; /* 1: the trivial pair is deflated, not computed */
-    r = d;
+    keep = o->keep_trivial ? 1 : 0; /* the trivial pair as coordinate 0: exactly 1, sigma 1 */
+    r = d - keep;                    /* the others, of B less the trivial pair */
     ny = p->ny;
-    if (d < 1 || d + skip > ny || d + skip > p->nx)
+    if (d < 1 || r + 1 > ny || r + 1 > p->nx)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "dimension %lld must be between 1 and %lld (the smaller side of the matrix%s)",
-                          (long long)d, (long long)((ny < p->nx ? ny : p->nx) - skip),
-                          skip ? ", less the trivial singular pair" : "");
+                          (long long)d, (long long)((ny < p->nx ? ny : p->nx) - 1 + keep),
+                          keep ? "" : ", less the trivial singular pair");
     if (!isfinite(o->sigma_power) || o->tol < 0 || o->maxit < 0 || o->threads < 0)
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed: invalid options (sigma_power, tol, maxit, threads)");
     saved = mmnc_i_threads_push(o->threads);
-    MMNC_ALLOC(U, ny * r, err, status);
-    MMNC_ALLOC(s, r, err, status);
-    {
+    MMNC_ALLOC(U, ny * (r ? r : 1), err, status);
+    MMNC_ALLOC(s, r ? r : 1, err, status);
+    if (r > 0) {
         mmnc_int over = o->oversample;
         if (over < 0) over = r / 4 > 20 ? r / 4 : 20;
-        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, skip, s, U, NULL, iters, err);
+        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, 1, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
 #pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double a = 1.0 / sqrt(p->py[y]);
-        for (mmnc_int j = 0; j < d; j++) {
+        if (keep) E[y * d] = 1.0; /* sqrt(P_Y(y)) / sqrt(P_Y(y)), any power of sigma = 1 */
+        for (mmnc_int j = 0; j < r; j++) {
             double f = o->sigma_power != 0.0 ? pow(s[j], o->sigma_power) : 1.0;
-            E[y * d + j] = a * f * U[y * r + j];
+            E[y * d + keep + j] = a * f * U[y * r + j];
         }
     }
-    if (sigma)
-        for (mmnc_int j = 0; j < d; j++) sigma[j] = s[j];
+    if (sigma) {
+        if (keep) sigma[0] = 1.0;
+        for (mmnc_int j = 0; j < r; j++) sigma[keep + j] = s[j];
+    }
 cleanup:
     mmnc_i_threads_pop(saved);
     mmnc_i_free(U);

@@ -140,15 +140,27 @@ static void test_embed(void)
     for (mmnc_int y = 0; y < ny; y++)
         for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, fabs(E2[y * d + j] - sig[j] * E[y * d + j]));
     CHECK_NEAR(worst, 0.0, 1e-12);
-    /* keep_trivial: the first coordinate is 1 for every row */
+    /* keep_trivial: the first coordinate is 1 for every row, the others
+     * those of the embedding without it */
     o.sigma_power = 0.0;
     o.keep_trivial = 1;
     o.dim = d + 1;
     CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
     worst = 0;
-    for (mmnc_int y = 0; y < ny; y++) worst = fmax(worst, fabs(fabs(E[y * (d + 1)]) - 1.0));
-    CHECK_NEAR(worst, 0.0, 1e-9);
-    CHECK_NEAR(sig[0], 1.0, 1e-12);
+    for (mmnc_int y = 0; y < ny; y++) worst = fmax(worst, fabs(E[y * (d + 1)] - 1.0));
+    CHECK(worst == 0.0);
+    CHECK(sig[0] == 1.0);
+    o.keep_trivial = 0;
+    o.dim = d;
+    CHECK_OK(mmnc_embed(p, &o, NULL, E2, NULL, NULL));
+    worst = 0;
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, fabs(E[y * (d + 1) + 1 + j] - E2[y * d + j]));
+    CHECK(worst == 0.0);
+    o.keep_trivial = 1;
+    o.dim = 1; /* the trivial coordinate alone */
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    CHECK(E[0] == 1.0 && E[ny - 1] == 1.0 && sig[0] == 1.0);
     /* bad dimensions */
     mmnc_err err;
     o.keep_trivial = 0;

@@ -35,6 +35,9 @@ static void help(void)
            "                        in an iteration (default 1e-3)\n"
            "      --max-iter N      at most N subspace iterations (default 50)\n"
            "      --sv FILE         write the d singular values, one per line\n"
+           "      --residuals       also check the vectors: after each value in --sv, the relative\n"
+           "                        residual ||B B^T u - sigma^2 u|| / (sigma^2 ||u||) of its vector, and\n"
+           "                        the largest in the summary (two more sparse products)\n"
            "  -s, --seed N          seed of the random start (default 1)\n"
            "  -t, --threads N       threads, 0 = all cores (default 0)\n"
            "  -q, --quiet           no summary on stderr\n"
@@ -63,14 +66,14 @@ static char *cooc_vocab(const char *data)
  * and write; each step is a library call or a helper above. */
 int cmd_embed(int argc, char **argv)
 {
-    enum { O_ROWNAMES = 256, O_BINARY, O_TEXT, O_SPOW, O_KEEP, O_OVER, O_TOL, O_MAXIT, O_SV };
+    enum { O_ROWNAMES = 256, O_BINARY, O_TEXT, O_SPOW, O_KEEP, O_OVER, O_TOL, O_MAXIT, O_SV, O_RESID };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},       {"dim", required_argument, 0, 'd'},
         {"row-names", required_argument, 0, O_ROWNAMES}, {"binary", no_argument, 0, O_BINARY},
         {"text", no_argument, 0, O_TEXT},            {"sigma-power", required_argument, 0, O_SPOW},
         {"keep-trivial", no_argument, 0, O_KEEP},    {"oversample", required_argument, 0, O_OVER},
         {"tol", required_argument, 0, O_TOL},        {"max-iter", required_argument, 0, O_MAXIT},
-        {"sv", required_argument, 0, O_SV},          {"seed", required_argument, 0, 's'},
+        {"sv", required_argument, 0, O_SV}, {"residuals", no_argument, 0, O_RESID},          {"seed", required_argument, 0, 's'},
         {"threads", required_argument, 0, 't'},      {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},               CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_embed_opts eo;
@@ -79,7 +82,9 @@ int cmd_embed(int argc, char **argv)
     char *vocab_guess = NULL, **rnames = NULL, **words = NULL;
     int binary = -1, quiet = 0, c, longidx, rc = CLI_EXIT_OK, iters = 0, st;
     long long v;
-    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, t0 = cli_now(), t_load, t_svd;
+    double dv, *E = NULL, *Eall = NULL, *sigma = NULL, *res = NULL, t0 = cli_now(), t_load, t_svd;
+    mmnc_int worst = 0;
+    int want_res = 0;
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
     mmnc_int rd = 0, cd = 0, nrnames = 0, nnz_all, *orig_all = NULL;
@@ -98,6 +103,7 @@ int cmd_embed(int argc, char **argv)
         case 'd': if (cli_parse_int(CMD, "--dim", optarg, 1, 100000, &v)) return CLI_EXIT_USAGE; eo.dim = v; break;
         case O_ROWNAMES: rnames_path = optarg; break;
         case O_BINARY: binary = 1; break;
+        case O_RESID: want_res = 1; break;
         case O_TEXT: binary = 0; break;
         case O_SPOW: if (cli_parse_double(CMD, "--sigma-power", optarg, -10, 10, &dv)) return CLI_EXIT_USAGE; eo.sigma_power = dv; break;
         case O_KEEP: eo.keep_trivial = 1; break;
@@ -148,6 +154,12 @@ int cmd_embed(int argc, char **argv)
     if (st == MMNC_ENOCONV && !quiet)
         fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);
     t_svd = cli_now() - t0 - t_load;
+    if (want_res) { /* collective: before the ranks part */
+        if (!(res = malloc((size_t)eo.dim * sizeof(double)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        if (mmnc_embed_residuals(p, &eo, sigma, E, res, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        for (mmnc_int j = 0; j < eo.dim; j++)
+            if (res[j] > res[worst]) worst = j;
+    }
     if (cli_nranks() > 1) { /* rank 0 writes every rank's rows, named by their original indices */
         if ((rc = cli_gather_rows(CMD, p, E, eo.dim, &Eall)) != CLI_EXIT_OK ||
             (rc = cli_gather_orig(CMD, p, d, &orig_all)) != CLI_EXIT_OK)
@@ -173,7 +185,11 @@ int cmd_embed(int argc, char **argv)
         cli_tmp_watch(sv_path);
         if (mmnc_outfile_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
         sv_open = 1;
-        for (mmnc_int j = 0; j < eo.dim; j++) fprintf(svo.fp, "%.17g\n", sigma[j]);
+        for (mmnc_int j = 0; j < eo.dim; j++)
+            if (res)
+                fprintf(svo.fp, "%.17g %.3e\n", sigma[j], res[j]);
+            else
+                fprintf(svo.fp, "%.17g\n", sigma[j]);
     }
     cli_tmp_watch(out);
     if (mmnc_vectors_write(out, p->ny_all, eo.dim, words, Eall ? Eall : E, binary, &err) != MMNC_OK) {
@@ -193,6 +209,9 @@ int cmd_embed(int argc, char **argv)
                         "total %.2f s -> %s (%s)\n",
                 (long long)p->ny_all, (long long)eo.dim, iters, sigma[0], sigma[eo.dim - 1], t_load, t_svd,
                 cli_now() - t0, out, binary ? "binary" : "text");
+        if (res)
+            fprintf(stderr, "mmnc embed: largest relative residual %.3e (coordinate %lld, sigma %.4f)\n", res[worst],
+                    (long long)worst + 1, sigma[worst]);
     }
 
 done:
@@ -206,6 +225,7 @@ done:
     mmnc_free(vocab_guess);
     free(E);
     free(sigma);
+    free(res);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
     return rc;

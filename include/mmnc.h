@@ -705,6 +705,26 @@ MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sig
                mmnc_err *err);
 
 /*
+ * How well converged the embedding E and sigma of mmnc_embed (called with
+ * the same p and o) are: for each coordinate j, with u = E[:, j] sqrt(P_Y)
+ * (the left singular vector, up to scale) and B' = B less its trivial pair,
+ *
+ *     res[j] = || B' B'^T u - sigma_j^2 u || / (sigma_j^2 || u ||),
+ *
+ * the relative residual of u as an eigenvector of B' B'^T: 0 for an exact
+ * triplet, larger the further u is from one (for a mix of singular
+ * vectors, about the relative spread of their sigma^2); coordinate 0 under
+ * keep_trivial: 0.  The values settle faster than the vectors: at tol
+ * 1e-12 the residuals are still ~1e-7.  A check of the stopping rule, which watches the
+ * singular values, not the vectors.  Costs two products with d columns
+ * (computed 64 at a time) beyond mmnc_embed's; deterministic for any
+ * number of threads; collective under MPI (E holds this rank's rows).
+ * Errors: MMNC_EINVAL, MMNC_ENOMEM.
+ */
+MMNC_API int mmnc_embed_residuals(const mmnc_pmf *p, const mmnc_embed_opts *o, const double *sigma, const double *E,
+                                  double *res, mmnc_err *err);
+
+/*
  * Write n vectors of d coordinates (E, n x d row-major) with their words in
  * the word2vec format that word2vec, gensim and most embedding tools read:
  * "n d" on the first line, then per word either the word and its d values

@@ -535,3 +535,56 @@ cleanup:
     mmnc_i_free(s);
     return status;
 }
+
+int mmnc_embed_residuals(const mmnc_pmf *p, const mmnc_embed_opts *o, const double *sigma, const double *E,
+                         double *res, mmnc_err *err)
+{
+    mmnc_int d, keep, ny, cb;
+    double *U = NULL, *W = NULL, *Z = NULL, *c = NULL, *nd = NULL;
+    mmnc_i_threads saved;
+    int status = MMNC_OK;
+    if (!p || !o || !sigma || !E || !res) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed_residuals: NULL argument");
+    d = o->dim;
+    keep = o->keep_trivial ? 1 : 0;
+    ny = p->ny;
+    if (d < 1 || d - keep + 1 > p->ny_all || d - keep + 1 > p->nx)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed_residuals: dimension %lld does not fit the matrix",
+                          (long long)d);
+    cb = d < 64 ? d : 64; /* coordinates at a time */
+    saved = mmnc_i_threads_push(o->threads);
+    MMNC_ALLOC(U, (ny ? ny : 1) * cb, err, status);
+    MMNC_ALLOC(Z, (ny ? ny : 1) * cb, err, status);
+    MMNC_ALLOC(W, p->nx * cb, err, status);
+    MMNC_ALLOC(c, cb, err, status);
+    MMNC_ALLOC(nd, 2 * cb, err, status);
+    for (mmnc_int j0 = 0; j0 < d; j0 += cb) {
+        mmnc_int w = d - j0 < cb ? d - j0 : cb;
+        for (mmnc_int y = 0; y < ny; y++) {
+            double u = sqrt(p->py[y]);
+            for (mmnc_int j = 0; j < w; j++) U[y * w + j] = E[y * d + j0 + j] * u;
+        }
+        lean_tmul(p, w, U, W, 1, c); /* B'^T u */
+        lean_mul(p, w, W, Z, 1, c);  /* B' B'^T u, this rank's rows */
+        for (mmnc_int j = 0; j < 2 * w; j++) nd[j] = 0.0;
+        for (mmnc_int y = 0; y < ny; y++)
+            for (mmnc_int j = 0; j < w; j++) {
+                double s2 = sigma[j0 + j] * sigma[j0 + j], u = U[y * w + j], r = Z[y * w + j] - s2 * u;
+                nd[j] += r * r;
+                nd[w + j] += u * u;
+            }
+        mmnc_i_dsum(p, nd, 2 * w);
+        for (mmnc_int j = 0; j < w; j++) {
+            double s2 = sigma[j0 + j] * sigma[j0 + j];
+            res[j0 + j] = nd[w + j] > 0.0 && s2 > 0.0 ? sqrt(nd[j] / nd[w + j]) / s2 : INFINITY;
+        }
+    }
+    if (keep) res[0] = 0.0; /* the trivial pair, exact by construction (B' has no such pair) */
+cleanup:
+    mmnc_i_threads_pop(saved);
+    mmnc_i_free(U);
+    mmnc_i_free(Z);
+    mmnc_i_free(W);
+    mmnc_i_free(c);
+    mmnc_i_free(nd);
+    return status;
+}

@@ -161,6 +161,46 @@ static void test_embed(void)
     o.dim = 1; /* the trivial coordinate alone */
     CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
     CHECK(E[0] == 1.0 && E[ny - 1] == 1.0 && sig[0] == 1.0);
+    /* residuals: ~0 for the converged triplets (tol 1e-12: at most 3e-7
+     * here), large for a coordinate replaced by the sum of two others (their
+     * sigma^2 apart: 0.028 here), 0 for the trivial coordinate */
+    double res[6];
+    o.dim = d;
+    o.keep_trivial = 0;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    worst = 0;
+    for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, res[j]);
+    CHECK(worst < 1e-5);
+    for (mmnc_int y = 0; y < ny; y++) E[y * d + 2] = E[y * d + 1] + E[y * d + 3]; /* not a singular vector */
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    CHECK(res[2] > 1e-2 && res[1] < 1e-5 && res[3] < 1e-5);
+    o.sigma_power = 1.0; /* a scaled coordinate: the same residuals */
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    worst = 0;
+    for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, res[j]);
+    CHECK(worst < 1e-5);
+    o.sigma_power = 0.0;
+    o.keep_trivial = 1;
+    o.dim = d + 1;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    worst = 0;
+    for (mmnc_int j = 0; j <= d; j++) worst = fmax(worst, res[j]);
+    CHECK(res[0] == 0.0 && worst < 1e-5);
+    /* a loose tolerance: larger residuals, still small */
+    o.keep_trivial = 0;
+    o.dim = d;
+    o.tol = 1e-2;
+    o.maxit = 50;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    worst = 0;
+    for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, res[j]);
+    CHECK(worst > 1e-4 && worst < 0.5); /* here 0.046, against 3e-7 at tol 1e-12 */
+    o.tol = 1e-12;
+    o.maxit = 2000;
     /* bad dimensions */
     mmnc_err err;
     o.keep_trivial = 0;

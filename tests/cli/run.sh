@@ -758,6 +758,14 @@ expect_rc 0
 [ "$(stat -c %s w.bin)" = $((4 + 5 + 6 + 6 + 3 * (1 + 8 + 1))) ] || fail_because "w.bin size $(stat -c %s w.bin)"
 end
 
+begin "embed --residuals: a second column in --sv, converged vectors"
+cp "$FIX/words.expected.mtx" w.mtx
+run embed -q w.mtx -d 2 -o w.txt --sv w.sv --residuals
+expect_rc 0
+[ "$(wc -l <w.sv)" = 2 ] || fail_because "w.sv should hold 2 lines"
+awk 'NF != 2 || $2 + 0 > 1e-10 || $2 + 0 < 0 { exit 1 }' w.sv || fail_because "w.sv: $(cat w.sv)"
+end
+
 begin "embed: same vectors for 1 and 2 threads"
 run embed -q "$BLOCKS" -d 1 -t 1 -o one.txt
 run embed -q "$BLOCKS" -d 1 -t 2 -o two.txt

@@ -123,6 +123,18 @@ mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
  * sums px, given p->ny, nx, nnz and total (pmf.c). */
 int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err);
 
+/* mmnc_dtm_mul / mmnc_dtm_tmul keeping their large buffer (the panels of X)
+ * in ws from one product to the next, so that an iteration does not map and
+ * zero it again; same results.  ws starts as {NULL, 0} and ends with
+ * mmnc_i_mulws_free (pmf.c). */
+typedef struct mmnc_i_mulws {
+    char *raw;
+    size_t rawcap;
+} mmnc_i_mulws;
+void mmnc_i_dtm_mul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y, mmnc_i_mulws *ws);
+void mmnc_i_dtm_tmul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y, mmnc_i_mulws *ws);
+void mmnc_i_mulws_free(mmnc_i_mulws *ws);
+
 /* s[i] = sum of row i of A (pmf.c). */
 void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 

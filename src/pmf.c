@@ -154,18 +154,23 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
  * memory once per group (2.6x slower on the MSR matrix; bench/NOTES.md,
  * "Embeddings", also for what was tried and dropped: float32 panels,
  * column blocks for L2, wider panels).  Within a sweep the rows go in
- * groups of about GROUP_NNZ nonzeros, whose scaled values are computed
- * into a per-thread buffer once per sweep, with the PANEL sums of a row in
- * registers; the slices of the frequent columns stay in L2 across the
- * group's rows.  The row-at-a-time loop instead streams the whole m-row of
- * X (6.4 KB at m = 800, a new page each) from memory for every nonzero and
- * keeps its sums in memory.  Every sum is
- * made in the same order and with the same roundings as rowwise_mul (v =
- * val / sqrt(dc), no fused multiply-add), so the bits do not depend on the
- * kernel nor on the number of threads (each row is one thread's).
+ * groups of about GROUP_NNZ nonzeros (the unit of the dynamic schedule),
+ * with the PANEL sums of a row in registers; the slices of the frequent
+ * columns stay in L2 across the group's rows.  Each nonzero's scaled value
+ * val / sqrt(dc) is divided where it is used, once per sweep: the divider
+ * works beside the multiply-adds (a separate pass over the group, as
+ * before, spent a seventh of the product's time waiting on the divisions;
+ * one pass for the whole product costs 8 bytes per nonzero and gained
+ * nothing measurable more; bench/NOTES.md, "2026-11-25 (2)").  The
+ * row-at-a-time loop instead streams the whole m-row of X (6.4 KB at
+ * m = 800, a new page each) from memory for every nonzero and keeps its
+ * sums in memory.  Every sum is made in the same order and with the same
+ * roundings as rowwise_mul (v = val / sqrt(dc), no fused multiply-add), so
+ * the bits do not depend on the kernel nor on the number of threads (each
+ * row is one thread's).
  */
 #define PANEL 32        /* columns per sweep: 32 sums, 8 AVX registers */
-#define GROUP_NNZ 8192  /* nonzeros per group of rows: 64 KB of values + 64 KB of indices */
+#define GROUP_NNZ 8192  /* nonzeros per group of rows */
 #define PANEL_AHEAD 8   /* nonzeros ahead whose X slices are prefetched */
 #define HUGE_PAGE 2097152
 #define SWEEP_BYTES ((size_t)16 << 20) /* panels swept over all rows at a time: L3-sized */
@@ -181,13 +186,14 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #define MMNC_I_CLONES
 #endif
 
-/* Rows [i0, i1) of M, whose scaled values are v[e - rowptr[i0]]; Xp holds
- * the panels of nc x PANEL; columns [ja, jb) of Y (ja a multiple of PANEL). */
-MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *v, const double *dr,
+/* Rows [i0, i1) of M; sq[c] = sqrt(dc[c]); Xp holds the panels of
+ * nc x PANEL; columns [ja, jb) of Y (ja a multiple of PANEL). */
+MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *sq, const double *dr,
                                     mmnc_int m, mmnc_int ja, mmnc_int jb, const double *Xp, double *Y)
 {
     const mmnc_int *ci = M->colind;
-    mmnc_int base = M->rowptr[i0], end = M->rowptr[i1], nc = M->ncols;
+    const double *val = M->val;
+    mmnc_int end = M->rowptr[i1], nc = M->ncols;
     for (mmnc_int j0 = ja; j0 < jb; j0 += PANEL) {
         mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
         const double *X = Xp + (j0 / PANEL) * nc * PANEL;
@@ -197,7 +203,7 @@ MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1,
             for (int z = 0; z < PANEL; z++) acc[z] = 0.0;
             for (mmnc_int e = e0; e < e1; e++) {
                 const double *x = X + ci[e] * PANEL;
-                double a = v[e - base];
+                double a = val[e] / sq[ci[e]];
                 if (e + PANEL_AHEAD < end) { /* the 4 lines of a slice a few nonzeros ahead */
                     const char *f = (const char *)(X + ci[e + PANEL_AHEAD] * PANEL);
                     __builtin_prefetch(f);
@@ -215,11 +221,13 @@ MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1,
     }
 }
 
-static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y)
+/* ws (may be NULL) keeps the panels' buffer from one product to the next. */
+static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y,
+                        mmnc_i_mulws *ws)
 {
-    mmnc_int n = M->nrows, nc = M->ncols, np = (m + PANEL - 1) / PANEL, ng = 0, maxg = 0, *g = NULL;
+    mmnc_int n = M->nrows, nc = M->ncols, np = (m + PANEL - 1) / PANEL, ng = 0, *g = NULL;
     mmnc_int sweep = (mmnc_int)(SWEEP_BYTES / ((size_t)(nc ? nc : 1) * PANEL * sizeof(double))); /* panels per sweep */
-    double *sq = NULL, *buf = NULL, *Xp = NULL;
+    double *sq = NULL, *Xp;
     char *raw = NULL;
     size_t xbytes, align;
     int nt = 1;
@@ -231,38 +239,43 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #ifdef _OPENMP
     if (M->nnz * m > MMNC_I_OMP_MIN_WORK) nt = omp_get_max_threads();
 #endif
+    xbytes = (size_t)(np * nc * PANEL) * sizeof(double);
+    align = xbytes >= 8 * (size_t)HUGE_PAGE ? HUGE_PAGE : 64; /* huge pages only for big blocks */
+    if (ws && ws->raw && ws->rawcap >= xbytes + align) {
+        raw = ws->raw;
+    } else {
+        if (ws) {
+            mmnc_i_free(ws->raw);
+            ws->raw = NULL;
+            ws->rawcap = 0;
+        }
+        raw = mmnc_i_malloc(xbytes + align, 1);
+        if (ws && raw) {
+            ws->raw = raw;
+            ws->rawcap = xbytes + align;
+        }
+    }
     /* groups of whole rows, about GROUP_NNZ nonzeros each (a longer row alone) */
     g = mmnc_i_malloc((size_t)n + 1, sizeof(mmnc_int));
     sq = mmnc_i_malloc((size_t)nc + 1, sizeof(double));
-    xbytes = (size_t)(np * nc * PANEL) * sizeof(double);
-    align = xbytes >= 8 * (size_t)HUGE_PAGE ? HUGE_PAGE : 64; /* huge pages only for big blocks */
-    raw = mmnc_i_malloc(xbytes + align, 1);
-    if (g && sq && raw) {
-        g[0] = 0;
-        for (mmnc_int i = 0; i < n;) {
-            mmnc_int i1 = i + 1;
-            while (i1 < n && M->rowptr[i1 + 1] - M->rowptr[i] <= GROUP_NNZ) i1++;
-            g[++ng] = i1;
-            if (M->rowptr[i1] - M->rowptr[i] > maxg) maxg = M->rowptr[i1] - M->rowptr[i];
-            i = i1;
-        }
-        buf = mmnc_i_malloc((size_t)nt * (size_t)(maxg ? maxg : 1), sizeof(double));
-    }
-    if (!buf) {
+    if (!g || !sq || !raw) {
         rowwise_mul(M, dr, dc, m, X, Y);
         goto done;
     }
-    Xp = (double *)(raw + (align - (uintptr_t)raw % align) % align);
+    g[0] = 0;
+    for (mmnc_int i = 0; i < n;) {
+        mmnc_int i1 = i + 1;
+        while (i1 < n && M->rowptr[i1 + 1] - M->rowptr[i] <= GROUP_NNZ) i1++;
+        g[++ng] = i1;
+        i = i1;
+    }
+    Xp = (double *)(void *)(raw + (align - (uintptr_t)raw % align) % align);
 #ifdef MADV_HUGEPAGE
     if (align == HUGE_PAGE) madvise(Xp, xbytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
     for (mmnc_int c = 0; c < nc; c++) sq[c] = sqrt(dc[c]);
 #pragma omp parallel num_threads(nt)
     {
-        double *v = buf;
-#ifdef _OPENMP
-        v += (size_t)omp_get_thread_num() * (size_t)(maxg ? maxg : 1);
-#endif
 #pragma omp for schedule(static)
         for (mmnc_int c = 0; c < nc; c++)
             for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
@@ -274,29 +287,41 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
         for (mmnc_int p0 = 0; p0 < np; p0 += sweep) {
             mmnc_int ja = p0 * PANEL, jb = p0 + sweep < np ? (p0 + sweep) * PANEL : m;
 #pragma omp for schedule(dynamic, 1)
-            for (mmnc_int b = 0; b < ng; b++) {
-                mmnc_int base = M->rowptr[g[b]];
-                for (mmnc_int e = base; e < M->rowptr[g[b + 1]]; e++) v[e - base] = M->val[e] / sq[M->colind[e]];
-                group_mul(M, g[b], g[b + 1], v, dr, m, ja, jb, Xp, Y);
-            }
+            for (mmnc_int b = 0; b < ng; b++) group_mul(M, g[b], g[b + 1], sq, dr, m, ja, jb, Xp, Y);
         }
     }
 done:
     mmnc_i_free(g);
     mmnc_i_free(sq);
-    mmnc_i_free(raw);
-    mmnc_i_free(buf);
+    if (!ws) mmnc_i_free(raw);
+}
+
+void mmnc_i_mulws_free(mmnc_i_mulws *ws)
+{
+    mmnc_i_free(ws->raw);
+    ws->raw = NULL;
+    ws->rawcap = 0;
+}
+
+void mmnc_i_dtm_mul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y, mmnc_i_mulws *ws)
+{
+    blocked_mul(p->P, p->py, p->px, m, X, Y, ws);
 }
 
 void mmnc_dtm_mul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
-    blocked_mul(p->P, p->py, p->px, m, X, Y);
+    blocked_mul(p->P, p->py, p->px, m, X, Y, NULL);
 }
 
 void mmnc_dtm_tmul(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y)
 {
+    mmnc_i_dtm_tmul_ws(p, m, X, Y, NULL);
+}
+
+void mmnc_i_dtm_tmul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y, mmnc_i_mulws *ws)
+{
     if (p->Pt) {
-        blocked_mul(p->Pt, p->px, p->py, m, X, Y);
+        blocked_mul(p->Pt, p->px, p->py, m, X, Y, ws);
         mmnc_i_dsum(p, Y, p->nx * m); /* distributed: every rank's rows contribute */
         return;
     }

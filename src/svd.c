@@ -24,9 +24,10 @@
  * instead of a Householder QR: one round per iteration while its loss of
  * orthogonality (~kappa^2 eps) is far below tol, two (CholeskyQR2) otherwise
  * and before the Rayleigh-Ritz step; Householder remains the fallback when
- * the block is too ill-conditioned for the Cholesky factorisation.  Y is
- * only orthonormalised once, at the end: its Gram matrix alone gives the
- * Ritz values for the stopping test.
+ * the block is too ill-conditioned for the Cholesky factorisation.  In the
+ * embedding's lean iteration Y is never orthonormalised: its Gram matrix
+ * gives the Ritz values for the stopping test and, at the end, the
+ * Rayleigh-Ritz step itself (Y^T Y = Vs S^2 Vs^T, U = Y Vs S^{-1}).
  *
  * Determinism: Gram matrices are summed over a fixed partition of the rows
  * in a fixed order, so the result does not depend on the thread count
@@ -47,6 +48,7 @@
 #include "mmnc_i.h"
 
 #define NBLOCKS 8 /* the fixed row partition of the Gram sums */
+#define RR_GRAM_MIN 1e-3 /* smallest S_r / S_1 for the Rayleigh-Ritz step from the Gram matrix */
 
 /* Rows [lo, hi) of block b of n rows. */
 static void block_range(mmnc_int n, int b, mmnc_int *lo, mmnc_int *hi)
@@ -233,9 +235,10 @@ static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *e
  * the returned vectors are any basis of that space: one of them need not
  * be orthogonal to u, and rounding decides which (a constant added to
  * every row's first coordinate). */
-static void lean_mul(const mmnc_pmf *p, mmnc_int l, const double *Q, double *Yb, int deflate, double *c)
+static void lean_mul(const mmnc_pmf *p, mmnc_int l, const double *Q, double *Yb, int deflate, double *c,
+                     mmnc_i_mulws *ws)
 {
-    mmnc_dtm_mul(p, l, Q, Yb);
+    mmnc_i_dtm_mul_ws(p, l, Q, Yb, ws);
     if (!deflate) return;
     for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
     for (mmnc_int x = 0; x < p->nx; x++) {
@@ -251,9 +254,10 @@ static void lean_mul(const mmnc_pmf *p, mmnc_int l, const double *Q, double *Yb,
 
 /* Q = B^T Y, deflated as lean_mul: Q = B^T Y - v (u^T Y), u^T Y summed
  * across ranks (Y is distributed by rows, Q is everywhere the same). */
-static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q, int deflate, double *c)
+static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q, int deflate, double *c,
+                      mmnc_i_mulws *ws)
 {
-    mmnc_dtm_tmul(p, l, Yb, Q);
+    mmnc_i_dtm_tmul_ws(p, l, Yb, Q, ws);
     if (!deflate) return;
     for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
     for (mmnc_int y = 0; y < p->ny; y++) {
@@ -277,10 +281,18 @@ static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q
  * dsyrk and an l x l symmetric eigenproblem, no orthonormalisation of Y);
  * then Q = orth(B^T Y) by CholeskyQR with one round when its loss of
  * orthogonality (~kappa^2 eps) is below tol / 1000, two otherwise.  Once
- * the values settle, a last CholeskyQR round makes Q orthonormal to working
- * precision (and Y = B Q follows by the same triangular solve), Y is
- * orthonormalised with R (B Q = Y R), and R = Us S Vs^T gives U = Y Us,
- * V = Q Vs.  The spans are those of Halko et al.'s scheme, which
+ * the values settle, the last Gram matrix Y^T Y = Vs S^2 Vs^T (an l x l
+ * eigenproblem with vectors) gives U = Y Vs S^{-1} and V = Q Vs: Y's own
+ * SVD, the Rayleigh-Ritz step of B on span Q up to Q's loss of
+ * orthogonality (below tol / 1000).  Its eigenvalues carry an absolute
+ * error of ~l eps S_1^2, so when S_r / S_1 <= RR_GRAM_MIN (B of lower rank
+ * than r, say) it takes the QR path instead: a last CholeskyQR round makes
+ * Q orthonormal to working precision (Y = B Q follows by the same
+ * triangular solve), Y is orthonormalised with R (B Q = Y R), and
+ * R = Us S Vs^T gives U = Y Us, V = Q Vs.  The Gram path saves two Gram
+ * sums, three triangular solves and an l x l SVD (~4 s of ~35 on the MSR
+ * matrix at d = 640; bench/NOTES.md, "2026-11-25 (2)").  The spans are
+ * those of Halko et al.'s scheme, which
  * orthonormalised both blocks twice in every iteration (bench/NOTES.md,
  * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4).
  * That is the lean iteration (lean = 1, mmnc_embed; deflate = 1: of B less
@@ -295,6 +307,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     mmnc_int ny, nx, l, it = 0;
     double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL, *cdef = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
+    mmnc_i_mulws mws = {NULL, 0};
     int status = MMNC_OK, converged = 0, qrounds = 2;
     mmnc_rng rng;
     if (iters) *iters = 0;
@@ -333,9 +346,9 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
     while (!lean && it < maxit) {
         /* Halko et al. as written: Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
-        mmnc_dtm_mul(p, l, Q, Yb); /* distributed: this rank's rows of Y */
+        mmnc_i_dtm_mul_ws(p, l, Q, Yb, &mws); /* distributed: this rank's rows of Y */
         if ((status = orth(ny, l, Yb, NULL, 0.0, NULL, &w, p, err)) != MMNC_OK) goto cleanup;
-        mmnc_dtm_tmul(p, l, Yb, Q); /* summed across ranks: the same Q everywhere */
+        mmnc_i_dtm_tmul_ws(p, l, Yb, Q, &mws); /* summed across ranks: the same Q everywhere */
         if ((status = orth(nx, l, Q, R, 0.0, NULL, &w, NULL, err)) != MMNC_OK) goto cleanup;
         it++;
         /* R^T = Us S Vs^T: dgesvd with jobu = 'O' leaves Us in svt, and su = Vs^T. */
@@ -353,9 +366,10 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         }
     }
     while (lean && it < maxit) {
-        lean_mul(p, l, Q, Yb, deflate, cdef); /* distributed: this rank's rows of Y */
+        lean_mul(p, l, Q, Yb, deflate, cdef, &mws); /* distributed: this rank's rows of Y */
         gram(ny, l, Yb, w.G, w.part);
         if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
+        memcpy(svt, w.G, (size_t)(l * l) * sizeof(double)); /* for the Rayleigh-Ritz step */
         if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
         it++;
         if (settled(r, s, prev, tol)) {
@@ -363,8 +377,34 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             break;
         }
         if (it == maxit) break;
-        lean_tmul(p, l, Yb, Q, deflate, cdef); /* summed across ranks: the same Q everywhere */
+        lean_tmul(p, l, Yb, Q, deflate, cdef, &mws); /* summed across ranks: the same Q everywhere */
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
+    }
+    mmnc_i_mulws_free(&mws); /* the panels' buffer, before the final step's allocations */
+    if (lean && converged) {
+        /* Rayleigh-Ritz from the last Gram matrix: B Q = Y = Us S Vs^T with
+         * Y^T Y = Vs S^2 Vs^T, so U = Y Vs S^{-1} and V = Q Vs, without
+         * orthonormalising Y.  Its eigenvalues carry an absolute error of
+         * about l eps S_1^2, so this needs S_r / S_1 above RR_GRAM_MIN (else the
+         * QR path below). */
+        lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)l, svt, (lapack_int)l, superb);
+        if (info != 0) {
+            status = mmnc_i_err(err, MMNC_ENOCONV, "small eigenproblem failed (LAPACK info %d)", (int)info);
+            goto cleanup;
+        }
+        for (mmnc_int i = 0; i < l; i++) s[i] = sqrt(superb[l - 1 - i] > 0.0 ? superb[l - 1 - i] : 0.0);
+        if (s[r - 1] > RR_GRAM_MIN * s[0]) {
+            for (mmnc_int k = 0; k < l; k++)
+                for (mmnc_int i = 0; i < l; i++) {
+                    double e = svt[k * l + (l - 1 - i)];
+                    su[k * l + i] = i < r ? e / s[i] : 0.0; /* Vs S^{-1}, r columns */
+                    R[k * l + i] = e;                         /* Vs */
+                }
+            for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
+            if (U) block_gemm(ny, l, r, Yb, su, 0, U);
+            if (V) block_gemm(nx, l, r, Q, R, 0, V);
+            goto signs;
+        }
     }
     if (lean && qrounds == 1) {
         /* The second CholeskyQR round on Q (Q <- Q R2^{-1}, Y <- Y R2^{-1}
@@ -382,7 +422,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             }
         } else {
             if ((status = householder(nx, l, Q, NULL, w.tau, err)) != MMNC_OK) goto cleanup;
-            lean_mul(p, l, Q, Yb, deflate, cdef);
+            lean_mul(p, l, Q, Yb, deflate, cdef, &mws);
         }
     }
     /* Rayleigh-Ritz: B Q = Y R with Y orthonormal; R = Us S Vs^T. dgesvd
@@ -399,6 +439,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     for (mmnc_int i = 0; i < r; i++) sigma[i] = s[i];
     if (U) block_gemm(ny, l, r, Yb, lean ? R : svt, 0, U); /* U = Y Us */
     if (V) block_gemm(nx, l, r, Q, su, 1, V);    /* V = Q Vs */
+signs:
     /* Sign convention: the entry of largest magnitude of each U column is
      * positive (the first such entry; distributed: over all ranks' rows). */
     if (U || V) {
@@ -459,6 +500,7 @@ cleanup:
     mmnc_i_free(w.R1);
     mmnc_i_free(w.part);
     mmnc_i_free(w.tau);
+    mmnc_i_mulws_free(&mws);
     return status;
 }
 
@@ -541,6 +583,7 @@ int mmnc_embed_residuals(const mmnc_pmf *p, const mmnc_embed_opts *o, const doub
 {
     mmnc_int d, keep, ny, cb;
     double *U = NULL, *W = NULL, *Z = NULL, *c = NULL, *nd = NULL;
+    mmnc_i_mulws mws = {NULL, 0};
     mmnc_i_threads saved;
     int status = MMNC_OK;
     if (!p || !o || !sigma || !E || !res) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_embed_residuals: NULL argument");
@@ -563,8 +606,8 @@ int mmnc_embed_residuals(const mmnc_pmf *p, const mmnc_embed_opts *o, const doub
             double u = sqrt(p->py[y]);
             for (mmnc_int j = 0; j < w; j++) U[y * w + j] = E[y * d + j0 + j] * u;
         }
-        lean_tmul(p, w, U, W, 1, c); /* B'^T u */
-        lean_mul(p, w, W, Z, 1, c);  /* B' B'^T u, this rank's rows */
+        lean_tmul(p, w, U, W, 1, c, &mws); /* B'^T u */
+        lean_mul(p, w, W, Z, 1, c, &mws);  /* B' B'^T u, this rank's rows */
         for (mmnc_int j = 0; j < 2 * w; j++) nd[j] = 0.0;
         for (mmnc_int y = 0; y < ny; y++)
             for (mmnc_int j = 0; j < w; j++) {
@@ -586,5 +629,6 @@ cleanup:
     mmnc_i_free(W);
     mmnc_i_free(c);
     mmnc_i_free(nd);
+    mmnc_i_mulws_free(&mws);
     return status;
 }

@@ -2,6 +2,8 @@
  * test_svd.c -- the truncated SVD of the DTM (block subspace iteration with
  * CholeskyQR2) and embeddings: against a dense LAPACK SVD for several
  * oversamplings, a rank-deficient matrix (the Householder fallback), the
+ * embedding's Rayleigh-Ritz step (from the Gram matrix, or by QR where B
+ * has lower rank than asked), the
  * embedding's definition and options, the same bits for 1 and 2 threads,
  * word2vec files (text, binary, gzip; bad files), the tokenizer, and every
  * allocation failing in turn.
@@ -216,6 +218,74 @@ static void test_embed(void)
     CHECK(mmnc_embed(p, &o, sig, E, &iters, &err) == MMNC_ENOCONV && iters == 2 && sig[0] > 0.1);
     free(s), free(Ud), free(E), free(E2), free(ref);
     mmnc_pmf_free(p);
+}
+
+/* max |sum_y P_Y(y) E[y][i] E[y][j] - delta_ij| over i, j < d: the
+ * embedding's columns are U's, orthonormal, divided by sqrt(P_Y). */
+static double py_orth_misfit(const mmnc_pmf *p, mmnc_int d, const double *E)
+{
+    double worst = 0.0;
+    for (mmnc_int i = 0; i < d; i++)
+        for (mmnc_int j = 0; j < d; j++) {
+            double t = 0.0;
+            for (mmnc_int y = 0; y < p->ny; y++) t += p->py[y] * E[y * d + i] * E[y * d + j];
+            worst = fmax(worst, fabs(t - (i == j)));
+        }
+    return worst;
+}
+
+/* The Rayleigh-Ritz step: from the Gram matrix of B Q when the r values are
+ * far from 0 (test_embed's matrix), by a QR of B Q when some are ~0 (a
+ * rank-deficient B: 60 rows, copies of 4 profiles with other weights, so
+ * rank 4 and 3 values after the trivial one); both give orthonormal U and
+ * the dense SVD's leading vectors. */
+static void test_embed_rayleigh_ritz(void)
+{
+    mmnc_csr *P4 = test_random_csr(4, 30, 0.5, 41), *A = NULL;
+    mmnc_int cap = 60 * 30, n = 0;
+    mmnc_int *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    for (mmnc_int y = 0; y < 60; y++) {
+        mmnc_int k = y % 4;
+        double w = 1.0 + (double)(y % 7);
+        for (mmnc_int e = P4->rowptr[k]; e < P4->rowptr[k + 1]; e++)
+            ri[n] = y, ci[n] = P4->colind[e], v[n++] = w * P4->val[e];
+    }
+    CHECK_OK(mmnc_csr_from_triplets(60, 30, n, ri, ci, v, &A, NULL));
+    mmnc_pmf *p = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_int ny = p->ny, d = 6;
+    CHECK(ny == 60 && p->nx > 10);
+    double *s = malloc(ny * sizeof(double)), *Ud = malloc(ny * ny * sizeof(double));
+    double *E = malloc(ny * d * sizeof(double)), sig[6], *ref = malloc(ny * 3 * sizeof(double));
+    dense_svd(p, s, Ud);
+    CHECK(s[3] > 1e-3 && s[4] < 1e-12); /* rank 4 */
+    mmnc_embed_opts o;
+    mmnc_embed_opts_default(&o);
+    o.dim = d;
+    o.tol = 1e-12;
+    o.maxit = 2000;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+    for (mmnc_int j = 0; j < 3; j++) CHECK_NEAR(sig[j], s[j + 1], 1e-10);
+    for (mmnc_int j = 3; j < d; j++) CHECK(sig[j] < 1e-7);
+    CHECK(py_orth_misfit(p, d, E) < 1e-10); /* the null-space columns too */
+    double *E3 = malloc(ny * 3 * sizeof(double));
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = 0; j < 3; j++) ref[y * 3 + j] = Ud[y * ny + j + 1] / sqrt(p->py[y]), E3[y * 3 + j] = E[y * d + j];
+    CHECK(col_misfit(ny, 3, E3, 3, ref, 3) < 1e-8);
+    free(E3);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+    /* full rank: the Gram path */
+    p = random_pmf(80, 80, 0.12, 17);
+    o.dim = 20;
+    double *E20 = malloc(p->ny * 20 * sizeof(double)), sig20[20];
+    CHECK_OK(mmnc_embed(p, &o, sig20, E20, NULL, NULL));
+    CHECK(sig20[19] > 1e-3 * sig20[0]);
+    CHECK(py_orth_misfit(p, 20, E20) < 1e-10);
+    free(E20), free(s), free(Ud), free(E), free(ref), free(ri), free(ci), free(v);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(P4);
 }
 
 /* Two components (a block-diagonal matrix): B has the singular value 1
@@ -454,6 +524,7 @@ int main(void)
     test_svds_oversampling();
     test_svds_rank_deficient();
     test_embed();
+    test_embed_rayleigh_ritz();
     test_embed_components();
     test_embed_threads();
     test_vectors_roundtrip();

@@ -35,9 +35,10 @@ static void help(void)
            "                        in an iteration (default 1e-3)\n"
            "      --max-iter N      at most N subspace iterations (default 50)\n"
            "      --sv FILE         write the d singular values, one per line\n"
-           "      --residuals       also check the vectors: after each value in --sv, the relative\n"
-           "                        residual ||B B^T u - sigma^2 u|| / (sigma^2 ||u||) of its vector, and\n"
-           "                        the largest in the summary (two more sparse products)\n"
+           "      --residuals       also check the vectors: after each value in --sv, its\n"
+           "                        vector's relative residual\n"
+           "                        ||B B^T u - sigma^2 u|| / (sigma^2 ||u||), and the largest\n"
+           "                        in the summary (two more sparse products)\n"
            "  -s, --seed N          seed of the random start (default 1)\n"
            "  -t, --threads N       threads, 0 = all cores (default 0)\n"
            "  -q, --quiet           no summary on stderr\n"
@@ -73,9 +74,10 @@ int cmd_embed(int argc, char **argv)
         {"text", no_argument, 0, O_TEXT},            {"sigma-power", required_argument, 0, O_SPOW},
         {"keep-trivial", no_argument, 0, O_KEEP},    {"oversample", required_argument, 0, O_OVER},
         {"tol", required_argument, 0, O_TOL},        {"max-iter", required_argument, 0, O_MAXIT},
-        {"sv", required_argument, 0, O_SV}, {"residuals", no_argument, 0, O_RESID},          {"seed", required_argument, 0, 's'},
-        {"threads", required_argument, 0, 't'},      {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},               CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
+        {"sv", required_argument, 0, O_SV},          {"residuals", no_argument, 0, O_RESID},
+        {"seed", required_argument, 0, 's'},         {"threads", required_argument, 0, 't'},
+        {"quiet", no_argument, 0, 'q'},              {"help", no_argument, 0, 'h'},
+        CLI_LOAD_OPTIONS,                            {0, 0, 0, 0}};
     mmnc_embed_opts eo;
     cli_load load;
     const char *out = NULL, *rnames_path = NULL, *sv_path = NULL, *data_path;

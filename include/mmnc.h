@@ -696,9 +696,11 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * Ritz values come from the Gram matrix of B Q (an l x l symmetric
  * eigenproblem) and only the |X| x l block is orthonormalised (one
  * CholeskyQR round while kappa^2 eps < tol / 1000, else two); the |Y| x l
- * block once, before the Rayleigh-Ritz step.  The same subspaces, about
- * half the dense work; the vectors agree with mmnc_dtm_svds_ex's to the
- * tolerance, not bit for bit.
+ * block never: the Rayleigh-Ritz step takes the eigenvectors Vs of that
+ * last Gram matrix, U = (B Q) Vs S^{-1} (by a QR of B Q instead when the
+ * d-th value is below 1e-3 times the first, as for a B of lower rank than
+ * d).  The same subspaces, less than half the dense work; the vectors agree
+ * with mmnc_dtm_svds_ex's to the tolerance, not bit for bit.
  * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + oversample.
  */
 MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,

@@ -159,7 +159,7 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
  * columns stay in L2 across the group's rows.  Each nonzero's scaled value
  * val / sqrt(dc) is divided where it is used, once per sweep: the divider
  * works beside the multiply-adds (a separate pass over the group, as
- * before, spent a seventh of the product's time waiting on the divisions;
+ * before, spent about a fifth of the product's time waiting on the divisions;
  * one pass for the whole product costs 8 bytes per nonzero and gained
  * nothing measurable more; bench/NOTES.md, "2026-11-25 (2)").  The
  * row-at-a-time loop instead streams the whole m-row of X (6.4 KB at

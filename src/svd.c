@@ -226,6 +226,25 @@ static int ritz_values(mmnc_int l, double *G, double *ev, double *s, mmnc_err *e
     return MMNC_OK;
 }
 
+/* D (nd x l) -= sqrt(md) c^T with c = S^T sqrt(ms) (S: ns x l), c summed
+ * across ranks when sum_over is distributed; c (l) is scratch.  The sum is
+ * serial (the same bits for any thread count). */
+static void minus_rank_one(const double *ms, mmnc_int ns, const double *S, const double *md, mmnc_int nd, double *D,
+                           mmnc_int l, double *c, const mmnc_pmf *sum_over)
+{
+    for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
+    for (mmnc_int i = 0; i < ns; i++) {
+        double w = sqrt(ms[i]);
+        for (mmnc_int j = 0; j < l; j++) c[j] += w * S[i * l + j];
+    }
+    if (sum_over) mmnc_i_dsum(sum_over, c, l);
+#pragma omp parallel for schedule(static) if (nd * l > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int i = 0; i < nd; i++) {
+        double w = sqrt(md[i]);
+        for (mmnc_int j = 0; j < l; j++) D[i * l + j] -= w * c[j];
+    }
+}
+
 /* The lean iteration's products, of B or (deflate = 1) of B less its
  * trivial pair, B - sqrt(P_Y) sqrt(P_X)^T, whose singular values are B's
  * but the 1 of u = sqrt(P_Y), v = sqrt(P_X): Y = B Q - u (v^T Q).  c (l)
@@ -239,17 +258,7 @@ static void lean_mul(const mmnc_pmf *p, mmnc_int l, const double *Q, double *Yb,
                      mmnc_i_mulws *ws)
 {
     mmnc_i_dtm_mul_ws(p, l, Q, Yb, ws);
-    if (!deflate) return;
-    for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
-    for (mmnc_int x = 0; x < p->nx; x++) {
-        double v = sqrt(p->px[x]);
-        for (mmnc_int j = 0; j < l; j++) c[j] += v * Q[x * l + j];
-    }
-#pragma omp parallel for schedule(static) if (p->ny * l > MMNC_I_OMP_MIN_WORK)
-    for (mmnc_int y = 0; y < p->ny; y++) {
-        double u = sqrt(p->py[y]);
-        for (mmnc_int j = 0; j < l; j++) Yb[y * l + j] -= u * c[j];
-    }
+    if (deflate) minus_rank_one(p->px, p->nx, Q, p->py, p->ny, Yb, l, c, NULL); /* Q: the same on every rank */
 }
 
 /* Q = B^T Y, deflated as lean_mul: Q = B^T Y - v (u^T Y), u^T Y summed
@@ -258,18 +267,7 @@ static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q
                       mmnc_i_mulws *ws)
 {
     mmnc_i_dtm_tmul_ws(p, l, Yb, Q, ws);
-    if (!deflate) return;
-    for (mmnc_int j = 0; j < l; j++) c[j] = 0.0;
-    for (mmnc_int y = 0; y < p->ny; y++) {
-        double u = sqrt(p->py[y]);
-        for (mmnc_int j = 0; j < l; j++) c[j] += u * Yb[y * l + j];
-    }
-    mmnc_i_dsum(p, c, l);
-#pragma omp parallel for schedule(static) if (p->nx * l > MMNC_I_OMP_MIN_WORK)
-    for (mmnc_int x = 0; x < p->nx; x++) {
-        double v = sqrt(p->px[x]);
-        for (mmnc_int j = 0; j < l; j++) Q[x * l + j] -= v * c[j];
-    }
+    if (deflate) minus_rank_one(p->py, p->ny, Yb, p->px, p->nx, Q, l, c, p);
 }
 
 /* Long (~150 lines): the subspace iteration, its Rayleigh-Ritz step and
@@ -281,7 +279,7 @@ static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q
  * dsyrk and an l x l symmetric eigenproblem, no orthonormalisation of Y);
  * then Q = orth(B^T Y) by CholeskyQR with one round when its loss of
  * orthogonality (~kappa^2 eps) is below tol / 1000, two otherwise.  Once
- * the values settle, the last Gram matrix Y^T Y = Vs S^2 Vs^T (an l x l
+ * the values settle (or at maxit), the last Gram matrix Y^T Y = Vs S^2 Vs^T (an l x l
  * eigenproblem with vectors) gives U = Y Vs S^{-1} and V = Q Vs: Y's own
  * SVD, the Rayleigh-Ritz step of B on span Q up to Q's loss of
  * orthogonality (below tol / 1000).  Its eigenvalues carry an absolute
@@ -381,7 +379,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     }
     mmnc_i_mulws_free(&mws); /* the panels' buffer, before the final step's allocations */
-    if (lean && converged) {
+    if (lean) { /* converged or at maxit: svt holds the Gram matrix of the last Y */
         /* Rayleigh-Ritz from the last Gram matrix: B Q = Y = Us S Vs^T with
          * Y^T Y = Vs S^2 Vs^T, so U = Y Vs S^{-1} and V = Q Vs, without
          * orthonormalising Y.  Its eigenvalues carry an absolute error of

@@ -38,6 +38,9 @@ static void help(void)
            "      --size-prior G    information objective (-a information, --refine): maximise\n"
            "                        I(X;Z) - G (rows / nonzeros) H(cluster sizes in rows); 0 = I(X;Z)\n"
            "                        alone, larger keeps large groups whole (default %g)\n"
+           "      --move-tol X      information moves: each start stops once a sweep moves fewer than\n"
+           "                        X of the rows (in each phase); the kept start then goes on until\n"
+           "                        no row moves; 0 = every start until no row moves (default %g)\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = 300 (nuclear), 3000 (frobenius) or 100\n"
@@ -71,7 +74,7 @@ static void help(void)
            "      --truth-var NAME  variable of a .mat truth file (default gnd)\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
            "  -h, --help            this help\n\n",
-           MMNC_SIZE_PRIOR_DEFAULT);
+           MMNC_SIZE_PRIOR_DEFAULT, MMNC_MOVE_TOL_DEFAULT);
     cli_load_help(stdout);
 }
 
@@ -270,6 +273,8 @@ static int write_json(const run *r, FILE *fp)
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
+    if (res->algorithm == MMNC_ALG_INFORMATION)
+        fprintf(fp, "  \"move_tol\": %.17g,\n  \"polish_sweeps\": %d,\n", prm->move_tol, res->polish_sweeps);
     if (res->size_prior_kept >= 0)
         fprintf(fp, "  \"size_prior_kept\": %s,\n", res->size_prior_kept ? "true" : "false");
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
@@ -482,7 +487,8 @@ static int print_summary(const run *r)
 int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
-           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL };
+           O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
+           O_MOVETOL };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -497,6 +503,7 @@ int cmd_cluster(int argc, char **argv)
         {"select", required_argument, 0, O_SELECT}, {"select-tol", required_argument, 0, O_SELTOL},
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
+        {"move-tol", required_argument, 0, O_MOVETOL},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -571,6 +578,10 @@ int cmd_cluster(int argc, char **argv)
         case O_SIZEPRIOR:
             if (cli_parse_double(CMD, "--size-prior", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE;
             prm.size_prior = dv;
+            break;
+        case O_MOVETOL:
+            if (cli_parse_double(CMD, "--move-tol", optarg, 0.0, 0.5, &dv)) return CLI_EXIT_USAGE;
+            prm.move_tol = dv;
             break;
         case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:

@@ -812,6 +812,9 @@ typedef enum {
 /* The size prior of mmnc_params_default (mmnc_params.size_prior): fixed on
  * the development corpora by the rule stated in README, "The default". */
 #define MMNC_SIZE_PRIOR_DEFAULT 7.0
+/* The move tolerance of mmnc_params_default (mmnc_params.move_tol), fixed
+ * by the rule stated in README, "The default". */
+#define MMNC_MOVE_TOL_DEFAULT 0.002
 
 /* Called about once per iteration of a start (restart: its index; objective:
  * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
@@ -857,6 +860,11 @@ typedef struct mmnc_params {
                            (see README, "The default") */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
                            less than tol (relative) over 10 steps (default 1e-6) */
+    double move_tol;    /* information: each start's sweeps (each phase's, see src/information.c)
+                           stop once a sweep moves fewer than move_tol |Y| rows; the kept start
+                           then goes on until no row moves.  0: every start until no row moves.
+                           The refinements (refine) always go on until no row moves.  Default
+                           MMNC_MOVE_TOL_DEFAULT (see README, "The default") */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
                            transportation LP (needs GLPK); Alg. 1: target (NULL = uniform) */
     double lambda;      /* Alg. 1 marginal penalty; <= 0 selects the default (10) */
@@ -909,6 +917,8 @@ typedef struct mmnc_result {
     int *restart_init;  /* restarts: the mmnc_init of each start */
     int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
     int refine_sweeps;  /* MMNC_REFINE_CHOSEN: sweeps of the refinement */
+    int polish_sweeps;  /* information with move_tol > 0: sweeps of the kept start after the
+                           tolerance stopped it, until no row moved (counted in iterations) */
     double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
     int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
                             prior's partition, 0 if the guard returned the prior-free optimum (the

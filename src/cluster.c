@@ -27,6 +27,7 @@ void mmnc_params_default(mmnc_params *p)
     p->size_prior = MMNC_SIZE_PRIOR_DEFAULT;
     p->max_iter = 0; /* per algorithm */
     p->tol = 1e-6;
+    p->move_tol = MMNC_MOVE_TOL_DEFAULT;
     p->pz = NULL;
     p->lambda = 0.0;
     p->step = 0.0;
@@ -55,6 +56,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!(p->size_prior >= 0.0) || !isfinite(p->size_prior)) return "size_prior must be finite and >= 0";
     if (p->max_iter < 0) return "max_iter must be >= 0 (0 selects the default)";
     if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
+    if (!(p->move_tol >= 0.0 && p->move_tol < 1.0)) return "move_tol must be in [0, 1)";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->pz) {
@@ -130,6 +132,7 @@ typedef struct starts {
     double *W;
     mmnc_err *errs;
     int *st;
+    int *settled; /* restarts: information: the start ended on a sweep without moves */
     mmnc_result *r;
     mmnc_err *err;
 } starts;
@@ -157,17 +160,18 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, err);
     if (s1 == MMNC_OK) {
         if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, i, lab, w, run, err);
-        else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_information(c->p, prm, i, lab, w, run, err);
+        else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_information(c->p, prm, i, -1, lab, w, run, err);
         else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, run, err);
         else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, run, err);
     }
     if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
         mmnc_params rp = *prm;
-        mmnc_i_run rr = {0, 0, 0, -1};
+        mmnc_i_run rr = {0, 0, 0, -1, 0};
         rp.max_iter = 100;
+        rp.move_tol = 0.0;
         rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, w, lab);
-        s1 = mmnc_i_information(c->p, &rp, i, lab, w, &rr, err);
+        s1 = mmnc_i_information(c->p, &rp, i, -1, lab, w, &rr, err);
         run->objective = rr.objective;
         run->iterations += rr.iterations;
         run->prior_kept = rr.prior_kept;
@@ -187,9 +191,10 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_result *r = c->r;
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
-    mmnc_i_run run = {0, 0, 0, -1};
+    mmnc_i_run run = {0, 0, 0, -1, 0};
     int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
     c->st[i] = s1;
+    c->settled[i] = run.settled;
     r->restart_objective[i] = run.objective;
     r->restart_iterations[i] = run.iterations;
     r->restart_init[i] = start_method(prm->init, i);
@@ -224,7 +229,7 @@ static int choose_and_refine(const starts *c)
         for (int i = 0; i < prm->restarts; i++) c->st[i] = 1; /* now: start i may be chosen */
         chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
         if (chosen != r->best_restart) {
-            mmnc_i_run run = {0, 0, 0, -1};
+            mmnc_i_run run = {0, 0, 0, -1, 0};
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
             r->best_restart = chosen;
@@ -234,13 +239,31 @@ static int choose_and_refine(const starts *c)
             r->converged = run.converged;
         }
     }
+    if (prm->algorithm == MMNC_ALG_INFORMATION && prm->move_tol > 0.0 && !c->settled[r->best_restart] &&
+        r->iterations < prm->max_iter) {
+        /* the move tolerance stopped the kept start: its moves go on until no row moves, on
+         * the objective of the partition it returned (J, or I(X;Z) where the guard kept the
+         * prior-free one) */
+        mmnc_params rp = *prm;
+        mmnc_i_run run = {0, 0, 0, -1, 0};
+        rp.max_iter = prm->max_iter - r->iterations;
+        argmax_labels(k, ny, r->W, c->labels);
+        if ((status = mmnc_i_information(c->p, &rp, r->best_restart, r->size_prior_kept == 1, c->labels, r->W, &run,
+                                         c->err)) != MMNC_OK)
+            return status;
+        r->objective = run.objective;
+        r->iterations += run.iterations;
+        r->polish_sweeps = run.iterations;
+        r->converged = run.converged;
+    }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0, -1};
+        mmnc_i_run run = {0, 0, 0, -1, 0};
         rp.max_iter = 100;
+        rp.move_tol = 0.0;
         rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, r->W, c->labels);
-        if ((status = mmnc_i_information(c->p, &rp, r->best_restart, c->labels, r->W, &run, c->err)) != MMNC_OK)
+        if ((status = mmnc_i_information(c->p, &rp, r->best_restart, -1, c->labels, r->W, &run, c->err)) != MMNC_OK)
             return status;
         r->objective = run.objective;
         r->iterations += run.iterations;
@@ -264,7 +287,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     mmnc_int k, ny;
     mmnc_int *labels = NULL;
     mmnc_err *errs = NULL;
-    int *st = NULL;
+    int *st = NULL, *settled = NULL;
     double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda = 0.0, step = 0.0;
     mmnc_i_threads saved_threads;
     int status = MMNC_OK, hard;
@@ -360,8 +383,9 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         MMNC_ALLOC(W, (mmnc_int)nt * ny * k, err, status);
         MMNC_CALLOC(errs, nt, err, status);
         MMNC_CALLOC(st, prm.restarts, err, status);
+        MMNC_CALLOC(settled, prm.restarts, err, status);
         {
-            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, r, err};
+            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, settled, r, err};
             /* A team of one would still make every kernel's region a nested one,
              * which libgomp serves with new threads each time: no region here
              * unless the starts really run side by side. */
@@ -383,7 +407,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         if (status != MMNC_OK) goto cleanup;
         r->objective_restart = r->best_restart;
         {
-            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, r, err};
+            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, settled, r, err};
             if ((status = choose_and_refine(&c)) != MMNC_OK) goto cleanup;
         }
     }
@@ -412,5 +436,6 @@ cleanup:
     mmnc_i_free(pzn);
     mmnc_i_free(errs);
     mmnc_i_free(st);
+    mmnc_i_free(settled);
     return status;
 }

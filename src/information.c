@@ -54,8 +54,13 @@
  * the seed (the order matters: rows stored by class, as in many corpora,
  * visited in storage order do worse); a row moves only if it gains more
  * than 1e-12 of the cost (ties keep it), and a row alone in its cluster
- * stays, so no cluster empties.  Sweeps stop when no row moved or after
- * max_iter sweeps.  The moves are sequential (each sees the previous ones);
+ * stays, so no cluster empties.  A phase's sweeps stop when no row moved,
+ * when fewer than move_tol |Y| rows moved (mmnc_params.move_tol: the late
+ * sweeps, which move a few rows each, cost nearly as much as the early
+ * ones), or after max_iter sweeps in all.  mmnc_cluster then polishes the
+ * kept start (polish >= 0): moves on the objective of the partition it
+ * returned until no row moves, so the result is a local optimum of J (or of
+ * I(X;Z) where the guard kept the prior-free partition).  The moves are sequential (each sees the previous ones);
  * the threads make the costs of a block of rows ahead (where the sweep has
  * threads of its own: not in the starts run side by side, one thread each),
  * and each row remakes those that earlier moves made stale (see sweep), so
@@ -621,8 +626,8 @@ static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doubl
     for (mmnc_int i = 0; i < p->nx * k; i++) BL[i] = xlogx(T[i]);
 }
 
-int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
-                       mmnc_i_run *run, mmnc_err *err)
+int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
+                       double *W, mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny, nx = p->nx, nall = p->ny_all, *order = NULL;
     unsigned char *buf = NULL; /* distributed: a block's rows */
@@ -630,7 +635,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     int64_t nnz_all = p->nnz;
     double *T = NULL, *BL = NULL, *pz = NULL;
     int64_t *nc = NULL;
-    double wpri, nuc0 = 0.0, *sigma = NULL, *U = NULL;
+    double wpri, few, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
     moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0}; /* W (ny x k) holds the costs until the end */
     renumber rn = {NULL, NULL, NULL};
@@ -667,16 +672,19 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     refresh(p, k, labels, T, BL, pz, nc, &rn);
     all_changed(&m, k);
     wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
+    /* a phase of a start ends when a sweep moves fewer rows than this; a polish only when none moves */
+    few = polish < 0 ? prm->move_tol * (double)nall : 0.0;
     run->iterations = 0;
     run->converged = 0;
-    run->prior_kept = -1;
+    run->settled = 0;
+    run->prior_kept = polish < 0 ? -1 : wpri > 0.0 ? polish : -1;
     /* Two phases when there is a size prior: I(X;Z) alone until no row moves,
      * then J.  From a random partition, where the clusters carry almost no
      * information yet, the prior alone would pull the rows into the largest
      * cluster before any structure forms. */
-    for (int phase = wpri > 0.0 ? 0 : 1, it = 0; phase < 2; phase++) {
-        double wp = phase ? wpri : 0.0, gamma = phase ? prm->size_prior : 0.0;
-        if (phase == 1 && wpri > 0.0) { /* keep the prior-free optimum and its norm */
+    for (int phase = wpri > 0.0 && polish < 0 ? 0 : 1, it = 0; phase < 2; phase++) {
+        double wp = phase && polish != 0 ? wpri : 0.0, gamma = phase && polish != 0 ? prm->size_prior : 0.0;
+        if (phase == 1 && wpri > 0.0 && polish < 0) { /* keep the prior-free optimum and its norm */
             refresh(p, k, labels, T, BL, pz, nc, &rn);
             all_changed(&m, k);
             if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
@@ -697,7 +705,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
                 (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all), err)) !=
                     MMNC_OK)
                 goto cleanup;
-            if (moved == 0) {
+            run->settled = moved == 0;
+            if (moved == 0 || (double)moved < few) {
                 run->converged = 1;
                 it++;
                 break;
@@ -705,7 +714,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         }
     }
     refresh(p, k, labels, T, BL, pz, nc, &rn); /* fresh sums for the objective: no drift in what is reported */
-    if (wpri > 0.0) { /* the guard: the prior's partition must not lower the nuclear norm */
+    if (wpri > 0.0 && polish < 0) { /* the guard: the prior's partition must not lower the nuclear norm */
         double nuc1;
         if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
         run->prior_kept = nuc1 >= nuc0;

@@ -16,6 +16,7 @@ typedef struct mmnc_i_run {
     int converged;
     int prior_kept; /* information with a size prior: 1 the prior's partition was kept, 0 the guard returned
                        the prior-free one (see information.c); -1 no prior applied */
+    int settled;    /* information: the last sweep moved no row (not stopped by move_tol or max_iter) */
 } mmnc_i_run;
 
 /* Report an iteration to the caller's progress function, if any:
@@ -55,10 +56,13 @@ int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_
                    mmnc_i_run *run, mmnc_err *err);
 
 /* The information objective from the hard start `labels` (information.c):
- * sweeps of single-row moves, at most prm->max_iter; labels updated, W
- * one-hot, run->objective = I(X;Z). */
-int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
-                       mmnc_i_run *run, mmnc_err *err);
+ * sweeps of single-row moves, at most prm->max_iter, each phase until a
+ * sweep moves fewer than prm->move_tol |Y| rows; labels updated, W one-hot,
+ * run->objective = J.  polish < 0: a start (both phases and the guard);
+ * polish = 1 (0): the moves of J (of I(X;Z) alone) from `labels` until no
+ * row moves, neither phases nor guard -- the kept start's finish. */
+int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
+                       double *W, mmnc_i_run *run, mmnc_err *err);
 /* Whether mmnc_i_information numbers the columns by frequency inside (the
  * same bits either way): -1 (default) where its tables exceed
  * MMNC_I_COLUMN_ORDER_BYTES, 0 never, 1 always.  For tests and benchmarks. */

@@ -15,7 +15,10 @@
  *   - mmnc_params_paper is the paper's protocol (random starts, the best
  *     objective, no refinement);
  *   - the moves' logarithm (mmnc_i_flog) is within 2 ulp of log over the
- *     whole range of normal numbers.
+ *     whole range of normal numbers;
+ *   - with the move tolerance the starts stop early and the kept one ends
+ *     a local optimum of its objective (brute force), the same bits for 1
+ *     and 2 threads.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -217,6 +220,24 @@ static void test_monotone_and_planted(void)
     mmnc_pmf_free(p);
 }
 
+/* prm on 1 and on 2 threads: the same labels, objective, scores, kept start
+ * and polish, bit for bit. */
+static void check_threads(const mmnc_pmf *p, mmnc_params prm)
+{
+    mmnc_result *a = NULL, *b = NULL;
+    prm.threads = 1;
+    CHECK_OK(mmnc_cluster(p, &prm, &a, NULL));
+    prm.threads = 2;
+    CHECK_OK(mmnc_cluster(p, &prm, &b, NULL));
+    CHECK(memcmp(a->label, b->label, (size_t)p->ny * sizeof(mmnc_int)) == 0);
+    CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
+    CHECK(!a->restart_score == !b->restart_score);
+    if (a->restart_score && b->restart_score)
+        CHECK(memcmp(a->restart_score, b->restart_score, a->restarts * sizeof(double)) == 0);
+    CHECK(a->best_restart == b->best_restart && a->polish_sweeps == b->polish_sweeps);
+    mmnc_result_free(a), mmnc_result_free(b);
+}
+
 static void test_threads_and_paper(void)
 {
     const double share[3] = {0.6, 0.25, 0.15};
@@ -224,21 +245,10 @@ static void test_threads_and_paper(void)
     mmnc_pmf *p = planted_unequal(500, 120, 3, share, 0.35, 0.2, 17, truth);
     for (int alg = 2; alg <= 3; alg++) {
         mmnc_params prm;
-        mmnc_result *a = NULL, *b = NULL;
         mmnc_params_default(&prm);
         prm.algorithm = alg;
         prm.k = 3;
-        prm.threads = 1;
-        CHECK_OK(mmnc_cluster(p, &prm, &a, NULL));
-        prm.threads = 2;
-        CHECK_OK(mmnc_cluster(p, &prm, &b, NULL));
-        CHECK(memcmp(a->label, b->label, 500 * sizeof(mmnc_int)) == 0);
-        CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
-        CHECK(!a->restart_score == !b->restart_score);
-        if (a->restart_score && b->restart_score)
-            CHECK(memcmp(a->restart_score, b->restart_score, a->restarts * sizeof(double)) == 0);
-        CHECK(a->best_restart == b->best_restart);
-        mmnc_result_free(a), mmnc_result_free(b);
+        check_threads(p, prm);
     }
     /* the paper's protocol: random starts, the best norm, no refinement */
     mmnc_params prm, q;
@@ -248,7 +258,8 @@ static void test_threads_and_paper(void)
     CHECK(prm.algorithm == MMNC_ALG_NUCLEAR && prm.init == MMNC_INIT_RANDOM && prm.select == MMNC_SELECT_OBJECTIVE &&
           prm.refine == MMNC_REFINE_NONE);
     CHECK(q.algorithm == MMNC_ALG_INFORMATION && q.init == MMNC_INIT_RANDOM && q.select == MMNC_SELECT_OBJECTIVE &&
-          q.refine == MMNC_REFINE_NONE && q.size_prior == MMNC_SIZE_PRIOR_DEFAULT);
+          q.refine == MMNC_REFINE_NONE && q.size_prior == MMNC_SIZE_PRIOR_DEFAULT &&
+          q.move_tol == MMNC_MOVE_TOL_DEFAULT);
     prm.k = 3;
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
     CHECK(r->restart_score == NULL && r->best_restart == r->objective_restart);
@@ -341,6 +352,81 @@ static void test_column_order(void)
     mmnc_pmf_free(p);
 }
 
+/* J of the hard clustering `labels` (gamma = 0: I(X;Z)), from exact sums. */
+static double exact_j(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double gamma)
+{
+    double h = 0.0, n = (double)p->ny;
+    mmnc_int *cnt = calloc((size_t)k, sizeof *cnt);
+    for (mmnc_int y = 0; y < p->ny; y++) cnt[labels[y]]++;
+    for (mmnc_int z = 0; z < k; z++)
+        if (cnt[z]) h -= cnt[z] / n * log(cnt[z] / n);
+    free(cnt);
+    return exact_mi(p, k, labels) - gamma * n / (double)p->nnz * h;
+}
+
+/* The move tolerance: the starts stop early (fewer sweeps than without it),
+ * the kept start goes on until no row moves, so the result is a local
+ * optimum of its objective (J where the prior's partition was kept, else
+ * I(X;Z)): no single row's move to another cluster raises it, checked by
+ * brute force.  The same bits for 1 and 2 threads, with the starts side by
+ * side and with one start whose sweeps have the two threads (costs made
+ * ahead); and bad values are refused. */
+static void test_move_tol(void)
+{
+    const double share[4] = {0.4, 0.3, 0.2, 0.1};
+    mmnc_int truth[600];
+    mmnc_pmf *p = planted_unequal(600, 240, 4, share, 0.6, 0.12, 29, truth);
+    mmnc_params prm;
+    mmnc_result *r = NULL, *r0 = NULL;
+    int sweeps = 0, sweeps0 = 0, worse = 0;
+    mmnc_params_default(&prm);
+    CHECK(prm.move_tol == MMNC_MOVE_TOL_DEFAULT && prm.move_tol > 0.0);
+    prm.k = 6; /* more clusters than planted groups: the starts stop early, and the kept one is polished */
+    prm.move_tol = 0.05;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    prm.move_tol = 0.0;
+    CHECK_OK(mmnc_cluster(p, &prm, &r0, NULL));
+    for (int i = 0; i < r->restarts; i++) sweeps += r->restart_iterations[i], sweeps0 += r0->restart_iterations[i];
+    CHECK(sweeps < sweeps0);
+    CHECK(r0->polish_sweeps == 0);
+    CHECK(r->converged && r->polish_sweeps >= 1 && r->size_prior_kept >= 0);
+    {
+        double gamma = r->size_prior_kept == 1 ? prm.size_prior : 0.0, j = exact_j(p, 6, r->label, gamma);
+        mmnc_int *lab = malloc(600 * sizeof *lab), cnt[6] = {0};
+        memcpy(lab, r->label, 600 * sizeof *lab);
+        for (int y = 0; y < 600; y++) cnt[lab[y]]++;
+        for (int y = 0; y < 600; y++) {
+            mmnc_int c0 = lab[y];
+            if (cnt[c0] == 1) continue; /* a row alone in its cluster stays */
+            for (mmnc_int c = 0; c < 6; c++) {
+                if (c == c0) continue;
+                lab[y] = c;
+                if (exact_j(p, 6, lab, gamma) > j + 1e-9 * fabs(j)) worse++;
+            }
+            lab[y] = c0;
+        }
+        free(lab);
+        CHECK(worse == 0);
+    }
+    mmnc_result_free(r), mmnc_result_free(r0);
+    for (mmnc_int k = 4; k <= 20; k += 16)
+        for (int restarts = 1; restarts <= 4; restarts += 3) {
+            mmnc_params_default(&prm);
+            prm.k = k;
+            prm.restarts = restarts;
+            prm.move_tol = 0.05;
+            check_threads(p, prm);
+        }
+    mmnc_params_default(&prm);
+    prm.move_tol = -0.1;
+    CHECK(mmnc_params_check(&prm, 10) != NULL);
+    prm.move_tol = 1.0;
+    CHECK(mmnc_params_check(&prm, 10) != NULL);
+    prm.move_tol = NAN;
+    CHECK(mmnc_params_check(&prm, 10) != NULL);
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_flog();
@@ -349,5 +435,6 @@ int main(void)
     test_monotone_and_planted();
     test_threads_and_paper();
     test_column_order();
+    test_move_tol();
     return test_done();
 }

@@ -22,6 +22,8 @@ Methods, all on the same matrix and with the same seed:
                  starts, the best nuclear norm kept, no refinement)
   mmnc-norm-spectral  `mmnc cluster -a nuclear --init spectral --select objective`:
                  spectral, k-means++ and random starts in turn, the best nuclear norm kept
+  mmnc-tol0      `mmnc cluster --move-tol 0`: the default with every start's moves run until
+                 no row moves (the default before --move-tol)
   mmnc-information  `mmnc cluster --size-prior 0`: I(X;Z) alone by single-row moves from
                  8 random starts (the sequential information bottleneck's objective)
   mmnc-previous  the previous default: `-a nuclear --init spectral --select predictive
@@ -65,9 +67,10 @@ CORPORA = {
 }
 DEFAULT_METHODS = ["kmeans", "cocluster", "nmf", "itcc", "sib", "mmnc", "mmnc-paper",
                    "mmnc-norm-spectral"]
-METHODS = DEFAULT_METHODS + ["mmnc-information", "mmnc-previous"]
+METHODS = DEFAULT_METHODS + ["mmnc-tol0", "mmnc-information", "mmnc-previous"]
 MMNC_ARGS = {"mmnc": [], "mmnc-paper": ["--paper"],
              "mmnc-norm-spectral": ["-a", "nuclear", "--init", "spectral", "--select", "objective"],
+             "mmnc-tol0": ["--move-tol", "0"],
              "mmnc-information": ["--size-prior", "0"],
              "mmnc-previous": ["-a", "nuclear", "--init", "spectral", "--select", "predictive",
                                "--refine", "chosen", "--size-prior", "0"]}

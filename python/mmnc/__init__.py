@@ -184,6 +184,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         (``--size-prior``, ``MMNC_SIZE_PRIOR_DEFAULT``): maximise
         I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes); 0 is I(X;Z)
         alone (the sequential information bottleneck's objective).
+    move_tol : float, default 0.002
+        The information moves' tolerance (``--move-tol``,
+        ``MMNC_MOVE_TOL_DEFAULT``): each start stops once a sweep moves fewer
+        than move_tol of the rows; the kept start then goes on until no row
+        moves.  0 runs every start until no row moves.
     max_iter : int or None, default None
         Iterations per start; None is the library's default (300 for
         Algorithm 2, 3000 for Algorithm 1, 100 sweeps for the information
@@ -234,10 +239,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
-                 n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, max_iter=None,
-                 tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None, exact_marginal=False):
+                 n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, move_tol=0.002,
+                 max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
+                 exact_marginal=False):
         self.n_clusters = n_clusters
         self.size_prior = size_prior
+        self.move_tol = move_tol
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -303,6 +310,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.size_prior, numbers.Real) or not (np.isfinite(self.size_prior) and self.size_prior >= 0):
             raise ValueError(f"size_prior must be a finite number >= 0, got {self.size_prior!r}")
         p["size_prior"] = float(self.size_prior)
+        if not isinstance(self.move_tol, numbers.Real) or not (0 <= self.move_tol < 1):
+            raise ValueError(f"move_tol must be a number in [0, 1), got {self.move_tol!r}")
+        p["move_tol"] = float(self.move_tol)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():

@@ -45,6 +45,8 @@ CASES = [
     ({"algorithm": "nuclear", "init": "spectral", "select": "predictive", "refine": "chosen", "size_prior": 0.0},
      ["-a", "nuclear", "--init", "spectral", "--select", "predictive", "--refine", "chosen", "--size-prior", 0]),
     ({"size_prior": 2.5}, ["--size-prior", 2.5]),
+    ({"move_tol": 0.0}, ["--move-tol", 0]),
+    ({"move_tol": 0.05, "n_init": 3}, ["--move-tol", 0.05, "-r", 3]),
     ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]

@@ -431,9 +431,11 @@ static int print_summary(const run *r)
                r->prm->size_prior,
                res->size_prior_kept == 0 ? "; the prior's partition lowered the nuclear norm: the prior-free optimum kept"
                                          : "");
-    printf("%s of %d starts: start %d (%s), %d iterations%s, %.3f s\n",
+    if (res->polish_sweeps > 0) snprintf(buf, sizeof buf, " (%d past --move-tol)", res->polish_sweeps);
+    else buf[0] = '\0';
+    printf("%s of %d starts: start %d (%s), %d iterations%s%s, %.3f s\n",
            res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
-           cli_init_name(res->restart_init[res->best_restart]), res->iterations,
+           cli_init_name(res->restart_init[res->best_restart]), res->iterations, buf,
            res->converged ? "" : " (iteration cap reached)", res->seconds);
     if (res->select == MMNC_SELECT_PREDICTIVE)
         printf("selection: predictive information %.4f nats (best of the starts: %.4f)%s\n",

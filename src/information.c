@@ -59,20 +59,22 @@
  * sweeps, which move a few rows each, cost nearly as much as the early
  * ones), or after max_iter sweeps in all.  mmnc_cluster then polishes the
  * kept start (polish >= 0): moves on the objective of the partition it
- * returned until no row moves, so the result is a local optimum of J (or of
- * I(X;Z) where the guard kept the prior-free partition).  The moves are sequential (each sees the previous ones);
- * the threads make the costs of a block of rows ahead (where the sweep has
- * threads of its own: not in the starts run side by side, one thread each),
- * and each row remakes those that earlier moves made stale (see sweep), so
- * every decision is the one-row-at-a-time decision and the result does not
- * depend on the number of threads.  A distributed run visits all ranks' rows in the order of
- * one process and replays its decisions on every rank (see sweep_dist):
- * the same clustering for any number of ranks (the cluster sums made afresh
- * are summed across ranks, so objectives agree to rounding).  The ranks
- * share the making of the costs, but every rank replays every decision and
- * receives every row once a sweep: the sweeps are sequential by nature, and
- * more ranks bring memory for the matrix, not speed.  The objective
- * reported at the end is made from sums made afresh.
+ * returned until no row moves, so the result is a local optimum of J (or
+ * of I(X;Z) where the guard kept the prior-free partition).
+ *
+ * The moves are sequential (each sees the previous ones); the threads make
+ * the costs of a block of rows ahead (where the sweep has threads of its
+ * own: not in the starts run side by side, one thread each), and each row
+ * remakes those that earlier moves made stale (see sweep), so every
+ * decision is the one-row-at-a-time decision and the result does not
+ * depend on the number of threads.  A distributed run visits all ranks'
+ * rows in the order of one process and replays its decisions on every
+ * rank (see sweep_dist): the same clustering for any number of ranks (the
+ * cluster sums made afresh are summed across ranks, so objectives agree to
+ * rounding).  The ranks share the making of the costs, but every rank
+ * replays every decision and receives every row once a sweep: the sweeps
+ * are sequential by nature, and more ranks bring memory for the matrix, not
+ * speed.  The objective reported at the end is made from sums made afresh.
  *
  * Speed.  Nearly all the time goes to the O(nnz(y) k) sums of the costs,
  * one logarithm each.  Those sums run without a branch (a column where
@@ -158,7 +160,8 @@ VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mm
         double a = val[e];
         const double *t = T + col[e] * k, *bl = BL + col[e] * k;
         if (e + PREFETCH_AHEAD < n) { /* the next rows of T and BL, while this one is summed */
-            const char *tn = (const char *)(T + col[e + PREFETCH_AHEAD] * k), *bn = (const char *)(BL + col[e + PREFETCH_AHEAD] * k);
+            const char *tn = (const char *)(T + col[e + PREFETCH_AHEAD] * k),
+                       *bn = (const char *)(BL + col[e + PREFETCH_AHEAD] * k);
             for (mmnc_int o = 0; o < k * (mmnc_int)sizeof(double); o += 64) {
                 __builtin_prefetch(tn + o);
                 __builtin_prefetch(bn + o);
@@ -678,10 +681,11 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     run->converged = 0;
     run->settled = 0;
     run->prior_kept = polish < 0 ? -1 : wpri > 0.0 ? polish : -1;
-    /* Two phases when there is a size prior: I(X;Z) alone until no row moves,
-     * then J.  From a random partition, where the clusters carry almost no
-     * information yet, the prior alone would pull the rows into the largest
-     * cluster before any structure forms. */
+    /* Two phases when there is a size prior: I(X;Z) alone until (nearly) no
+     * row moves, then J.  From a random partition, where the clusters carry
+     * almost no information yet, the prior alone would pull the rows into
+     * the largest cluster before any structure forms.  A polish has one
+     * phase, on J (polish = 1) or on I(X;Z) alone (0), and no guard. */
     for (int phase = wpri > 0.0 && polish < 0 ? 0 : 1, it = 0; phase < 2; phase++) {
         double wp = phase && polish != 0 ? wpri : 0.0, gamma = phase && polish != 0 ? prm->size_prior : 0.0;
         if (phase == 1 && wpri > 0.0 && polish < 0) { /* keep the prior-free optimum and its norm */

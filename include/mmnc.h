@@ -692,16 +692,21 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * Errors: MMNC_EINVAL (d < 1 or d + 1 > min(|Y|, |X|), bad options);
  * MMNC_ENOCONV when o->maxit iterations did not reach o->tol (E and sigma
  * are still written: the best estimate so far); MMNC_ENOMEM.
- * The subspace iteration is mmnc_dtm_svds_ex's, leaner: per iteration the
- * Ritz values come from the Gram matrix of B Q (an l x l symmetric
- * eigenproblem) and only the |X| x l block is orthonormalised (one
- * CholeskyQR round while kappa^2 eps < tol / 1000, else two); the |Y| x l
- * block never: the Rayleigh-Ritz step takes the eigenvectors Vs of that
- * last Gram matrix, U = (B Q) Vs S^{-1} (by a QR of B Q instead when the
- * d-th value is below 1e-3 times the first, as for a B of lower rank than
- * d).  The same subspaces, less than half the dense work; the vectors agree
- * with mmnc_dtm_svds_ex's to the tolerance, not bit for bit.
- * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + oversample.
+ * The subspace iteration is mmnc_dtm_svds_ex's, leaner and shifted: per
+ * iteration the Ritz values come from the Gram matrix of B Q (an l x l
+ * symmetric eigenproblem); the next block is Q = orth(B^T B Q - c Q) with c
+ * half the smallest Ritz value (a Chebyshev filter of degree 1: the unwanted
+ * part of the spectrum of B^T B is damped about that centre, so the
+ * subspace converges in fewer iterations than without the shift); only the
+ * |X| x l block is orthonormalised (one CholeskyQR round while kappa^2 eps <
+ * tol / 1000, else two); the |Y| x l block never: the Rayleigh-Ritz step
+ * takes the eigenvectors Vs of that last Gram matrix, U = (B Q) Vs S^{-1}
+ * (by a QR of B Q instead when the d-th value is below 1e-3 times the
+ * first, as for a B of lower rank than d).  The vectors agree with
+ * mmnc_dtm_svds_ex's to the tolerance, not bit for bit.
+ * Time O(iters (nnz l + (|Y| + |X|) l^2)) with l = d + oversample; memory
+ * 16 bytes per nonzero for P and P^T, two |X| x l blocks and one |Y| x l
+ * block of doubles, and a copy of the larger in the products' panels.
  */
 MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters,
                mmnc_err *err);

@@ -18,6 +18,19 @@
  *
  * Each sweep multiplies by B^T B, so the error in sigma_j shrinks like
  * (sigma_{l+1} / sigma_j)^2 per iteration; oversampling widens that gap.
+ * The embedding's iteration shifts that product: Q = orth((B^T B - c) Q)
+ * with c = S_l^2 / 2, half the smallest Ritz value, the Chebyshev filter of
+ * degree 1 for the interval [0, S_l^2] that holds the unwanted part of the
+ * spectrum of B^T B (Saad, Numerical Methods for Large Eigenvalue Problems,
+ * 2011, Sec. 7.4; Zhou & Saad 2007).  It maps that interval to [-c, c] and
+ * sigma_j^2 to sigma_j^2 - c, so per iteration the error in sigma_j shrinks
+ * like max(c, sigma_{l+1}^2 - c) / (sigma_j^2 - c) instead of
+ * sigma_{l+1}^2 / sigma_j^2: on the MSR matrix one iteration fewer at d =
+ * 160 and 640, with smaller residuals at the stop (bench/NOTES.md, "A
+ * shifted iteration").  As every Ritz value of span Q is at least S_l^2,
+ * the shifted block keeps a condition number below 2 S_1^2 / S_l^2
+ * (||(M - c) Q y|| >= y^T Q^T (M - c) Q y >= S_l^2 - c for a unit y), about
+ * twice the unshifted one's.
  * The two sparse products are O(nnz l) (cache-blocked, pmf.c); the
  * orthonormalisations are CholeskyQR (Fukaya et al. 2014: G = Q^T Q,
  * G = R^T R, Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks,
@@ -277,8 +290,10 @@ static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q
  *
  * One iteration: Y = B Q; the Ritz values from the Gram matrix of Y (one
  * dsyrk and an l x l symmetric eigenproblem, no orthonormalisation of Y);
- * then Q = orth(B^T Y) by CholeskyQR with one round when its loss of
- * orthogonality (~kappa^2 eps) is below tol / 1000, two otherwise.  Once
+ * then Q = orth(B^T Y - c Q), c = S_l^2 / 2 (the shift of the file's
+ * comment; it needs a second |X| x l block), by CholeskyQR with one round
+ * when its loss of orthogonality (~kappa^2 eps) is below tol / 1000, two
+ * otherwise.  Once
  * the values settle (or at maxit), the last Gram matrix Y^T Y = Vs S^2 Vs^T (an l x l
  * eigenproblem with vectors) gives U = Y Vs S^{-1} and V = Q Vs: Y's own
  * SVD, the Rayleigh-Ritz step of B on span Q up to Q's loss of
@@ -289,8 +304,8 @@ static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q
  * triangular solve), Y is orthonormalised with R (B Q = Y R), and
  * R = Us S Vs^T gives U = Y Us, V = Q Vs.  The Gram path saves two Gram
  * sums, three triangular solves and an l x l SVD (~4 s of ~35 on the MSR
- * matrix at d = 640; bench/NOTES.md, "2026-11-25 (2)").  The spans are
- * those of Halko et al.'s scheme, which
+ * matrix at d = 640; bench/NOTES.md, "2026-11-25 (2)").  Without the
+ * shift the spans would be those of Halko et al.'s scheme, which
  * orthonormalised both blocks twice in every iteration (bench/NOTES.md,
  * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4).
  * That is the lean iteration (lean = 1, mmnc_embed; deflate = 1: of B less
@@ -303,7 +318,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
                 int deflate, double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
     mmnc_int ny, nx, l, it = 0;
-    double *Q = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL, *cdef = NULL;
+    double *Q = NULL, *Z = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL, *cdef = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
     mmnc_i_mulws mws = {NULL, 0};
     int status = MMNC_OK, converged = 0, qrounds = 2;
@@ -326,6 +341,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     if ((double)l * (double)l * NBLOCKS > (double)INT32_MAX * 8)
         return mmnc_i_err(err, MMNC_EINVAL, "rank %lld too large", (long long)r);
     MMNC_ALLOC(Q, nx * l, err, status);
+    if (lean) MMNC_ALLOC(Z, nx * l, err, status);
     MMNC_ALLOC(Yb, (ny ? ny : 1) * l, err, status);
     MMNC_ALLOC(R, l * l, err, status);
     MMNC_ALLOC(s, l, err, status);
@@ -375,7 +391,21 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             break;
         }
         if (it == maxit) break;
-        lean_tmul(p, l, Yb, Q, deflate, cdef, &mws); /* summed across ranks: the same Q everywhere */
+        lean_tmul(p, l, Yb, Z, deflate, cdef, &mws); /* summed across ranks: the same Z everywhere */
+        {
+            /* Z = (M - c) Q with M = B^T B and c half the smallest Ritz
+             * value: the Chebyshev filter of degree 1 that damps [0, 2c]
+             * (see above); none when that value is negligible (B of lower
+             * rank than l). */
+            double a = s[l - 1] * s[l - 1], c = a > 1e-12 * s[0] * s[0] ? 0.5 * a : 0.0;
+            double *t = Q;
+            if (c > 0.0) {
+#pragma omp parallel for schedule(static) if (nx * l > MMNC_I_OMP_MIN_WORK)
+                for (mmnc_int i = 0; i < nx * l; i++) Z[i] -= c * Q[i];
+            }
+            Q = Z;
+            Z = t;
+        }
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     }
     mmnc_i_mulws_free(&mws); /* the panels' buffer, before the final step's allocations */
@@ -486,6 +516,7 @@ signs:
                             tol);
 cleanup:
     mmnc_i_free(Q);
+    mmnc_i_free(Z);
     mmnc_i_free(Yb);
     mmnc_i_free(R);
     mmnc_i_free(s);

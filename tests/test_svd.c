@@ -3,7 +3,7 @@
  * CholeskyQR2) and embeddings: against a dense LAPACK SVD for several
  * oversamplings, a rank-deficient matrix (the Householder fallback), the
  * embedding's Rayleigh-Ritz step (from the Gram matrix, or by QR where B
- * has lower rank than asked), the
+ * has lower rank than asked), its shift (fewer iterations), the
  * embedding's definition and options, the same bits for 1 and 2 threads,
  * word2vec files (text, binary, gzip; bad files), the tokenizer, and every
  * allocation failing in turn.
@@ -217,6 +217,38 @@ static void test_embed(void)
     int iters = 0;
     CHECK(mmnc_embed(p, &o, sig, E, &iters, &err) == MMNC_ENOCONV && iters == 2 && sig[0] > 0.1);
     free(s), free(Ud), free(E), free(E2), free(ref);
+    mmnc_pmf_free(p);
+}
+
+/* The shifted iteration (Q = orth((B'^T B' - c) Q), c half the smallest
+ * Ritz value) converges faster than the unshifted one: on this random
+ * matrix the largest residual of the 20 vectors after 8 iterations is
+ * 0.018, against 0.038 without the shift, and the default tolerance stops
+ * after 9 iterations at 0.012, against 11 at 0.022 (measured with the shift
+ * switched off). */
+static void test_embed_shift(void)
+{
+    mmnc_pmf *p = random_pmf(300, 300, 0.05, 5);
+    mmnc_int d = 20;
+    mmnc_embed_opts o;
+    mmnc_embed_opts_default(&o);
+    o.dim = d;
+    double *E = malloc(p->ny * d * sizeof(double)), sig[20], res[20], worst = 0.0;
+    int iters = 0;
+    o.tol = 1e-300;
+    o.maxit = 8;
+    CHECK(mmnc_embed(p, &o, sig, E, &iters, NULL) == MMNC_ENOCONV && iters == 8);
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, res[j]);
+    CHECK(worst < 0.027);
+    mmnc_embed_opts_default(&o);
+    o.dim = d;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, &iters, NULL));
+    CHECK_OK(mmnc_embed_residuals(p, &o, sig, E, res, NULL));
+    worst = 0.0;
+    for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, res[j]);
+    CHECK(iters <= 10 && worst < 0.017);
+    free(E);
     mmnc_pmf_free(p);
 }
 
@@ -525,6 +557,7 @@ int main(void)
     test_svds_rank_deficient();
     test_embed();
     test_embed_rayleigh_ritz();
+    test_embed_shift();
     test_embed_components();
     test_embed_threads();
     test_vectors_roundtrip();

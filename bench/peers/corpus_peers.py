@@ -34,7 +34,13 @@ I(Z;X)); mmnc chooses among its starts as its options say (never by labels).  La
 classes), NMI (arithmetic), ARI, and the paper's overall accuracy.  seconds: wall clock,
 loading excluded (the mmnc subprocess loads its own input, about 0.1 s).
 
+Other labelled corpora (a .mat file; documents as rows or columns): --corpus
+NAME=PATH:VAR:LABELVAR:K[,K...], which may be given more than once, runs them after the chosen
+development corpora (--corpora '' for none); make_novels.py builds one that no default was
+developed on.
+
 Usage: corpus_peers.py [--corpora reuters65,reuters,classic3,reviews] [--methods ...]
+                       [--corpus NAME=PATH:VAR:LABELVAR:K[,K...]]...
                        [--mmnc PATH] [--seed 1] [--n-init 10]
                        [--itcc-l L] [--data-dir DIR] [--json FILE]
 """
@@ -139,13 +145,30 @@ def main():
                     help="column clusters of itcc (default: l = k)")
     ap.add_argument("--data-dir", default=repo_data(),
                     help="the shared data directory (default: %(default)s)")
+    ap.add_argument("--corpus", action="append", default=[], metavar="NAME=PATH:VAR:LABELVAR:K",
+                    help="another labelled corpus (a .mat file), at the given k (comma-separated); "
+                    "may be given more than once")
     ap.add_argument("--json", metavar="FILE", help="also write all results as JSON")
     a = ap.parse_args()
 
     corpora = [c for c in a.corpora.split(",") if c]
+    table = dict(CORPORA)
+    for spec in a.corpus:
+        name, eq, rest = spec.partition("=")
+        parts = rest.rsplit(":", 3)
+        try:
+            ks = [int(k) for k in parts[3].split(",")] if eq and len(parts) == 4 else []
+        except ValueError:
+            ks = []
+        if not name or not ks or min(ks) < 1 or not all(parts[:3]):
+            ap.error("--corpus %r: expected NAME=PATH:VAR:LABELVAR:K[,K...]" % spec)
+        if name in table:
+            ap.error("--corpus %r: the name %s is taken" % (spec, name))
+        table[name] = (os.path.abspath(parts[0]), parts[1], parts[2], ks)
+        corpora.append(name)
     methods = [m for m in a.methods.split(",") if m]
     for c in corpora:
-        if c not in CORPORA:
+        if c not in table:
             ap.error("unknown corpus %r" % c)
     for m in methods:
         if m not in METHODS:
@@ -166,14 +189,14 @@ def main():
         log("mmnc: " + mmnc_id)
     results, cache = [], {}
     for c in corpora:
-        rel, var, truth_var, ks = CORPORA[c]
-        path = os.path.join(a.data_dir, rel)
+        rel, var, truth_var, ks = table[c]
+        path = os.path.join(a.data_dir, rel)             # rel, if absolute (--corpus)
         if not os.path.exists(path):
             log("%s: %s is absent (research use only, not shipped); skipped" % (c, path))
             continue
-        if path not in cache:
-            cache[path] = load(path, var, truth_var)
-        A, truth, transposed = cache[path]
+        if (path, var, truth_var) not in cache:
+            cache[path, var, truth_var] = load(path, var, truth_var)
+        A, truth, transposed = cache[path, var, truth_var]
         log("%s: %d x %d, %d nonzeros, %d classes%s" % (
             c, A.shape[0], A.shape[1], A.nnz, truth.max() + 1,
             " (transposed: documents are the rows)" if transposed else ""))

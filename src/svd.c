@@ -21,16 +21,17 @@
  * The embedding's iteration shifts that product: Q = orth((B^T B - c) Q)
  * with c = S_l^2 / 2, half the smallest Ritz value, the Chebyshev filter of
  * degree 1 for the interval [0, S_l^2] that holds the unwanted part of the
- * spectrum of B^T B (Saad, Numerical Methods for Large Eigenvalue Problems,
- * 2011, Sec. 7.4; Zhou & Saad 2007).  It maps that interval to [-c, c] and
+ * spectrum of B^T B (Chebyshev acceleration of subspace iteration: Saad,
+ * Numerical Methods for Large Eigenvalue Problems, 2011; Zhou & Saad
+ * 2007).  It maps that interval to [-c, c] and
  * sigma_j^2 to sigma_j^2 - c, so per iteration the error in sigma_j shrinks
  * like max(c, sigma_{l+1}^2 - c) / (sigma_j^2 - c) instead of
  * sigma_{l+1}^2 / sigma_j^2: on the MSR matrix one iteration fewer at d =
  * 160 and 640, with smaller residuals at the stop (bench/NOTES.md, "A
  * shifted iteration").  As every Ritz value of span Q is at least S_l^2,
- * the shifted block keeps a condition number below 2 S_1^2 / S_l^2
- * (||(M - c) Q y|| >= y^T Q^T (M - c) Q y >= S_l^2 - c for a unit y), about
- * twice the unshifted one's.
+ * the shifted block keeps a condition number below 2 sigma_1^2 / S_l^2
+ * (||(M - c) Q y|| >= y^T Q^T (M - c) Q y >= S_l^2 - c for a unit y, and
+ * ||M - c|| < sigma_1^2), about twice the unshifted one's.
  * The two sparse products are O(nnz l) (cache-blocked, pmf.c); the
  * orthonormalisations are CholeskyQR (Fukaya et al. 2014: G = Q^T Q,
  * G = R^T R, Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks,

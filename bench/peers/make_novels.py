@@ -62,8 +62,12 @@ def main():
                 with open(os.path.join(docs, name, "%05d.txt" % i), "w") as f:
                     f.write(" ".join(words[i * a.words:(i + 1) * a.words]))
         mtx = os.path.join(tmp, "novels.mtx")
-        subprocess.run([a.mmnc, "docs", docs, "--stop-words", "english", "--min-df", "2",
-                        "--max-df", "0.5", "-o", mtx], check=True)
+        try:
+            subprocess.run([a.mmnc, "docs", docs, "--stop-words", "english", "--min-df", "2",
+                            "--max-df", "0.5", "-o", mtx], check=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("make_novels: mmnc docs failed (%s); nothing written" % e, file=sys.stderr)
+            return 1
         A = scipy.io.mmread(mtx).tocsr()
         with open(os.path.join(tmp, "novels.rows")) as f:
             novel = [line.rstrip("\n").split("/")[-2] for line in f]

@@ -23,9 +23,9 @@
  * degree 1 for the interval [0, S_l^2] that holds the unwanted part of the
  * spectrum of B^T B (Chebyshev acceleration of subspace iteration: Saad,
  * Numerical Methods for Large Eigenvalue Problems, 2011; Zhou & Saad
- * 2007).  It maps that interval to [-c, c] and
- * sigma_j^2 to sigma_j^2 - c, so per iteration the error in sigma_j shrinks
- * like max(c, sigma_{l+1}^2 - c) / (sigma_j^2 - c) instead of
+ * 2007; prototype: bench/peers/shift_proto.py).  It maps that interval to
+ * [-c, c] and sigma_j^2 to sigma_j^2 - c, so per iteration the error in
+ * sigma_j shrinks like max(c, sigma_{l+1}^2 - c) / (sigma_j^2 - c) instead of
  * sigma_{l+1}^2 / sigma_j^2: on the MSR matrix one iteration fewer at d =
  * 160 and 640, with smaller residuals at the stop (bench/NOTES.md, "A
  * shifted iteration").  As every Ritz value of span Q is at least S_l^2,

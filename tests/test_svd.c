@@ -366,7 +366,8 @@ static void test_embed_components(void)
 static void test_embed_threads(void)
 {
 #ifdef _OPENMP
-    mmnc_pmf *p = random_pmf(700, 600, 0.05, 23);
+    /* 1800 x 60 > MMNC_I_OMP_MIN_WORK: the random start drawn in parallel */
+    mmnc_pmf *p = random_pmf(700, 1800, 0.05, 23);
     mmnc_embed_opts o;
     mmnc_embed_opts_default(&o);
     o.dim = 40;

@@ -62,6 +62,20 @@
 #include "mmnc_i.h"
 
 #define NBLOCKS 8 /* the fixed row partition of the Gram sums */
+
+#ifdef MMNC_SVD_PROFILE
+/* Compiled with -DMMNC_SVD_PROFILE, the lean iteration times its phases and
+ * prints them on stderr at the end (bench/NOTES.md, "The random start"):
+ * the start, the products B'Q and B'^T Y, the Gram sums with the Ritz
+ * values, the shift with the orthonormalisation, the final step. */
+#include <stdio.h>
+static double prof_s[6];
+#define PROF_T(v) double v = mmnc_i_now()
+#define PROF_ADD(i, v) (prof_s[i] += mmnc_i_now() - (v))
+#else
+#define PROF_T(v)
+#define PROF_ADD(i, v) ((void)0)
+#endif
 #define RR_GRAM_MIN 1e-3 /* smallest S_r / S_1 for the Rayleigh-Ritz step from the Gram matrix */
 
 /* Rows [lo, hi) of block b of n rows. */
@@ -380,6 +394,10 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     MMNC_ALLOC(w.R1, l * l, err, status);
     MMNC_ALLOC(w.part, NBLOCKS * l * l, err, status);
     MMNC_ALLOC(w.tau, l, err, status);
+#ifdef MMNC_SVD_PROFILE
+    memset(prof_s, 0, sizeof prof_s);
+#endif
+    PROF_T(t_start);
     if (lean) {
         gaussian_rows(nx, l, seed, Q);
     } else { /* the spectral starts' bits, as they were */
@@ -387,6 +405,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_rng_normal(&rng);
     }
     if ((status = orth(nx, l, Q, NULL, lean ? 1e-3 * tol : 0.0, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
+    PROF_ADD(0, t_start);
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
     while (!lean && it < maxit) {
         /* Halko et al. as written: Y = orth(B Q); Q R = B^T Y; then B ~ Y R^T Q^T. */
@@ -410,18 +429,25 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         }
     }
     while (lean && it < maxit) {
+        PROF_T(t_mul);
         lean_mul(p, l, Q, Yb, deflate, cdef, &mws); /* distributed: this rank's rows of Y */
+        PROF_ADD(1, t_mul);
+        PROF_T(t_ritz);
         gram(ny, l, Yb, w.G, w.part);
         if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
         memcpy(svt, w.G, (size_t)(l * l) * sizeof(double)); /* for the Rayleigh-Ritz step */
         if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
+        PROF_ADD(2, t_ritz);
         it++;
         if (settled(r, s, prev, tol)) {
             converged = 1;
             break;
         }
         if (it == maxit) break;
+        PROF_T(t_tmul);
         lean_tmul(p, l, Yb, Z, deflate, cdef, &mws); /* summed across ranks: the same Z everywhere */
+        PROF_ADD(3, t_tmul);
+        PROF_T(t_orth);
         {
             /* Z = (M - c) Q with M = B^T B and c half the smallest Ritz
              * value: the Chebyshev filter of degree 1 that damps [0, 2c]
@@ -437,8 +463,10 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             Z = t;
         }
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
+        PROF_ADD(4, t_orth);
     }
     mmnc_i_mulws_free(&mws); /* the panels' buffer, before the final step's allocations */
+    PROF_T(t_final);
     if (lean) { /* converged or at maxit: svt holds the Gram matrix of the last Y */
         /* Rayleigh-Ritz from the last Gram matrix: B Q = Y = Us S Vs^T with
          * Y^T Y = Vs S^2 Vs^T, so U = Y Vs S^{-1} and V = Q Vs, without
@@ -498,6 +526,14 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     if (U) block_gemm(ny, l, r, Yb, lean ? R : svt, 0, U); /* U = Y Us */
     if (V) block_gemm(nx, l, r, Q, su, 1, V);    /* V = Q Vs */
 signs:
+    PROF_ADD(5, t_final);
+#ifdef MMNC_SVD_PROFILE
+    if (lean)
+        fprintf(stderr,
+                "svds profile: start %.2f s, %d x B'Q %.2f s, Gram + Ritz values %.2f s, %d x B'^T Y %.2f s, "
+                "shift + orth %.2f s, final %.2f s\n",
+                prof_s[0], (int)it, prof_s[1], prof_s[2], (int)(it > 0 ? it - 1 : 0), prof_s[3], prof_s[4], prof_s[5]);
+#endif
     /* Sign convention: the entry of largest magnitude of each U column is
      * positive (the first such entry; distributed: over all ranks' rows). */
     if (U || V) {

@@ -62,10 +62,12 @@
 #include "mmnc_i.h"
 
 #define NBLOCKS 8 /* the fixed row partition of the Gram sums */
+#define RR_GRAM_MIN 1e-3 /* smallest S_r / S_1 for the Rayleigh-Ritz step from the Gram matrix */
 
 #ifdef MMNC_SVD_PROFILE
 /* Compiled with -DMMNC_SVD_PROFILE, the lean iteration times its phases and
- * prints them on stderr at the end (bench/NOTES.md, "The random start"):
+ * prints them on stderr at the end (bench/NOTES.md, "The random start in
+ * parallel"):
  * the start, the products B'Q and B'^T Y, the Gram sums with the Ritz
  * values, the shift with the orthonormalisation, the final step. */
 #include <stdio.h>
@@ -76,7 +78,6 @@ static double prof_s[6];
 #define PROF_T(v)
 #define PROF_ADD(i, v) ((void)0)
 #endif
-#define RR_GRAM_MIN 1e-3 /* smallest S_r / S_1 for the Rayleigh-Ritz step from the Gram matrix */
 
 /* Rows [lo, hi) of block b of n rows. */
 static void block_range(mmnc_int n, int b, mmnc_int *lo, mmnc_int *hi)
@@ -276,9 +277,10 @@ static void minus_rank_one(const double *ms, mmnc_int ns, const double *S, const
 /* The lean iteration's random start: row i of the n x m Q standard normal
  * from a stream of its own (seeded by seed and i), by Box-Muller with both
  * values of each pair used, so that the rows are drawn in parallel and Q does
- * not depend on the number of threads (with one stream for the whole block
- * and one value a pair, the start, drawn and orthonormalised, took 2.6 s of
- * the 30 s of the MSR matrix at d = 640; 1.2 s so; bench/NOTES.md). */
+ * not depend on the number of threads.  With one stream for the whole block
+ * and one value of each pair, the start (drawn and orthonormalised) took 2.6
+ * s of the 30 s of the MSR matrix at d = 640; now 1.3 s (bench/NOTES.md, "The
+ * random start in parallel"). */
 static void gaussian_rows(mmnc_int n, mmnc_int m, uint64_t seed, double *Q)
 {
 #pragma omp parallel for schedule(static) if (n * m > MMNC_I_OMP_MIN_WORK)

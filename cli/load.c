@@ -129,7 +129,8 @@ void cli_load_help(FILE *fp)
           "  --normalize-rows    scale each row to sum 1 before forming P_{Y,X} (default off)\n"
           "  --low-memory        keep one copy of the matrix, not two (16 bytes per nonzero less; the same\n"
           "                      results, slower iterations) (default off, unless the second copy would take\n"
-          "                      more than half of the available memory)\n"
+          "                      more than half of the available memory; a symmetric matrix, its own\n"
+          "                      transpose, is kept once anyway, at full speed)\n"
           "Rows and columns with zero mass are always dropped and reported; outputs use the original ids.\n",
           fp);
 }

@@ -486,15 +486,18 @@ MMNC_API int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int
  * atomics.  Without Pt the W P products scatter the rows of P, each thread
  * over a range of columns, adding in the same order: the results are the
  * same, bit for bit, for half the memory (16 bytes per nonzero less) and a
- * slower W P product (bench/NOTES.md).  Marginals are strictly positive
- * (mmnc_pmf_build refuses zero rows or columns).
+ * slower W P product (bench/NOTES.md).  A symmetric matrix (equal to its
+ * transpose, values included, as the co-occurrence counts of `mmnc cooc`
+ * are) is its own transpose: Pt is then P itself, one copy for the price of
+ * a comparison.  Marginals are strictly positive (mmnc_pmf_build refuses
+ * zero rows or columns).
  */
 typedef struct mmnc_dist mmnc_dist;
 
 typedef struct mmnc_pmf {
     mmnc_int ny, nx, nnz;
     mmnc_csr *P;   /* |Y| x |X|, sums to 1 */
-    mmnc_csr *Pt;  /* |X| x |Y|, the transpose, or NULL (MMNC_PMF_NO_TRANSPOSE) */
+    mmnc_csr *Pt;  /* |X| x |Y|, the transpose (P itself when P is symmetric), or NULL (MMNC_PMF_NO_TRANSPOSE) */
     double *py;    /* P_Y, |Y| */
     double *px;    /* P_X, |X| */
     double total;  /* sum of the input values */

@@ -18,8 +18,8 @@
 void mmnc_pmf_free(mmnc_pmf *p)
 {
     if (!p) return;
+    if (p->Pt != p->P) mmnc_csr_free(p->Pt);
     mmnc_csr_free(p->P);
-    mmnc_csr_free(p->Pt);
     mmnc_i_free(p->py);
     mmnc_i_free(p->px);
     mmnc_i_free(p);
@@ -33,6 +33,15 @@ void mmnc_i_row_sums(const mmnc_csr *A, double *s)
         for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) t += A->val[e];
         s[i] = t;
     }
+}
+
+/* 1 when A and B are the same matrix, entry for entry and bit for bit. */
+static int same_csr(const mmnc_csr *A, const mmnc_csr *B)
+{
+    return A->nrows == B->nrows && A->ncols == B->ncols && A->nnz == B->nnz && A->nnz > 0 &&
+           memcmp(A->rowptr, B->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int)) == 0 &&
+           memcmp(A->colind, B->colind, (size_t)A->nnz * sizeof(mmnc_int)) == 0 &&
+           memcmp(A->val, B->val, (size_t)A->nnz * sizeof(double)) == 0;
 }
 
 int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err)
@@ -62,6 +71,10 @@ int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err)
     }
     if (!(flags & MMNC_PMF_NO_TRANSPOSE) && (status = mmnc_csr_transpose(p->P, &p->Pt, err)) != MMNC_OK)
         goto cleanup;
+    if (p->Pt && same_csr(p->P, p->Pt)) { /* symmetric: one copy serves as both (the same arrays, the same bits) */
+        mmnc_csr_free(p->Pt);
+        p->Pt = p->P;
+    }
     MMNC_ALLOC(p->py, p->ny ? p->ny : 1, err, status);
     MMNC_ALLOC(p->px, p->nx, err, status);
     mmnc_i_row_sums(p->P, p->py);

@@ -3,7 +3,8 @@
  * sqrt(P_Y), sqrt(P_X); the truncated SVD against a dense LAPACK SVD; the
  * multiplicity of singular value 1 equals the number of connected
  * components; the cache-blocked products of wide blocks give the bits of
- * the definition; bad matrices are refused.
+ * the definition; a symmetric matrix serves as its own transpose; bad
+ * matrices are refused.
  */
 #include <lapacke.h>
 #include <stdlib.h>
@@ -213,6 +214,47 @@ static void test_alloc_failures(void)
     mmnc_csr_free(A);
 }
 
+/* A symmetric matrix is its own transpose: Pt is P itself (freed once), and
+ * B^T x gives the bits of B x; a square matrix that is not symmetric keeps a
+ * Pt of its own. */
+static void test_symmetric_shared(void)
+{
+    const mmnc_int n = 200, m = 40;
+    mmnc_csr *A = test_random_csr(n, n, 0.3, 17), *At = NULL, *S = NULL;
+    mmnc_pmf *p = NULL, *q = NULL;
+    CHECK_OK(mmnc_csr_transpose(A, &At, NULL));
+    if (!At) return;
+    mmnc_int nt = A->nnz + At->nnz, t = 0;
+    mmnc_int *ri = malloc(nt * sizeof(mmnc_int)), *ci = malloc(nt * sizeof(mmnc_int));
+    double *v = malloc(nt * sizeof(double));
+    for (const mmnc_csr *M = A; M; M = M == A ? At : NULL)
+        for (mmnc_int i = 0; i < n; i++)
+            for (mmnc_int e = M->rowptr[i]; e < M->rowptr[i + 1]; e++, t++) {
+                ri[t] = i;
+                ci[t] = M->colind[e];
+                v[t] = M->val[e];
+            }
+    CHECK_OK(mmnc_csr_from_triplets(n, n, nt, ri, ci, v, &S, NULL)); /* A + A^T */
+    CHECK_OK(mmnc_pmf_build(S, &p, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &q, NULL));
+    if (p && q) {
+        CHECK(p->Pt == p->P);
+        CHECK(q->Pt != NULL && q->Pt != q->P);
+        double *X = malloc(n * m * sizeof(double)), *Y = malloc(n * m * sizeof(double)),
+               *Yt = malloc(n * m * sizeof(double));
+        for (mmnc_int i = 0; i < n * m; i++) X[i] = sin(0.29 * (double)i + 0.5);
+        mmnc_dtm_mul(p, m, X, Y);
+        mmnc_dtm_tmul(p, m, X, Yt);
+        CHECK(memcmp(Y, Yt, n * m * sizeof(double)) == 0);
+        CHECK(memcmp(p->py, p->px, n * sizeof(double)) == 0);
+        free(X), free(Y), free(Yt);
+    }
+    mmnc_pmf_free(p);
+    mmnc_pmf_free(q);
+    free(ri), free(ci), free(v);
+    mmnc_csr_free(A), mmnc_csr_free(At), mmnc_csr_free(S);
+}
+
 int main(void)
 {
     test_top_singular_pair();
@@ -221,5 +263,6 @@ int main(void)
     test_components();
     test_bad_and_tiny();
     test_alloc_failures();
+    test_symmetric_shared();
     return test_done();
 }

@@ -251,6 +251,18 @@ static void test_symmetric_shared(void)
     }
     mmnc_pmf_free(p);
     mmnc_pmf_free(q);
+    for (long f = 1; f < 200; f++) { /* every allocation failing in turn: the shared copy freed once */
+        mmnc_pmf *r = NULL;
+        mmnc_i_fail_after(f);
+        int st = mmnc_pmf_build(S, &r, NULL);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            CHECK(f > 1 && r->Pt == r->P);
+            mmnc_pmf_free(r);
+            break;
+        }
+        CHECK(st == MMNC_ENOMEM && r == NULL);
+    }
     free(ri), free(ci), free(v);
     mmnc_csr_free(A), mmnc_csr_free(At), mmnc_csr_free(S);
 }

@@ -65,11 +65,10 @@
 #define RR_GRAM_MIN 1e-3 /* smallest S_r / S_1 for the Rayleigh-Ritz step from the Gram matrix */
 
 #ifdef MMNC_SVD_PROFILE
-/* Compiled with -DMMNC_SVD_PROFILE, the lean iteration times its phases and
- * prints them on stderr at the end (bench/NOTES.md, "The random start in
- * parallel"):
- * the start, the products B'Q and B'^T Y, the Gram sums with the Ritz
- * values, the shift with the orthonormalisation, the final step. */
+/* Compiled with -DMMNC_SVD_PROFILE, the lean iteration times its phases (the
+ * start, the products B'Q and B'^T Y, the Gram sums with the Ritz values, the
+ * shift with the orthonormalisation, the final step) and prints them on
+ * stderr at the end (bench/NOTES.md, "The random start in parallel"). */
 #include <stdio.h>
 static double prof_s[6];
 #define PROF_T(v) double v = mmnc_i_now()

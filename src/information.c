@@ -92,6 +92,11 @@
  * From k = VECTOR_MIN_K on, the rows of T and BL of the entry PREFETCH_AHEAD
  * ahead are fetched while an entry is summed (the two tables, 16 k bytes a
  * column, outgrow the core's caches; 1.1-1.2x at k = 65 on Reuters21578).
+ * And from k = PRUNE_MIN_K on (serial runs), a decision makes the exact
+ * costs of only the clusters that bounds, a few vector operations a term
+ * without a logarithm, cannot rule out (see costs_pruned): the same
+ * decisions, 1.6-1.7x faster at k = 65 on Reuters21578, for 4 k more bytes
+ * a column (the table of log b).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -124,6 +129,10 @@ typedef struct moves {
     double w;         /* the prior's weight in this phase (0: none) */
     mmnc_int block;   /* rows per block (SWEEP_BLOCK_WORK / (k x the mean row length), >= 64) */
     int64_t clock;
+    /* Pruned decisions (see costs_pruned); NULL where the costs are all made. */
+    float *L1;        /* nx x k, numbered as T: log b + 1 for b = T > 0, +inf for 0 (single precision) */
+    double *lo, *hi;  /* block x k scratch: bounds of the costs */
+    int64_t pruned;   /* costs ruled out at the decisions */
 } moves;
 
 /* Every cluster changed (the sums were made afresh). */
@@ -148,6 +157,7 @@ static void all_changed(moves *m, mmnc_int k)
 #endif
 
 #define PREFETCH_AHEAD 2
+#define PREFETCH_FEW 8 /* the same for the costs of a few clusters (pruned decisions) */
 
 /* acc[j] += sum_x b log b - (a + b) log(a + b) over a row's entries (col,
  * val), b = T[x][c] with c = redo[j] (c = j when nr = k): -a log a where b
@@ -159,12 +169,20 @@ VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mm
     for (mmnc_int e = 0; e < n; e++) {
         double a = val[e];
         const double *t = T + col[e] * k, *bl = BL + col[e] * k;
-        if (e + PREFETCH_AHEAD < n) { /* the next rows of T and BL, while this one is summed */
-            const char *tn = (const char *)(T + col[e + PREFETCH_AHEAD] * k),
-                       *bn = (const char *)(BL + col[e + PREFETCH_AHEAD] * k);
-            for (mmnc_int o = 0; o < k * (mmnc_int)sizeof(double); o += 64) {
-                __builtin_prefetch(tn + o);
-                __builtin_prefetch(bn + o);
+        if (nr * REDO_ALL > k) { /* the next rows of T and BL, while this one is summed */
+            if (e + PREFETCH_AHEAD < n) {
+                const char *tn = (const char *)(T + col[e + PREFETCH_AHEAD] * k),
+                           *bn = (const char *)(BL + col[e + PREFETCH_AHEAD] * k);
+                for (mmnc_int o = 0; o < k * (mmnc_int)sizeof(double); o += 64) {
+                    __builtin_prefetch(tn + o);
+                    __builtin_prefetch(bn + o);
+                }
+            }
+        } else if (e + PREFETCH_FEW < n) { /* a few values a row: only theirs, further ahead */
+            const double *tn = T + col[e + PREFETCH_FEW] * k, *bn = BL + col[e + PREFETCH_FEW] * k;
+            for (mmnc_int j = 0; j < nr; j++) {
+                __builtin_prefetch(tn + redo[j]);
+                __builtin_prefetch(bn + redo[j]);
             }
         }
         if (nr == k) {
@@ -262,21 +280,15 @@ NO_MEMCPY_CALLS static void entry_costs_few(const mmnc_int *col, const double *v
     }
 }
 
-/* The costs (in c0) of a row with n entries (col, val) and mass py to the
- * clusters changed since they were last made (*seen; all of them the first
- * time), as of the current sums; redo and acc are k scratch. */
-static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k, mmnc_int c0,
-                     const double *T, const double *BL, const double *pz, const moves *m, double *cost,
-                     int64_t *seen, mmnc_int *redo, double *acc)
+/* The exact costs (in cost) of a row with n entries (col, val) and mass py,
+ * in c0, to the nr clusters redo[] (all k where nr = k), as of the current
+ * sums; acc is nr scratch.  A cost depends only on the row and its
+ * cluster's sums: the same bits whichever other clusters are made with it. */
+static void exact_costs(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k, mmnc_int c0,
+                        const double *T, const double *BL, const double *pz, const mmnc_int *redo, mmnc_int nr,
+                        double *acc, double *cost)
 {
-    mmnc_int nr = 0;
     double pc0 = pz[c0] - py;
-    for (mmnc_int c = 0; c < k; c++)
-        if (*seen < 0 || m->changed[c] > *seen) redo[nr++] = c;
-    *seen = m->clock;
-    if (nr == 0) return;
-    if (nr > k / REDO_ALL)
-        for (nr = 0; nr < k; nr++) redo[nr] = nr;
     for (mmnc_int j = 0; j < nr; j++) acc[j] = 0.0;
     if (k < VECTOR_MIN_K) entry_costs_few(col, val, n, k, c0, T, BL, redo, nr, acc);
     else entry_costs(col, val, n, k, T, BL, redo, nr, acc);
@@ -295,14 +307,21 @@ static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double 
     }
 }
 
-/* This rank's row y (local index): its costs, kept in m. */
-static void row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, const double *T, const double *BL,
-                      const double *pz, moves *m, mmnc_int *redo)
+/* The costs (in c0) of a row with n entries (col, val) and mass py to the
+ * clusters changed since they were last made (*seen; all of them the first
+ * time), as of the current sums; redo and acc are k scratch. */
+static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k, mmnc_int c0,
+                     const double *T, const double *BL, const double *pz, const moves *m, double *cost,
+                     int64_t *seen, mmnc_int *redo, double *acc)
 {
-    const mmnc_csr *P = p->P;
-    mmnc_int e0 = P->rowptr[y];
-    costs_of(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
-             m->seen + y, redo, m->acc + (redo - m->redo));
+    mmnc_int nr = 0;
+    for (mmnc_int c = 0; c < k; c++)
+        if (*seen < 0 || m->changed[c] > *seen) redo[nr++] = c;
+    *seen = m->clock;
+    if (nr == 0) return;
+    if (nr > k / REDO_ALL)
+        for (nr = 0; nr < k; nr++) redo[nr] = nr;
+    exact_costs(col, val, n, py, k, c0, T, BL, pz, redo, nr, acc, cost);
 }
 
 /* Is y alone in its cluster c0 (it then stays)? */
@@ -317,6 +336,215 @@ static inline double prior_gain(double w, int64_t n)
     return w > 0.0 ? w * (xlogx((double)(n + 1)) - xlogx((double)n)) : 0.0;
 }
 
+/* Pruned decisions.  A move needs the exact costs of only the clusters that
+ * could be the row's least; the others can be ruled out by bounds that cost
+ * a few vector operations a term instead of a logarithm.  With f(v) = v log v
+ * convex, the term of an entry (a = P(y,x), b = P(c,x) > 0) in cost c is
+ * g = b log b - (a + b) log(a + b) = -(f(a + b) - f(b)), and
+ *
+ *   -a (log b + 1) - a^2 / (2 b)  <=  g  <=  -a (log b + 1),
+ *
+ * since f(a + b) - f(b) - a f'(b) = b h(a / b), h(r) = (1 + r) log(1 + r) - r
+ * <= r^2 / 2.  Where b < PRUNE_NEAR a ("near", where that is loose) they
+ * are, from f(a + b) - f(b) <= a f'(a + b) and b log b <= 0,
+ *
+ *   -a (log a + log(1 + PRUNE_NEAR) + 1)  <=  g  <=  -f(min(a (1 + PRUNE_NEAR), 1/e)),
+ *
+ * and where b = 0 the term is -a log a exactly.  One table beside T, L1 =
+ * log b + 1 (+inf for b = 0), single precision, kept by the moves, gives
+ * all of them: a^2 / (2 b) = (a / 2) (a / b) is bounded by (a / 2)
+ * 2^ceil(log2(a / b)), made from L1 with the exponent's bits (at most twice
+ * the term; no division).  Where L1 is read, b >= PRUNE_NEAR a, so |L1| <=
+ * |log a| + 1.7 and the terms, made and summed in single precision a few
+ * entries at a time, carry roundings below 4e-6 of the row's scale
+ * sum_x a (|log a| + 1).  costs_pruned makes the exact cost of the row's own
+ * cluster and of every cluster c whose lo_c - gain_c is not above the least
+ * known upper bound (exact costs and hi_c, less the prior's gains) by more
+ * than a margin, PRUNE_MARGIN of the scale plus 1e-14 a term (several
+ * times the roundings of either sum); the others stay unknown (NAN) and
+ * decide skips them.  The cluster chosen, so every label and objective, is
+ * the same bits as with every cost made: the exact costs are made by the
+ * same code, and the clusters ruled out cannot be the least
+ * (test_information's test_pruned compares on data built to reach every
+ * case).  On Reuters21578 at k = 65 a decision makes about 0.4 exact costs
+ * besides its own cluster's instead of 65 (bench/NOTES.md, "Pruned
+ * decisions").  In serial runs from k = PRUNE_MIN_K; below, the few
+ * clusters' sums across the row's entries are as fast; the distributed
+ * moves make every cost, as before.  mmnc_i_prune switches it for tests. */
+#define PRUNE_MIN_K 16
+#define PRUNE_NEAR 0.5
+#define PRUNE_LOG1P_NEAR 0.40546510810816438198 /* log(1 + PRUNE_NEAR) */
+#define PRUNE_MARGIN 3e-5
+int mmnc_i_prune = -1;
+
+/* The table's entry for b = T[x][c]: log b + 1, +inf for b = 0. */
+static inline float bound_entry(double b)
+{
+    return b > 0.0 ? (float)(log(b) + 1.0) : INFINITY;
+}
+
+/* out[i] = log v[i] for v > 0 (else 0), by mmnc_i_flog. */
+VECTOR_CLONES static void map_log(const double *restrict v, double *restrict out, mmnc_int m)
+{
+    for (mmnc_int i = 0; i < m; i++) {
+        double w = v[i] > 1e-300 ? v[i] : 1e-300;
+        out[i] = v[i] > 0.0 ? mmnc_i_flog(w) : 0.0;
+    }
+}
+
+/* 2^t for an integer-valued t in [-126, 127], from the bits. */
+static inline float pow2f(float t)
+{
+    float s = t + (8388608.0f + 127.0f); /* 2^23 + the biased exponent */
+    uint32_t u;
+    memcpy(&u, &s, sizeof u);
+    u <<= 23;
+    memcpy(&s, &u, sizeof s);
+    return s;
+}
+
+#define LOG2E 1.44269504088896340736
+#define LOG_NEAR -0.69314718055994530942 /* log PRUNE_NEAR */
+#define BOUND_CHUNK 8 /* entries whose terms are summed in single precision before a sum in double */
+#define BOUND_MIN_A 1e-30 /* smaller values are left out of the bounds (the margin covers them) */
+
+/* lo[j], hi[j] += the bounds above of a row's entries' terms in cluster c =
+ * redo[j] (c = j when nr = k); returns the scale sum_x a (|log a| + 1).  The
+ * terms are made and summed in single precision, BOUND_CHUNK entries at a
+ * time (flo, fhi: nr scratch), each chunk's sums then added in double; a
+ * term is at most 5.6 a (|log a| + 1) in size, so the roundings stay below
+ * 4e-6 of the scale.  Values below BOUND_MIN_A are left out (their terms,
+ * below 1e-28, are within the margin's 1e-14 a term). */
+VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
+                                         const float *restrict L1, const mmnc_int *redo, mmnc_int nr,
+                                         double *restrict lo, double *restrict hi, float *restrict flo,
+                                         float *restrict fhi)
+{
+    double scale = 0.0, lav[ROW_CHUNK];
+    for (mmnc_int e0 = 0; e0 < n; e0 += ROW_CHUNK) {
+        mmnc_int m = n - e0 < ROW_CHUNK ? n - e0 : ROW_CHUNK;
+        map_log(val + e0, lav, m);
+        for (mmnc_int i0 = 0; i0 < m; i0 += BOUND_CHUNK) {
+            mmnc_int i1 = m - i0 < BOUND_CHUNK ? m : i0 + BOUND_CHUNK;
+            for (mmnc_int j = 0; j < nr; j++) flo[j] = fhi[j] = 0.0f;
+            for (mmnc_int i = i0; i < i1; i++) {
+                mmnc_int e = e0 + i;
+                double a = val[e], la = lav[i], an;
+                float base, na, ha, thr, c1, lnear, hup;
+                const float *l1 = L1 + col[e] * k;
+                if (!(a >= BOUND_MIN_A)) continue;
+                scale += a * (fabs(la) + 1.0);
+                base = (float)(-a * la);              /* b = 0: exact */
+                na = (float)-a;
+                ha = (float)(0.5 * a);
+                thr = (float)(la + (1.0 + LOG_NEAR));   /* L1 >= thr: b >= PRUNE_NEAR a */
+                c1 = (float)((la + 1.0) * LOG2E + 1e-3); /* log2(a / b) = c1 - L1 log2(e), less a margin */
+                lnear = (float)(-a * (la + (PRUNE_LOG1P_NEAR + 1.0)));
+                an = a * (1.0 + PRUNE_NEAR);
+                hup = (float)(an < 0.36787944117144233 ? -an * (la + PRUNE_LOG1P_NEAR) : 0.36787944117144233);
+                if (e + PREFETCH_AHEAD < n) {
+                    const char *ln = (const char *)(L1 + col[e + PREFETCH_AHEAD] * k);
+                    for (mmnc_int o = 0; o < k * (mmnc_int)sizeof(float); o += 64) __builtin_prefetch(ln + o);
+                }
+                if (nr == k) {
+                    for (mmnc_int c = 0; c < k; c++) {
+                        float h = l1[c], u = na * h, gap = ha * pow2f(ceilf(c1 - h * (float)LOG2E));
+                        float th = h >= thr ? u : hup, tl = h >= thr ? u - gap : lnear;
+                        fhi[c] += h < INFINITY ? th : base;
+                        flo[c] += h < INFINITY ? tl : base;
+                    }
+                } else {
+                    for (mmnc_int j = 0; j < nr; j++) {
+                        float h = l1[redo[j]], u = na * h, gap = ha * pow2f(ceilf(c1 - h * (float)LOG2E));
+                        float th = h >= thr ? u : hup, tl = h >= thr ? u - gap : lnear;
+                        fhi[j] += h < INFINITY ? th : base;
+                        flo[j] += h < INFINITY ? tl : base;
+                    }
+                }
+            }
+            for (mmnc_int j = 0; j < nr; j++) {
+                lo[j] += flo[j];
+                hi[j] += fhi[j];
+            }
+        }
+    }
+    return scale;
+}
+
+/* mass[j] = (py + p) log(py + p) - p log p, p = pz[redo[j]] > 0: the cost's
+ * cluster term, by mmnc_i_flog (for the bounds only). */
+VECTOR_CLONES static void bound_mass(double py, const double *pz, const mmnc_int *redo, mmnc_int nr,
+                                     double *restrict mass)
+{
+    for (mmnc_int j = 0; j < nr; j++) {
+        double p = pz[redo[j]], q = p > 1e-300 ? p : 1e-300, v = py + q;
+        mass[j] = v * mmnc_i_flog(v) - p * mmnc_i_flog(q);
+    }
+}
+
+/* The costs a decision needs (see the comment above PRUNE_MIN_K): those of
+ * clusters changed since *seen become unknown (NAN); then the exact cost of
+ * c0 and of every cluster whose lower bound could be the least are made.
+ * redo, acc, lo, hi are k scratch. */
+static mmnc_int costs_pruned(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k,
+                             mmnc_int c0, const double *T, const double *BL, const double *pz, const int64_t *nc,
+                             const moves *m, double *cost, int64_t *seen, mmnc_int *redo, double *acc, double *lo,
+                             double *hi)
+{
+    mmnc_int nu = 0, ns = 0;
+    double best, scale, margin;
+    for (mmnc_int c = 0; c < k; c++)
+        if (*seen < 0 || m->changed[c] > *seen) cost[c] = NAN;
+    *seen = m->clock;
+    if (isnan(cost[c0])) {
+        redo[0] = c0;
+        exact_costs(col, val, n, py, k, c0, T, BL, pz, redo, 1, acc, cost);
+    }
+    best = cost[c0] - prior_gain(m->w, nc[c0] - 1);
+    for (mmnc_int c = 0; c < k; c++) {
+        if (c == c0) continue;
+        if (isnan(cost[c])) redo[nu++] = c;
+        else if (cost[c] - m->gain[c] < best) best = cost[c] - m->gain[c];
+    }
+    if (nu == 0) return 0;
+    if (nu > k / REDO_ALL) { /* bounds of all k, side by side in the vector unit */
+        for (mmnc_int c = 0; c < k; c++) lo[c] = hi[c] = 0.0;
+        scale = entry_bounds(col, val, n, k, m->L1, redo, k, lo, hi, (float *)acc, (float *)acc + k);
+        for (mmnc_int j = 0; j < nu; j++) lo[j] = lo[redo[j]], hi[j] = hi[redo[j]];
+    } else {
+        for (mmnc_int j = 0; j < nu; j++) lo[j] = hi[j] = 0.0;
+        scale = entry_bounds(col, val, n, k, m->L1, redo, nu, lo, hi, (float *)acc, (float *)acc + k);
+    }
+    bound_mass(py, pz, redo, nu, acc);
+    for (mmnc_int j = 0; j < nu; j++) {
+        double g = acc[j] - m->gain[redo[j]];
+        lo[j] += g;
+        hi[j] += g;
+        if (hi[j] < best) best = hi[j];
+    }
+    margin = PRUNE_MARGIN * (scale + fabs(best)) + 1e-14 * (double)(n + 2);
+    for (mmnc_int j = 0; j < nu; j++)
+        if (!(lo[j] > best + margin)) redo[ns++] = redo[j];
+    if (ns > 0) exact_costs(col, val, n, py, k, c0, T, BL, pz, redo, ns, acc, cost);
+    return nu - ns;
+}
+
+/* This rank's row y (local index): its costs, kept in m (all that changed,
+ * or, pruned, those a decision needs); returns the number ruled out. */
+static mmnc_int row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0, const double *T, const double *BL,
+                      const double *pz, const int64_t *nc, moves *m, mmnc_int *redo)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int e0 = P->rowptr[y];
+    size_t off = (size_t)(redo - m->redo);
+    if (m->L1)
+        return costs_pruned(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, nc, m,
+                     m->cost + y * k, m->seen + y, redo, m->acc + off, m->lo + off, m->hi + off);
+    costs_of(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
+             m->seen + y, redo, m->acc + off);
+    return 0;
+}
+
 #define SWEEP_BLOCK_WORK 262144 /* nonzeros x k a block of rows makes side by side (about a millisecond):
                                    fewer, larger blocks wait less on a busy machine */
 
@@ -327,7 +555,7 @@ static mmnc_int decide(mmnc_int k, mmnc_int c0, const double *cost, const int64_
     mmnc_int c1 = c0;
     double e0 = cost[c0] - prior_gain(m->w, nc[c0] - 1), e1 = e0;
     for (mmnc_int c = 0; c < k; c++) {
-        double ec = c == c0 ? e0 : cost[c] - m->gain[c];
+        double ec = c == c0 ? e0 : cost[c] - m->gain[c]; /* NAN (pruned: not a candidate) is never less */
         if (ec < e1) c1 = c, e1 = ec;
     }
     return c1 != c0 && e1 < e0 - 1e-12 * fabs(e0) ? c1 : c0;
@@ -344,6 +572,11 @@ static void move(const mmnc_int *col, const double *val, mmnc_int n, double py, 
         t[c1] += a;
         bl[c0] = xlogx(t[c0]);
         bl[c1] = xlogx(t[c1]);
+        if (m->L1) {
+            mmnc_int o = col[e] * k;
+            m->L1[o + c0] = bound_entry(t[c0]);
+            m->L1[o + c1] = bound_entry(t[c1]);
+        }
     }
     pz[c0] -= py;
     pz[c1] += py;
@@ -388,13 +621,13 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
 #pragma omp parallel for schedule(static)
             for (mmnc_int i = b0; i < b1; i++) {
                 mmnc_int y = order[i];
-                if (!alone(p, y, labels[y], pz)) row_costs(p, k, y, labels[y], T, BL, pz, m, m->redo + (i - b0) * k);
+                if (!alone(p, y, labels[y], pz)) row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
             }
         }
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y];
             if (alone(p, y, c0, pz)) continue;
-            row_costs(p, k, y, c0, T, BL, pz, m, m->redo);
+            m->pruned += row_costs(p, k, y, c0, T, BL, pz, nc, m, m->redo);
             if ((c1 = decide(k, c0, m->cost + y * k, nc, m)) == c0) continue;
             move(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, T, BL, pz, nc, m);
             labels[y] = c1;
@@ -439,7 +672,7 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i] - y0;
             if (y >= 0 && y < ny && !alone(p, y, labels[y], pz))
-                row_costs(p, k, y, labels[y], T, BL, pz, m, m->redo + (i - b0) * k);
+                row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
         }
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i] - y0;
@@ -612,9 +845,9 @@ static const double *input_order(const mmnc_pmf *p, mmnc_int k, const double *T,
 }
 
 /* T = P_{Z,X}^T (columns numbered as rn says), pz and BL = T log T afresh
- * from the labels (collective). */
+ * from the labels (collective); the bounds' tables too where m has them. */
 static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *BL, double *pz,
-                    int64_t *nc, const renumber *rn)
+                    int64_t *nc, const renumber *rn, moves *m)
 {
     for (mmnc_int c = 0; c < k; c++) nc[c] = 0;
     for (mmnc_int y = 0; y < p->ny; y++) nc[labels[y]]++;
@@ -627,6 +860,10 @@ static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doubl
     }
 #pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < p->nx * k; i++) BL[i] = xlogx(T[i]);
+    if (m->L1) {
+#pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
+        for (mmnc_int i = 0; i < p->nx * k; i++) m->L1[i] = bound_entry(T[i]);
+    }
 }
 
 int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
@@ -640,7 +877,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     int64_t *nc = NULL;
     double wpri, few, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
-    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0}; /* W (ny x k) holds the costs until the end */
+    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0, NULL, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
     renumber rn = {NULL, NULL, NULL};
     int status = MMNC_OK;
     mmnc_rng rng;
@@ -663,6 +900,11 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     MMNC_ALLOC(m.gain, k, err, status);
     if ((status = renumber_make(p, k, &rn, err)) != MMNC_OK) goto cleanup;
     m.col = rn.col ? rn.col : p->P->colind;
+    if (!mmnc_i_distributed(p) && (mmnc_i_prune > 0 || (mmnc_i_prune < 0 && k >= PRUNE_MIN_K))) {
+        MMNC_ALLOC(m.L1, nx * k, err, status);
+        MMNC_ALLOC(m.lo, m.block * k, err, status);
+        MMNC_ALLOC(m.hi, m.block * k, err, status);
+    }
     /* the order of the visits: all ranks' rows, drawn from the seed and the start */
     mmnc_rng_seed(&rng, prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart);
     for (mmnc_int y = 0; y < ny; y++) m.seen[y] = -1;
@@ -672,12 +914,13 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
         order[y] = order[j];
         order[j] = t;
     }
-    refresh(p, k, labels, T, BL, pz, nc, &rn);
+    refresh(p, k, labels, T, BL, pz, nc, &rn, &m);
     all_changed(&m, k);
     wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
     /* a phase of a start ends when a sweep moves fewer rows than this; a polish only when none moves */
     few = polish < 0 ? prm->move_tol * (double)nall : 0.0;
     run->iterations = 0;
+    run->pruned = 0;
     run->converged = 0;
     run->settled = 0;
     run->prior_kept = polish < 0 ? -1 : wpri > 0.0 ? polish : -1;
@@ -689,7 +932,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     for (int phase = wpri > 0.0 && polish < 0 ? 0 : 1, it = 0; phase < 2; phase++) {
         double wp = phase && polish != 0 ? wpri : 0.0, gamma = phase && polish != 0 ? prm->size_prior : 0.0;
         if (phase == 1 && wpri > 0.0 && polish < 0) { /* keep the prior-free optimum and its norm */
-            refresh(p, k, labels, T, BL, pz, nc, &rn);
+            refresh(p, k, labels, T, BL, pz, nc, &rn, &m);
             all_changed(&m, k);
             if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
             memcpy(keep, labels, (size_t)ny * sizeof *keep);
@@ -717,17 +960,18 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
             }
         }
     }
-    refresh(p, k, labels, T, BL, pz, nc, &rn); /* fresh sums for the objective: no drift in what is reported */
+    refresh(p, k, labels, T, BL, pz, nc, &rn, &m); /* fresh sums for the objective: no drift in what is reported */
     if (wpri > 0.0 && polish < 0) { /* the guard: the prior's partition must not lower the nuclear norm */
         double nuc1;
         if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
         run->prior_kept = nuc1 >= nuc0;
         if (!run->prior_kept) {
             memcpy(labels, keep, (size_t)ny * sizeof *keep);
-            refresh(p, k, labels, T, BL, pz, nc, &rn);
+            refresh(p, k, labels, T, BL, pz, nc, &rn, &m);
         }
     }
     run->objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, prm->size_prior, nnz_all);
+    run->pruned = m.pruned;
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
 cleanup:
@@ -744,6 +988,9 @@ cleanup:
     mmnc_i_free(m.redo);
     mmnc_i_free(m.acc);
     mmnc_i_free(m.gain);
+    mmnc_i_free(m.L1);
+    mmnc_i_free(m.lo);
+    mmnc_i_free(m.hi);
     renumber_free(&rn);
     mmnc_i_free(buf);
     return status;

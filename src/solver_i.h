@@ -17,6 +17,7 @@ typedef struct mmnc_i_run {
     int prior_kept; /* information with a size prior: 1 the prior's partition was kept, 0 the guard returned
                        the prior-free one (see information.c); -1 no prior applied */
     int settled;    /* information: the last sweep moved no row (not stopped by move_tol or max_iter) */
+    int64_t pruned; /* information: costs that the decisions ruled out by bounds (0: every cost made) */
 } mmnc_i_run;
 
 /* Report an iteration to the caller's progress function, if any:
@@ -67,6 +68,10 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
  * same bits either way): -1 (default) where its tables exceed
  * MMNC_I_COLUMN_ORDER_BYTES, 0 never, 1 always.  For tests and benchmarks. */
 extern int mmnc_i_column_order;
+/* Whether the moves rule out clusters by bounds before making their exact
+ * costs (the same bits either way): -1 (default) in serial runs from k = 16,
+ * 0 never, 1 always (serial).  For tests and benchmarks. */
+extern int mmnc_i_prune;
 
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,

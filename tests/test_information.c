@@ -18,7 +18,10 @@
  *     whole range of normal numbers;
  *   - with the move tolerance the starts stop early and the kept one ends
  *     a local optimum of its objective (brute force), the same bits for 1
- *     and 2 threads.
+ *     and 2 threads;
+ *   - the pruned decisions (mmnc_i_prune) give the same bits as every cost
+ *     made, on planted data and on values spanning twelve orders of
+ *     magnitude, and do rule out most costs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -427,6 +430,100 @@ static void test_move_tol(void)
     mmnc_pmf_free(p);
 }
 
+/* Rows of 1 to 60 entries whose values span 1e-12 to 1 (log-uniform) over
+ * columns of very unequal popularity: the bounds of the pruned decisions
+ * meet every case (a cluster without the column, b far below and far above
+ * a, tiny values next to large ones). */
+static mmnc_pmf *wild_pmf(mmnc_int ny, mmnc_int nx, uint64_t seed)
+{
+    mmnc_rng rng;
+    mmnc_int n = 0, cap = ny * 60, *ri = malloc(cap * sizeof(mmnc_int)), *ci = malloc(cap * sizeof(mmnc_int));
+    double *v = malloc(cap * sizeof(double));
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_rng_seed(&rng, seed);
+    for (mmnc_int y = 0; y < ny; y++) {
+        mmnc_int len = 1 + mmnc_rng_below(&rng, 60);
+        for (mmnc_int i = 0; i < len; i++) {
+            double u = mmnc_rng_uniform(&rng);
+            ri[n] = y;
+            ci[n] = (mmnc_int)(nx * u * u * u) % nx; /* popular low columns */
+            v[n++] = pow(10.0, -12.0 * mmnc_rng_uniform(&rng));
+        }
+    }
+    for (mmnc_int x = 0; x < nx; x++) ri[n] = x % ny, ci[n] = x, v[n++] = 1e-6; /* no empty column */
+    CHECK_OK(mmnc_csr_from_triplets(ny, nx, n, ri, ci, v, &A, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_csr_free(A);
+    free(ri), free(ci), free(v);
+    return p;
+}
+
+/* Both runs of prm, every cost made and pruned: the same bits. */
+static void check_pruned(const mmnc_pmf *p, const mmnc_params *prm)
+{
+    mmnc_result *a = NULL, *b = NULL;
+    mmnc_i_prune = 0;
+    CHECK_OK(mmnc_cluster(p, prm, &a, NULL));
+    mmnc_i_prune = 1;
+    CHECK_OK(mmnc_cluster(p, prm, &b, NULL));
+    mmnc_i_prune = -1;
+    CHECK(memcmp(a->label, b->label, (size_t)p->ny * sizeof(mmnc_int)) == 0);
+    CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
+    CHECK(memcmp(a->restart_objective, b->restart_objective, a->restarts * sizeof(double)) == 0);
+    CHECK(a->best_restart == b->best_restart && a->polish_sweeps == b->polish_sweeps);
+    mmnc_result_free(a), mmnc_result_free(b);
+}
+
+/* Pruned decisions: the same labels, objectives and every start's
+ * objective as with every cost made, on planted data and on wild values,
+ * below and above k = 16, with and without the size prior, on 1 and 2
+ * threads (the starts side by side, and one start whose sweeps make costs
+ * ahead).  And the bounds do rule out most costs (run.pruned), so the
+ * comparison is not vacuous; with every cost made none is. */
+static void test_pruned(void)
+{
+    const double share[4] = {0.4, 0.3, 0.2, 0.1};
+    mmnc_int truth[600];
+    mmnc_pmf *planted = planted_unequal(600, 240, 4, share, 0.3, 0.12, 31, truth), *wild = wild_pmf(500, 300, 37);
+    mmnc_pmf *data[2] = {planted, wild};
+    for (int d = 0; d < 2; d++)
+        for (mmnc_int k = 5; k <= 45; k += 20)
+            for (int threads = 1; threads <= 2; threads++)
+                for (int restarts = 1; restarts <= 4; restarts += 3) {
+                    mmnc_params prm;
+                    mmnc_params_default(&prm);
+                    prm.k = k;
+                    prm.threads = threads;
+                    prm.restarts = restarts;
+                    prm.size_prior = restarts == 1 ? 0.0 : MMNC_SIZE_PRIOR_DEFAULT;
+                    check_pruned(data[d], &prm);
+                }
+    for (int d = 0; d < 2; d++) {
+        const mmnc_pmf *p = data[d];
+        mmnc_int k = 20, *labels = malloc((size_t)p->ny * sizeof *labels);
+        double *W = malloc((size_t)(p->ny * k) * sizeof *W);
+        mmnc_params prm;
+        mmnc_i_run run;
+        mmnc_rng rng;
+        mmnc_params_default(&prm);
+        prm.k = k;
+        prm.max_iter = 100;
+        for (int prune = 0; prune <= 1; prune++) {
+            mmnc_rng_seed(&rng, 3);
+            for (mmnc_int y = 0; y < p->ny; y++) labels[y] = mmnc_rng_below(&rng, k);
+            mmnc_i_prune = prune;
+            CHECK_OK(mmnc_i_information(p, &prm, 0, -1, labels, W, &run, NULL));
+            mmnc_i_prune = -1;
+            /* at least half the other clusters ruled out a row, over the sweeps */
+            if (prune) CHECK(run.pruned > (int64_t)run.iterations * p->ny * (k - 1) / 2);
+            else CHECK(run.pruned == 0);
+        }
+        free(labels), free(W);
+    }
+    mmnc_pmf_free(planted), mmnc_pmf_free(wild);
+}
+
 int main(void)
 {
     test_flog();
@@ -436,5 +533,6 @@ int main(void)
     test_threads_and_paper();
     test_column_order();
     test_move_tol();
+    test_pruned();
     return test_done();
 }

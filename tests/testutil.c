@@ -38,6 +38,21 @@ const char *test_src(const char *rel)
     return buf;
 }
 
+/* The files test_tmpfile made, removed when the test program exits. */
+static char **tmp_made = NULL;
+static size_t tmp_count = 0, tmp_cap = 0;
+
+static void tmp_remove(void)
+{
+    for (size_t i = 0; i < tmp_count; i++) {
+        unlink(tmp_made[i]);
+        free(tmp_made[i]);
+    }
+    free(tmp_made);
+    tmp_made = NULL;
+    tmp_count = tmp_cap = 0;
+}
+
 const char *test_tmpfile(const char *contents, const char *suffix)
 {
     static char bufs[16][256];
@@ -47,6 +62,16 @@ const char *test_tmpfile(const char *contents, const char *suffix)
     snprintf(path, 256, "%s/mmnc_test_XXXXXX%s", dir, suffix ? suffix : "");
     int fd = mkstemps(path, suffix ? (int)strlen(suffix) : 0);
     if (fd < 0) return NULL;
+    if (tmp_count == tmp_cap) {
+        size_t cap = tmp_cap ? 2 * tmp_cap : 64;
+        char **grown = realloc(tmp_made, cap * sizeof *grown);
+        if (grown) {
+            if (!tmp_made) atexit(tmp_remove);
+            tmp_made = grown;
+            tmp_cap = cap;
+        }
+    }
+    if (tmp_count < tmp_cap && (tmp_made[tmp_count] = strdup(path)) != NULL) tmp_count++;
     size_t n = strlen(contents);
     if (write(fd, contents, n) != (ssize_t)n) {
         close(fd);

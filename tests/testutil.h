@@ -70,7 +70,8 @@ int test_done(void);
 /* Path of a file in the source tree (MMNC_SOURCE_DIR/rel), static buffer. */
 const char *test_src(const char *rel);
 
-/* Write text to a fresh temporary file; returns its path (static buffer per call index). */
+/* Write text to a fresh temporary file; returns its path (static buffer per call index).
+ * The file is removed when the program exits. */
 const char *test_tmpfile(const char *contents, const char *suffix);
 
 /* Random sparse nr x nc matrix, values 1..9 with the given density, plus an

@@ -95,7 +95,7 @@
  * And from k = PRUNE_MIN_K on (serial runs), a decision makes the exact
  * costs of only the clusters that bounds, a few vector operations a term
  * without a logarithm, cannot rule out (see costs_pruned): the same
- * decisions, 1.6-1.7x faster at k = 65 on Reuters21578, for 4 k more bytes
+ * decisions, 1.5-2.1x faster at k = 65 on Reuters21578, for 4 k more bytes
  * a column (the table of log b).
  */
 #include <math.h>
@@ -367,7 +367,7 @@ static inline double prior_gain(double w, int64_t n)
  * same code, and the clusters ruled out cannot be the least
  * (test_information's test_pruned compares on data built to reach every
  * case).  On Reuters21578 at k = 65 a decision makes about 0.4 exact costs
- * besides its own cluster's instead of 65 (bench/NOTES.md, "Pruned
+ * besides its own cluster's instead of 64 (bench/NOTES.md, "Pruned
  * decisions").  In serial runs from k = PRUNE_MIN_K; below, the few
  * clusters' sums across the row's entries are as fast; the distributed
  * moves make every cost, as before.  mmnc_i_prune switches it for tests. */

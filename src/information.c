@@ -131,7 +131,7 @@ typedef struct moves {
     int64_t clock;
     /* Pruned decisions (see costs_pruned); NULL where the costs are all made. */
     float *L1;        /* nx x k, numbered as T: log b + 1 for b = T > 0, +inf for 0 (single precision) */
-    double *lo, *hi;  /* block x k scratch: bounds of the costs */
+    double *lo;       /* block x k scratch: lower bounds of the costs */
     int64_t pruned;   /* costs ruled out at the decisions */
 } moves;
 
@@ -337,34 +337,32 @@ static inline double prior_gain(double w, int64_t n)
 }
 
 /* Pruned decisions.  A move needs the exact costs of only the clusters that
- * could be the row's least; the others can be ruled out by bounds that cost
- * a few vector operations a term instead of a logarithm.  With f(v) = v log v
- * convex, the term of an entry (a = P(y,x), b = P(c,x) > 0) in cost c is
- * g = b log b - (a + b) log(a + b) = -(f(a + b) - f(b)), and
+ * could be the row's least; the others can be ruled out by lower bounds
+ * that cost a few vector operations a term instead of a logarithm.  With
+ * f(v) = v log v convex, the term of an entry (a = P(y,x), b = P(c,x) > 0)
+ * in cost c is g = b log b - (a + b) log(a + b) = -(f(a + b) - f(b)), and
  *
- *   -a (log b + 1) - a^2 / (2 b)  <=  g  <=  -a (log b + 1),
+ *   g >= -a (log b + 1) - a^2 / (2 b),
  *
  * since f(a + b) - f(b) - a f'(b) = b h(a / b), h(r) = (1 + r) log(1 + r) - r
- * <= r^2 / 2.  Where b < PRUNE_NEAR a ("near", where that is loose) they
- * are, from f(a + b) - f(b) <= a f'(a + b) and b log b <= 0,
- *
- *   -a (log a + log(1 + PRUNE_NEAR) + 1)  <=  g  <=  -f(min(a (1 + PRUNE_NEAR), 1/e)),
- *
- * and where b = 0 the term is -a log a exactly.  One table beside T, L1 =
- * log b + 1 (+inf for b = 0), single precision, kept by the moves, gives
- * all of them: a^2 / (2 b) = (a / 2) (a / b) is bounded by (a / 2)
- * 2^ceil(log2(a / b)), made from L1 with the exponent's bits (at most twice
- * the term; no division).  Where L1 is read, b >= PRUNE_NEAR a, so |L1| <=
- * |log a| + 1.7 and the terms, made and summed in single precision a few
- * entries at a time, carry roundings below 4e-6 of the row's scale
- * sum_x a (|log a| + 1).  costs_pruned makes the exact cost of the row's own
- * cluster and of every cluster c whose lo_c - gain_c is not above the least
- * known upper bound (exact costs and hi_c, less the prior's gains) by more
- * than a margin, PRUNE_MARGIN of the scale plus 1e-14 a term (several
- * times the roundings of either sum); the others stay unknown (NAN) and
- * decide skips them.  The cluster chosen, so every label and objective, is
- * the same bits as with every cost made: the exact costs are made by the
- * same code, and the clusters ruled out cannot be the least
+ * <= r^2 / 2 (and g <= -a (log b + 1): the bound is tight where b >> a).
+ * Where b < PRUNE_NEAR a ("near", where it is loose) the bound is, from
+ * f(a + b) - f(b) <= a f'(a + b), g >= -a (log a + log(1 + PRUNE_NEAR) + 1);
+ * where b = 0 the term is -a log a exactly.  One table beside T, L1 = log b
+ * + 1 (+inf for b = 0), single precision, kept by the moves, gives them all:
+ * a^2 / (2 b) = (a / 2) (a / b) is bounded by (a / 2) 2^ceil(log2(a / b)),
+ * made from L1 with the exponent's bits (at most twice the term; no
+ * division).  Where L1 is read, b >= PRUNE_NEAR a, so |L1| <= |log a| + 1.7
+ * and the terms, made and summed in single precision a few entries at a
+ * time, carry roundings below 4e-6 of the row's scale sum_x a (|log a| + 1).
+ * costs_pruned makes the exact cost of the row's own cluster, then that of
+ * the cluster of least lower bound if that bound could beat it, then of
+ * every cluster whose lo_c - gain_c is not above the least exact cost (less
+ * its gain) by more than a margin, PRUNE_MARGIN of the scale plus 1e-14 a
+ * term (several times the roundings of either sum); the others stay
+ * unknown (NAN) and decide skips them.  The cluster chosen, so every label
+ * and objective, is the same bits as with every cost made: the exact costs
+ * are made by the same code, and the clusters ruled out cannot be the least
  * (test_information's test_pruned compares on data built to reach every
  * case).  On Reuters21578 at k = 65 a decision makes about 0.4 exact costs
  * besides its own cluster's instead of 64 (bench/NOTES.md, "Pruned
@@ -408,17 +406,16 @@ static inline float pow2f(float t)
 #define BOUND_CHUNK 8 /* entries whose terms are summed in single precision before a sum in double */
 #define BOUND_MIN_A 1e-30 /* smaller values are left out of the bounds (the margin covers them) */
 
-/* lo[j], hi[j] += the bounds above of a row's entries' terms in cluster c =
+/* lo[j] += the lower bounds above of a row's entries' terms in cluster c =
  * redo[j] (c = j when nr = k); returns the scale sum_x a (|log a| + 1).  The
  * terms are made and summed in single precision, BOUND_CHUNK entries at a
- * time (flo, fhi: nr scratch), each chunk's sums then added in double; a
+ * time (flo: nr scratch), each chunk's sums then added in double; a
  * term is at most 5.6 a (|log a| + 1) in size, so the roundings stay below
  * 4e-6 of the scale.  Values below BOUND_MIN_A are left out (their terms,
  * below 1e-28, are within the margin's 1e-14 a term). */
 VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
                                          const float *restrict L1, const mmnc_int *redo, mmnc_int nr,
-                                         double *restrict lo, double *restrict hi, float *restrict flo,
-                                         float *restrict fhi)
+                                         double *restrict lo, float *restrict flo)
 {
     double scale = 0.0, lav[ROW_CHUNK];
     for (mmnc_int e0 = 0; e0 < n; e0 += ROW_CHUNK) {
@@ -426,11 +423,11 @@ VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val,
         map_log(val + e0, lav, m);
         for (mmnc_int i0 = 0; i0 < m; i0 += BOUND_CHUNK) {
             mmnc_int i1 = m - i0 < BOUND_CHUNK ? m : i0 + BOUND_CHUNK;
-            for (mmnc_int j = 0; j < nr; j++) flo[j] = fhi[j] = 0.0f;
+            for (mmnc_int j = 0; j < nr; j++) flo[j] = 0.0f;
             for (mmnc_int i = i0; i < i1; i++) {
                 mmnc_int e = e0 + i;
-                double a = val[e], la = lav[i], an;
-                float base, na, ha, thr, c1, lnear, hup;
+                double a = val[e], la = lav[i];
+                float base, na, ha, thr, c1, lnear;
                 const float *l1 = L1 + col[e] * k;
                 if (!(a >= BOUND_MIN_A)) continue;
                 scale += a * (fabs(la) + 1.0);
@@ -440,8 +437,6 @@ VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val,
                 thr = (float)(la + (1.0 + LOG_NEAR));   /* L1 >= thr: b >= PRUNE_NEAR a */
                 c1 = (float)((la + 1.0) * LOG2E + 1e-3); /* log2(a / b) = c1 - L1 log2(e), less a margin */
                 lnear = (float)(-a * (la + (PRUNE_LOG1P_NEAR + 1.0)));
-                an = a * (1.0 + PRUNE_NEAR);
-                hup = (float)(an < 0.36787944117144233 ? -an * (la + PRUNE_LOG1P_NEAR) : 0.36787944117144233);
                 if (e + PREFETCH_AHEAD < n) {
                     const char *ln = (const char *)(L1 + col[e + PREFETCH_AHEAD] * k);
                     for (mmnc_int o = 0; o < k * (mmnc_int)sizeof(float); o += 64) __builtin_prefetch(ln + o);
@@ -449,23 +444,18 @@ VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val,
                 if (nr == k) {
                     for (mmnc_int c = 0; c < k; c++) {
                         float h = l1[c], u = na * h, gap = ha * pow2f(ceilf(c1 - h * (float)LOG2E));
-                        float th = h >= thr ? u : hup, tl = h >= thr ? u - gap : lnear;
-                        fhi[c] += h < INFINITY ? th : base;
+                        float tl = h >= thr ? u - gap : lnear;
                         flo[c] += h < INFINITY ? tl : base;
                     }
                 } else {
                     for (mmnc_int j = 0; j < nr; j++) {
                         float h = l1[redo[j]], u = na * h, gap = ha * pow2f(ceilf(c1 - h * (float)LOG2E));
-                        float th = h >= thr ? u : hup, tl = h >= thr ? u - gap : lnear;
-                        fhi[j] += h < INFINITY ? th : base;
+                        float tl = h >= thr ? u - gap : lnear;
                         flo[j] += h < INFINITY ? tl : base;
                     }
                 }
             }
-            for (mmnc_int j = 0; j < nr; j++) {
-                lo[j] += flo[j];
-                hi[j] += fhi[j];
-            }
+            for (mmnc_int j = 0; j < nr; j++) lo[j] += flo[j];
         }
     }
     return scale;
@@ -485,13 +475,12 @@ VECTOR_CLONES static void bound_mass(double py, const double *pz, const mmnc_int
 /* The costs a decision needs (see the comment above PRUNE_MIN_K): those of
  * clusters changed since *seen become unknown (NAN); then the exact cost of
  * c0 and of every cluster whose lower bound could be the least are made.
- * redo, acc, lo, hi are k scratch. */
+ * redo, acc, lo are k scratch. */
 static mmnc_int costs_pruned(const mmnc_int *col, const double *val, mmnc_int n, double py, mmnc_int k,
                              mmnc_int c0, const double *T, const double *BL, const double *pz, const int64_t *nc,
-                             const moves *m, double *cost, int64_t *seen, mmnc_int *redo, double *acc, double *lo,
-                             double *hi)
+                             const moves *m, double *cost, int64_t *seen, mmnc_int *redo, double *acc, double *lo)
 {
-    mmnc_int nu = 0, ns = 0;
+    mmnc_int nu = 0, ns = 0, jmin = -1, made = 0;
     double best, scale, margin;
     for (mmnc_int c = 0; c < k; c++)
         if (*seen < 0 || m->changed[c] > *seen) cost[c] = NAN;
@@ -508,25 +497,30 @@ static mmnc_int costs_pruned(const mmnc_int *col, const double *val, mmnc_int n,
     }
     if (nu == 0) return 0;
     if (nu > k / REDO_ALL) { /* bounds of all k, side by side in the vector unit */
-        for (mmnc_int c = 0; c < k; c++) lo[c] = hi[c] = 0.0;
-        scale = entry_bounds(col, val, n, k, m->L1, redo, k, lo, hi, (float *)acc, (float *)acc + k);
-        for (mmnc_int j = 0; j < nu; j++) lo[j] = lo[redo[j]], hi[j] = hi[redo[j]];
+        for (mmnc_int c = 0; c < k; c++) lo[c] = 0.0;
+        scale = entry_bounds(col, val, n, k, m->L1, redo, k, lo, (float *)acc);
+        for (mmnc_int j = 0; j < nu; j++) lo[j] = lo[redo[j]];
     } else {
-        for (mmnc_int j = 0; j < nu; j++) lo[j] = hi[j] = 0.0;
-        scale = entry_bounds(col, val, n, k, m->L1, redo, nu, lo, hi, (float *)acc, (float *)acc + k);
+        for (mmnc_int j = 0; j < nu; j++) lo[j] = 0.0;
+        scale = entry_bounds(col, val, n, k, m->L1, redo, nu, lo, (float *)acc);
     }
     bound_mass(py, pz, redo, nu, acc);
     for (mmnc_int j = 0; j < nu; j++) {
-        double g = acc[j] - m->gain[redo[j]];
-        lo[j] += g;
-        hi[j] += g;
-        if (hi[j] < best) best = hi[j];
+        lo[j] += acc[j] - m->gain[redo[j]];
+        if (jmin < 0 || lo[j] < lo[jmin]) jmin = j;
     }
     margin = PRUNE_MARGIN * (scale + fabs(best)) + 1e-14 * (double)(n + 2);
+    if (!(lo[jmin] > best + margin)) { /* the likeliest first: its exact cost lowers the bar */
+        mmnc_int c = redo[jmin];
+        exact_costs(col, val, n, py, k, c0, T, BL, pz, &c, 1, acc, cost);
+        if (cost[c] - m->gain[c] < best) best = cost[c] - m->gain[c];
+        margin = PRUNE_MARGIN * (scale + fabs(best)) + 1e-14 * (double)(n + 2);
+        made = 1;
+    }
     for (mmnc_int j = 0; j < nu; j++)
-        if (!(lo[j] > best + margin)) redo[ns++] = redo[j];
+        if (j != jmin && !(lo[j] > best + margin)) redo[ns++] = redo[j];
     if (ns > 0) exact_costs(col, val, n, py, k, c0, T, BL, pz, redo, ns, acc, cost);
-    return nu - ns;
+    return nu - ns - made;
 }
 
 /* This rank's row y (local index): its costs, kept in m (all that changed,
@@ -539,7 +533,7 @@ static mmnc_int row_costs(const mmnc_pmf *p, mmnc_int k, mmnc_int y, mmnc_int c0
     size_t off = (size_t)(redo - m->redo);
     if (m->L1)
         return costs_pruned(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, nc, m,
-                     m->cost + y * k, m->seen + y, redo, m->acc + off, m->lo + off, m->hi + off);
+                     m->cost + y * k, m->seen + y, redo, m->acc + off, m->lo + off);
     costs_of(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, T, BL, pz, m, m->cost + y * k,
              m->seen + y, redo, m->acc + off);
     return 0;
@@ -877,7 +871,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     int64_t *nc = NULL;
     double wpri, few, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
-    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0, NULL, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
+    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
     renumber rn = {NULL, NULL, NULL};
     int status = MMNC_OK;
     mmnc_rng rng;
@@ -903,7 +897,6 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     if (!mmnc_i_distributed(p) && (mmnc_i_prune > 0 || (mmnc_i_prune < 0 && k >= PRUNE_MIN_K))) {
         MMNC_ALLOC(m.L1, nx * k, err, status);
         MMNC_ALLOC(m.lo, m.block * k, err, status);
-        MMNC_ALLOC(m.hi, m.block * k, err, status);
     }
     /* the order of the visits: all ranks' rows, drawn from the seed and the start */
     mmnc_rng_seed(&rng, prm->seed * 0x2545f4914f6cdd1dULL + (uint64_t)restart);
@@ -990,7 +983,6 @@ cleanup:
     mmnc_i_free(m.gain);
     mmnc_i_free(m.L1);
     mmnc_i_free(m.lo);
-    mmnc_i_free(m.hi);
     renumber_free(&rn);
     mmnc_i_free(buf);
     return status;

@@ -364,7 +364,7 @@ static inline double prior_gain(double w, int64_t n)
  * and objective, is the same bits as with every cost made: the exact costs
  * are made by the same code, and the clusters ruled out cannot be the least
  * (test_information's test_pruned compares on data built to reach every
- * case).  On Reuters21578 at k = 65 a decision makes about 0.4 exact costs
+ * case).  On Reuters21578 at k = 65 a decision makes about 0.3 exact costs
  * besides its own cluster's instead of 64 (bench/NOTES.md, "Pruned
  * decisions").  In serial runs from k = PRUNE_MIN_K; below, the few
  * clusters' sums across the row's entries are as fast; the distributed

@@ -435,7 +435,8 @@ VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val,
                 na = (float)-a;
                 ha = (float)(0.5 * a);
                 thr = (float)(la + (1.0 + LOG_NEAR));   /* L1 >= thr: b >= PRUNE_NEAR a */
-                c1 = (float)((la + 1.0) * LOG2E + 1e-3); /* log2(a / b) = c1 - L1 log2(e), less a margin */
+                c1 = (float)((la + 1.0) * LOG2E + 1e-3); /* c1 - L1 log2(e) = log2(a / b) + 1e-3, */
+                                                         /* above every rounding of the two */
                 lnear = (float)(-a * (la + (PRUNE_LOG1P_NEAR + 1.0)));
                 if (e + PREFETCH_AHEAD < n) {
                     const char *ln = (const char *)(L1 + col[e + PREFETCH_AHEAD] * k);

@@ -2,10 +2,12 @@
 """The prototype behind the pruned decisions of the information moves (src/information.c,
 costs_pruned; bench/NOTES.md, "Pruned decisions"): sequential single-row moves on I(X;Z) from a
 random partition (phase 1 of a start, no size prior), in NumPy, one row at a time.  At every
-decision it makes every cost exactly, the bounds lo_c <= cost_c <= hi_c of costs_pruned, checks
-that they hold, and counts the clusters besides the row's own whose lower bound does not exceed
-the least upper bound (the exact costs the pruned decision would make).  Prints, per sweep, the
-moves and that count's mean, median, 90th percentile and largest.  Slow (minutes a sweep).
+decision it makes every cost exactly, bounds lo_c <= cost_c <= hi_c, checks that they hold, and
+counts the clusters besides the row's own whose lower bound does not exceed the least upper bound
+(the exact costs of the first pruned decisions, 67256c6; mmnc now holds the lower bounds to the
+exact cost of the cluster of least lower bound instead, which makes fewer: bench/NOTES.md, "Lower
+bounds only").  Prints, per sweep, the moves and that count's mean, median, 90th percentile and
+largest.  Slow (minutes a sweep).
 
 Usage: prune_proto.py MATFILE VAR K [SWEEPS] [TAU] [GAP]
   VAR: the matrix's variable (Reuters21578.mat: fea); TAU: the near threshold (default 0.5);

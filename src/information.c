@@ -107,6 +107,19 @@
 #include <omp.h>
 #endif
 
+#ifdef MMNC_TRACE_SWEEPS
+/* Compiled with -DMMNC_TRACE_SWEEPS, every sweep of a start prints a line on
+ * stderr: the start, whether it is a polish (-1: a start's own phases), the
+ * phase (0: I(X;Z) alone, 1: with the prior), the sweep, the rows moved and
+ * the phase's objective after it (bench/peers/race_sim.py reads them). */
+#include <stdio.h>
+#define TRACE_SWEEP(restart, polish, phase, it, moved, obj)                                                  \
+    fprintf(stderr, "sweep start %d polish %d phase %d it %d moved %lld objective %.9f\n", (restart), (polish), \
+            (phase), (it), (long long)(moved), (obj))
+#else
+#define TRACE_SWEEP(restart, polish, phase, it, moved, obj) ((void)0)
+#endif
+
 /* v log v for v >= 0 (0 for 0), outside the vector loops. */
 static inline double xlogx(double v) { return v > 0.0 ? v * log(v) : 0.0; }
 
@@ -942,6 +955,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
                 if (status != MMNC_OK) goto cleanup;
             }
             run->iterations = it + 1;
+            TRACE_SWEEP(restart, polish, phase, it, moved,
+                        objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all));
             if (prm->progress &&
                 (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all), err)) !=
                     MMNC_OK)

@@ -488,16 +488,18 @@ MMNC_API int mmnc_data_drop_empty(mmnc_data *d, mmnc_int *rows_dropped, mmnc_int
  * same, bit for bit, for half the memory (16 bytes per nonzero less) and a
  * slower W P product (bench/NOTES.md).  A symmetric matrix (equal to its
  * transpose, values included, as the co-occurrence counts of `mmnc cooc`
- * are) is its own transpose: Pt is then P itself, one copy for the price of
- * a comparison.  Marginals are strictly positive (mmnc_pmf_build refuses
- * zero rows or columns).
+ * are) is its own transpose: Pt is then P itself, with or without
+ * MMNC_PMF_NO_TRANSPOSE, one copy for the price of one pass over it
+ * (distributed pmfs keep a transpose of their rows).  Marginals are
+ * strictly positive (mmnc_pmf_build refuses zero rows or columns).
  */
 typedef struct mmnc_dist mmnc_dist;
 
 typedef struct mmnc_pmf {
     mmnc_int ny, nx, nnz;
     mmnc_csr *P;   /* |Y| x |X|, sums to 1 */
-    mmnc_csr *Pt;  /* |X| x |Y|, the transpose (P itself when P is symmetric), or NULL (MMNC_PMF_NO_TRANSPOSE) */
+    mmnc_csr *Pt;  /* |X| x |Y|, the transpose (P itself when P is symmetric), or NULL (MMNC_PMF_NO_TRANSPOSE,
+                      P not symmetric) */
     double *py;    /* P_Y, |Y| */
     double *px;    /* P_X, |X| */
     double total;  /* sum of the input values */
@@ -518,7 +520,7 @@ MMNC_API void mmnc_pmf_free(mmnc_pmf *p);
 #define MMNC_PMF_TAKE 1         /* take A's column indices and values instead of copying them (scaled in
                                    place); A is left an empty nrows x ncols matrix, as
                                    mmnc_data_drop_values leaves it, even on failure once taken */
-#define MMNC_PMF_NO_TRANSPOSE 2 /* keep one copy of the matrix (Pt = NULL): see above */
+#define MMNC_PMF_NO_TRANSPOSE 2 /* keep one copy of the matrix (Pt = NULL, or P where P is symmetric): see above */
 
 /* mmnc_pmf_build with flags: with both, the pmf costs no memory beyond A
  * itself and O(|X| + |Y|). */

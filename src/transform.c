@@ -100,47 +100,41 @@ int mmnc_data_normalize_rows(mmnc_data *d, mmnc_err *err)
 }
 
 /* Keep rows with newrow[i] >= 0 and columns with newcol[j] >= 0 (nr, nc of
- * them), moving ids and names along.  d is untouched on failure. */
+ * them), moving ids and names along.  The matrix is compacted in place (its
+ * entries and rows only move towards the front), so no second copy is made;
+ * d is untouched on failure (only the small arrays are allocated, first). */
 static int keep_subset(mmnc_data *d, const mmnc_int *newrow, const mmnc_int *newcol, mmnc_int nr,
                        mmnc_int nc, mmnc_err *err)
 {
     int status = MMNC_OK;
-    mmnc_csr *A = d->A, *B = NULL;
-    mmnc_int *ro = NULL, *co = NULL, i, j, p, nnz = 0;
+    mmnc_csr *A = d->A;
+    mmnc_int *ro = NULL, *co = NULL, i, j, p, nnz = 0, start = 0;
     char **rn = NULL, **cn = NULL;
 
-    for (i = 0; i < A->nrows; i++) {
-        if (newrow[i] < 0) continue;
-        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            nnz += newcol[A->colind[p]] >= 0 && A->val[p] != 0;
-    }
-    if (!(B = mmnc_csr_alloc(nr, nc, nnz, err))) {
-        status = MMNC_ENOMEM;
-        goto cleanup;
-    }
     MMNC_ALLOC(ro, nr, err, status);
     MMNC_ALLOC(co, nc, err, status);
     if (d->row_names) MMNC_ALLOC(rn, nr, err, status);
     if (d->col_names) MMNC_ALLOC(cn, nc, err, status);
 
     /* nothing can fail from here on */
-    nnz = 0;
     for (i = 0; i < A->nrows; i++) {
-        mmnc_int k = newrow[i];
+        mmnc_int k = newrow[i], end = A->rowptr[i + 1]; /* read before row k <= i's end overwrites it */
         if (k < 0) {
             if (d->row_names) mmnc_i_free(d->row_names[i]);
+            start = end;
             continue;
         }
         ro[k] = d->row_orig ? d->row_orig[i] : i;
         if (rn) rn[k] = d->row_names[i];
-        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+        for (p = start; p < end; p++) {
             mmnc_int c = newcol[A->colind[p]];
             if (c >= 0 && A->val[p] != 0) {
-                B->colind[nnz] = c;
-                B->val[nnz++] = A->val[p];
+                A->colind[nnz] = c;
+                A->val[nnz++] = A->val[p];
             }
         }
-        B->rowptr[k + 1] = nnz;
+        A->rowptr[k + 1] = nnz;
+        start = end;
     }
     for (j = 0; j < A->ncols; j++) {
         mmnc_int k = newcol[j];
@@ -151,9 +145,16 @@ static int keep_subset(mmnc_data *d, const mmnc_int *newrow, const mmnc_int *new
         co[k] = d->col_orig ? d->col_orig[j] : j;
         if (cn) cn[k] = d->col_names[j];
     }
-    mmnc_csr_free(d->A);
-    d->A = B;
-    B = NULL;
+    if (nnz < A->nnz) { /* the tail given back (a failed shrink keeps the larger arrays) */
+        mmnc_int *ci = mmnc_i_realloc(A->colind, nnz ? (size_t)nnz : 1, sizeof *ci);
+        double *v = mmnc_i_realloc(A->val, nnz ? (size_t)nnz : 1, sizeof *v);
+        if (ci) A->colind = ci;
+        if (v) A->val = v;
+    }
+    A->rowptr[0] = 0;
+    A->nrows = nr;
+    A->ncols = nc;
+    A->nnz = nnz;
     mmnc_i_free(d->row_orig);
     mmnc_i_free(d->col_orig);
     d->row_orig = ro;
@@ -171,7 +172,6 @@ static int keep_subset(mmnc_data *d, const mmnc_int *newrow, const mmnc_int *new
     }
 
 cleanup:
-    mmnc_csr_free(B);
     mmnc_i_free(ro);
     mmnc_i_free(co);
     mmnc_i_free(rn);
@@ -258,6 +258,7 @@ static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_droppe
     }
     for (;;) {
         mmnc_int nr2 = 0, nc2 = 0;
+        int64_t neg = 0;
         memset(rs, 0, (size_t)A->nrows * sizeof(double));
         memset(cs, 0, (size_t)A->ncols * sizeof(double));
         for (i = 0; i < A->nrows; i++) {
@@ -267,8 +268,10 @@ static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_droppe
                 if (newcol[c] < 0) continue;
                 rs[i] += A->val[p];
                 cs[c] += A->val[p];
+                neg += A->val[p] < 0;
             }
         }
+        if (dist) dist->isum(dist, &neg, 1);
         if (dist) dist->sum(dist, cs, A->ncols); /* zero iff zero on every rank, in any order */
         for (i = 0; i < A->nrows; i++) {
             if (newrow[i] >= 0 && rs[i] == 0) newrow[i] = -1;
@@ -293,6 +296,7 @@ static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_droppe
         if (nr2 == nr && nc2 == nc) break;
         nr = nr2;
         nc = nc2;
+        if (neg == 0) break; /* no negative value: what was dropped held zeros only, no sum changes */
     }
     {
         mmnc_int k = 0, m0 = A->nrows, n0 = A->ncols, lr; /* keep_subset frees A */

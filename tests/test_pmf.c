@@ -267,6 +267,102 @@ static void test_symmetric_shared(void)
     mmnc_csr_free(A), mmnc_csr_free(At), mmnc_csr_free(S);
 }
 
+/* The symmetry check (made without a transpose) against its definition,
+ * A^T made and compared array for array, on A + A^T and on copies of it
+ * spoiled in each way a check could miss: one value changed in its last
+ * bit, above or below the diagonal; one entry added above or below it
+ * alone; a diagonal entry changed (symmetric all the same); a square
+ * matrix that is not symmetric; with and without MMNC_PMF_NO_TRANSPOSE. */
+static int symmetric_by_definition(const mmnc_csr *A)
+{
+    mmnc_csr *At = NULL;
+    int same;
+    if (A->nrows != A->ncols || mmnc_csr_transpose(A, &At, NULL) != MMNC_OK) return 0;
+    same = A->nnz > 0 && A->nnz == At->nnz &&
+           memcmp(A->rowptr, At->rowptr, (size_t)(A->nrows + 1) * sizeof(mmnc_int)) == 0 &&
+           memcmp(A->colind, At->colind, (size_t)A->nnz * sizeof(mmnc_int)) == 0 &&
+           memcmp(A->val, At->val, (size_t)A->nnz * sizeof(double)) == 0;
+    mmnc_csr_free(At);
+    return same;
+}
+
+/* A with entry (i, j) added (value v) or, if present, set to v. */
+static mmnc_csr *with_entry(const mmnc_csr *A, mmnc_int i, mmnc_int j, double v)
+{
+    mmnc_int n = A->nnz + 1, t = 0;
+    mmnc_int *ri = malloc(n * sizeof(mmnc_int)), *ci = malloc(n * sizeof(mmnc_int));
+    double *w = malloc(n * sizeof(double));
+    mmnc_csr *B = NULL;
+    int found = 0;
+    for (mmnc_int r = 0; r < A->nrows; r++)
+        for (mmnc_int e = A->rowptr[r]; e < A->rowptr[r + 1]; e++, t++) {
+            ri[t] = r;
+            ci[t] = A->colind[e];
+            w[t] = A->val[e];
+            if (r == i && ci[t] == j) w[t] = v, found = 1;
+        }
+    if (!found) ri[t] = i, ci[t] = j, w[t++] = v;
+    CHECK_OK(mmnc_csr_from_triplets(A->nrows, A->ncols, t, ri, ci, w, &B, NULL));
+    free(ri), free(ci), free(w);
+    return B;
+}
+
+static void test_symmetry_check(void)
+{
+    const mmnc_int n = 60;
+    mmnc_csr *A = test_random_csr(n, n, 0.2, 23), *At = NULL, *S = NULL, *M[10] = {NULL};
+    int nm = 0;
+    CHECK_OK(mmnc_csr_transpose(A, &At, NULL));
+    if (!At) return;
+    { /* S = A + A^T: the same sums on both sides of the diagonal, so symmetric bit for bit */
+        mmnc_int nt = A->nnz + At->nnz, t = 0;
+        mmnc_int *ri = malloc(nt * sizeof(mmnc_int)), *ci = malloc(nt * sizeof(mmnc_int));
+        double *v = malloc(nt * sizeof(double));
+        for (const mmnc_csr *X = A; X; X = X == A ? At : NULL)
+            for (mmnc_int i = 0; i < n; i++)
+                for (mmnc_int e = X->rowptr[i]; e < X->rowptr[i + 1]; e++, t++) {
+                    ri[t] = i;
+                    ci[t] = X->colind[e];
+                    v[t] = X->val[e];
+                }
+        CHECK_OK(mmnc_csr_from_triplets(n, n, nt, ri, ci, v, &S, NULL));
+        free(ri), free(ci), free(v);
+    }
+    if (!S) return;
+    M[nm++] = S;
+    M[nm++] = A;
+    for (int below = 0; below < 2; below++) { /* a value of an off-diagonal pair changed in its last bit */
+        for (mmnc_int i = 0; i < n; i++)
+            for (mmnc_int e = S->rowptr[i]; e < S->rowptr[i + 1]; e++) {
+                mmnc_int j = S->colind[e];
+                if (below ? j < i : j > i) {
+                    M[nm++] = with_entry(S, i, j, nextafter(S->val[e], 1e300));
+                    i = n; /* the first such entry only */
+                    break;
+                }
+            }
+    }
+    M[nm++] = with_entry(S, 3, 57, 1.0);  /* an entry above the diagonal without its partner */
+    M[nm++] = with_entry(S, 57, 3, 1.0);  /* below */
+    M[nm++] = with_entry(S, 0, n - 1, 2.0); /* in the first row's last column, alone */
+    M[nm++] = with_entry(S, 5, 5, 9.0);   /* the diagonal: still symmetric */
+    for (int m = 0; m < nm; m++) {
+        int want = symmetric_by_definition(M[m]);
+        for (int flags = 0; flags <= MMNC_PMF_NO_TRANSPOSE; flags += MMNC_PMF_NO_TRANSPOSE) {
+            mmnc_pmf *p = NULL;
+            CHECK_OK(mmnc_pmf_build_ex(M[m], flags, &p, NULL));
+            if (!p) continue;
+            CHECK((p->Pt == p->P) == want);
+            CHECK(flags ? (want || p->Pt == NULL) : p->Pt != NULL);
+            mmnc_pmf_free(p);
+        }
+        CHECK(want == (m == 0 || m == nm - 1)); /* the cases are what they claim to be */
+    }
+    for (int m = 0; m < nm; m++)
+        if (M[m] != A) mmnc_csr_free(M[m]);
+    mmnc_csr_free(A), mmnc_csr_free(At);
+}
+
 int main(void)
 {
     test_top_singular_pair();
@@ -276,5 +372,6 @@ int main(void)
     test_bad_and_tiny();
     test_alloc_failures();
     test_symmetric_shared();
+    test_symmetry_check();
     return test_done();
 }

@@ -303,11 +303,100 @@ static void test_write_mtx(void)
     mmnc_data_free(d);
 }
 
+/* Dropping empty rows and columns compacts the matrix in place: the result
+ * against a dense reference, with the first and last rows, a run of rows and
+ * scattered columns empty; every allocation failing in turn leaves the data
+ * as it was. */
+static void test_drop_empty_in_place(void)
+{
+    enum { M = 40, N = 30 };
+    static const int empty_row[] = {3, 5, 6, 7, M - 1}, empty_col[] = {2, 11, N - 1};
+    double D[M][N];
+    mmnc_int r[M * N], c[M * N], nnz = 0, kr = 0, kc = 0, newr[M], newc[N];
+    double v[M * N];
+    mmnc_data *d, *d0;
+    const mmnc_csr *A0;
+    memset(D, 0, sizeof D);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int skip = (i * 7 + j * 3) % 5 != 0;
+            for (size_t t = 0; t < sizeof empty_row / sizeof *empty_row; t++) skip |= i == empty_row[t];
+            for (size_t t = 0; t < sizeof empty_col / sizeof *empty_col; t++) skip |= j == empty_col[t];
+            if (skip) continue;
+            D[i][j] = 1.0 + i + 0.01 * j;
+            r[nnz] = i, c[nnz] = j, v[nnz++] = D[i][j];
+        }
+    /* row 3 sums to 0 through entries that cancel (dropped with them);
+     * explicit zeros (made -1 here, set to 0 below: the triplets would drop
+     * them) in column 2 (dropped with them) and in kept rows, the first rows
+     * among them (compacted away before any row moves) */
+    D[3][0] = 2.0, D[3][4] = -2.0;
+    r[nnz] = 3, c[nnz] = 0, v[nnz++] = 2.0;
+    r[nnz] = 3, c[nnz] = 4, v[nnz++] = -2.0;
+    for (int i = 1; i < M; i += 3) r[nnz] = i, c[nnz] = 2, v[nnz++] = -1.0;
+    r[nnz] = 0, c[nnz] = 1, v[nnz++] = -1.0;
+    r[nnz] = 10, c[nnz] = 1, v[nnz++] = -1.0;
+    r[nnz] = 21, c[nnz] = 8, v[nnz++] = -1.0;
+    for (int i = 0; i < M; i++) {
+        double t = 0;
+        for (int j = 0; j < N; j++) t += D[i][j];
+        newr[i] = t > 0 ? kr++ : -1;
+    }
+    for (int j = 0; j < N; j++) {
+        double t = 0;
+        for (int i = 0; i < M; i++) t += newr[i] >= 0 ? D[i][j] : 0.0;
+        newc[j] = t > 0 ? kc++ : -1;
+    }
+    d = make(M, N, nnz, r, c, v);
+    d0 = make(M, N, nnz, r, c, v); /* the matrix as it was, to compare with after a failure */
+    if (!d || !d0) return;
+    for (mmnc_int e = 0; e < nnz; e++)
+        if (d->A->val[e] == -1.0) d->A->val[e] = d0->A->val[e] = 0.0;
+    CHECK(d->A->nnz == nnz);
+    d->row_names = names("r", M);
+    A0 = d0->A;
+    for (long f = 1; f < 100; f++) {
+        mmnc_int rd = -1, cd = -1;
+        mmnc_i_fail_after(f);
+        int st = mmnc_data_drop_empty(d, &rd, &cd, NULL);
+        mmnc_i_fail_after(0);
+        if (st != MMNC_OK) {
+            CHECK(st == MMNC_ENOMEM && d->A->nrows == M && d->A->ncols == N && d->A->nnz == nnz &&
+                  d->row_orig == NULL && strcmp(d->row_names[1], "r1") == 0);
+            CHECK(memcmp(d->A->rowptr, A0->rowptr, (M + 1) * sizeof(mmnc_int)) == 0 &&
+                  memcmp(d->A->colind, A0->colind, (size_t)nnz * sizeof(mmnc_int)) == 0 &&
+                  memcmp(d->A->val, A0->val, (size_t)nnz * sizeof(double)) == 0);
+            continue;
+        }
+        CHECK(rd == M - kr && cd == N - kc && d->A->nrows == kr && d->A->ncols == kc);
+        CHECK(mmnc_csr_check(d->A, NULL) == MMNC_OK);
+        for (int i = 0; i < M; i++) {
+            if (newr[i] < 0) continue;
+            CHECK(d->row_orig[newr[i]] == i);
+            CHECK(d->row_names[newr[i]] && atoi(d->row_names[newr[i]] + 1) == i);
+            for (int j = 0; j < N; j++)
+                if (newc[j] >= 0) CHECK(entry(d->A, newr[i], newc[j]) == D[i][j]);
+        }
+        for (int j = 0; j < N; j++)
+            if (newc[j] >= 0) CHECK(d->col_orig[newc[j]] == j);
+        {
+            mmnc_int want = 0;
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) want += newr[i] >= 0 && newc[j] >= 0 && D[i][j] != 0;
+            CHECK(d->A->nnz == want && want < nnz);
+        }
+        break;
+    }
+    mmnc_data_free(d0);
+    mmnc_data_free(d);
+}
+
 int main(void)
 {
     test_transpose();
     test_maps();
     test_drop_empty();
+    test_drop_empty_in_place();
     test_alloc_failures();
     test_load();
     test_write_mtx();

@@ -217,14 +217,14 @@ static void test_alloc_failures(void)
 /* A symmetric matrix is its own transpose: Pt is P itself (freed once), and
  * B^T x gives the bits of B x; a square matrix that is not symmetric keeps a
  * Pt of its own. */
-static void test_symmetric_shared(void)
+/* A + A^T for a square A: the same sums on both sides of the diagonal, so
+ * symmetric bit for bit (NULL if it cannot be made). */
+static mmnc_csr *plus_transpose(const mmnc_csr *A)
 {
-    const mmnc_int n = 200, m = 40;
-    mmnc_csr *A = test_random_csr(n, n, 0.3, 17), *At = NULL, *S = NULL;
-    mmnc_pmf *p = NULL, *q = NULL;
+    mmnc_csr *At = NULL, *S = NULL;
     CHECK_OK(mmnc_csr_transpose(A, &At, NULL));
-    if (!At) return;
-    mmnc_int nt = A->nnz + At->nnz, t = 0;
+    if (!At) return NULL;
+    mmnc_int n = A->nrows, nt = A->nnz + At->nnz, t = 0;
     mmnc_int *ri = malloc(nt * sizeof(mmnc_int)), *ci = malloc(nt * sizeof(mmnc_int));
     double *v = malloc(nt * sizeof(double));
     for (const mmnc_csr *M = A; M; M = M == A ? At : NULL)
@@ -234,7 +234,18 @@ static void test_symmetric_shared(void)
                 ci[t] = M->colind[e];
                 v[t] = M->val[e];
             }
-    CHECK_OK(mmnc_csr_from_triplets(n, n, nt, ri, ci, v, &S, NULL)); /* A + A^T */
+    CHECK_OK(mmnc_csr_from_triplets(n, n, nt, ri, ci, v, &S, NULL));
+    free(ri), free(ci), free(v);
+    mmnc_csr_free(At);
+    return S;
+}
+
+static void test_symmetric_shared(void)
+{
+    const mmnc_int n = 200, m = 40;
+    mmnc_csr *A = test_random_csr(n, n, 0.3, 17), *S = plus_transpose(A);
+    mmnc_pmf *p = NULL, *q = NULL;
+    if (!S) return;
     CHECK_OK(mmnc_pmf_build(S, &p, NULL));
     CHECK_OK(mmnc_pmf_build(A, &q, NULL));
     if (p && q) {
@@ -263,8 +274,7 @@ static void test_symmetric_shared(void)
         }
         CHECK(st == MMNC_ENOMEM && r == NULL);
     }
-    free(ri), free(ci), free(v);
-    mmnc_csr_free(A), mmnc_csr_free(At), mmnc_csr_free(S);
+    mmnc_csr_free(A), mmnc_csr_free(S);
 }
 
 /* The symmetry check (made without a transpose) against its definition,
@@ -310,24 +320,8 @@ static mmnc_csr *with_entry(const mmnc_csr *A, mmnc_int i, mmnc_int j, double v)
 static void test_symmetry_check(void)
 {
     const mmnc_int n = 60;
-    mmnc_csr *A = test_random_csr(n, n, 0.2, 23), *At = NULL, *S = NULL, *M[10] = {NULL};
+    mmnc_csr *A = test_random_csr(n, n, 0.2, 23), *S = plus_transpose(A), *M[10] = {NULL};
     int nm = 0;
-    CHECK_OK(mmnc_csr_transpose(A, &At, NULL));
-    if (!At) return;
-    { /* S = A + A^T: the same sums on both sides of the diagonal, so symmetric bit for bit */
-        mmnc_int nt = A->nnz + At->nnz, t = 0;
-        mmnc_int *ri = malloc(nt * sizeof(mmnc_int)), *ci = malloc(nt * sizeof(mmnc_int));
-        double *v = malloc(nt * sizeof(double));
-        for (const mmnc_csr *X = A; X; X = X == A ? At : NULL)
-            for (mmnc_int i = 0; i < n; i++)
-                for (mmnc_int e = X->rowptr[i]; e < X->rowptr[i + 1]; e++, t++) {
-                    ri[t] = i;
-                    ci[t] = X->colind[e];
-                    v[t] = X->val[e];
-                }
-        CHECK_OK(mmnc_csr_from_triplets(n, n, nt, ri, ci, v, &S, NULL));
-        free(ri), free(ci), free(v);
-    }
     if (!S) return;
     M[nm++] = S;
     M[nm++] = A;
@@ -360,7 +354,7 @@ static void test_symmetry_check(void)
     }
     for (int m = 0; m < nm; m++)
         if (M[m] != A) mmnc_csr_free(M[m]);
-    mmnc_csr_free(A), mmnc_csr_free(At);
+    mmnc_csr_free(A);
 }
 
 int main(void)

@@ -111,13 +111,20 @@
 /* Compiled with -DMMNC_TRACE_SWEEPS, every sweep of a start prints a line on
  * stderr: the start, whether it is a polish (-1: a start's own phases), the
  * phase (0: I(X;Z) alone, 1: with the prior), the sweep, the rows moved and
- * the phase's objective after it (bench/peers/race_sim.py reads them). */
+ * the phase's objective after it (bench/peers/race_sim.py reads them); */
 #include <stdio.h>
 #define TRACE_SWEEP(restart, polish, phase, it, moved, obj)                                                  \
     fprintf(stderr, "sweep start %d polish %d phase %d it %d moved %lld objective %.9f\n", (restart), (polish), \
             (phase), (it), (long long)(moved), (obj))
+/* and at the end of a start, its decisions, the exact costs they made
+ * besides the row's own cluster's, and the costs that bounds ruled out
+ * (decisions of threads' blocks whose costs were made ahead not counted). */
+#define TRACE_COSTS(restart, polish, decided, exact, pruned)                                                    \
+    fprintf(stderr, "costs start %d polish %d decisions %lld exact %lld pruned %lld\n", (restart), (polish),     \
+            (long long)(decided), (long long)(exact), (long long)(pruned))
 #else
 #define TRACE_SWEEP(restart, polish, phase, it, moved, obj) ((void)0)
+#define TRACE_COSTS(restart, polish, decided, exact, pruned) ((void)0)
 #endif
 
 /* v log v for v >= 0 (0 for 0), outside the vector loops. */
@@ -146,6 +153,8 @@ typedef struct moves {
     float *L1;        /* nx x k, numbered as T: log b + 1 for b = T > 0, +inf for 0 (single precision) */
     double *lo;       /* block x k scratch: lower bounds of the costs */
     int64_t pruned;   /* costs ruled out at the decisions */
+    int64_t decided;  /* MMNC_TRACE_SWEEPS: decisions (rows not alone in their cluster) */
+    int64_t exact;    /* MMNC_TRACE_SWEEPS: exact costs made at the decisions besides the own cluster's */
 } moves;
 
 /* Every cluster changed (the sums were made afresh). */
@@ -609,6 +618,18 @@ static int team_size(void)
 #endif
 }
 
+#ifdef MMNC_TRACE_SWEEPS
+/* The costs to clusters other than c0 that row y's decision cannot take
+ * from its cache (changed since it was made, or ruled out before). */
+static mmnc_int unknown_costs(const moves *m, mmnc_int k, mmnc_int y, mmnc_int c0)
+{
+    mmnc_int u = 0;
+    for (mmnc_int c = 0; c < k; c++)
+        u += c != c0 && (m->seen[y] < 0 || m->changed[c] > m->seen[y] || isnan(m->cost[y * k + c]));
+    return u;
+}
+#endif
+
 /* Sweep the rows in the order `order`; T, BL (b log b) and pz are the
  * cluster sums, updated move by move.  Returns the number of moves.
  *
@@ -635,7 +656,16 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y];
             if (alone(p, y, c0, pz)) continue;
+#ifdef MMNC_TRACE_SWEEPS
+            {
+                mmnc_int ruled, need = unknown_costs(m, k, y, c0);
+                m->pruned += ruled = row_costs(p, k, y, c0, T, BL, pz, nc, m, m->redo);
+                m->exact += need - ruled;
+                m->decided++;
+            }
+#else
             m->pruned += row_costs(p, k, y, c0, T, BL, pz, nc, m, m->redo);
+#endif
             if ((c1 = decide(k, c0, m->cost + y * k, nc, m)) == c0) continue;
             move(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, T, BL, pz, nc, m);
             labels[y] = c1;
@@ -885,7 +915,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     int64_t *nc = NULL;
     double wpri, few, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
-    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0, NULL, NULL, 0}; /* W (ny x k) holds the costs until the end */
+    moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0, NULL, NULL, 0, 0, 0}; /* W (ny x k) holds the costs until the end */
     renumber rn = {NULL, NULL, NULL};
     int status = MMNC_OK;
     mmnc_rng rng;
@@ -981,6 +1011,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     }
     run->objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, prm->size_prior, nnz_all);
     run->pruned = m.pruned;
+    TRACE_COSTS(restart, polish, m.decided, m.exact, m.pruned);
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
     for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
 cleanup:

@@ -184,12 +184,14 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 
 /*
  * The same product for wide X (the subspace iteration of svd.c, m ~ 10^2 ..
- * 10^3), cache-blocked.  X is first copied into panels of PANEL columns,
- * each panel contiguous (nc x PANEL, zero-padded, on huge pages where the
- * system gives them), so that the PANEL values of a column are two aligned
- * cache lines... four (PANEL = 32 doubles) on one page.  The panels are taken
- * a few at a time (as many as fit in SWEEP_BYTES, at least one: L3-sized),
- * and all the rows of M are swept over them before the next ones, so that
+ * 10^3), cache-blocked.  X is copied into panels of PANEL columns, each
+ * panel contiguous (nc x PANEL, zero-padded, on huge pages where the system
+ * gives them), so that the PANEL values of a column are two aligned cache
+ * lines... four (PANEL = 32 doubles) on one page.  The panels are taken a
+ * few at a time (as many as fit in SWEEP_BYTES, at least one: L3-sized),
+ * copied just before their sweep into one buffer of that size (not all of
+ * X: 230 MB less at m = 800 on the MSR matrix), and all the rows of M are
+ * swept over them before the next ones, so that
  * the gathered slices come from the cache, not from memory: sweeping every
  * panel for a group of rows before the next group instead read X from
  * memory once per group (2.6x slower on the MSR matrix; bench/NOTES.md,
@@ -227,8 +229,9 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #define MMNC_I_CLONES
 #endif
 
-/* Rows [i0, i1) of M; sq[c] = sqrt(dc[c]); Xp holds the panels of
- * nc x PANEL; columns [ja, jb) of Y (ja a multiple of PANEL). */
+/* Rows [i0, i1) of M; sq[c] = sqrt(dc[c]); Xp holds the panels (nc x PANEL
+ * each) of columns [ja, jb) of X, for the same columns of Y (ja a multiple of
+ * PANEL). */
 MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1, const double *sq, const double *dr,
                                     mmnc_int m, mmnc_int ja, mmnc_int jb, const double *Xp, double *Y)
 {
@@ -237,7 +240,7 @@ MMNC_I_CLONES static void group_mul(const mmnc_csr *M, mmnc_int i0, mmnc_int i1,
     mmnc_int end = M->rowptr[i1], nc = M->ncols;
     for (mmnc_int j0 = ja; j0 < jb; j0 += PANEL) {
         mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
-        const double *X = Xp + (j0 / PANEL) * nc * PANEL;
+        const double *X = Xp + ((j0 - ja) / PANEL) * nc * PANEL;
         for (mmnc_int i = i0; i < i1; i++) {
             mmnc_int e0 = M->rowptr[i], e1 = M->rowptr[i + 1];
             double s = 1.0 / sqrt(dr[i]), *yi = Y + i * m + j0, acc[PANEL];
@@ -280,8 +283,9 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
 #ifdef _OPENMP
     if (M->nnz * m > MMNC_I_OMP_MIN_WORK) nt = omp_get_max_threads();
 #endif
-    xbytes = (size_t)(np * nc * PANEL) * sizeof(double);
-    align = xbytes >= 8 * (size_t)HUGE_PAGE ? HUGE_PAGE : 64; /* huge pages only for big blocks */
+    if (sweep > np) sweep = np;
+    xbytes = (size_t)(sweep * nc * PANEL) * sizeof(double); /* one sweep's panels at a time */
+    align = xbytes >= 2 * (size_t)HUGE_PAGE ? HUGE_PAGE : 64; /* huge pages only for big blocks */
     if (ws && ws->raw && ws->rawcap >= xbytes + align) {
         raw = ws->raw;
     } else {
@@ -317,16 +321,16 @@ static void blocked_mul(const mmnc_csr *M, const double *dr, const double *dc, m
     for (mmnc_int c = 0; c < nc; c++) sq[c] = sqrt(dc[c]);
 #pragma omp parallel num_threads(nt)
     {
-#pragma omp for schedule(static)
-        for (mmnc_int c = 0; c < nc; c++)
-            for (mmnc_int j0 = 0; j0 < m; j0 += PANEL) {
-                double *d = Xp + ((j0 / PANEL) * nc + c) * PANEL;
-                mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
-                memcpy(d, X + c * m + j0, (size_t)w * sizeof(double));
-                for (mmnc_int z = w; z < PANEL; z++) d[z] = 0.0;
-            }
         for (mmnc_int p0 = 0; p0 < np; p0 += sweep) {
             mmnc_int ja = p0 * PANEL, jb = p0 + sweep < np ? (p0 + sweep) * PANEL : m;
+#pragma omp for schedule(static)
+            for (mmnc_int c = 0; c < nc; c++)
+                for (mmnc_int j0 = ja; j0 < jb; j0 += PANEL) {
+                    double *d = Xp + (((j0 - ja) / PANEL) * nc + c) * PANEL;
+                    mmnc_int w = m - j0 < PANEL ? m - j0 : PANEL;
+                    memcpy(d, X + c * m + j0, (size_t)w * sizeof(double));
+                    for (mmnc_int z = w; z < PANEL; z++) d[z] = 0.0;
+                }
 #pragma omp for schedule(dynamic, 1)
             for (mmnc_int b = 0; b < ng; b++) group_mul(M, g[b], g[b + 1], sq, dr, m, ja, jb, Xp, Y);
         }

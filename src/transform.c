@@ -299,7 +299,7 @@ static int drop_empty(mmnc_data *d, const mmnc_dist *dist, mmnc_int *rows_droppe
         if (neg == 0) break; /* no negative value: what was dropped held zeros only, no sum changes */
     }
     {
-        mmnc_int k = 0, m0 = A->nrows, n0 = A->ncols, lr; /* keep_subset frees A */
+        mmnc_int k = 0, m0 = A->nrows, n0 = A->ncols, lr; /* keep_subset compacts A in place */
         for (i = 0; i < m0; i++)
             if (newrow[i] >= 0) newrow[i] = k++;
         lr = k;

@@ -324,10 +324,53 @@ static void lean_tmul(const mmnc_pmf *p, mmnc_int l, const double *Yb, double *Q
     if (deflate) minus_rank_one(p->py, p->ny, Yb, p->px, p->nx, Q, l, c, p);
 }
 
-/* Long (~150 lines): the subspace iteration, its Rayleigh-Ritz step and
- * the sign convention of the vectors (with its distributed tie-break) in
- * the order of Halko et al.'s Algorithm 4.4; the dense kernels are the
- * static functions above.
+/* Sign convention: the entry of largest magnitude of each column of U (of
+ * V when U is not asked for) is positive, the first such entry in row order
+ * (distributed: over all ranks' rows, ranks in order); the same column of V
+ * (of U) flips with it.  Row by row, all columns at once (the blocks are
+ * row-major: a column at a time read them with a stride of r doubles), with
+ * one exchange of the ranks' winners. */
+static int sign_convention(const mmnc_pmf *p, mmnc_int r, double *U, double *V, mmnc_err *err)
+{
+    const double *S = U ? U : V; /* the block whose columns decide */
+    mmnc_int n = U ? p->ny : p->nx;
+    int nr = U && mmnc_i_distributed(p) ? p->dist->size : 1;
+    double *w = mmnc_i_malloc((size_t)(2 * r) * (size_t)(nr + 1), sizeof(double));
+    double *mine = w, *all = w + 2 * r; /* per column: the largest magnitude, 1 if negative */
+    if (!w) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int j = 0; j < 2 * r; j++) mine[j] = 0.0;
+    for (mmnc_int i = 0; i < n; i++)
+        for (mmnc_int j = 0; j < r; j++) {
+            double a = fabs(S[i * r + j]);
+            if (a > mine[2 * j] + 1e-15) {
+                mine[2 * j] = a;
+                mine[2 * j + 1] = S[i * r + j] < 0;
+            }
+        }
+    if (nr > 1) { /* the ranks' winners, taken in rank (= row) order */
+        p->dist->allgather(p->dist, mine, (size_t)(2 * r) * sizeof(double), all);
+        for (mmnc_int j = 0; j < r; j++) {
+            double big = 0.0, neg = 0.0;
+            for (int q = 0; q < nr; q++)
+                if (all[q * 2 * r + 2 * j] > big + 1e-15) big = all[q * 2 * r + 2 * j], neg = all[q * 2 * r + 2 * j + 1];
+            mine[2 * j + 1] = neg;
+        }
+    }
+    for (int b = 0; b < 2; b++) {
+        double *M = b == 0 ? U : V;
+        mmnc_int m = b == 0 ? p->ny : p->nx;
+        if (!M) continue;
+        for (mmnc_int i = 0; i < m; i++)
+            for (mmnc_int j = 0; j < r; j++)
+                if (mine[2 * j + 1] != 0.0) M[i * r + j] = -M[i * r + j];
+    }
+    mmnc_i_free(w);
+    return MMNC_OK;
+}
+
+/* Long (~200 lines): the subspace iteration and its Rayleigh-Ritz step in
+ * the order of Halko et al.'s Algorithm 4.4; the dense kernels and the sign
+ * convention of the vectors are the static functions above.
  *
  * One iteration: Y = B Q; the Ritz values from the Gram matrix of Y (one
  * dsyrk and an l x l symmetric eigenproblem, no orthonormalisation of Y);
@@ -535,48 +578,7 @@ signs:
                 "shift + orth %.2f s, final %.2f s\n",
                 prof_s[0], (int)it, prof_s[1], prof_s[2], (int)(it > 0 ? it - 1 : 0), prof_s[3], prof_s[4], prof_s[5]);
 #endif
-    /* Sign convention: the entry of largest magnitude of each U column is
-     * positive (the first such entry; distributed: over all ranks' rows). */
-    if (U || V) {
-        int nr = mmnc_i_distributed(p) ? p->dist->size : 1;
-        double *all = U && nr > 1 ? mmnc_i_malloc((size_t)nr * 2, sizeof(double)) : NULL;
-        if (U && nr > 1 && !all) {
-            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-            goto cleanup;
-        }
-        for (mmnc_int j = 0; j < r; j++) {
-            double big = 0.0;
-            int neg = 0;
-            if (U) {
-                for (mmnc_int y = 0; y < ny; y++)
-                    if (fabs(U[y * r + j]) > big + 1e-15) {
-                        big = fabs(U[y * r + j]);
-                        neg = U[y * r + j] < 0;
-                    }
-                if (nr > 1) { /* the ranks' winners, taken in rank (= row) order */
-                    double mine[2] = {big, neg};
-                    p->dist->allgather(p->dist, mine, sizeof mine, all);
-                    big = 0.0;
-                    neg = 0;
-                    for (int q = 0; q < nr; q++)
-                        if (all[2 * q] > big + 1e-15) big = all[2 * q], neg = all[2 * q + 1] != 0.0;
-                }
-            } else {
-                for (mmnc_int x = 0; x < nx; x++)
-                    if (fabs(V[x * r + j]) > big + 1e-15) {
-                        big = fabs(V[x * r + j]);
-                        neg = V[x * r + j] < 0;
-                    }
-            }
-            if (neg) {
-                if (U)
-                    for (mmnc_int y = 0; y < ny; y++) U[y * r + j] = -U[y * r + j];
-                if (V)
-                    for (mmnc_int x = 0; x < nx; x++) V[x * r + j] = -V[x * r + j];
-            }
-        }
-        mmnc_i_free(all);
-    }
+    if ((U || V) && (status = sign_convention(p, r, U, V, err)) != MMNC_OK) goto cleanup;
     if (iters) *iters = (int)it;
     if (!converged)
         status = mmnc_i_err(err, MMNC_ENOCONV, "truncated SVD: %d iterations without reaching tolerance %g", maxit,

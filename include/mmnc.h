@@ -697,9 +697,11 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * Errors: MMNC_EINVAL (d < 1 or d + 1 > min(|Y|, |X|), bad options);
  * MMNC_ENOCONV when o->maxit iterations did not reach o->tol (E and sigma
  * are still written: the best estimate so far); MMNC_ENOMEM.
- * The subspace iteration is mmnc_dtm_svds_ex's, leaner and shifted: per
- * iteration the Ritz values come from the Gram matrix of B Q (an l x l
- * symmetric eigenproblem); the next block is Q = orth(B^T B Q - c Q) with c
+ * The subspace iteration is mmnc_dtm_svds_ex's, leaner and shifted: it
+ * starts from a sparse random sign matrix (8 entries +-1 a row of the |X| x
+ * l block; Martinsson & Tropp 2020), not orthonormalised, whose product
+ * costs O(8 nnz) instead of O(nnz l); per iteration the Ritz values come
+ * from the Gram matrix of B Q (an l x l symmetric eigenproblem); the next block is Q = orth(B^T B Q - c Q) with c
  * half the smallest Ritz value (a Chebyshev filter of degree 1: the unwanted
  * part of the spectrum of B^T B is damped about that centre, so the
  * subspace converges in fewer iterations than without the shift); only the

@@ -135,6 +135,12 @@ void mmnc_i_dtm_mul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y
 void mmnc_i_dtm_tmul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y, mmnc_i_mulws *ws);
 void mmnc_i_mulws_free(mmnc_i_mulws *ws);
 
+/* The embedding's random start (svd.c): the |X| x m sparse sign matrix Q,
+ * z nonzeros +-1 a row; col and sgn (|X| x z) hold each row's columns and
+ * signs over sqrt(P_X).  For tests, which rebuild the first iteration. */
+void mmnc_i_sign_start(const mmnc_pmf *p, mmnc_int m, mmnc_int z, uint64_t seed, int32_t *col, double *sgn,
+                       double *Q);
+
 /* s[i] = sum of row i of A (pmf.c). */
 void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 

@@ -31,7 +31,10 @@
  * shifted iteration").  As every Ritz value of span Q is at least S_l^2,
  * the shifted block keeps a condition number below 2 sigma_1^2 / S_l^2
  * (||(M - c) Q y|| >= y^T Q^T (M - c) Q y >= S_l^2 - c for a unit y, and
- * ||M - c|| < sigma_1^2), about twice the unshifted one's.
+ * ||M - c|| < sigma_1^2), about twice the unshifted one's.  Its start is a
+ * sparse sign matrix (8 entries +-1 a row), used without orthonormalising
+ * it, so the first product costs O(8 nnz) instead of O(nnz l) (see
+ * mmnc_i_sign_start).
  * The two sparse products are O(nnz l) (cache-blocked, pmf.c); the
  * orthonormalisations are CholeskyQR (Fukaya et al. 2014: G = Q^T Q,
  * G = R^T R, Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks,
@@ -231,6 +234,21 @@ static void block_gemm(mmnc_int n, mmnc_int l, mmnc_int r, const double *A, cons
     }
 }
 
+/* Q <- Q R^{-1} (nx x l) and Y <- Y R^{-1} (ny x l) for the l x l upper
+ * triangular R, in row blocks (which keeps Y = B Q). */
+static void solve_both(mmnc_int nx, mmnc_int ny, mmnc_int l, const double *R, double *Q, double *Y)
+{
+#pragma omp parallel for schedule(static, 1) if ((nx + ny) * l * l > 1000000)
+    for (int b = 0; b < 2 * NBLOCKS; b++) {
+        mmnc_int lo, hi, n = b < NBLOCKS ? nx : ny;
+        double *M = b < NBLOCKS ? Q : Y;
+        block_range(n, b % NBLOCKS, &lo, &hi);
+        if (hi > lo)
+            cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)(hi - lo), (int)l, 1.0,
+                        R, (int)l, M + lo * l, (int)l);
+    }
+}
+
 /* 1 when the r leading values s moved by less than tol * s[0] since prev
  * (which then takes s). */
 static int settled(mmnc_int r, const double *s, double *prev, double tol)
@@ -273,30 +291,77 @@ static void minus_rank_one(const double *ms, mmnc_int ns, const double *S, const
     }
 }
 
-/* The lean iteration's random start: row i of the n x m Q standard normal
- * from a stream of its own (seeded by seed and i), by Box-Muller with both
- * values of each pair used, so that the rows are drawn in parallel and Q does
- * not depend on the number of threads.  With one stream for the whole block
- * and one value of each pair, the start (drawn and orthonormalised) took 2.6
- * s of the 30 s of the MSR matrix at d = 640; now 1.3 s (bench/NOTES.md, "The
- * random start in parallel"). */
-static void gaussian_rows(mmnc_int n, mmnc_int m, uint64_t seed, double *Q)
+/* The lean iteration's random start: a sparse sign matrix (Martinsson &
+ * Tropp, Randomized numerical linear algebra, Acta Numerica 2020, sec.
+ * 9.2, whose default of 8 nonzeros this is): each row i of the n x m Q has
+ * z = min(START_NNZ, m) entries +1 or -1 in distinct columns, drawn from a
+ * stream of its own (seeded by seed and i), so the rows are drawn in
+ * parallel and Q does not depend on the number of threads.  col[i z + t]
+ * and sgn[i z + t] (the sign over sqrt(P_X(i)), as start_mul scales) hold
+ * row i's entries; Q gets them densely (the shift needs it).  Against a
+ * Gaussian start it saves the draw (0.5 s of the MSR matrix at d = 640),
+ * its orthonormalisation (see start_gram) and nearly all of the first
+ * product (start_mul); on that matrix the residuals at the stop and the
+ * number of iterations were those of Gaussian starts (bench/NOTES.md, "A
+ * sparse start"). */
+#define START_NNZ 8
+
+void mmnc_i_sign_start(const mmnc_pmf *p, mmnc_int m, mmnc_int z, uint64_t seed, int32_t *col, double *sgn, double *Q)
 {
+    mmnc_int n = p->nx;
 #pragma omp parallel for schedule(static) if (n * m > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < n; i++) {
         mmnc_rng g;
-        double *q = Q + i * m;
+        double *q = Q + i * m, w = 1.0 / sqrt(p->px[i]);
+        memset(q, 0, (size_t)m * sizeof(double));
         mmnc_rng_seed(&g, seed * 0xd1342543de82ef95ULL + (uint64_t)i);
-        for (mmnc_int j = 0; j < m; j += 2) {
-            double u1, u2, rad;
-            do u1 = mmnc_rng_uniform(&g);
-            while (u1 <= 0.0);
-            u2 = mmnc_rng_uniform(&g);
-            rad = sqrt(-2.0 * log(u1));
-            q[j] = rad * cos(6.283185307179586 * u2);
-            if (j + 1 < m) q[j + 1] = rad * sin(6.283185307179586 * u2);
+        for (mmnc_int t = 0; t < z; t++) {
+            uint64_t bits;
+            mmnc_int j;
+            do j = mmnc_rng_below(&g, m);
+            while (q[j] != 0.0);
+            bits = mmnc_rng_next(&g);
+            q[j] = bits >> 63 ? 1.0 : -1.0;
+            col[i * z + t] = (int32_t)j;
+            sgn[i * z + t] = q[j] * w;
         }
     }
+}
+
+/* G = Q^T Q (upper triangle) of the sparse start: integers (counts of
+ * agreeing less disagreeing signs), so exact in any order; O(n z^2). */
+static void start_gram(const mmnc_pmf *p, mmnc_int m, mmnc_int z, const int32_t *col, const double *Q, double *G)
+{
+    memset(G, 0, (size_t)(m * m) * sizeof(double));
+    for (mmnc_int i = 0; i < p->nx; i++) {
+        const int32_t *c = col + i * z;
+        const double *q = Q + i * m;
+        for (mmnc_int s = 0; s < z; s++)
+            for (mmnc_int t = 0; t < z; t++)
+                if (c[s] <= c[t]) G[c[s] * m + c[t]] += q[c[s]] * q[c[t]];
+    }
+}
+
+/* Y = B' Q for the sparse start: each nonzero of P, scaled, adds to the z
+ * columns of its column's row of Q, O(nnz z) instead of the O(nnz m) of a
+ * dense product; then the trivial pair's correction as lean_mul.  The rows
+ * are independent: the same bits for any number of threads. */
+static void start_mul(const mmnc_pmf *p, mmnc_int m, mmnc_int z, const int32_t *col, const double *sgn,
+                      const double *Q, double *Yb, int deflate, double *c)
+{
+    const mmnc_csr *P = p->P;
+#pragma omp parallel for schedule(dynamic, 64) if (p->nnz * z > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double *yr = Yb + y * m, s = 1.0 / sqrt(p->py[y]);
+        memset(yr, 0, (size_t)m * sizeof(double));
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+            const int32_t *cx = col + P->colind[e] * z;
+            const double *sx = sgn + P->colind[e] * z;
+            double a = P->val[e] * s;
+            for (mmnc_int t = 0; t < z; t++) yr[cx[t]] += a * sx[t];
+        }
+    }
+    if (deflate) minus_rank_one(p->px, p->nx, Q, p->py, p->ny, Yb, m, c, NULL);
 }
 
 /* The lean iteration's products, of B or (deflate = 1) of B less its
@@ -336,8 +401,15 @@ static int sign_convention(const mmnc_pmf *p, mmnc_int r, double *U, double *V, 
     mmnc_int n = U ? p->ny : p->nx;
     int nr = U && mmnc_i_distributed(p) ? p->dist->size : 1;
     double *w = mmnc_i_malloc((size_t)(2 * r) * (size_t)(nr + 1), sizeof(double));
-    double *mine = w, *all = w + 2 * r; /* per column: the largest magnitude, 1 if negative */
-    if (!w) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    double *mine, *all; /* per column: the largest magnitude, 1 if negative; the ranks' */
+    int status = w ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if (nr > 1) status = mmnc_i_agree(p->dist, status, err); /* no rank left alone in the exchange below */
+    if (status != MMNC_OK) {
+        mmnc_i_free(w);
+        return status;
+    }
+    mine = w;
+    all = w + 2 * r;
     for (mmnc_int j = 0; j < 2 * r; j++) mine[j] = 0.0;
     for (mmnc_int i = 0; i < n; i++)
         for (mmnc_int j = 0; j < r; j++) {
@@ -405,7 +477,10 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     double *Q = NULL, *Z = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL, *cdef = NULL;
     orthws w = {NULL, NULL, NULL, NULL};
     mmnc_i_mulws mws = {NULL, 0};
-    int status = MMNC_OK, converged = 0, qrounds = 2;
+    int status = MMNC_OK, converged = 0, qrounds = 2, raw = 0;
+    mmnc_int z = 0;
+    int32_t *scol = NULL;
+    double *ssgn = NULL;
     mmnc_rng rng;
     if (iters) *iters = 0;
     if (!p || !sigma) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_dtm_svds: NULL argument");
@@ -443,12 +518,30 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
 #endif
     PROF_T(t_start);
     if (lean) {
-        gaussian_rows(nx, l, seed, Q);
+        /* The sparse start is not orthonormalised: with Q^T Q = R0^T R0
+         * (R0 in R), the first Ritz values are those of span Q from
+         * R0^{-T} (B'Q)^T (B'Q) R0^{-1}, and (M - c) Q spans what (M - c) Q
+         * R0^{-1} spans, so the next block is the same subspace as from Q
+         * R0^{-1}.  Raw while the first iteration runs (raw = 1). */
+        z = l < START_NNZ ? l : START_NNZ;
+        MMNC_ALLOC(scol, nx * z, err, status);
+        MMNC_ALLOC(ssgn, nx * z, err, status);
+        mmnc_i_sign_start(p, l, z, seed, scol, ssgn, Q);
+        start_gram(p, l, z, scol, Q, R);
+        raw = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)l, R, (lapack_int)l) == 0;
+        if (raw) { /* kappa(Q) is at least the spread of R0's diagonal: far from 1/sqrt(eps), or no raw start */
+            double dmax = 0.0, dmin = HUGE_VAL;
+            for (mmnc_int i = 0; i < l; i++) dmax = fmax(dmax, R[i * l + i]), dmin = fmin(dmin, R[i * l + i]);
+            raw = dmin > 0.0 && (dmax / dmin) * (dmax / dmin) * DBL_EPSILON < 1e-8;
+        }
+        if (!raw) { /* (numerically) dependent columns: orthonormalise, and a dense first product */
+            if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
+        }
     } else { /* the spectral starts' bits, as they were */
         mmnc_rng_seed(&rng, seed);
         for (mmnc_int i = 0; i < nx * l; i++) Q[i] = mmnc_rng_normal(&rng);
+        if ((status = orth(nx, l, Q, NULL, 0.0, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     }
-    if ((status = orth(nx, l, Q, NULL, lean ? 1e-3 * tol : 0.0, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
     PROF_ADD(0, t_start);
     for (mmnc_int i = 0; i < r; i++) prev[i] = -1.0;
     while (!lean && it < maxit) {
@@ -474,11 +567,22 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
     }
     while (lean && it < maxit) {
         PROF_T(t_mul);
-        lean_mul(p, l, Q, Yb, deflate, cdef, &mws); /* distributed: this rank's rows of Y */
+        if (raw)
+            start_mul(p, l, z, scol, ssgn, Q, Yb, deflate, cdef);
+        else
+            lean_mul(p, l, Q, Yb, deflate, cdef, &mws); /* distributed: this rank's rows of Y */
         PROF_ADD(1, t_mul);
         PROF_T(t_ritz);
         gram(ny, l, Yb, w.G, w.part);
         if (mmnc_i_distributed(p)) mmnc_i_dsum(p, w.G, l * l);
+        if (raw) { /* G <- R0^{-T} G R0^{-1}, the Gram matrix of B' Q R0^{-1} */
+            for (mmnc_int i = 0; i < l; i++)
+                for (mmnc_int j = 0; j < i; j++) w.G[i * l + j] = w.G[j * l + i];
+            cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, (int)l, (int)l, 1.0, R,
+                        (int)l, w.G, (int)l);
+            cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)l, (int)l, 1.0, R,
+                        (int)l, w.G, (int)l);
+        }
         memcpy(svt, w.G, (size_t)(l * l) * sizeof(double)); /* for the Rayleigh-Ritz step */
         if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
         PROF_ADD(2, t_ritz);
@@ -506,9 +610,18 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             Q = Z;
             Z = t;
         }
+        raw = 0;
         if ((status = orth(nx, l, Q, NULL, 1e-3 * tol, &qrounds, &w, NULL, err)) != MMNC_OK) goto cleanup;
         PROF_ADD(4, t_orth);
     }
+    if (raw) { /* stopped after the first product: Q <- Q R0^{-1}, Y <- Y R0^{-1} (Y = B' Q holds) */
+        solve_both(nx, ny, l, R, Q, Yb);
+        qrounds = 1;
+    }
+    mmnc_i_free(scol);
+    mmnc_i_free(ssgn);
+    scol = NULL;
+    ssgn = NULL;
     mmnc_i_mulws_free(&mws); /* the panels' buffer, before the final step's allocations */
     PROF_T(t_final);
     if (lean) { /* converged or at maxit: svt holds the Gram matrix of the last Y */
@@ -541,15 +654,7 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
          * keeps Y = B Q); Householder and a fresh product if it fails. */
         gram(nx, l, Q, w.G, w.part);
         if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)l, w.G, (lapack_int)l) == 0) {
-#pragma omp parallel for schedule(static, 1) if ((nx + ny) * l * l > 1000000)
-            for (int b = 0; b < 2 * NBLOCKS; b++) {
-                mmnc_int lo, hi, n = b < NBLOCKS ? nx : ny;
-                double *M = b < NBLOCKS ? Q : Yb;
-                block_range(n, b % NBLOCKS, &lo, &hi);
-                if (hi > lo)
-                    cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)(hi - lo),
-                                (int)l, 1.0, w.G, (int)l, M + lo * l, (int)l);
-            }
+            solve_both(nx, ny, l, w.G, Q, Yb);
         } else {
             if ((status = householder(nx, l, Q, NULL, w.tau, err)) != MMNC_OK) goto cleanup;
             lean_mul(p, l, Q, Yb, deflate, cdef, &mws);
@@ -584,6 +689,8 @@ signs:
         status = mmnc_i_err(err, MMNC_ENOCONV, "truncated SVD: %d iterations without reaching tolerance %g", maxit,
                             tol);
 cleanup:
+    mmnc_i_free(scol);
+    mmnc_i_free(ssgn);
     mmnc_i_free(Q);
     mmnc_i_free(Z);
     mmnc_i_free(Yb);

@@ -3,7 +3,8 @@
  * CholeskyQR2) and embeddings: against a dense LAPACK SVD for several
  * oversamplings, a rank-deficient matrix (the Householder fallback), the
  * embedding's Rayleigh-Ritz step (from the Gram matrix, or by QR where B
- * has lower rank than asked), its shift (fewer iterations), the
+ * has lower rank than asked), its shift (fewer iterations), its sparse start
+ * (one iteration against a dense rebuild from the same start), the
  * embedding's definition and options, the same bits for 1 and 2 threads,
  * word2vec files (text, binary, gzip; bad files), the tokenizer, and every
  * allocation failing in turn.
@@ -249,6 +250,57 @@ static void test_embed_shift(void)
     for (mmnc_int j = 0; j < d; j++) worst = fmax(worst, res[j]);
     CHECK(iters <= 10 && worst < 0.017);
     free(E);
+    mmnc_pmf_free(p);
+}
+
+/* The sparse start is used without orthonormalising it: one iteration
+ * (maxit 1) must give the Rayleigh-Ritz values and vectors of B' (B less
+ * its trivial pair) on the span of that start, as made here densely from
+ * the same start by a Householder QR and an SVD; and its columns have 8
+ * nonzeros +-1 a row, in distinct columns. */
+static void test_embed_sparse_start(void)
+{
+    mmnc_pmf *p = random_pmf(90, 120, 0.1, 31);
+    mmnc_int ny = p->ny, nx = p->nx, d = 6, l = d + 20, z = 8;
+    double *Q = malloc(nx * l * sizeof(double)), *sgn = malloc(nx * z * sizeof(double));
+    double *Y = calloc(ny * l, sizeof(double)), *s = malloc(l * sizeof(double)), *Uy = malloc(ny * l * sizeof(double));
+    double *Vt = malloc(l * l * sizeof(double)), *sup = malloc(l * sizeof(double)), *tau = malloc(l * sizeof(double));
+    double *E = malloc(ny * d * sizeof(double)), sig[6], worst = 0.0;
+    int32_t *col = malloc(nx * z * sizeof(int32_t));
+    int iters = 0, shape = 1;
+    mmnc_embed_opts o;
+    mmnc_i_sign_start(p, l, z, 1, col, sgn, Q);
+    for (mmnc_int x = 0; x < nx; x++) {
+        int nz = 0;
+        for (mmnc_int j = 0; j < l; j++) {
+            nz += Q[x * l + j] != 0.0;
+            shape &= Q[x * l + j] == 0.0 || fabs(Q[x * l + j]) == 1.0;
+        }
+        shape &= nz == z;
+    }
+    CHECK(shape);
+    CHECK(LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, nx, l, Q, l, tau) == 0);
+    CHECK(LAPACKE_dorgqr(LAPACK_ROW_MAJOR, nx, l, l, Q, l, tau) == 0);
+    for (mmnc_int y = 0; y < ny; y++) /* Y = B' Q, B' = B - sqrt(P_Y) sqrt(P_X)^T */
+        for (mmnc_int x = 0; x < nx; x++) {
+            double b = -sqrt(p->py[y] * p->px[x]);
+            for (mmnc_int e = p->P->rowptr[y]; e < p->P->rowptr[y + 1]; e++)
+                if (p->P->colind[e] == x) b += p->P->val[e] / sqrt(p->py[y] * p->px[x]);
+            for (mmnc_int j = 0; j < l; j++) Y[y * l + j] += b * Q[x * l + j];
+        }
+    CHECK(LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'S', 'N', ny, l, Y, l, s, Uy, l, Vt, l, sup) == 0);
+    mmnc_embed_opts_default(&o);
+    o.dim = d;
+    o.maxit = 1;
+    CHECK(mmnc_embed(p, &o, sig, E, &iters, NULL) == MMNC_ENOCONV && iters == 1);
+    for (mmnc_int j = 0; j < d; j++) {
+        double dot = 0.0;
+        for (mmnc_int y = 0; y < ny; y++) dot += E[y * d + j] * sqrt(p->py[y]) * Uy[y * l + j];
+        worst = fmax(worst, fabs(sig[j] - s[j]) / s[0]);
+        worst = fmax(worst, fabs(1.0 - fabs(dot)));
+    }
+    CHECK(worst < 1e-9);
+    free(Q), free(sgn), free(Y), free(s), free(Uy), free(Vt), free(sup), free(tau), free(E), free(col);
     mmnc_pmf_free(p);
 }
 
@@ -559,6 +611,7 @@ int main(void)
     test_embed();
     test_embed_rayleigh_ritz();
     test_embed_shift();
+    test_embed_sparse_start();
     test_embed_components();
     test_embed_threads();
     test_vectors_roundtrip();

@@ -3,15 +3,18 @@
 # Completion data: mmnc cooc straight from the 76 .txt.xz novels (window 10,
 # flat weights, as bench/repro-msr), mmnc embed at 100 dimensions (a smaller
 # run than the benchmark's 640, to keep the test near half a minute), mmnc msr
-# on the 1040 questions.  The accuracy must not fall below what mmnc reached
-# when the floor was set (35.58%, deterministic for a seed).  The data is
-# research-use only and lives in ../shared/data; without it the test is skipped.
+# on the 1040 questions.  The accuracy must not fall below a floor under the
+# spread of the random start (deterministic for a seed, but another start is
+# another draw): seeds 1-5 of the sparse start (2026-11-26) answered 366 to 375
+# questions, seeds 1-5 of the Gaussian start before it 368 to 373; the floor,
+# 35.0% (364), is below both.  The data is research-use only and lives in
+# ../shared/data; without it the test is skipped.
 # Usage: tests/msr/run.sh MMNC SOURCE_DIR
 set -u
 mmnc=$1
 src=$2
 data=$src/../shared/data/msr-sentence-completion
-floor=35.5
+floor=35.0
 if [ ! -f "$data/testing_data.csv" ] || [ ! -d "$data/substitute-training-corpus" ]; then
     echo "SKIP: $data is absent (MSR Sentence Completion lives in ../shared/data beside the project)"
     exit 77

@@ -125,9 +125,14 @@
 #define TRACE_COSTS(restart, polish, decided, exact, pruned)                                                    \
     fprintf(stderr, "costs start %d polish %d decisions %lld exact %lld pruned %lld\n", (restart), (polish),     \
             (long long)(decided), (long long)(exact), (long long)(pruned))
+/* and the guard's verdict: the nuclear norms of the prior-free and the
+ * prior's partitions of a start. */
+#define TRACE_GUARD(restart, nuc0, nuc1)                                                                        \
+    fprintf(stderr, "guard start %d prior_free %.9f prior %.9f kept %d\n", (restart), (nuc0), (nuc1), (nuc1) >= (nuc0))
 #else
 #define TRACE_SWEEP(restart, polish, phase, it, moved, obj) ((void)0)
 #define TRACE_COSTS(restart, polish, decided, exact, pruned) ((void)0)
+#define TRACE_GUARD(restart, nuc0, nuc1) ((void)0)
 #endif
 
 /* v log v for v >= 0 (0 for 0), outside the vector loops. */
@@ -1035,6 +1040,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
         double nuc1;
         if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
         run->prior_kept = nuc1 >= nuc0;
+        TRACE_GUARD(restart, nuc0, nuc1);
         if (!run->prior_kept) {
             memcpy(labels, keep, (size_t)ny * sizeof *keep);
             refresh(p, k, labels, T, BL, pz, nc, &rn, &m);

@@ -318,6 +318,56 @@ static double py_orth_misfit(const mmnc_pmf *p, mmnc_int d, const double *E)
     return worst;
 }
 
+/* The sparse start's fallback: with 6 columns the start is a 6 x 6 matrix
+ * of random signs (l = 6, 6 entries a row), singular for some seeds; its
+ * Gram matrix is then not safely positive definite and mmnc_embed must
+ * orthonormalise the start and make the first product densely.  A seed
+ * with a singular start (an integer determinant of 0) and one without
+ * must both give the dense SVD's leading pairs after one iteration (l = nx:
+ * an orthonormalised start, or a regular raw one, spans every column;
+ * taken raw, the singular start gives wrong pairs). */
+static void test_embed_dependent_start(void)
+{
+    mmnc_pmf *p = random_pmf(60, 6, 0.6, 43);
+    mmnc_int ny = p->ny, nx = p->nx, d = 2;
+    double Q[36], sgn[36], M[36], s[6], *Ud = malloc(ny * ny * sizeof(double)), *E = malloc(ny * d * sizeof(double));
+    double *ref = malloc(ny * d * sizeof(double)), sig[2];
+    int32_t col[36];
+    lapack_int ipiv[6];
+    uint64_t seed_of[2] = {0, 0}; /* [0]: a singular start, [1]: a regular one */
+    int iters = 0;
+    CHECK(nx == 6 && ny == 60);
+    for (uint64_t seed = 1; seed <= 500 && (!seed_of[0] || !seed_of[1]); seed++) {
+        double det = 1.0;
+        mmnc_i_sign_start(p, 6, 6, seed, col, sgn, Q);
+        memcpy(M, Q, sizeof M);
+        if (LAPACKE_dgetrf(LAPACK_ROW_MAJOR, 6, 6, M, 6, ipiv) == 0)
+            for (int i = 0; i < 6; i++) det *= M[i * 6 + i];
+        else
+            det = 0.0;
+        if (fabs(det) < 0.5 && !seed_of[0]) seed_of[0] = seed;
+        if (fabs(det) >= 0.5 && !seed_of[1]) seed_of[1] = seed;
+    }
+    CHECK(seed_of[0] && seed_of[1]);
+    dense_svd(p, s, Ud);
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = 0; j < d; j++) ref[y * d + j] = Ud[y * ny + j + 1] / sqrt(p->py[y]);
+    for (int t = 0; t < 2; t++) {
+        mmnc_embed_opts o;
+        mmnc_embed_opts_default(&o);
+        o.dim = d;
+        o.maxit = 1; /* the start spans all 6 columns: one iteration is exact */
+        o.seed = seed_of[t];
+        int st = mmnc_embed(p, &o, sig, E, &iters, NULL);
+        CHECK((st == MMNC_OK || st == MMNC_ENOCONV) && iters == 1);
+        for (mmnc_int j = 0; j < d; j++) CHECK_NEAR(sig[j], s[j + 1], 1e-10);
+        CHECK(py_orth_misfit(p, d, E) < 1e-10);
+        CHECK(col_misfit(ny, d, E, d, ref, d) < 1e-8);
+    }
+    free(Ud), free(E), free(ref);
+    mmnc_pmf_free(p);
+}
+
 /* The Rayleigh-Ritz step: from the Gram matrix of B Q when the r values are
  * far from 0 (test_embed's matrix), by a QR of B Q when some are ~0 (a
  * rank-deficient B: 60 rows, copies of 4 profiles with other weights, so
@@ -612,6 +662,7 @@ int main(void)
     test_embed_rayleigh_ritz();
     test_embed_shift();
     test_embed_sparse_start();
+    test_embed_dependent_start();
     test_embed_components();
     test_embed_threads();
     test_vectors_roundtrip();

@@ -41,6 +41,10 @@ static void help(void)
            "      --move-tol X      information moves: each start stops once a sweep moves fewer than\n"
            "                        X of the rows (in each phase); the kept start then goes on until\n"
            "                        no row moves; 0 = every start until no row moves (default %g)\n"
+           "      --merge-split N   information moves, k >= 3: after the kept start, at most N merge-split\n"
+           "                        trials (merge two close clusters, split the most mixed one, run as\n"
+           "                        a start from there; kept if the objective rises), in rounds of two;\n"
+           "                        a round without a gain ends them; 0 = none (default %d)\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = 300 (nuclear), 3000 (frobenius) or 100\n"
@@ -74,7 +78,7 @@ static void help(void)
            "      --truth-var NAME  variable of a .mat truth file (default gnd)\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
            "  -h, --help            this help\n\n",
-           MMNC_SIZE_PRIOR_DEFAULT, MMNC_MOVE_TOL_DEFAULT);
+           MMNC_SIZE_PRIOR_DEFAULT, MMNC_MOVE_TOL_DEFAULT, MMNC_MERGE_SPLIT_DEFAULT);
     cli_load_help(stdout);
 }
 
@@ -275,6 +279,10 @@ static int write_json(const run *r, FILE *fp)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
     if (res->algorithm == MMNC_ALG_INFORMATION)
         fprintf(fp, "  \"move_tol\": %.17g,\n  \"polish_sweeps\": %d,\n", prm->move_tol, res->polish_sweeps);
+    if (res->algorithm == MMNC_ALG_INFORMATION)
+        fprintf(fp, "  \"merge_split\": %d,\n  \"merge_split_tried\": %d,\n  \"merge_split_kept\": %d,\n"
+                    "  \"merge_split_sweeps\": %d,\n",
+                prm->merge_split, res->merge_split_tried, res->merge_split_kept, res->merge_split_sweeps);
     if (res->size_prior_kept >= 0)
         fprintf(fp, "  \"size_prior_kept\": %s,\n", res->size_prior_kept ? "true" : "false");
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
@@ -442,6 +450,9 @@ static int print_summary(const run *r)
                res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
                res->best_restart == res->objective_restart ? "; also the best objective"
                                                            : "; starts with higher objectives predict worse");
+    if (res->merge_split_tried > 0)
+        printf("merge-split moves (--merge-split): %d tried, %d kept, %d sweeps\n", res->merge_split_tried,
+               res->merge_split_kept, res->merge_split_sweeps);
     if (res->refine == MMNC_REFINE_CHOSEN)
         printf("refined by information moves: %d sweeps, I(X;Z) %.6f, predictive information %.4f\n",
                res->refine_sweeps, res->stats.mi, res->refined_score);
@@ -490,7 +501,7 @@ int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
            O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
-           O_MOVETOL };
+           O_MOVETOL, O_MERGESPLIT };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -505,7 +516,7 @@ int cmd_cluster(int argc, char **argv)
         {"select", required_argument, 0, O_SELECT}, {"select-tol", required_argument, 0, O_SELTOL},
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
-        {"move-tol", required_argument, 0, O_MOVETOL},
+        {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -584,6 +595,10 @@ int cmd_cluster(int argc, char **argv)
         case O_MOVETOL:
             if (cli_parse_double(CMD, "--move-tol", optarg, 0.0, 0.5, &dv)) return CLI_EXIT_USAGE;
             prm.move_tol = dv;
+            break;
+        case O_MERGESPLIT:
+            if (cli_parse_int(CMD, "--merge-split", optarg, 0, 1000000, &v)) return CLI_EXIT_USAGE;
+            prm.merge_split = (int)v;
             break;
         case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:

@@ -827,6 +827,9 @@ typedef enum {
 /* The move tolerance of mmnc_params_default (mmnc_params.move_tol), fixed
  * by the rule stated in README, "The default". */
 #define MMNC_MOVE_TOL_DEFAULT 0.002
+/* The merge-split attempts of mmnc_params_default (mmnc_params.merge_split),
+ * fixed by the rule stated in README, "The default". */
+#define MMNC_MERGE_SPLIT_DEFAULT 8
 
 /* Called about once per iteration of a start (restart: its index; objective:
  * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
@@ -886,6 +889,15 @@ typedef struct mmnc_params {
     int threads;        /* OpenMP threads; 0 = OpenMP's default */
     mmnc_progress_fn progress; /* called about once per iteration, or NULL; nonzero stops the run */
     void *progress_ctx;
+    int merge_split;    /* information, k >= 3: after the kept start's polish, at most merge_split
+                           merge-split trials: two clusters whose merge loses little are merged and
+                           the cluster that loses most information about its rows is split in two
+                           at random; from there the trial runs as a start does (phases, guard),
+                           and it is kept if its objective is higher.  Trials come in rounds of two
+                           (the two best pairs, side by side on two threads); a round without a
+                           gain ends the search (src/information.c).  The result is again a local
+                           optimum of single-row moves.  0: none.  Default MMNC_MERGE_SPLIT_DEFAULT
+                           (see README, "The default") */
 } mmnc_params;
 
 /* The defaults: the information objective with the size prior
@@ -937,6 +949,9 @@ typedef struct mmnc_result {
                             prior's partition had a lower nuclear norm); -1 when no prior applied */
     int *restart_iterations;   /* restarts */
     double seconds;     /* wall time of mmnc_cluster */
+    int merge_split_tried, merge_split_kept; /* information with merge_split: the trials made and
+                           kept (the objective rose) */
+    int merge_split_sweeps; /* their sweeps, the last polish included (counted in iterations) */
 } mmnc_result;
 
 /*

@@ -28,6 +28,7 @@ void mmnc_params_default(mmnc_params *p)
     p->max_iter = 0; /* per algorithm */
     p->tol = 1e-6;
     p->move_tol = MMNC_MOVE_TOL_DEFAULT;
+    p->merge_split = MMNC_MERGE_SPLIT_DEFAULT;
     p->pz = NULL;
     p->lambda = 0.0;
     p->step = 0.0;
@@ -57,6 +58,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (p->max_iter < 0) return "max_iter must be >= 0 (0 selects the default)";
     if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
     if (!(p->move_tol >= 0.0 && p->move_tol < 1.0)) return "move_tol must be in [0, 1)";
+    if (p->merge_split < 0) return "merge_split must be >= 0";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->pz) {
@@ -255,6 +257,18 @@ static int choose_and_refine(const starts *c)
         r->iterations += run.iterations;
         r->polish_sweeps = run.iterations;
         r->converged = run.converged;
+    }
+    if (prm->algorithm == MMNC_ALG_INFORMATION && prm->merge_split > 0 && k >= 3) {
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        run.prior_kept = r->size_prior_kept;
+        argmax_labels(k, ny, r->W, c->labels);
+        if ((status = mmnc_i_merge_split(c->p, prm, r->best_restart, c->labels, r->W, &run, &r->merge_split_tried,
+                                         &r->merge_split_kept, c->err)) != MMNC_OK)
+            return status;
+        r->objective = run.objective;
+        r->size_prior_kept = run.prior_kept;
+        r->iterations += run.iterations;
+        r->merge_split_sweeps = run.iterations;
     }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;

@@ -129,10 +129,16 @@
  * prior's partitions of a start. */
 #define TRACE_GUARD(restart, nuc0, nuc1)                                                                        \
     fprintf(stderr, "guard start %d prior_free %.9f prior %.9f kept %d\n", (restart), (nuc0), (nuc1), (nuc1) >= (nuc0))
+/* and each merge-split move: the pair merged, its gain, the cluster split,
+ * the objective before and after, the sweeps. */
+#define TRACE_MERGE_SPLIT(t, i, j, gain, s, before, after, sweeps)                                            \
+    fprintf(stderr, "merge-split %d merge %lld %lld gain %.6g split %lld objective %.9f -> %.9f sweeps %d\n", (t), \
+            (long long)(i), (long long)(j), (gain), (long long)(s), (before), (after), (sweeps))
 #else
 #define TRACE_SWEEP(restart, polish, phase, it, moved, obj) ((void)0)
 #define TRACE_COSTS(restart, polish, decided, exact, pruned) ((void)0)
 #define TRACE_GUARD(restart, nuc0, nuc1) ((void)0)
+#define TRACE_MERGE_SPLIT(t, i, j, gain, s, before, after, sweeps) ((void)0)
 #endif
 
 /* v log v for v >= 0 (0 for 0), outside the vector loops. */
@@ -1069,5 +1075,219 @@ cleanup:
     mmnc_i_free(m.lo);
     renumber_free(&rn);
     mmnc_i_free(buf);
+    return status;
+}
+
+/* The merge-split search (mmnc_params.merge_split).  The single-row moves
+ * stop at a local optimum where a cluster may hold two natural groups while
+ * another natural group is cut in two: no single row's move undoes that.
+ * One merge-split move merges the pair of clusters whose merge loses least
+ * and splits the cluster whose rows it describes worst, then lets the moves
+ * settle.  Merging j into i (the other rows in place) changes J by
+ *
+ *   g(i, j) = sum_x [(T_i + T_j) log(T_i + T_j) - T_i log T_i - T_j log T_j]
+ *             - [(p_i + p_j) log(p_i + p_j) - p_i log p_i - p_j log p_j]
+ *             + (gamma / nnz) [(n_i + n_j) log(n_i + n_j) - n_i log n_i - n_j log n_j]
+ *
+ * (T_c = P(c, x), p_c = P(c), n_c its rows: the first two lines are minus
+ * (p_i + p_j) times a Jensen-Shannon divergence, the last the prior's
+ * gain), and cluster s loses about its rows the information
+ *
+ *   D_s = P(s) I(X; Y | Z = s) = sum_{y in s} [sum_x P log P - p_y log p_y]
+ *                               - [sum_x T_s log T_s - p_s log p_s].
+ *
+ * A trial for a pair (i, j): s the cluster of largest D_s other than i and
+ * j among those of two rows or more; j's rows join i, and s's rows are
+ * drawn at random into s and j (a fresh split, as the starts are fresh
+ * partitions; a half left empty by the draws gets a row as the starts'
+ * empty clusters do); then the trial runs as a start does from its random
+ * partition: the moves of I(X;Z), those of J, and the guard (with a prior),
+ * each phase until a sweep moves fewer than move_tol |Y| rows.  So a trial
+ * is a start from a perturbation of the kept partition, judged by J as the
+ * starts are; without the phases and the guard the prior alone would take
+ * over (on small planted data, trials on J merged two planted groups and
+ * left a one-row cluster: J higher, the partition worse).  A round tries
+ * the next two pairs in rank (the pairs of largest g first), side by side
+ * on two threads; the better trial is kept if J rose (by more than 1e-12
+ * relative), and the pairs are ranked again; a round without a gain ends
+ * the search, as does the budget of mmnc_params.merge_split trials.  After
+ * a kept trial its moves run on until no row moves (on J, or on I(X;Z)
+ * where its guard kept the prior-free partition), so the result is again a
+ * local optimum of single-row moves.  The draws are made for all ranks' rows in the order of one
+ * process from the seed and the trial's number, every sum is collective
+ * and the rounds are the same with one thread or two: the same result for
+ * any number of threads and ranks.  Cost: O(k^2 nx) a ranking (the pairs'
+ * gains, zero sums skipped) and about a start's sweeps a round. */
+#define MERGE_SPLIT_FAILS 2 /* trials a round */
+
+typedef struct pair_gain {
+    double gain;
+    mmnc_int i, j;
+} pair_gain;
+
+/* Decreasing gain, ties by (i, j). */
+static int by_gain(const void *a, const void *b)
+{
+    const pair_gain *u = a, *v = b;
+    if (u->gain != v->gain) return u->gain > v->gain ? -1 : 1;
+    if (u->i != v->i) return u->i < v->i ? -1 : 1;
+    return (u->j > v->j) - (u->j < v->j);
+}
+
+/* The merges' gains g (pg, best first) and the losses D of the clustering
+ * whose sums are T (nx x k), pz, nc; D holds the rows' part on entry
+ * (sum_{y in s} of sum_x P log P - p_y log p_y, over all ranks' rows). */
+static void rank_pairs(mmnc_int nx, mmnc_int k, const double *T, const double *pz, const int64_t *nc,
+                       double wpri, double *D, pair_gain *pg)
+{
+    mmnc_int q = 0;
+    for (mmnc_int c = 0; c < k; c++) D[c] += xlogx(pz[c]);
+    for (mmnc_int x = 0; x < nx; x++)
+        for (mmnc_int c = 0; c < k; c++) D[c] -= xlogx(T[x * k + c]);
+    for (mmnc_int i = 0; i < k; i++)
+        for (mmnc_int j = i + 1; j < k; j++) {
+            double g = 0.0;
+            for (mmnc_int x = 0; x < nx; x++) {
+                double u = T[x * k + i], v = T[x * k + j];
+                if (u > 0.0 && v > 0.0) g += xlogx(u + v) - xlogx(u) - xlogx(v);
+            }
+            g -= xlogx(pz[i] + pz[j]) - xlogx(pz[i]) - xlogx(pz[j]);
+            g += wpri * (xlogx((double)(nc[i] + nc[j])) - xlogx((double)nc[i]) - xlogx((double)nc[j]));
+            pg[q].gain = g, pg[q].i = i, pg[q].j = j, q++;
+        }
+    qsort(pg, (size_t)q, sizeof *pg, by_gain);
+}
+
+/* One trial of the merge-split search: j merged into i, s split at random
+ * into s and j (the draws for all ranks' rows in one order, from the seed
+ * and the trial's number t), then the moves to the tolerance. */
+static int merge_split_trial(const mmnc_pmf *p, const mmnc_params *rp, int restart, int t, mmnc_int i,
+                             mmnc_int j, mmnc_int s, const mmnc_int *labels, mmnc_int *lab2, double *W2,
+                             mmnc_i_run *r2, mmnc_err *err)
+{
+    mmnc_rng rng;
+    mmnc_rng_seed(&rng, rp->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)restart * 0x100000001b3ULL +
+                            (uint64_t)t * 0xd1b54a32d192ed03ULL + 1);
+    for (mmnc_int y = 0; y < p->y0; y++) (void)mmnc_rng_below(&rng, 2);
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        mmnc_int half = mmnc_rng_below(&rng, 2);
+        lab2[y] = labels[y] == j ? i : labels[y] == s && half ? j : labels[y];
+    }
+    for (mmnc_int y = p->y0 + p->ny; y < p->ny_all; y++) (void)mmnc_rng_below(&rng, 2);
+    mmnc_i_fill_empty(p, rp->k, lab2, NULL, NULL, &rng); /* a half the draws left empty (collective) */
+    return mmnc_i_information(p, rp, restart, -1, lab2, W2, r2, err);
+}
+
+int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                       mmnc_i_run *run, int *tried, int *kept, mmnc_err *err)
+{
+    mmnc_int k = prm->k, ny = p->ny, nx = p->nx, npairs = k * (k - 1) / 2, next = 0;
+    const mmnc_csr *P = p->P;
+    double *T = NULL, *pz = NULL, *D = NULL, *W2 = NULL, *rowent = NULL, cur = 0.0, wpri = 0.0;
+    int64_t *nc = NULL, nnz_all = p->nnz;
+    mmnc_int *lab2 = NULL, ny1 = ny > 0 ? ny : 1;
+    pair_gain *pg = NULL;
+    mmnc_params rp = *prm;
+    mmnc_err errs[MERGE_SPLIT_FAILS];
+    int status = MMNC_OK, ranked = 0, par = 0;
+    *tried = *kept = 0;
+    if (k < 3 || prm->merge_split <= 0) return MMNC_OK;
+    rp.max_iter = 100;
+    rp.progress = NULL;
+    MMNC_ALLOC(T, nx * k, err, status);
+    MMNC_ALLOC(pz, k, err, status);
+    MMNC_ALLOC(D, k, err, status);
+    MMNC_ALLOC(nc, k, err, status);
+    MMNC_ALLOC(W2, MERGE_SPLIT_FAILS * ny1 * k, err, status);
+    MMNC_ALLOC(rowent, ny1, err, status);
+    MMNC_ALLOC(lab2, MERGE_SPLIT_FAILS * ny1, err, status);
+    MMNC_ALLOC(pg, npairs, err, status);
+    mmnc_i_disum(p, &nnz_all, 1);
+    if (prm->size_prior > 0.0 && nnz_all > 0) wpri = prm->size_prior / (double)nnz_all;
+    for (mmnc_int y = 0; y < ny; y++) {
+        double s = -xlogx(p->py[y]);
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += xlogx(P->val[e]);
+        rowent[y] = s;
+    }
+#ifdef _OPENMP
+    /* the trials of a round side by side, one thread each, as the starts (cluster.c) */
+    par = team_size() > 1 && !mmnc_i_distributed(p) && (2 * nx + ny) * k <= ((mmnc_int)1 << 25);
+#endif
+    while (*tried < prm->merge_split) {
+        mmnc_int ci[MERGE_SPLIT_FAILS], cj[MERGE_SPLIT_FAILS], cs[MERGE_SPLIT_FAILS];
+        mmnc_i_run r2[MERGE_SPLIT_FAILS];
+        int st[MERGE_SPLIT_FAILS], n = 0, best = -1;
+        if (!ranked) { /* the current labels' sums (collective), losses and gains */
+            mmnc_i_pzx(p, k, labels, NULL, T);
+            mmnc_i_pz(p, k, labels, NULL, pz);
+            mmnc_i_label_counts(p, k, labels, nc);
+            for (mmnc_int c = 0; c < k; c++) D[c] = 0.0;
+            for (mmnc_int y = 0; y < ny; y++) D[labels[y]] += rowent[y];
+            mmnc_i_dsum(p, D, k);
+            if (*tried == 0) cur = objective(p, k, T, pz, nc, prm->size_prior, nnz_all);
+            rank_pairs(nx, k, T, pz, nc, wpri, D, pg);
+            ranked = 1;
+            next = 0;
+        }
+        /* a round: the next pairs in rank, as many as MERGE_SPLIT_FAILS and the budget allow */
+        while (n < MERGE_SPLIT_FAILS && next + n < npairs && *tried + n < prm->merge_split) {
+            mmnc_int s = -1, i = pg[next + n].i, j = pg[next + n].j;
+            for (mmnc_int c = 0; c < k; c++)
+                if (c != i && c != j && nc[c] >= 2 && (s < 0 || D[c] > D[s])) s = c;
+            if (s < 0) break; /* no cluster to split: every other one holds a single row */
+            ci[n] = i, cj[n] = j, cs[n] = s;
+            r2[n] = (mmnc_i_run){0, 0, 0, -1, 0, 0};
+            n++;
+        }
+        if (n == 0) break;
+        if (par && n > 1) {
+#pragma omp parallel for schedule(static, 1) num_threads(n)
+            for (int t = 0; t < n; t++)
+                st[t] = merge_split_trial(p, &rp, restart, *tried + t, ci[t], cj[t], cs[t], labels,
+                                          lab2 + t * ny1, W2 + t * ny1 * k, &r2[t], &errs[t]);
+        } else {
+            for (int t = 0; t < n; t++)
+                st[t] = merge_split_trial(p, &rp, restart, *tried + t, ci[t], cj[t], cs[t], labels,
+                                          lab2 + t * ny1, W2 + t * ny1 * k, &r2[t], &errs[t]);
+        }
+        for (int t = 0; t < n; t++) {
+            if (st[t] != MMNC_OK) {
+                if (err) *err = errs[t];
+                status = st[t];
+                goto cleanup;
+            }
+            TRACE_MERGE_SPLIT(*tried + t, ci[t], cj[t], pg[next + t].gain, cs[t], cur, r2[t].objective,
+                              r2[t].iterations);
+            run->iterations += r2[t].iterations;
+            if (r2[t].objective > cur + 1e-12 * fabs(cur) && (best < 0 || r2[t].objective > r2[best].objective))
+                best = t;
+        }
+        *tried += n;
+        if (best < 0) break; /* a round without a gain ends the search */
+        memcpy(labels, lab2 + best * ny1, (size_t)ny * sizeof *labels);
+        memcpy(W, W2 + best * ny1 * k, (size_t)(ny * k) * sizeof *W);
+        cur = r2[best].objective;
+        run->prior_kept = r2[best].prior_kept;
+        (*kept)++;
+        ranked = 0;
+    }
+    if (*kept > 0) { /* the last kept trial stopped at the tolerance: its moves until no row moves, on
+                        the objective of the partition it returned (as the kept start's polish) */
+        mmnc_i_run r3 = {0, 0, 0, -1, 0, 0};
+        if ((status = mmnc_i_information(p, &rp, restart, run->prior_kept == 1, labels, W, &r3, err)) != MMNC_OK)
+            goto cleanup;
+        run->iterations += r3.iterations;
+        cur = r3.objective;
+    }
+    run->objective = cur;
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(pz);
+    mmnc_i_free(D);
+    mmnc_i_free(nc);
+    mmnc_i_free(W2);
+    mmnc_i_free(rowent);
+    mmnc_i_free(lab2);
+    mmnc_i_free(pg);
     return status;
 }

@@ -64,6 +64,16 @@ int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_
  * row moves, neither phases nor guard -- the kept start's finish. */
 int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
                        double *W, mmnc_i_run *run, mmnc_err *err);
+/* The merge-split search (information.c) from `labels`, the kept start's
+ * local optimum, whose run->prior_kept says on which objective (J: 1, or
+ * I(X;Z) where the guard kept the prior-free partition: 0; -1 no prior): at
+ * most prm->merge_split trials, see mmnc_params.merge_split, each a start
+ * from a perturbation of the labels, kept when its J is higher.  labels and
+ * W (one-hot) are replaced by each kept trial's; run->objective (J of the
+ * result), run->prior_kept and run->iterations (the sweeps) updated;
+ * *tried, *kept counted.  Collective. */
+int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                       mmnc_i_run *run, int *tried, int *kept, mmnc_err *err);
 /* Whether mmnc_i_information numbers the columns by frequency inside (the
  * same bits either way): -1 (default) where its tables exceed
  * MMNC_I_COLUMN_ORDER_BYTES, 0 never, 1 always.  For tests and benchmarks. */

@@ -21,7 +21,9 @@
  *     and 2 threads;
  *   - the pruned decisions (mmnc_i_prune) give the same bits as every cost
  *     made, on planted data and on values spanning twelve orders of
- *     magnitude, and do rule out most costs.
+ *     magnitude, and do rule out most costs;
+ *   - the merge-split search undoes a merged pair and a cut group that the
+ *     single-row moves leave in place, and never lowers the objective.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -238,6 +240,8 @@ static void check_threads(const mmnc_pmf *p, mmnc_params prm)
     if (a->restart_score && b->restart_score)
         CHECK(memcmp(a->restart_score, b->restart_score, a->restarts * sizeof(double)) == 0);
     CHECK(a->best_restart == b->best_restart && a->polish_sweeps == b->polish_sweeps);
+    CHECK(a->merge_split_tried == b->merge_split_tried && a->merge_split_kept == b->merge_split_kept &&
+          a->merge_split_sweeps == b->merge_split_sweeps);
     mmnc_result_free(a), mmnc_result_free(b);
 }
 
@@ -430,6 +434,107 @@ static void test_move_tol(void)
     mmnc_pmf_free(p);
 }
 
+/* Do the labels match truth up to a renaming of the clusters (k groups)? */
+static int same_partition(mmnc_int ny, mmnc_int k, const mmnc_int *labels, const mmnc_int *truth)
+{
+    mmnc_int *map = malloc((size_t)k * sizeof *map), *inv = malloc((size_t)k * sizeof *inv);
+    int ok = 1;
+    for (mmnc_int z = 0; z < k; z++) map[z] = inv[z] = -1;
+    for (mmnc_int y = 0; y < ny && ok; y++) {
+        mmnc_int z = labels[y], g = truth[y];
+        if (map[z] < 0 && inv[g] < 0) map[z] = g, inv[g] = z;
+        ok = map[z] == g && inv[g] == z;
+    }
+    free(map), free(inv);
+    return ok;
+}
+
+/* The merge-split search.  Four planted groups of equal size, labelled
+ * with groups 0 and 1 in one cluster and group 2 cut in two by the rows'
+ * parity, then moved until no row moves: a local optimum of single-row
+ * moves (checked) that is not the planted partition.  mmnc_i_merge_split
+ * must find the planted partition, raise the objective and report it as
+ * the objective of its labels (I(X;Z) without the prior, J with it); from
+ * a random partition's optimum it never lowers J; the same
+ * bits for 1 and 2 threads through mmnc_cluster, with trials kept; bad
+ * values refused.  It fails if the trials' objectives are not compared
+ * (a worse trial kept) or if no trial is made. */
+static void test_merge_split(void)
+{
+    const double share[4] = {0.25, 0.25, 0.25, 0.25};
+    mmnc_int truth[400], lab[400];
+    mmnc_pmf *p = planted_unequal(400, 200, 4, share, 0.9, 0.1, 61, truth);
+    double *W = malloc(400 * 4 * sizeof(double));
+    mmnc_params prm;
+    int tried = 0, kept = 0;
+    for (int prior = 0; prior <= 1; prior++) {
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        double before, gamma;
+        mmnc_params_default(&prm);
+        prm.k = 4;
+        prm.max_iter = 100;
+        if (!prior) prm.size_prior = 0.0; /* I(X;Z) alone */
+        gamma = prm.size_prior;
+        for (mmnc_int y = 0; y < 400; y++)
+            lab[y] = truth[y] <= 1 ? 0 : truth[y] == 2 ? 1 + (y & 1) : 3;
+        CHECK_OK(mmnc_i_information(p, &prm, 0, prior, lab, W, &run, NULL));
+        CHECK(!same_partition(400, 4, lab, truth)); /* the moves alone do not undo it */
+        before = run.objective;
+        CHECK_NEAR(before, exact_j(p, 4, lab, gamma), 1e-9);
+        run.prior_kept = prior ? 1 : -1;
+        CHECK_OK(mmnc_i_merge_split(p, &prm, 0, lab, W, &run, &tried, &kept, NULL));
+        CHECK(tried >= 1 && tried <= prm.merge_split && kept >= 1);
+        CHECK(run.objective > before);
+        CHECK_NEAR(run.objective, exact_j(p, 4, lab, gamma), 1e-9);
+        CHECK(same_partition(400, 4, lab, truth));
+    }
+    /* from random partitions' optima of I(X;Z) under a prior (as where the
+     * guard kept the prior-free optimum), k = 6: J never lower, and the
+     * reported objective J of the result */
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        mmnc_rng rng;
+        double before;
+        mmnc_int lab6[400];
+        mmnc_params_default(&prm);
+        prm.k = 6;
+        prm.max_iter = 100;
+        prm.seed = seed;
+        mmnc_rng_seed(&rng, seed);
+        for (mmnc_int y = 0; y < 400; y++) lab6[y] = mmnc_rng_below(&rng, 6);
+        double *W6 = malloc(400 * 6 * sizeof(double));
+        CHECK_OK(mmnc_i_information(p, &prm, 0, 0, lab6, W6, &run, NULL));
+        before = exact_j(p, 6, lab6, prm.size_prior);
+        CHECK_NEAR(run.objective, before, 1e-9);
+        run.prior_kept = 0;
+        CHECK_OK(mmnc_i_merge_split(p, &prm, 0, lab6, W6, &run, &tried, &kept, NULL));
+        CHECK(run.objective >= before && tried >= 1);
+        CHECK_NEAR(run.objective, exact_j(p, 6, lab6, prm.size_prior), 1e-9);
+        CHECK(kept == 0 || run.prior_kept >= 0);
+        free(W6);
+    }
+    /* through mmnc_cluster: trials made, the same bits on 1 and 2 threads, off with 0 */
+    {
+        mmnc_result *r = NULL;
+        mmnc_params_default(&prm);
+        CHECK(prm.merge_split == MMNC_MERGE_SPLIT_DEFAULT && prm.merge_split > 0);
+        prm.k = 6;
+        prm.restarts = 3;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(r->merge_split_tried >= 2 && r->merge_split_sweeps > 0);
+        mmnc_result_free(r);
+        check_threads(p, prm);
+        prm.merge_split = 0;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(r->merge_split_tried == 0 && r->merge_split_sweeps == 0);
+        mmnc_result_free(r);
+        prm.merge_split = -1;
+        CHECK(mmnc_params_check(&prm, 10) != NULL);
+    }
+    free(W);
+    mmnc_pmf_free(p);
+}
+
 /* Rows of 1 to 60 entries whose values span 1e-12 to 1 (log-uniform) over
  * columns of very unequal popularity: the bounds of the pruned decisions
  * meet every case (a cluster without the column, b far below and far above
@@ -472,6 +577,8 @@ static void check_pruned(const mmnc_pmf *p, const mmnc_params *prm)
     CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
     CHECK(memcmp(a->restart_objective, b->restart_objective, a->restarts * sizeof(double)) == 0);
     CHECK(a->best_restart == b->best_restart && a->polish_sweeps == b->polish_sweeps);
+    CHECK(a->merge_split_tried == b->merge_split_tried && a->merge_split_kept == b->merge_split_kept &&
+          a->merge_split_sweeps == b->merge_split_sweeps);
     mmnc_result_free(a), mmnc_result_free(b);
 }
 
@@ -534,5 +641,6 @@ int main(void)
     test_column_order();
     test_move_tol();
     test_pruned();
+    test_merge_split();
     return test_done();
 }

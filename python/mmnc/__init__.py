@@ -189,6 +189,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         ``MMNC_MOVE_TOL_DEFAULT``): each start stops once a sweep moves fewer
         than move_tol of the rows; the kept start then goes on until no row
         moves.  0 runs every start until no row moves.
+    merge_split : int, default 8
+        Merge-split trials after the kept start (``--merge-split``,
+        ``MMNC_MERGE_SPLIT_DEFAULT``; information objective, k >= 3): merge
+        two close clusters, split the most mixed one, run as a start from
+        there, keep the result if the objective rose; in rounds of two, a
+        round without a gain ends them.  0 turns them off.
     max_iter : int or None, default None
         Iterations per start; None is the library's default (300 for
         Algorithm 2, 3000 for Algorithm 1, 100 sweeps for the information
@@ -240,11 +246,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
                  n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, move_tol=0.002,
-                 max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
+                 merge_split=8, max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
                  exact_marginal=False):
         self.n_clusters = n_clusters
         self.size_prior = size_prior
         self.move_tol = move_tol
+        self.merge_split = merge_split
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -313,6 +320,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.move_tol, numbers.Real) or not (0 <= self.move_tol < 1):
             raise ValueError(f"move_tol must be a number in [0, 1), got {self.move_tol!r}")
         p["move_tol"] = float(self.move_tol)
+        if isinstance(self.merge_split, bool) or not isinstance(self.merge_split, numbers.Integral) or \
+                self.merge_split < 0:
+            raise ValueError(f"merge_split must be an integer >= 0, got {self.merge_split!r}")
+        p["merge_split"] = int(self.merge_split)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():

@@ -47,6 +47,8 @@ CASES = [
     ({"size_prior": 2.5}, ["--size-prior", 2.5]),
     ({"move_tol": 0.0}, ["--move-tol", 0]),
     ({"move_tol": 0.05, "n_init": 3}, ["--move-tol", 0.05, "-r", 3]),
+    ({"merge_split": 0}, ["--merge-split", 0]),
+    ({"merge_split": 3, "n_init": 2}, ["--merge-split", 3, "-r", 2]),
     ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]
@@ -167,7 +169,8 @@ def test_nothing_to_cluster():
 
 @pytest.mark.parametrize("param,value", [("n_clusters", 0), ("algorithm", "kmeans"), ("init", "k-means"),
                                          ("n_init", 0), ("refine", "all"), ("select", "best"), ("n_jobs", 0),
-                                         ("random_state", -3), ("max_iter", 0), ("target_marginal", [1.0])])
+                                         ("random_state", -3), ("max_iter", 0), ("target_marginal", [1.0]),
+                                         ("merge_split", -1), ("merge_split", 2.5)])
 def test_bad_parameters(param, value):
     X, _ = planted(seed=1)
     with pytest.raises(ValueError, match=param):

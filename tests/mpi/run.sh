@@ -66,6 +66,7 @@ check nuclear g.bin -k 5 -r 4
 # too, on unequal planted clusters where moves happen until late sweeps.
 "$MMNC" generate --rows 2000 --cols 600 -k 6 --draws 12 --skew 1 --seed 3 -q -o h.mtx || exit 1
 check_as default h.mtx -k 6 -r 3
+check_as merge_split h.mtx -k 9 -r 3 # more clusters than planted: merge-split trials kept (3 of 8)
 check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive --refine chosen
 check_as information_each h.mtx -k 6 -r 2 -a nuclear --refine each --size-prior 0
 check nuclear_mtx g.mtx -k 5 -r 3 --map log1p

@@ -902,7 +902,8 @@ typedef struct mmnc_params {
 
 /* The defaults: the information objective with the size prior
  * (MMNC_ALG_INFORMATION, size_prior = MMNC_SIZE_PRIOR_DEFAULT) from 8 random
- * starts, the best objective kept (see README, "The default"). */
+ * starts, the best objective kept, then merge-split trials (merge_split =
+ * MMNC_MERGE_SPLIT_DEFAULT; see README, "The default"). */
 MMNC_API void mmnc_params_default(mmnc_params *p);
 /* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts,
  * the best nuclear norm kept, no refinement. */

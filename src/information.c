@@ -1136,25 +1136,40 @@ static int by_gain(const void *a, const void *b)
 
 /* The merges' gains g (pg, best first) and the losses D of the clustering
  * whose sums are T (nx x k), pz, nc; D holds the rows' part on entry
- * (sum_{y in s} of sum_x P log P - p_y log p_y, over all ranks' rows). */
+ * (sum_{y in s} of sum_x P log P - p_y log p_y, over all ranks' rows); nz
+ * and tl are k scratch.  A column adds to the pairs of clusters that both
+ * have it, column by column in order (the same sums in any build): O(the
+ * pairs of nonzero sums over the columns), at most O(k^2 nx). */
 static void rank_pairs(mmnc_int nx, mmnc_int k, const double *T, const double *pz, const int64_t *nc,
-                       double wpri, double *D, pair_gain *pg)
+                       double wpri, double *D, pair_gain *pg, mmnc_int *nz, double *tl)
 {
     mmnc_int q = 0;
-    for (mmnc_int c = 0; c < k; c++) D[c] += xlogx(pz[c]);
-    for (mmnc_int x = 0; x < nx; x++)
-        for (mmnc_int c = 0; c < k; c++) D[c] -= xlogx(T[x * k + c]);
     for (mmnc_int i = 0; i < k; i++)
-        for (mmnc_int j = i + 1; j < k; j++) {
-            double g = 0.0;
-            for (mmnc_int x = 0; x < nx; x++) {
-                double u = T[x * k + i], v = T[x * k + j];
-                if (u > 0.0 && v > 0.0) g += xlogx(u + v) - xlogx(u) - xlogx(v);
+        for (mmnc_int j = i + 1; j < k; j++) pg[q].gain = 0.0, pg[q].i = i, pg[q].j = j, q++;
+    for (mmnc_int c = 0; c < k; c++) D[c] += xlogx(pz[c]);
+    for (mmnc_int x = 0; x < nx; x++) {
+        const double *t = T + x * k;
+        mmnc_int m = 0;
+        for (mmnc_int c = 0; c < k; c++)
+            if (t[c] > 0.0) {
+                tl[c] = xlogx(t[c]);
+                D[c] -= tl[c];
+                nz[m++] = c;
             }
-            g -= xlogx(pz[i] + pz[j]) - xlogx(pz[i]) - xlogx(pz[j]);
-            g += wpri * (xlogx((double)(nc[i] + nc[j])) - xlogx((double)nc[i]) - xlogx((double)nc[j]));
-            pg[q].gain = g, pg[q].i = i, pg[q].j = j, q++;
+        for (mmnc_int a = 0; a < m; a++) {
+            mmnc_int i = nz[a];
+            pair_gain *row = pg + i * k - i * (i + 1) / 2 - i - 1; /* row[j] is the pair (i, j), j > i */
+            for (mmnc_int b = a + 1; b < m; b++) {
+                mmnc_int j = nz[b];
+                row[j].gain += xlogx(t[i] + t[j]) - tl[i] - tl[j];
+            }
         }
+    }
+    for (q = 0; q < k * (k - 1) / 2; q++) {
+        mmnc_int i = pg[q].i, j = pg[q].j;
+        pg[q].gain -= xlogx(pz[i] + pz[j]) - xlogx(pz[i]) - xlogx(pz[j]);
+        pg[q].gain += wpri * (xlogx((double)(nc[i] + nc[j])) - xlogx((double)nc[i]) - xlogx((double)nc[j]));
+    }
     qsort(pg, (size_t)q, sizeof *pg, by_gain);
 }
 
@@ -1183,9 +1198,9 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
 {
     mmnc_int k = prm->k, ny = p->ny, nx = p->nx, npairs = k * (k - 1) / 2, next = 0;
     const mmnc_csr *P = p->P;
-    double *T = NULL, *pz = NULL, *D = NULL, *W2 = NULL, *rowent = NULL, cur = 0.0, wpri = 0.0;
+    double *T = NULL, *pz = NULL, *D = NULL, *W2 = NULL, *rowent = NULL, *tl = NULL, cur = 0.0, wpri = 0.0;
     int64_t *nc = NULL, nnz_all = p->nnz;
-    mmnc_int *lab2 = NULL, ny1 = ny > 0 ? ny : 1;
+    mmnc_int *lab2 = NULL, *nz = NULL, ny1 = ny > 0 ? ny : 1;
     pair_gain *pg = NULL;
     mmnc_params rp = *prm;
     mmnc_err errs[MERGE_SPLIT_FAILS];
@@ -1202,6 +1217,8 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     MMNC_ALLOC(rowent, ny1, err, status);
     MMNC_ALLOC(lab2, MERGE_SPLIT_FAILS * ny1, err, status);
     MMNC_ALLOC(pg, npairs, err, status);
+    MMNC_ALLOC(nz, k, err, status);
+    MMNC_ALLOC(tl, k, err, status);
     mmnc_i_disum(p, &nnz_all, 1);
     if (prm->size_prior > 0.0 && nnz_all > 0) wpri = prm->size_prior / (double)nnz_all;
     for (mmnc_int y = 0; y < ny; y++) {
@@ -1225,7 +1242,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
             for (mmnc_int y = 0; y < ny; y++) D[labels[y]] += rowent[y];
             mmnc_i_dsum(p, D, k);
             if (*tried == 0) cur = objective(p, k, T, pz, nc, prm->size_prior, nnz_all);
-            rank_pairs(nx, k, T, pz, nc, wpri, D, pg);
+            rank_pairs(nx, k, T, pz, nc, wpri, D, pg, nz, tl);
             ranked = 1;
             next = 0;
         }
@@ -1289,5 +1306,7 @@ cleanup:
     mmnc_i_free(rowent);
     mmnc_i_free(lab2);
     mmnc_i_free(pg);
+    mmnc_i_free(nz);
+    mmnc_i_free(tl);
     return status;
 }

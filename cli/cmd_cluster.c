@@ -451,7 +451,8 @@ static int print_summary(const run *r)
                res->best_restart == res->objective_restart ? "; also the best objective"
                                                            : "; starts with higher objectives predict worse");
     if (res->merge_split_tried > 0)
-        printf("merge-split moves (--merge-split): %d tried, %d kept, %d sweeps\n", res->merge_split_tried,
+        printf("merge-split trials (--merge-split): %d tried, %d kept (the objective rose), %d sweeps\n",
+               res->merge_split_tried,
                res->merge_split_kept, res->merge_split_sweeps);
     if (res->refine == MMNC_REFINE_CHOSEN)
         printf("refined by information moves: %d sweeps, I(X;Z) %.6f, predictive information %.4f\n",

@@ -190,7 +190,9 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol)
 {
     if (res->select != MMNC_SELECT_PREDICTIVE) {
         fprintf(fp, "  \"selection\": {\"rule\": \"objective\", \"chosen_restart\": %d, "
-                    "\"why\": \"the start with the best objective\"},\n", res->best_restart);
+                    "\"why\": \"the start with the best objective%s\"},\n",
+                res->best_restart,
+                res->merge_split_kept > 0 ? "; then merge-split trials from it, kept where the objective rose" : "");
         return;
     }
     fprintf(fp, "  \"selection\": {\"rule\": \"guarded\", \"tolerance\": %.17g, \"chosen_restart\": %d, "

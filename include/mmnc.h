@@ -895,8 +895,9 @@ typedef struct mmnc_params {
                            at random; from there the trial runs as a start does (phases, guard),
                            and it is kept if its objective is higher.  Trials come in rounds of two
                            (the two best pairs, side by side on two threads); a round without a
-                           gain ends the search (src/information.c).  The result is again a local
-                           optimum of single-row moves.  0: none.  Default MMNC_MERGE_SPLIT_DEFAULT
+                           gain ends the search (src/information.c); each trial has max_iter
+                           sweeps, and none is made after a start stopped by max_iter.  The
+                           result is again a local optimum of single-row moves.  0: none.  Default MMNC_MERGE_SPLIT_DEFAULT
                            (see README, "The default") */
 } mmnc_params;
 

@@ -258,7 +258,8 @@ static int choose_and_refine(const starts *c)
         r->polish_sweeps = run.iterations;
         r->converged = run.converged;
     }
-    if (prm->algorithm == MMNC_ALG_INFORMATION && prm->merge_split > 0 && k >= 3) {
+    if (prm->algorithm == MMNC_ALG_INFORMATION && prm->merge_split > 0 && k >= 3 && r->converged) {
+        /* from a local optimum only: not after a start stopped by max_iter */
         mmnc_i_run run = {0, 0, 0, -1, 0, 0};
         run.prior_kept = r->size_prior_kept;
         argmax_labels(k, ny, r->W, c->labels);

@@ -1207,8 +1207,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     int status = MMNC_OK, ranked = 0, par = 0;
     *tried = *kept = 0;
     if (k < 3 || prm->merge_split <= 0) return MMNC_OK;
-    rp.max_iter = 100;
-    rp.progress = NULL;
+    rp.progress = NULL; /* rp.max_iter: each trial is capped as a start is */
     MMNC_ALLOC(T, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
     MMNC_ALLOC(D, k, err, status);

@@ -437,7 +437,8 @@ static int print_summary(const run *r)
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
                r->prm->size_prior,
-               res->size_prior_kept == 0 ? "; the prior's partition lowered the nuclear norm: the prior-free optimum kept"
+               res->size_prior_kept == 0 ? "; the guard refused the prior's partition (a lower nuclear norm, or no "
+                                                                   "predictive information): the prior-free optimum kept"
                                          : "");
     if (res->polish_sweeps > 0) snprintf(buf, sizeof buf, " (%d past --move-tol)", res->polish_sweeps);
     else buf[0] = '\0';

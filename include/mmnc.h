@@ -948,7 +948,9 @@ typedef struct mmnc_result {
     double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
     int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
                             prior's partition, 0 if the guard returned the prior-free optimum (the
-                            prior's partition had a lower nuclear norm); -1 when no prior applied */
+                            prior's partition had a lower nuclear norm, or a leave-one-row-out
+                            predictive information not above zero: see src/information.c); -1
+                            when no prior applied */
     int *restart_iterations;   /* restarts */
     double seconds;     /* wall time of mmnc_cluster */
     int merge_split_tried, merge_split_kept; /* information with merge_split: the trials made and

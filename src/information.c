@@ -25,8 +25,18 @@
  * of the second phase is kept only if its nuclear norm ||B_{Z,X}||_* is at
  * least that of the first phase's; otherwise the first phase's is returned
  * (where the data hardly separates real clusters the prior would merge
- * them, and merging lowers the norm).  Within each phase the objective never
- * decreases; the objective reported is J of the partition returned.
+ * them, and merging lowers the norm).  The norm is blind to one collapse:
+ * on short rows (a dozen words) the prior can pull nearly every row into
+ * one cluster beside a few rows left alone, and those few, isolated by
+ * their rare words, each add a singular value near 1, so the norm rises.
+ * So the guard also asks the prior's partition to predict held-out rows
+ * better than no clustering: its leave-one-row-out predictive information
+ * G (src/select.c; 0 for a single cluster) must be above zero, unless the
+ * prior-free partition's is no higher (then neither predicts, and the norm
+ * decides).  The collapse has G < 0, since the giant cluster no longer
+ * predicts the rare words of its rows that the few isolated ones hold
+ * (bench/NOTES.md, "Short documents").  Within each phase the objective
+ * never decreases; the objective reported is J of the partition returned.
  *
  * This is the objective of the sequential information bottleneck (Slonim,
  * Friedman, Tishby, SIGIR 2002) and of the row half of information-
@@ -126,9 +136,11 @@
     fprintf(stderr, "costs start %d polish %d decisions %lld exact %lld pruned %lld\n", (restart), (polish),     \
             (long long)(decided), (long long)(exact), (long long)(pruned))
 /* and the guard's verdict: the nuclear norms of the prior-free and the
- * prior's partitions of a start. */
-#define TRACE_GUARD(restart, nuc0, nuc1)                                                                        \
-    fprintf(stderr, "guard start %d prior_free %.9f prior %.9f kept %d\n", (restart), (nuc0), (nuc1), (nuc1) >= (nuc0))
+ * prior's partitions of a start, the prior's leave-one-row-out predictive
+ * information (1 where not made) and the prior-free's (0 where not made). */
+#define TRACE_GUARD(restart, nuc0, nuc1, g0, g1, kept)                                                          \
+    fprintf(stderr, "guard start %d prior_free %.9f prior %.9f loo_prior %.6f loo_prior_free %.6f kept %d\n", (restart), \
+            (nuc0), (nuc1), (g1), (g0), (kept))
 /* and each merge-split move: the pair merged, its gain, the cluster split,
  * the objective before and after, the sweeps. */
 #define TRACE_MERGE_SPLIT(t, i, j, gain, s, before, after, sweeps)                                            \
@@ -137,7 +149,7 @@
 #else
 #define TRACE_SWEEP(restart, polish, phase, it, moved, obj) ((void)0)
 #define TRACE_COSTS(restart, polish, decided, exact, pruned) ((void)0)
-#define TRACE_GUARD(restart, nuc0, nuc1) ((void)0)
+#define TRACE_GUARD(restart, nuc0, nuc1, g0, g1, kept) ((void)0)
 #define TRACE_MERGE_SPLIT(t, i, j, gain, s, before, after, sweeps) ((void)0)
 #endif
 
@@ -946,6 +958,8 @@ static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doubl
     }
 }
 
+int mmnc_i_guard_loo = 1;
+
 int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
                        double *W, mmnc_i_run *run, mmnc_err *err)
 {
@@ -1042,11 +1056,19 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
         }
     }
     refresh(p, k, labels, T, BL, pz, nc, &rn, &m); /* fresh sums for the objective: no drift in what is reported */
-    if (wpri > 0.0 && polish < 0) { /* the guard: the prior's partition must not lower the nuclear norm */
-        double nuc1;
+    if (wpri > 0.0 && polish < 0) { /* the guard: the prior's partition must not lower the nuclear norm, and
+                                       must predict held-out rows better than no clustering */
+        double nuc1, g0 = 0.0, g1 = 1.0;
         if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
         run->prior_kept = nuc1 >= nuc0;
-        TRACE_GUARD(restart, nuc0, nuc1);
+        if (run->prior_kept && mmnc_i_guard_loo) {
+            if ((status = mmnc_i_loo_score(p, k, labels, &g1, NULL, err)) != MMNC_OK) goto cleanup;
+            if (!(g1 > 0.0)) { /* unless the prior-free partition predicts no better */
+                if ((status = mmnc_i_loo_score(p, k, keep, &g0, NULL, err)) != MMNC_OK) goto cleanup;
+                run->prior_kept = g1 >= g0;
+            }
+        }
+        TRACE_GUARD(restart, nuc0, nuc1, g0, g1, run->prior_kept);
         if (!run->prior_kept) {
             memcpy(labels, keep, (size_t)ny * sizeof *keep);
             refresh(p, k, labels, T, BL, pz, nc, &rn, &m);

@@ -82,6 +82,10 @@ extern int mmnc_i_column_order;
  * costs (the same bits either way): -1 (default) in serial runs from k = 16,
  * 0 never, 1 always (serial).  For tests and benchmarks. */
 extern int mmnc_i_prune;
+/* Whether the guard also refuses a prior's partition whose leave-one-row-out
+ * predictive information is not above zero (1, the default) or judges by the
+ * nuclear norm alone (0).  For tests. */
+extern int mmnc_i_guard_loo;
 
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,

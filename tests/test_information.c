@@ -23,7 +23,9 @@
  *     made, on planted data and on values spanning twelve orders of
  *     magnitude, and do rule out most costs;
  *   - the merge-split search undoes a merged pair and a cut group that the
- *     single-row moves leave in place, and never lowers the objective.
+ *     single-row moves leave in place, and never lowers the objective;
+ *   - the guard refuses a prior's partition that predicts held-out rows
+ *     worse than no clustering, even where its nuclear norm is higher.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -632,6 +634,73 @@ static void test_pruned(void)
     mmnc_pmf_free(planted), mmnc_pmf_free(wild);
 }
 
+/* The guard's blind spot.  Five planted groups of 40 short rows (6
+ * tokens, 70% from the group's 20 words) and four outlier rows, each with
+ * five words of its own (count 3) that appear once more in one random
+ * row.  The prior (the default's weight, strong on rows this short)
+ * collapses the prior-free optimum into one cluster of 200 rows beside the
+ * four outliers alone, and that partition's nuclear norm is the higher
+ * (each outlier a singular value near 0.85): the norm alone keeps it.  Its
+ * leave-one-row-out predictive information is below zero (the giant
+ * cluster no longer predicts the outliers' words in the rows that share
+ * them), so the guard refuses it.  The test fails without that check
+ * (mmnc_i_guard_loo = 0: the collapse is returned, checked). */
+static mmnc_pmf *outliers_pmf(uint64_t seed)
+{
+    enum { G = 5, PER = 40, COMMON = 20, NY = G * PER + 4 };
+    mmnc_int ri[NY * 8 + 64], ci[NY * 8 + 64], n = 0, nx = G * COMMON;
+    double v[NY * 8 + 64];
+    mmnc_rng rng;
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_rng_seed(&rng, seed);
+    for (mmnc_int y = 0; y < G * PER; y++)
+        for (int t = 0; t < 6; t++) {
+            mmnc_int x = mmnc_rng_uniform(&rng) < 0.7 ? (y / PER) * COMMON + mmnc_rng_below(&rng, COMMON)
+                                                       : mmnc_rng_below(&rng, G * COMMON);
+            ri[n] = y, ci[n] = x, v[n++] = 1.0; /* duplicates are summed */
+        }
+    for (mmnc_int o = 0; o < 4; o++) {
+        mmnc_int y = G * PER + o;
+        ri[n] = y, ci[n] = mmnc_rng_below(&rng, G * COMMON), v[n++] = 1.0;
+        for (int w = 0; w < 5; w++, nx++) {
+            ri[n] = y, ci[n] = nx, v[n++] = 3.0;
+            ri[n] = mmnc_rng_below(&rng, G * PER), ci[n] = nx, v[n++] = 1.0;
+        }
+    }
+    CHECK_OK(mmnc_csr_from_triplets(NY, nx, n, ri, ci, v, &A, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_csr_free(A);
+    return p;
+}
+
+static void test_guard_loo(void)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mmnc_pmf *p = outliers_pmf(seed);
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        mmnc_int largest[2];
+        for (int loo = 0; loo <= 1; loo++) {
+            mmnc_int cnt[5] = {0};
+            mmnc_params_default(&prm);
+            prm.k = 5;
+            mmnc_i_guard_loo = loo;
+            CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+            largest[loo] = 0;
+            for (mmnc_int y = 0; y < p->ny; y++) cnt[r->label[y]]++;
+            for (int z = 0; z < 5; z++)
+                if (cnt[z] > largest[loo]) largest[loo] = cnt[z];
+            if (loo == 0) CHECK(r->size_prior_kept == 1);
+            mmnc_result_free(r);
+        }
+        mmnc_i_guard_loo = 1;
+        CHECK(largest[0] >= 195);  /* the norm alone: the collapse */
+        CHECK(largest[1] <= 100); /* with the check: no cluster holds half the rows */
+        mmnc_pmf_free(p);
+    }
+}
+
 int main(void)
 {
     test_flog();
@@ -643,5 +712,6 @@ int main(void)
     test_move_tol();
     test_pruned();
     test_merge_split();
+    test_guard_loo();
     return test_done();
 }

@@ -835,8 +835,9 @@ typedef enum {
  * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
  * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
  * (how an interactive caller stops a long run: the Python binding returns 1
- * on Ctrl-C).  The spectral embedding, the refinement and the merge-split
- * trials are not interrupted.  Calls are serialised (one at a time) even when starts run on
+ * on Ctrl-C).  The kept start's polish and the merge-split trials report
+ * their sweeps as the kept start's (restart) and stop likewise; the spectral
+ * embedding and the refinement (refine) are not interrupted.  Calls are serialised (one at a time) even when starts run on
  * several threads.  In a distributed run every rank must return the same. */
 typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 

@@ -1229,7 +1229,8 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     int status = MMNC_OK, ranked = 0, par = 0;
     *tried = *kept = 0;
     if (k < 3 || prm->merge_split <= 0) return MMNC_OK;
-    rp.progress = NULL; /* rp.max_iter: each trial is capped as a start is */
+    /* rp.max_iter: each trial is capped as a start is; rp.progress: its sweeps are reported (as the kept
+     * start's, restart) and a nonzero return stops them, as it stops a start */
     MMNC_ALLOC(T, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
     MMNC_ALLOC(D, k, err, status);

@@ -141,6 +141,7 @@ static void test_monotone_and_planted(void)
     prm.k = 4;
     prm.init = MMNC_INIT_RANDOM;
     prm.restarts = 4;
+    prm.merge_split = 0; /* the trials (reported too) start from perturbed partitions: test_merge_split */
     prm.progress = test_trace_record;
     prm.progress_ctx = t;
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
@@ -159,6 +160,7 @@ static void test_monotone_and_planted(void)
     mmnc_params_default(&prm);
     prm.k = 4;
     prm.restarts = 4;
+    prm.merge_split = 0;
     prm.progress = test_trace_record;
     prm.progress_ctx = t;
     CHECK(prm.algorithm == MMNC_ALG_INFORMATION && prm.size_prior == MMNC_SIZE_PRIOR_DEFAULT);
@@ -526,6 +528,33 @@ static void test_merge_split(void)
         CHECK(r->merge_split_tried >= 2 && r->merge_split_sweeps > 0);
         mmnc_result_free(r);
         check_threads(p, prm);
+        /* the trials report their sweeps to the progress function, and its
+         * stop ends them: the calls without trials, then a stop at the
+         * first call past those cancels the run (it would finish if the
+         * trials did not call it) */
+        {
+            test_trace *t = calloc(1, sizeof(test_trace));
+            mmnc_params q = prm;
+            mmnc_err e;
+            int before_trials;
+            q.progress = test_trace_record;
+            q.progress_ctx = t;
+            q.merge_split = 0;
+            CHECK_OK(mmnc_cluster(p, &q, &r, NULL));
+            mmnc_result_free(r);
+            before_trials = t->n;
+            memset(t, 0, sizeof *t);
+            q.merge_split = prm.merge_split;
+            CHECK_OK(mmnc_cluster(p, &q, &r, NULL));
+            CHECK(t->n > before_trials + 1); /* the trials' sweeps reported */
+            mmnc_result_free(r);
+            r = NULL;
+            memset(t, 0, sizeof *t);
+            t->stop_after = before_trials + 1;
+            CHECK(mmnc_cluster(p, &q, &r, &e) == MMNC_ECANCELED && r == NULL);
+            CHECK(t->n == before_trials + 1);
+            free(t);
+        }
         prm.merge_split = 0;
         CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
         CHECK(r->merge_split_tried == 0 && r->merge_split_sweeps == 0);

@@ -68,6 +68,38 @@ check nuclear g.bin -k 5 -r 4
 check_as default h.mtx -k 6 -r 3
 check_as merge_split h.mtx -k 9 -r 3 # more clusters than planted: merge-split trials kept (3 of 8)
 check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive --refine chosen
+# The guard's predictive check (collective: the leave-one-row-out score
+# inside the starts): five planted groups of 40 six-token rows and four
+# outlier rows with five words of their own, each seen once more in a random
+# row (as tests/test_information.c's test_guard_loo); with seed 3 the starts
+# take every branch: the prior refused by the norm, refused by the check,
+# kept. A Park-Miller generator in exact arithmetic: the same file with any awk.
+awk -v seed=3 '
+    function rnd() { s = (s * 16807) % 2147483647; return s / 2147483647 }
+    function below(n) { return int(rnd() * n) }
+    BEGIN {
+        s = seed > 0 ? seed : 1; n = 0; nx = 100
+        for (y = 0; y < 200; y++)
+            for (t = 0; t < 6; t++) {
+                x = rnd() < 0.7 ? int(y / 40) * 20 + below(20) : below(100)
+                c[y + 1 " " x + 1]++
+            }
+        for (o = 0; o < 4; o++) {
+            y = 200 + o
+            c[y + 1 " " below(100) + 1]++
+            for (w = 0; w < 5; w++) {
+                nx++
+                c[y + 1 " " nx] += 3
+                c[below(200) + 1 " " nx]++
+            }
+        }
+        for (k in c) n++
+        print "%%MatrixMarket matrix coordinate real general"
+        print 204, nx, n
+        for (k in c) print k, c[k]
+    }
+' >o.mtx || exit 1
+check_as guard_loo o.mtx -k 5 -r 7
 check_as information_each h.mtx -k 6 -r 2 -a nuclear --refine each --size-prior 0
 check nuclear_mtx g.mtx -k 5 -r 3 --map log1p
 check kmeanspp g.bin -k 5 -r 3 --init kmeans++

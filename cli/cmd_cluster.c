@@ -285,6 +285,10 @@ static int write_json(const run *r, FILE *fp)
                 prm->merge_split, res->merge_split_tried, res->merge_split_kept, res->merge_split_sweeps);
     if (res->size_prior_kept >= 0)
         fprintf(fp, "  \"size_prior_kept\": %s,\n", res->size_prior_kept ? "true" : "false");
+    if (res->size_prior_kept == 0)
+        fprintf(fp, "  \"size_prior_refused\": \"%s\",\n",
+                res->size_prior_refused == MMNC_PRIOR_PREDICTIVE ? "predictive information not above zero"
+                                                                 : "lower nuclear norm");
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
     else if (res->algorithm == MMNC_ALG_FROBENIUS)
         fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
@@ -437,9 +441,12 @@ static int print_summary(const run *r)
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
                r->prm->size_prior,
-               res->size_prior_kept == 0 ? "; the guard refused the prior's partition (a lower nuclear norm, or no "
-                                                                   "predictive information): the prior-free optimum kept"
-                                         : "");
+               res->size_prior_kept == 0
+                   ? res->size_prior_refused == MMNC_PRIOR_PREDICTIVE
+                         ? "; the prior's partition predicted held-out rows no better than no clustering: the "
+                           "prior-free optimum kept"
+                         : "; the prior's partition lowered the nuclear norm: the prior-free optimum kept"
+                   : "");
     if (res->polish_sweeps > 0) snprintf(buf, sizeof buf, " (%d past --move-tol)", res->polish_sweeps);
     else buf[0] = '\0';
     printf("%s of %d starts: start %d (%s), %d iterations%s%s, %.3f s\n",

@@ -957,7 +957,15 @@ typedef struct mmnc_result {
     int merge_split_tried, merge_split_kept; /* information with merge_split: the trials made and
                            kept (the objective rose) */
     int merge_split_sweeps; /* their sweeps, the last polish included (counted in iterations) */
+    int size_prior_refused; /* size_prior_kept = 0: why the guard refused the prior's partition,
+                           MMNC_PRIOR_NORM (it lowered the nuclear norm) or MMNC_PRIOR_PREDICTIVE
+                           (its leave-one-row-out predictive information was not above zero);
+                           else 0 */
 } mmnc_result;
+
+/* mmnc_result.size_prior_refused */
+#define MMNC_PRIOR_NORM 1
+#define MMNC_PRIOR_PREDICTIVE 2
 
 /*
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).

@@ -168,7 +168,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     }
     if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
         mmnc_params rp = *prm;
-        mmnc_i_run rr = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run rr = {0, 0, 0, -1, 0, 0, 0};
         rp.max_iter = 100;
         rp.move_tol = 0.0;
         rp.progress = NULL; /* progress reports the solver's objective only */
@@ -177,6 +177,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
         run->objective = rr.objective;
         run->iterations += rr.iterations;
         run->prior_kept = rr.prior_kept;
+        run->prior_why = rr.prior_why;
     }
     if (s1 == MMNC_OK && score) {
         argmax_labels(k, ny, w, lab);
@@ -193,7 +194,7 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_result *r = c->r;
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
-    mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+    mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
     int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
     c->st[i] = s1;
     c->settled[i] = run.settled;
@@ -207,6 +208,7 @@ static void one_start(const starts *c, int i, int tid)
         r->objective = run.objective;
         r->iterations = run.iterations;
         r->size_prior_kept = run.prior_kept;
+        r->size_prior_refused = run.prior_why;
         r->converged = run.converged;
         memcpy(r->W, w, (size_t)(ny * k) * sizeof(double));
     }
@@ -231,13 +233,14 @@ static int choose_and_refine(const starts *c)
         for (int i = 0; i < prm->restarts; i++) c->st[i] = 1; /* now: start i may be chosen */
         chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
         if (chosen != r->best_restart) {
-            mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+            mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
             r->best_restart = chosen;
             r->objective = run.objective;
             r->iterations = run.iterations;
             r->size_prior_kept = run.prior_kept;
+            r->size_prior_refused = run.prior_why;
             r->converged = run.converged;
         }
     }
@@ -247,7 +250,7 @@ static int choose_and_refine(const starts *c)
          * the objective of the partition it returned (J, or I(X;Z) where the guard kept the
          * prior-free one) */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
         rp.max_iter = prm->max_iter - r->iterations;
         argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_information(c->p, &rp, r->best_restart, r->size_prior_kept == 1, c->labels, r->W, &run,
@@ -260,20 +263,22 @@ static int choose_and_refine(const starts *c)
     }
     if (prm->algorithm == MMNC_ALG_INFORMATION && prm->merge_split > 0 && k >= 3 && r->converged) {
         /* from a local optimum only: not after a start stopped by max_iter */
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
         run.prior_kept = r->size_prior_kept;
+        run.prior_why = r->size_prior_refused;
         argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_merge_split(c->p, prm, r->best_restart, c->labels, r->W, &run, &r->merge_split_tried,
                                          &r->merge_split_kept, c->err)) != MMNC_OK)
             return status;
         r->objective = run.objective;
         r->size_prior_kept = run.prior_kept;
+        r->size_prior_refused = run.prior_why;
         r->iterations += run.iterations;
         r->merge_split_sweeps = run.iterations;
     }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
         rp.max_iter = 100;
         rp.move_tol = 0.0;
         rp.progress = NULL; /* progress reports the solver's objective only */
@@ -284,6 +289,7 @@ static int choose_and_refine(const starts *c)
         r->iterations += run.iterations;
         r->refine_sweeps = run.iterations;
         r->size_prior_kept = run.prior_kept;
+        r->size_prior_refused = run.prior_why;
         if (prm->select == MMNC_SELECT_PREDICTIVE)
             status = mmnc_i_loo_score(c->p, k, c->labels, &r->refined_score, NULL, c->err);
     }

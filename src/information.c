@@ -1017,6 +1017,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     run->converged = 0;
     run->settled = 0;
     run->prior_kept = polish < 0 ? -1 : wpri > 0.0 ? polish : -1;
+    run->prior_why = 0;
     /* Two phases when there is a size prior: I(X;Z) alone until (nearly) no
      * row moves, then J.  From a random partition, where the clusters carry
      * almost no information yet, the prior alone would pull the rows into
@@ -1067,6 +1068,9 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
                 if ((status = mmnc_i_loo_score(p, k, keep, &g0, NULL, err)) != MMNC_OK) goto cleanup;
                 run->prior_kept = g1 >= g0;
             }
+            if (!run->prior_kept) run->prior_why = MMNC_PRIOR_PREDICTIVE;
+        } else if (!run->prior_kept) {
+            run->prior_why = MMNC_PRIOR_NORM;
         }
         TRACE_GUARD(restart, nuc0, nuc1, g0, g1, run->prior_kept);
         if (!run->prior_kept) {
@@ -1275,7 +1279,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
                 if (c != i && c != j && nc[c] >= 2 && (s < 0 || D[c] > D[s])) s = c;
             if (s < 0) break; /* no cluster to split: every other one holds a single row */
             ci[n] = i, cj[n] = j, cs[n] = s;
-            r2[n] = (mmnc_i_run){0, 0, 0, -1, 0, 0};
+            r2[n] = (mmnc_i_run){0, 0, 0, -1, 0, 0, 0};
             n++;
         }
         if (n == 0) break;
@@ -1307,12 +1311,13 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         memcpy(W, W2 + best * ny1 * k, (size_t)(ny * k) * sizeof *W);
         cur = r2[best].objective;
         run->prior_kept = r2[best].prior_kept;
+        run->prior_why = r2[best].prior_why;
         (*kept)++;
         ranked = 0;
     }
     if (*kept > 0) { /* the last kept trial stopped at the tolerance: its moves until no row moves, on
                         the objective of the partition it returned (as the kept start's polish) */
-        mmnc_i_run r3 = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run r3 = {0, 0, 0, -1, 0, 0, 0};
         if ((status = mmnc_i_information(p, &rp, restart, run->prior_kept == 1, labels, W, &r3, err)) != MMNC_OK)
             goto cleanup;
         run->iterations += r3.iterations;

@@ -18,6 +18,7 @@ typedef struct mmnc_i_run {
                        the prior-free one (see information.c); -1 no prior applied */
     int settled;    /* information: the last sweep moved no row (not stopped by move_tol or max_iter) */
     int64_t pruned; /* information: costs that the decisions ruled out by bounds (0: every cost made) */
+    int prior_why;  /* prior_kept = 0: the guard's reason, MMNC_PRIOR_NORM or MMNC_PRIOR_PREDICTIVE; else 0 */
 } mmnc_i_run;
 
 /* Report an iteration to the caller's progress function, if any:

@@ -186,7 +186,7 @@ static void test_monotone_and_planted(void)
      * the prior-free optimum */
     CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
     CHECK(sc.acc >= 0.97);
-    CHECK(r->size_prior_kept == 0);
+    CHECK(r->size_prior_kept == 0 && r->size_prior_refused == MMNC_PRIOR_NORM);
     mmnc_result_free(r);
     /* a stronger signal: the prior's partition is kept (and is the planted one) */
     {
@@ -472,7 +472,7 @@ static void test_merge_split(void)
     mmnc_params prm;
     int tried = 0, kept = 0;
     for (int prior = 0; prior <= 1; prior++) {
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
         double before, gamma;
         mmnc_params_default(&prm);
         prm.k = 4;
@@ -496,7 +496,7 @@ static void test_merge_split(void)
      * guard kept the prior-free optimum), k = 6: J never lower, and the
      * reported objective J of the result */
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0};
+        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
         mmnc_rng rng;
         double before;
         mmnc_int lab6[400];
@@ -720,7 +720,8 @@ static void test_guard_loo(void)
             for (mmnc_int y = 0; y < p->ny; y++) cnt[r->label[y]]++;
             for (int z = 0; z < 5; z++)
                 if (cnt[z] > largest[loo]) largest[loo] = cnt[z];
-            if (loo == 0) CHECK(r->size_prior_kept == 1);
+            if (loo == 0) CHECK(r->size_prior_kept == 1 && r->size_prior_refused == 0);
+            else CHECK(r->size_prior_kept == 0 && r->size_prior_refused == MMNC_PRIOR_PREDICTIVE); /* the reason */
             mmnc_result_free(r);
         }
         mmnc_i_guard_loo = 1;

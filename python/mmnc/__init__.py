@@ -232,6 +232,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         With the size prior (information moves, size_prior > 0): True if the
         clustering is the prior's partition, False if the guard returned the
         prior-free optimum (see README, "The default"); None without a prior.
+    size_prior_refused_ : str or None
+        Where size_prior_kept_ is False, why: "nuclear norm" (the prior's
+        partition lowered it) or "predictive information" (its clusters
+        predicted held-out rows no better than no clustering); else None.
     n_iter_ : int
         Iterations of the kept start.
     restart_objectives_, restart_scores_ : ndarray (n_init,)
@@ -369,6 +373,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.objective_ = r["objective"]
         self.n_iter_ = r["iterations"]
         self.size_prior_kept_ = None if r["size_prior_kept"] < 0 else bool(r["size_prior_kept"])
+        self.size_prior_refused_ = ({1: "nuclear norm", 2: "predictive information"}.get(r["size_prior_refused"])
+                                    if r["size_prior_kept"] == 0 else None)
         self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
         self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
         self.best_restart_ = r["best_restart"]

@@ -487,6 +487,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "iterations", PyLong_FromLong(r->iterations));
         SET_ITEM(d, "converged", PyBool_FromLong(r->converged));
         SET_ITEM(d, "size_prior_kept", PyLong_FromLong(r->size_prior_kept));
+        SET_ITEM(d, "size_prior_refused", PyLong_FromLong(r->size_prior_refused));
         SET_ITEM(d, "best_restart", PyLong_FromLong(r->best_restart));
         SET_ITEM(d, "objective_restart", PyLong_FromLong(r->objective_restart));
         SET_ITEM(d, "seconds", PyFloat_FromDouble(r->seconds));

@@ -182,7 +182,7 @@ def test_bad_parameters(param, value):
 def test_planted_partition_and_attributes():
     X, truth = planted(seed=8)
     m = mmnc.MMNC(3, n_init=4, algorithm="nuclear", select="predictive").fit(X)
-    assert m.size_prior_kept_ is None
+    assert m.size_prior_kept_ is None and m.size_prior_refused_ is None
     assert mmnc.MMNC(3, n_init=2).fit(X).size_prior_kept_ in (True, False)
     scores = mmnc.evaluate(m.labels_, truth)
     assert scores.acc > 0.95
@@ -380,3 +380,22 @@ def test_imports_without_sklearn():
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_guard_reason():
+    # short rows of five planted groups and four outlier rows with words of their own: the
+    # prior's partition (one giant cluster beside the outliers) has the higher nuclear norm,
+    # and the guard refuses it for its predictive information (tests/test_information.c)
+    rng = np.random.default_rng(3)
+    X = np.zeros((204, 120))
+    for y in range(200):
+        for _ in range(6):
+            X[y, (y // 40) * 20 + rng.integers(20) if rng.random() < 0.7 else rng.integers(100)] += 1
+    for o in range(4):
+        X[200 + o, rng.integers(100)] += 1
+        for w in range(5):
+            X[200 + o, 100 + 5 * o + w] = 3
+            X[rng.integers(200), 100 + 5 * o + w] += 1
+    m = mmnc.MMNC(5).fit(X)
+    assert m.size_prior_kept_ is False and m.size_prior_refused_ == "predictive information"
+    assert np.bincount(m.labels_).max() <= 100

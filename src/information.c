@@ -400,10 +400,13 @@ static void costs_of(const mmnc_int *col, const double *val, mmnc_int n, double 
     exact_costs(col, val, n, py, k, c0, T, BL, pz, redo, nr, acc, cost);
 }
 
-/* Is y alone in its cluster c0 (it then stays)? */
-static int alone(const mmnc_pmf *p, mmnc_int y, mmnc_int c0, const double *pz)
+/* Is the row alone in its cluster c0 (it then stays)?  Counted in rows, not
+ * mass: the masses carry the roundings of the moves (and of the ranks'
+ * sums), and a row that a rounding residue made look not alone would empty
+ * its cluster, differently for different numbers of ranks. */
+static int alone(mmnc_int c0, const int64_t *nc)
 {
-    return !(pz[c0] - p->py[y] > 1e-15 * pz[c0]);
+    return nc[c0] <= 1;
 }
 
 /* The prior's gain (gamma / nnz = w) of adding a row to a cluster of n rows: w [(n+1) log(n+1) - n log n]. */
@@ -704,12 +707,12 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
 #pragma omp parallel for schedule(static)
             for (mmnc_int i = b0; i < b1; i++) {
                 mmnc_int y = order[i];
-                if (!alone(p, y, labels[y], pz)) row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
+                if (!alone(labels[y], nc)) row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
             }
         }
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y];
-            if (alone(p, y, c0, pz)) continue;
+            if (alone(c0, nc)) continue;
 #ifdef MMNC_TRACE_SWEEPS
             {
                 mmnc_int ruled, need = unknown_costs(m, k, y, c0);
@@ -763,7 +766,7 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
 #pragma omp parallel for schedule(static) if (par)
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i] - y0;
-            if (y >= 0 && y < ny && !alone(p, y, labels[y], pz))
+            if (y >= 0 && y < ny && !alone(labels[y], nc))
                 row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
         }
         for (mmnc_int i = b0; i < b1; i++) {
@@ -822,7 +825,7 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
             const mmnc_int *col = h + REC_HEAD + k;
             const double *val = (const double *)(h + REC_HEAD + k + n);
             memcpy(&py, h + 4, 8);
-            if (!(pz[c0] - py > 1e-15 * pz[c0])) continue; /* alone */
+            if (alone(c0, nc)) continue;
             costs_of(col, val, n, py, k, c0, T, BL, pz, m, cost, h + 3, m->redo, m->acc);
             if (y >= 0 && y < ny) { /* the row's own rank keeps its costs */
                 memcpy(m->cost + y * k, cost, (size_t)k * 8);

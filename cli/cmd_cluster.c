@@ -45,6 +45,10 @@ static void help(void)
            "                        trials (merge two close clusters, split the most mixed one, run as\n"
            "                        a start from there; kept if the objective rises), in rounds of two;\n"
            "                        a round without a gain ends them; 0 = none (default %d)\n"
+           "      --agreement 0|1   information with a size prior: keep the prior only if the starts'\n"
+           "                        partitions with it agree with one another (mean adjusted Rand index)\n"
+           "                        at least as well as their prior-free optima; else the result is that\n"
+           "                        of --size-prior 0; 0 = the prior always (default 1)\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = 300 (nuclear), 3000 (frobenius) or 100\n"
@@ -287,8 +291,12 @@ static int write_json(const run *r, FILE *fp)
         fprintf(fp, "  \"size_prior_kept\": %s,\n", res->size_prior_kept ? "true" : "false");
     if (res->size_prior_kept == 0)
         fprintf(fp, "  \"size_prior_refused\": \"%s\",\n",
-                res->size_prior_refused == MMNC_PRIOR_PREDICTIVE ? "predictive information not above zero"
-                                                                 : "lower nuclear norm");
+                res->size_prior_refused == MMNC_PRIOR_AGREEMENT    ? "starts agree less with the prior"
+                : res->size_prior_refused == MMNC_PRIOR_PREDICTIVE ? "predictive information not above zero"
+                                                                   : "lower nuclear norm");
+    if (res->agreement_prior == res->agreement_prior) /* not NAN: the agreement rule applied */
+        fprintf(fp, "  \"agreement\": {\"prior\": %.17g, \"prior_free\": %.17g},\n", res->agreement_prior,
+                res->agreement_free);
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
     else if (res->algorithm == MMNC_ALG_FROBENIUS)
         fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
@@ -442,7 +450,10 @@ static int print_summary(const run *r)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
                r->prm->size_prior,
                res->size_prior_kept == 0
-                   ? res->size_prior_refused == MMNC_PRIOR_PREDICTIVE
+                   ? res->size_prior_refused == MMNC_PRIOR_AGREEMENT
+                         ? "; the starts' partitions agreed less with the prior than without (--agreement): "
+                           "I(X;Z) alone"
+                   : res->size_prior_refused == MMNC_PRIOR_PREDICTIVE
                          ? "; the prior's partition predicted held-out rows no better than no clustering: the "
                            "prior-free optimum kept"
                          : "; the prior's partition lowered the nuclear norm: the prior-free optimum kept"
@@ -510,7 +521,7 @@ int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
            O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
-           O_MOVETOL, O_MERGESPLIT };
+           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -526,6 +537,7 @@ int cmd_cluster(int argc, char **argv)
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
         {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
+        {"agreement", required_argument, 0, O_AGREEMENT},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -608,6 +620,10 @@ int cmd_cluster(int argc, char **argv)
         case O_MERGESPLIT:
             if (cli_parse_int(CMD, "--merge-split", optarg, 0, 1000000, &v)) return CLI_EXIT_USAGE;
             prm.merge_split = (int)v;
+            break;
+        case O_AGREEMENT:
+            if (cli_parse_int(CMD, "--agreement", optarg, 0, 1, &v)) return CLI_EXIT_USAGE;
+            prm.agreement = (int)v;
             break;
         case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:

@@ -900,6 +900,18 @@ typedef struct mmnc_params {
                            sweeps, and none is made after a start stopped by max_iter.  The
                            result is again a local optimum of single-row moves.  0: none.  Default MMNC_MERGE_SPLIT_DEFAULT
                            (see README, "The default") */
+    int agreement;      /* information with size_prior > 0, restarts >= 2, MMNC_SELECT_OBJECTIVE:
+                           whether the agreement rule chooses between the prior and none (1,
+                           default) or the prior always applies (0).  Each start ends with a
+                           prior-free optimum and the prior's partition; the prior is kept only
+                           if the starts' partitions with it agree with one another at least as
+                           well as their prior-free ones do (the mean adjusted Rand index over
+                           the pairs of starts; mmnc_result.agreement_prior, agreement_free).
+                           An objective that fits the data's groups is found again from other
+                           starts; one that works against them (the prior merging groups of
+                           equal standing, or I(X;Z) cutting a large group) ends in different
+                           places from each start.  Otherwise the result is that of size_prior = 0
+                           from the same starts.  See README, "The default" */
 } mmnc_params;
 
 /* The defaults: the information objective with the size prior
@@ -950,8 +962,9 @@ typedef struct mmnc_result {
     int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
                             prior's partition, 0 if the guard returned the prior-free optimum (the
                             prior's partition had a lower nuclear norm, or a leave-one-row-out
-                            predictive information not above zero: see src/information.c); -1
-                            when no prior applied */
+                            predictive information not above zero: see src/information.c), or
+                            the agreement rule the I(X;Z) optimum of size_prior = 0; -1 when no
+                            prior applied */
     int *restart_iterations;   /* restarts */
     double seconds;     /* wall time of mmnc_cluster */
     int merge_split_tried, merge_split_kept; /* information with merge_split: the trials made and
@@ -959,13 +972,18 @@ typedef struct mmnc_result {
     int merge_split_sweeps; /* their sweeps, the last polish included (counted in iterations) */
     int size_prior_refused; /* size_prior_kept = 0: why the guard refused the prior's partition,
                            MMNC_PRIOR_NORM (it lowered the nuclear norm) or MMNC_PRIOR_PREDICTIVE
-                           (its leave-one-row-out predictive information was not above zero);
-                           else 0 */
+                           (its leave-one-row-out predictive information was not above zero)
+                           or MMNC_PRIOR_AGREEMENT (the agreement rule, mmnc_params.agreement:
+                           the whole run then used I(X;Z) alone); else 0 */
+    double agreement_prior, agreement_free; /* the agreement rule (mmnc_params.agreement): the
+                           mean adjusted Rand index between the starts' partitions with the prior
+                           and between their prior-free optima; NAN where the rule did not apply */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused */
 #define MMNC_PRIOR_NORM 1
 #define MMNC_PRIOR_PREDICTIVE 2
+#define MMNC_PRIOR_AGREEMENT 3
 
 /*
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).

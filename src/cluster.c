@@ -2,8 +2,11 @@
  * cluster.c -- parameters, restarts and results of mmnc_cluster: runs the
  * chosen solver from several starts and keeps the start with the best
  * objective, or (the default) the best objective among the starts whose
- * predictive information is close to the best (select.c).  Never chosen by
- * anything but the data.
+ * predictive information is close to the best (select.c).  With the
+ * information objective's size prior, the agreement rule first chooses
+ * between the prior and none by how well the starts' partitions agree with
+ * one another under each (agreement_rule below).  Never chosen by anything
+ * but the data.
  */
 #include <math.h>
 #include <string.h>
@@ -29,6 +32,7 @@ void mmnc_params_default(mmnc_params *p)
     p->tol = 1e-6;
     p->move_tol = MMNC_MOVE_TOL_DEFAULT;
     p->merge_split = MMNC_MERGE_SPLIT_DEFAULT;
+    p->agreement = 1;
     p->pz = NULL;
     p->lambda = 0.0;
     p->step = 0.0;
@@ -59,6 +63,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
     if (!(p->move_tol >= 0.0 && p->move_tol < 1.0)) return "move_tol must be in [0, 1)";
     if (p->merge_split < 0) return "merge_split must be >= 0";
+    if (p->agreement != 0 && p->agreement != 1) return "agreement must be 0 or 1";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->pz) {
@@ -135,6 +140,10 @@ typedef struct starts {
     mmnc_err *errs;
     int *st;
     int *settled; /* restarts: information: the start ended on a sweep without moves */
+    /* the agreement rule (NULL where it does not apply): each start's prior-free optimum and
+     * prior's partition (restarts x ny), and the prior-free optimum's run */
+    int32_t *part0, *part1;
+    mmnc_i_run *free_run;
     mmnc_result *r;
     mmnc_err *err;
 } starts;
@@ -168,7 +177,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     }
     if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
         mmnc_params rp = *prm;
-        mmnc_i_run rr = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run rr = MMNC_I_RUN_INIT;
         rp.max_iter = 100;
         rp.move_tol = 0.0;
         rp.progress = NULL; /* progress reports the solver's objective only */
@@ -194,8 +203,11 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_result *r = c->r;
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
-    mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
-    int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
+    mmnc_i_run run = MMNC_I_RUN_INIT;
+    int s1;
+    if (c->part0) run.free_part = c->part0 + (mmnc_int)i * ny, run.prior_part = c->part1 + (mmnc_int)i * ny;
+    s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
+    if (c->free_run) c->free_run[i] = run;
     c->st[i] = s1;
     c->settled[i] = run.settled;
     r->restart_objective[i] = run.objective;
@@ -233,7 +245,7 @@ static int choose_and_refine(const starts *c)
         for (int i = 0; i < prm->restarts; i++) c->st[i] = 1; /* now: start i may be chosen */
         chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
         if (chosen != r->best_restart) {
-            mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
+            mmnc_i_run run = MMNC_I_RUN_INIT;
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
             r->best_restart = chosen;
@@ -250,7 +262,7 @@ static int choose_and_refine(const starts *c)
          * the objective of the partition it returned (J, or I(X;Z) where the guard kept the
          * prior-free one) */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = prm->max_iter - r->iterations;
         argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_information(c->p, &rp, r->best_restart, r->size_prior_kept == 1, c->labels, r->W, &run,
@@ -263,7 +275,7 @@ static int choose_and_refine(const starts *c)
     }
     if (prm->algorithm == MMNC_ALG_INFORMATION && prm->merge_split > 0 && k >= 3 && r->converged) {
         /* from a local optimum only: not after a start stopped by max_iter */
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run run = MMNC_I_RUN_INIT;
         run.prior_kept = r->size_prior_kept;
         run.prior_why = r->size_prior_refused;
         argmax_labels(k, ny, r->W, c->labels);
@@ -278,7 +290,7 @@ static int choose_and_refine(const starts *c)
     }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = 100;
         rp.move_tol = 0.0;
         rp.progress = NULL; /* progress reports the solver's objective only */
@@ -296,6 +308,43 @@ static int choose_and_refine(const starts *c)
     return status;
 }
 
+/* The agreement rule (mmnc_params.agreement), after every start succeeded:
+ * the mean adjusted Rand index of the starts' partitions with the prior
+ * (c->part1) and of their prior-free optima (c->part0).  If the prior's
+ * agree less, the run goes on as one with size_prior = 0 from the same
+ * starts: r takes the prior-free optimum with the best I(X;Z) (ties to the
+ * lower start; each start's objective and sweeps those of its first
+ * phase), and prm->size_prior becomes 0 for the polish and the trials.
+ * That is the result of size_prior = 0 bit for bit: a start's first phase
+ * is that run's only phase (the same visits, the same moves). */
+static int agreement_rule(const starts *c, mmnc_params *prm)
+{
+    mmnc_result *r = c->r;
+    mmnc_int k = c->k, ny = c->ny;
+    int n = prm->restarts, best = 0, status;
+    if ((status = mmnc_i_agreement(c->p, k, n, c->part1, &r->agreement_prior, c->err)) != MMNC_OK ||
+        (status = mmnc_i_agreement(c->p, k, n, c->part0, &r->agreement_free, c->err)) != MMNC_OK)
+        return status;
+    if (r->agreement_prior >= r->agreement_free) return MMNC_OK;
+    for (int i = 0; i < n; i++) {
+        const mmnc_i_run *f = &c->free_run[i];
+        if (f->free_objective > c->free_run[best].free_objective) best = i;
+        r->restart_objective[i] = f->free_objective;
+        r->restart_iterations[i] = f->free_iterations;
+        c->settled[i] = f->free_settled;
+    }
+    r->best_restart = r->objective_restart = best;
+    r->objective = c->free_run[best].free_objective;
+    r->iterations = c->free_run[best].free_iterations;
+    r->converged = c->free_run[best].free_converged;
+    memset(r->W, 0, (size_t)(ny * k) * sizeof *r->W);
+    for (mmnc_int y = 0; y < ny; y++) r->W[y * k + c->part0[(mmnc_int)best * ny + y]] = 1.0;
+    r->size_prior_kept = 0;
+    r->size_prior_refused = MMNC_PRIOR_AGREEMENT;
+    prm->size_prior = 0.0;
+    return MMNC_OK;
+}
+
 /* Long (~150 lines) by intent: check and normalise the parameters, run
  * the starts (side by side or one after another, see below), then the
  * statistics of the kept start -- one sequence that shares the checked
@@ -308,7 +357,9 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     mmnc_int k, ny;
     mmnc_int *labels = NULL;
     mmnc_err *errs = NULL;
-    int *st = NULL, *settled = NULL;
+    int *st = NULL, *settled = NULL, agree;
+    int32_t *part0 = NULL, *part1 = NULL;
+    mmnc_i_run *free_run = NULL;
     double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda = 0.0, step = 0.0;
     mmnc_i_threads saved_threads;
     int status = MMNC_OK, hard;
@@ -350,6 +401,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     r->step = step;
     r->best_restart = -1;
     r->size_prior_kept = -1;
+    r->agreement_prior = r->agreement_free = NAN;
     r->select = prm.select;
     r->refine = prm.refine;
     if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
@@ -405,8 +457,15 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         MMNC_CALLOC(errs, nt, err, status);
         MMNC_CALLOC(st, prm.restarts, err, status);
         MMNC_CALLOC(settled, prm.restarts, err, status);
+        agree = prm.algorithm == MMNC_ALG_INFORMATION && prm.size_prior > 0.0 && prm.restarts >= 2 &&
+                prm.select == MMNC_SELECT_OBJECTIVE && prm.agreement;
+        if (agree) {
+            MMNC_CALLOC(part0, (mmnc_int)prm.restarts * ny, err, status);
+            MMNC_CALLOC(part1, (mmnc_int)prm.restarts * ny, err, status);
+            MMNC_CALLOC(free_run, prm.restarts, err, status);
+        }
         {
-            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, settled, r, err};
+            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, settled, part0, part1, free_run, r, err};
             /* A team of one would still make every kernel's region a nested one,
              * which libgomp serves with new threads each time: no region here
              * unless the starts really run side by side. */
@@ -428,8 +487,12 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
         if (status != MMNC_OK) goto cleanup;
         r->objective_restart = r->best_restart;
         {
-            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, settled, r, err};
+            starts c = {p, &prm, k, ny, lambda, step, emb, labels, W, errs, st, settled, part0, part1, free_run, r, err};
+            int refused;
+            if (agree && (status = agreement_rule(&c, &prm)) != MMNC_OK) goto cleanup;
+            refused = r->size_prior_refused == MMNC_PRIOR_AGREEMENT;
             if ((status = choose_and_refine(&c)) != MMNC_OK) goto cleanup;
+            if (refused) r->size_prior_kept = 0, r->size_prior_refused = MMNC_PRIOR_AGREEMENT;
         }
     }
     for (mmnc_int y = 0; y < ny; y++) {
@@ -458,5 +521,8 @@ cleanup:
     mmnc_i_free(errs);
     mmnc_i_free(st);
     mmnc_i_free(settled);
+    mmnc_i_free(part0);
+    mmnc_i_free(part1);
+    mmnc_i_free(free_run);
     return status;
 }

@@ -37,6 +37,10 @@
  * predicts the rare words of its rows that the few isolated ones hold
  * (bench/NOTES.md, "Short documents").  Within each phase the objective
  * never decreases; the objective reported is J of the partition returned.
+ * A start also hands its two partitions, the first phase's and the
+ * second's before the guard, to the agreement rule of mmnc_cluster
+ * (cluster.c), which keeps the prior for the whole run only if the starts
+ * agree with one another at least as well with it as without it.
  *
  * This is the objective of the sequential information bottleneck (Slonim,
  * Friedman, Tishby, SIGIR 2002) and of the row half of information-
@@ -1033,6 +1037,12 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
             all_changed(&m, k);
             if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
             memcpy(keep, labels, (size_t)ny * sizeof *keep);
+            run->free_objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, 0.0, nnz_all);
+            run->free_iterations = it;
+            run->free_settled = run->settled;
+            run->free_converged = run->converged;
+            if (run->free_part)
+                for (mmnc_int y = 0; y < ny; y++) run->free_part[y] = (int32_t)labels[y];
         }
         m.w = wp;
         for (mmnc_int c = 0; c < k; c++) m.gain[c] = prior_gain(wp, nc[c]);
@@ -1063,6 +1073,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     if (wpri > 0.0 && polish < 0) { /* the guard: the prior's partition must not lower the nuclear norm, and
                                        must predict held-out rows better than no clustering */
         double nuc1, g0 = 0.0, g1 = 1.0;
+        if (run->prior_part)
+            for (mmnc_int y = 0; y < ny; y++) run->prior_part[y] = (int32_t)labels[y];
         if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc1, err)) != MMNC_OK) goto cleanup;
         run->prior_kept = nuc1 >= nuc0;
         if (run->prior_kept && mmnc_i_guard_loo) {
@@ -1282,7 +1294,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
                 if (c != i && c != j && nc[c] >= 2 && (s < 0 || D[c] > D[s])) s = c;
             if (s < 0) break; /* no cluster to split: every other one holds a single row */
             ci[n] = i, cj[n] = j, cs[n] = s;
-            r2[n] = (mmnc_i_run){0, 0, 0, -1, 0, 0, 0};
+            r2[n] = (mmnc_i_run)MMNC_I_RUN_INIT;
             n++;
         }
         if (n == 0) break;
@@ -1320,7 +1332,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     }
     if (*kept > 0) { /* the last kept trial stopped at the tolerance: its moves until no row moves, on
                         the objective of the partition it returned (as the kept start's polish) */
-        mmnc_i_run r3 = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run r3 = MMNC_I_RUN_INIT;
         if ((status = mmnc_i_information(p, &rp, restart, run->prior_kept == 1, labels, W, &r3, err)) != MMNC_OK)
             goto cleanup;
         run->iterations += r3.iterations;

@@ -19,7 +19,16 @@ typedef struct mmnc_i_run {
     int settled;    /* information: the last sweep moved no row (not stopped by move_tol or max_iter) */
     int64_t pruned; /* information: costs that the decisions ruled out by bounds (0: every cost made) */
     int prior_why;  /* prior_kept = 0: the guard's reason, MMNC_PRIOR_NORM or MMNC_PRIOR_PREDICTIVE; else 0 */
+    /* information with a size prior, a start (polish < 0): where it writes, if not NULL, its
+     * prior-free optimum (the end of the first phase) and the prior's partition (before the
+     * guard), ny labels each -- for the agreement rule (cluster.c) */
+    int32_t *free_part, *prior_part;
+    double free_objective; /* I(X;Z) of the prior-free optimum */
+    int free_iterations;   /* the first phase's sweeps */
+    int free_settled, free_converged; /* its last sweep moved no row; it met the tolerance */
 } mmnc_i_run;
+/* A run before its start: no prior applied yet, no partitions asked for. */
+#define MMNC_I_RUN_INIT {0, 0, 0, -1, 0, 0, 0, NULL, NULL, 0.0, 0, 0, 0}
 
 /* Report an iteration to the caller's progress function, if any:
  * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
@@ -96,6 +105,13 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
  * with P_Z = prm->pz (uniform if NULL).  Needs GLPK. */
 int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restart, const mmnc_int *labels,
                            double *W, mmnc_i_run *run, mmnc_err *err);
+
+/* The mean adjusted Rand index of the n(n-1)/2 pairs of the n partitions
+ * parts[i * p->ny + y] (labels 0..k-1 of this rank's rows), rows counted
+ * alike, over all ranks' rows (collective; the same bits for any number of
+ * ranks: the pairs' tables are counted exactly).  n >= 2.  O(n^2 (|Y| + k^2))
+ * time, at most 4M entries of table at a time (select.c). */
+int mmnc_i_agreement(const mmnc_pmf *p, mmnc_int k, int n, const int32_t *parts, double *mean_ari, mmnc_err *err);
 
 /* Leave-one-row-out predictive information of hard labels (select.c): the
  * score G and its pseudo-mass (in average rows) of mmnc_result.  Collective.

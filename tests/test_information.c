@@ -25,7 +25,12 @@
  *   - the merge-split search undoes a merged pair and a cut group that the
  *     single-row moves leave in place, and never lowers the objective;
  *   - the guard refuses a prior's partition that predicts held-out rows
- *     worse than no clustering, even where its nuclear norm is higher.
+ *     worse than no clustering, even where its nuclear norm is higher;
+ *   - the starts' agreement (mmnc_i_agreement) is the adjusted Rand index
+ *     counted by pairs of rows, also with the table in bands; the agreement
+ *     rule returns size_prior = 0's result bit for bit where the prior's
+ *     partitions disagree (short rows in equal groups) and agreement = 0's
+ *     where they agree (long rows in unequal groups).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -161,6 +166,7 @@ static void test_monotone_and_planted(void)
     prm.k = 4;
     prm.restarts = 4;
     prm.merge_split = 0;
+    prm.agreement = 0; /* the guard's verdicts below; the agreement rule: test_agreement_rule */
     prm.progress = test_trace_record;
     prm.progress_ctx = t;
     CHECK(prm.algorithm == MMNC_ALG_INFORMATION && prm.size_prior == MMNC_SIZE_PRIOR_DEFAULT);
@@ -187,6 +193,12 @@ static void test_monotone_and_planted(void)
     CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
     CHECK(sc.acc >= 0.97);
     CHECK(r->size_prior_kept == 0 && r->size_prior_refused == MMNC_PRIOR_NORM);
+    mmnc_result_free(r);
+    prm.agreement = 1; /* the default recovers it too */
+    prm.progress = NULL;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
+    CHECK(sc.acc >= 0.97);
     mmnc_result_free(r);
     /* a stronger signal: the prior's partition is kept (and is the planted one) */
     {
@@ -472,7 +484,7 @@ static void test_merge_split(void)
     mmnc_params prm;
     int tried = 0, kept = 0;
     for (int prior = 0; prior <= 1; prior++) {
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run run = MMNC_I_RUN_INIT;
         double before, gamma;
         mmnc_params_default(&prm);
         prm.k = 4;
@@ -496,7 +508,7 @@ static void test_merge_split(void)
      * guard kept the prior-free optimum), k = 6: J never lower, and the
      * reported objective J of the result */
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        mmnc_i_run run = {0, 0, 0, -1, 0, 0, 0};
+        mmnc_i_run run = MMNC_I_RUN_INIT;
         mmnc_rng rng;
         double before;
         mmnc_int lab6[400];
@@ -643,7 +655,7 @@ static void test_pruned(void)
         mmnc_int k = 20, *labels = malloc((size_t)p->ny * sizeof *labels);
         double *W = malloc((size_t)(p->ny * k) * sizeof *W);
         mmnc_params prm;
-        mmnc_i_run run;
+        mmnc_i_run run = MMNC_I_RUN_INIT;
         mmnc_rng rng;
         mmnc_params_default(&prm);
         prm.k = k;
@@ -714,6 +726,7 @@ static void test_guard_loo(void)
             mmnc_int cnt[5] = {0};
             mmnc_params_default(&prm);
             prm.k = 5;
+            prm.agreement = 0; /* the guard alone */
             mmnc_i_guard_loo = loo;
             CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
             largest[loo] = 0;
@@ -731,8 +744,128 @@ static void test_guard_loo(void)
     }
 }
 
+/* Short rows in equal groups: group g = y / PER, each row TOK tokens, a
+ * token from its group's own COMMON columns with probability `own`, else
+ * from any column. */
+static mmnc_pmf *short_rows_pmf(int groups, int per, int tok, double own, uint64_t seed)
+{
+    enum { COMMON = 30 };
+    mmnc_int ny = (mmnc_int)groups * per, n = 0, *ri = malloc((size_t)(ny * tok) * sizeof *ri),
+             *ci = malloc((size_t)(ny * tok) * sizeof *ci);
+    double *v = malloc((size_t)(ny * tok) * sizeof *v);
+    mmnc_rng rng;
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_rng_seed(&rng, seed);
+    for (mmnc_int y = 0; y < ny; y++)
+        for (int t = 0; t < tok; t++) {
+            ri[n] = y, v[n] = 1.0; /* duplicates are summed */
+            ci[n++] = mmnc_rng_uniform(&rng) < own ? (y / per) * COMMON + mmnc_rng_below(&rng, COMMON)
+                                                   : mmnc_rng_below(&rng, (mmnc_int)groups * COMMON);
+        }
+    CHECK_OK(mmnc_csr_from_triplets(ny, (mmnc_int)groups * COMMON, n, ri, ci, v, &A, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_csr_free(A);
+    free(ri), free(ci), free(v);
+    return p;
+}
+
+/* The mean adjusted Rand index by the pairs of rows themselves. */
+static double brute_ari(mmnc_int ny, const int32_t *a, const int32_t *b)
+{
+    double tp = 0, fp = 0, fn = 0, tn = 0;
+    for (mmnc_int i = 0; i < ny; i++)
+        for (mmnc_int j = i + 1; j < ny; j++) {
+            int sa = a[i] == a[j], sb = b[i] == b[j];
+            tp += sa && sb, fp += !sa && sb, fn += sa && !sb, tn += !sa && !sb;
+        }
+    if (fp == 0 && fn == 0) return 1.0;
+    return 2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn));
+}
+
+static void test_agreement_index(void)
+{
+    const double share[3] = {0.5, 0.3, 0.2};
+    mmnc_int truth[300];
+    mmnc_pmf *p = planted_unequal(300, 90, 3, share, 1.0, 0.1, 3, truth);
+    int32_t parts[4 * 300];
+    mmnc_rng rng;
+    double m, want = 0.0;
+    mmnc_rng_seed(&rng, 5);
+    for (int i = 0; i < 4; i++)
+        for (mmnc_int y = 0; y < 300; y++) /* partitions near the truth, each a little different */
+            parts[i * 300 + y] = (int32_t)(mmnc_rng_uniform(&rng) < 0.3 * i ? mmnc_rng_below(&rng, 7) : truth[y]);
+    CHECK_OK(mmnc_i_agreement(p, 7, 4, parts, &m, NULL));
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++) want += brute_ari(300, parts + i * 300, parts + j * 300) / 6.0;
+    CHECK_NEAR(m, want, 1e-12);
+    CHECK(m > 0.1 && m < 0.9);
+    for (mmnc_int y = 0; y < 300; y++) parts[300 + y] = parts[y] == 2 ? 5 : parts[y]; /* renamed: the same */
+    CHECK_OK(mmnc_i_agreement(p, 7, 2, parts, &m, NULL));
+    CHECK_NEAR(m, 1.0, 1e-15);
+    /* the table in bands: k = 3000 (k^2 > 4M entries), the same index as counted by pairs */
+    for (int i = 0; i < 2; i++)
+        for (mmnc_int y = 0; y < 300; y++) parts[i * 300 + y] = (int32_t)(truth[y] * 1000 + mmnc_rng_below(&rng, 4) * 333);
+    CHECK_OK(mmnc_i_agreement(p, 3000, 2, parts, &m, NULL));
+    CHECK_NEAR(m, brute_ari(300, parts, parts + 300), 1e-12);
+    mmnc_pmf_free(p);
+}
+
+/* The agreement rule: on short rows in equal groups the prior merges
+ * groups, a different pair from each start, and the rule returns the result
+ * of size_prior = 0 bit for bit; on planted groups of unequal sizes with
+ * long rows it keeps the prior, and the result is that of agreement = 0. */
+static void test_agreement_rule(void)
+{
+    const double share[4] = {0.45, 0.3, 0.15, 0.1};
+    int refused = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mmnc_pmf *p = short_rows_pmf(6, 60, 6, 0.6, seed);
+        mmnc_params prm;
+        mmnc_result *r = NULL, *r0 = NULL;
+        mmnc_params_default(&prm);
+        prm.k = 6;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(r->agreement_prior == r->agreement_prior && r->agreement_free == r->agreement_free);
+        if (r->agreement_prior < r->agreement_free) {
+            refused++;
+            CHECK(r->size_prior_kept == 0 && r->size_prior_refused == MMNC_PRIOR_AGREEMENT);
+            prm.size_prior = 0.0;
+            CHECK_OK(mmnc_cluster(p, &prm, &r0, NULL));
+            CHECK(memcmp(r->label, r0->label, (size_t)p->ny * sizeof *r->label) == 0);
+            CHECK(r->objective == r0->objective && r->best_restart == r0->best_restart);
+            CHECK(memcmp(r->restart_objective, r0->restart_objective, 8 * sizeof(double)) == 0);
+            CHECK(isnan(r0->agreement_prior)); /* no prior, no rule */
+            mmnc_result_free(r0);
+        }
+        mmnc_result_free(r);
+        mmnc_pmf_free(p);
+    }
+    CHECK(refused == 3);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        mmnc_int truth[600];
+        mmnc_pmf *p = planted_unequal(600, 160, 4, share, 1.0, 0.15, 10 + seed, truth);
+        mmnc_params prm;
+        mmnc_result *r = NULL, *r0 = NULL;
+        mmnc_params_default(&prm);
+        prm.k = 4;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(r->agreement_prior >= r->agreement_free);
+        CHECK(r->size_prior_refused != MMNC_PRIOR_AGREEMENT);
+        prm.agreement = 0;
+        CHECK_OK(mmnc_cluster(p, &prm, &r0, NULL));
+        CHECK(memcmp(r->label, r0->label, (size_t)p->ny * sizeof *r->label) == 0 && r->objective == r0->objective);
+        CHECK(isnan(r0->agreement_prior));
+        mmnc_result_free(r);
+        mmnc_result_free(r0);
+        mmnc_pmf_free(p);
+    }
+}
+
 int main(void)
 {
+    test_agreement_index();
+    test_agreement_rule();
     test_flog();
     test_score();
     test_rule();

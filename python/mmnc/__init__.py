@@ -195,6 +195,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         two close clusters, split the most mixed one, run as a start from
         there, keep the result if the objective rose; in rounds of two, a
         round without a gain ends them.  0 turns them off.
+    agreement : bool, default True
+        The agreement rule (``--agreement``; information objective with
+        size_prior > 0, n_init >= 2, select="objective"): keep the size prior
+        only if the starts' partitions with it agree with one another (mean
+        adjusted Rand index over the pairs of starts) at least as well as
+        their prior-free optima; else the result is that of size_prior=0.
+        False applies the prior always.
     max_iter : int or None, default None
         Iterations per start; None is the library's default (300 for
         Algorithm 2, 3000 for Algorithm 1, 100 sweeps for the information
@@ -234,8 +241,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         prior-free optimum (see README, "The default"); None without a prior.
     size_prior_refused_ : str or None
         Where size_prior_kept_ is False, why: "nuclear norm" (the prior's
-        partition lowered it) or "predictive information" (its clusters
-        predicted held-out rows no better than no clustering); else None.
+        partition lowered it), "predictive information" (its clusters
+        predicted held-out rows no better than no clustering) or "agreement"
+        (the starts agreed less with the prior than without it: the whole
+        run used I(X;Z) alone); else None.
+    agreement_ : tuple of two floats or None
+        The agreement rule's figures: the mean adjusted Rand index between
+        the starts' partitions with the prior and between their prior-free
+        optima; None where the rule did not apply.
     n_iter_ : int
         Iterations of the kept start.
     restart_objectives_, restart_scores_ : ndarray (n_init,)
@@ -250,12 +263,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
                  n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, move_tol=0.002,
-                 merge_split=8, max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
+                 merge_split=8, agreement=True, max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
                  exact_marginal=False):
         self.n_clusters = n_clusters
         self.size_prior = size_prior
         self.move_tol = move_tol
         self.merge_split = merge_split
+        self.agreement = agreement
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -328,6 +342,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                 self.merge_split < 0:
             raise ValueError(f"merge_split must be an integer >= 0, got {self.merge_split!r}")
         p["merge_split"] = int(self.merge_split)
+        if not isinstance(self.agreement, (bool, np.bool_)):
+            raise ValueError(f"agreement must be True or False, got {self.agreement!r}")
+        p["agreement"] = bool(self.agreement)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():
@@ -373,8 +390,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.objective_ = r["objective"]
         self.n_iter_ = r["iterations"]
         self.size_prior_kept_ = None if r["size_prior_kept"] < 0 else bool(r["size_prior_kept"])
-        self.size_prior_refused_ = ({1: "nuclear norm", 2: "predictive information"}.get(r["size_prior_refused"])
-                                    if r["size_prior_kept"] == 0 else None)
+        self.size_prior_refused_ = ({1: "nuclear norm", 2: "predictive information", 3: "agreement"}
+                                    .get(r["size_prior_refused"]) if r["size_prior_kept"] == 0 else None)
+        self.agreement_ = (None if np.isnan(r["agreement_prior"])
+                           else (float(r["agreement_prior"]), float(r["agreement_free"])))
         self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
         self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
         self.best_restart_ = r["best_restart"]

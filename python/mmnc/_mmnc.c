@@ -395,7 +395,8 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
- * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split) -> dict:
+ * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
+ * agreement) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
@@ -405,14 +406,14 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
-                             "move_tol", "merge_split", NULL};
+                             "move_tol", "merge_split", "agreement", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
     Py_ssize_t ncols, k = 2, orig_cols = 0;
     const char *options = NULL;
     unsigned long long seed = 1;
     int algorithm = MMNC_ALG_INFORMATION, restarts = 8, init = MMNC_INIT_RANDOM, select = MMNC_SELECT_OBJECTIVE;
     int max_iter = 0, refine = MMNC_REFINE_NONE, exact_marginal = 0, threads = 0, want_model = 0, s;
-    int merge_split = MMNC_MERGE_SPLIT_DEFAULT;
+    int merge_split = MMNC_MERGE_SPLIT_DEFAULT, agreement = 1;
     double select_tol = 0.0, tol = 1e-6, lambda = 0.0, step = 0.0, size_prior = MMNC_SIZE_PRIOR_DEFAULT;
     double move_tol = MMNC_MOVE_TOL_DEFAULT;
     csr_view v;
@@ -421,11 +422,11 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     cluster_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddi", kwlist, &indptr, &indices, &data,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddip", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
-                                     &move_tol, &merge_split))
+                                     &move_tol, &merge_split, &agreement))
         return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
         csr_view_release(&v);
@@ -450,6 +451,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     c.prm.size_prior = size_prior;
     c.prm.move_tol = move_tol;
     c.prm.merge_split = merge_split;
+    c.prm.agreement = agreement;
     c.prm.max_iter = max_iter;
     c.prm.refine = refine;
     c.prm.tol = tol;
@@ -488,6 +490,8 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "converged", PyBool_FromLong(r->converged));
         SET_ITEM(d, "size_prior_kept", PyLong_FromLong(r->size_prior_kept));
         SET_ITEM(d, "size_prior_refused", PyLong_FromLong(r->size_prior_refused));
+        SET_ITEM(d, "agreement_prior", PyFloat_FromDouble(r->agreement_prior));
+        SET_ITEM(d, "agreement_free", PyFloat_FromDouble(r->agreement_free));
         SET_ITEM(d, "best_restart", PyLong_FromLong(r->best_restart));
         SET_ITEM(d, "objective_restart", PyLong_FromLong(r->objective_restart));
         SET_ITEM(d, "seconds", PyFloat_FromDouble(r->seconds));

@@ -396,6 +396,26 @@ def test_guard_reason():
         for w in range(5):
             X[200 + o, 100 + 5 * o + w] = 3
             X[rng.integers(200), 100 + 5 * o + w] += 1
-    m = mmnc.MMNC(5).fit(X)
+    m = mmnc.MMNC(5, agreement=False).fit(X)  # the guard alone
     assert m.size_prior_kept_ is False and m.size_prior_refused_ == "predictive information"
     assert np.bincount(m.labels_).max() <= 100
+    assert m.agreement_ is None
+
+
+def test_agreement_rule():
+    # short rows in six equal groups: the prior merges groups, a different pair from each
+    # start, so the starts agree less with it than without it, and the result is that of
+    # size_prior=0 (tests/test_information.c, test_agreement_rule)
+    rng = np.random.default_rng(1)
+    X = np.zeros((360, 180))
+    for y in range(360):
+        for _ in range(6):
+            X[y, (y // 60) * 30 + rng.integers(30) if rng.random() < 0.6 else rng.integers(180)] += 1
+    m = mmnc.MMNC(6).fit(X)
+    assert m.size_prior_kept_ is False and m.size_prior_refused_ == "agreement"
+    assert m.agreement_[0] < m.agreement_[1]
+    m0 = mmnc.MMNC(6, size_prior=0.0).fit(X)
+    assert np.array_equal(m.labels_, m0.labels_) and m.objective_ == m0.objective_
+    assert m0.agreement_ is None
+    with pytest.raises(ValueError, match="agreement"):
+        mmnc.MMNC(6, agreement=2).fit(X)

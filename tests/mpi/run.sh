@@ -99,7 +99,30 @@ awk -v seed=3 '
         for (k in c) print k, c[k]
     }
 ' >o.mtx || exit 1
-check_as guard_loo o.mtx -k 5 -r 7
+check_as guard_loo o.mtx -k 5 -r 7 --agreement 0 # the guard alone
+# The agreement rule (collective: the pairs' tables summed over the ranks):
+# six equal groups of 60 six-token rows, where the starts' partitions with
+# the prior agree less than their prior-free optima (tests/test_information.c's
+# test_agreement_rule), and the run goes on as --size-prior 0.
+awk -v seed=1 '
+    function rnd() { s = (s * 16807) % 2147483647; return s / 2147483647 }
+    function below(n) { return int(rnd() * n) }
+    BEGIN {
+        s = seed > 0 ? seed : 1; n = 0
+        for (y = 0; y < 360; y++)
+            for (t = 0; t < 6; t++) {
+                x = rnd() < 0.6 ? int(y / 60) * 30 + below(30) : below(180)
+                c[y + 1 " " x + 1]++
+            }
+        for (k in c) n++
+        print "%%MatrixMarket matrix coordinate real general"
+        print 360, 180, n
+        for (k in c) print k, c[k]
+    }
+' >a.mtx || exit 1
+check_as agreement a.mtx -k 6 -r 4
+grep -q '"size_prior_refused": "starts agree less with the prior"' s_agreement.json ||
+    fail "agreement: the rule did not refuse the prior"
 check_as information_each h.mtx -k 6 -r 2 -a nuclear --refine each --size-prior 0
 check nuclear_mtx g.mtx -k 5 -r 3 --map log1p
 check kmeanspp g.bin -k 5 -r 3 --init kmeans++

@@ -451,13 +451,17 @@ static int print_summary(const run *r)
                r->prm->size_prior,
                res->size_prior_kept == 0
                    ? res->size_prior_refused == MMNC_PRIOR_AGREEMENT
-                         ? "; the starts' partitions agreed less with the prior than without (--agreement): "
-                           "I(X;Z) alone"
+                         ? "; the starts agreed less with the prior than without it: I(X;Z) alone"
                    : res->size_prior_refused == MMNC_PRIOR_PREDICTIVE
                          ? "; the prior's partition predicted held-out rows no better than no clustering: the "
                            "prior-free optimum kept"
                          : "; the prior's partition lowered the nuclear norm: the prior-free optimum kept"
                    : "");
+    if (res->agreement_prior == res->agreement_prior) /* not NAN: the agreement rule applied */
+        printf("agreement of the starts (mean adjusted Rand index, --agreement): %.4f with the prior, %.4f "
+               "without: %s\n",
+               res->agreement_prior, res->agreement_free,
+               res->agreement_prior >= res->agreement_free ? "the prior kept" : "the prior dropped");
     if (res->polish_sweeps > 0) snprintf(buf, sizeof buf, " (%d past --move-tol)", res->polish_sweeps);
     else buf[0] = '\0';
     printf("%s of %d starts: start %d (%s), %d iterations%s%s, %.3f s\n",

@@ -461,7 +461,8 @@ static int print_summary(const run *r)
         printf("agreement of the starts (mean adjusted Rand index, --agreement): %.4f with the prior, %.4f "
                "without: %s\n",
                res->agreement_prior, res->agreement_free,
-               res->agreement_prior >= res->agreement_free ? "the prior kept" : "the prior dropped");
+               res->agreement_prior >= res->agreement_free ? "the prior used (each start's guard judges its partition)"
+                                                              : "the prior dropped");
     if (res->polish_sweeps > 0) snprintf(buf, sizeof buf, " (%d past --move-tol)", res->polish_sweeps);
     else buf[0] = '\0';
     printf("%s of %d starts: start %d (%s), %d iterations%s%s, %.3f s\n",

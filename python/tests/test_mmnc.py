@@ -49,6 +49,7 @@ CASES = [
     ({"move_tol": 0.05, "n_init": 3}, ["--move-tol", 0.05, "-r", 3]),
     ({"merge_split": 0}, ["--merge-split", 0]),
     ({"merge_split": 3, "n_init": 2}, ["--merge-split", 3, "-r", 2]),
+    ({"agreement": False}, ["--agreement", 0]),
     ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]
@@ -170,7 +171,7 @@ def test_nothing_to_cluster():
 @pytest.mark.parametrize("param,value", [("n_clusters", 0), ("algorithm", "kmeans"), ("init", "k-means"),
                                          ("n_init", 0), ("refine", "all"), ("select", "best"), ("n_jobs", 0),
                                          ("random_state", -3), ("max_iter", 0), ("target_marginal", [1.0]),
-                                         ("merge_split", -1), ("merge_split", 2.5)])
+                                         ("merge_split", -1), ("merge_split", 2.5), ("agreement", 2)])
 def test_bad_parameters(param, value):
     X, _ = planted(seed=1)
     with pytest.raises(ValueError, match=param):
@@ -417,5 +418,3 @@ def test_agreement_rule():
     m0 = mmnc.MMNC(6, size_prior=0.0).fit(X)
     assert np.array_equal(m.labels_, m0.labels_) and m.objective_ == m0.objective_
     assert m0.agreement_ is None
-    with pytest.raises(ValueError, match="agreement"):
-        mmnc.MMNC(6, agreement=2).fit(X)

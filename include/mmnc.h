@@ -836,9 +836,11 @@ typedef enum {
  * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
  * (how an interactive caller stops a long run: the Python binding returns 1
  * on Ctrl-C).  The kept start's polish and the merge-split trials report
- * their sweeps as the kept start's (restart) and stop likewise; the spectral
- * embedding and the refinement (refine) are not interrupted.  Calls are serialised (one at a time) even when starts run on
- * several threads.  In a distributed run every rank must return the same. */
+ * their sweeps as the kept start's (restart) and stop likewise, and so does
+ * the refinement (refine: its sweeps, with its own objective, the information
+ * objective J); the spectral embedding of the starts is not interrupted.
+ * Calls are serialised (one at a time) even when starts run on several
+ * threads.  In a distributed run every rank must return the same. */
 typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 
 typedef struct mmnc_params {

@@ -180,7 +180,6 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
         mmnc_i_run rr = MMNC_I_RUN_INIT;
         rp.max_iter = 100;
         rp.move_tol = 0.0;
-        rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, w, lab);
         s1 = mmnc_i_information(c->p, &rp, i, -1, lab, w, &rr, err);
         run->objective = rr.objective;
@@ -293,7 +292,6 @@ static int choose_and_refine(const starts *c)
         mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = 100;
         rp.move_tol = 0.0;
-        rp.progress = NULL; /* progress reports the solver's objective only */
         argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_information(c->p, &rp, r->best_restart, -1, c->labels, r->W, &run, c->err)) != MMNC_OK)
             return status;

@@ -538,6 +538,38 @@ static void test_cancel(void)
             mmnc_result_free(r);
             free(t);
         }
+    /* the refinement reports its sweeps too, and a stop at its first call ends the run (it
+     * would finish if the refinement did not call the progress function) */
+    for (int refine = MMNC_REFINE_EACH; refine <= MMNC_REFINE_CHOSEN; refine++) {
+        trace *t = calloc(1, sizeof(trace));
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        mmnc_err err = {0, ""};
+        int unrefined;
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_NUCLEAR;
+        prm.k = 5;
+        prm.restarts = 2;
+        prm.threads = 1;
+        prm.progress = record;
+        prm.progress_ctx = t;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, &err));
+        mmnc_result_free(r);
+        unrefined = t->n;
+        memset(t, 0, sizeof *t);
+        prm.refine = refine;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, &err));
+        CHECK(t->n > unrefined + 1);
+        mmnc_result_free(r);
+        r = NULL;
+        if (refine == MMNC_REFINE_CHOSEN) { /* the solver's calls, then the refinement's first */
+            memset(t, 0, sizeof *t);
+            t->stop_after = unrefined + 1;
+            CHECK(mmnc_cluster(p, &prm, &r, &err) == MMNC_ECANCELED && r == NULL);
+            CHECK(t->n == unrefined + 1);
+        }
+        free(t);
+    }
     mmnc_pmf_free(p);
 }
 

@@ -811,8 +811,8 @@ static void test_agreement_index(void)
     mmnc_pmf_free(p);
 }
 
-/* The agreement rule: on short rows in equal groups the prior merges
- * groups, a different pair from each start, and the rule returns the result
+/* The agreement rule: on short rows in equal groups the prior pulls the
+ * starts into different merges, and the rule returns the result
  * of size_prior = 0 bit for bit; on planted groups of unequal sizes with
  * long rows it keeps the prior, and the result is that of agreement = 0. */
 static void test_agreement_rule(void)

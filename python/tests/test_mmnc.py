@@ -383,15 +383,21 @@ def test_imports_without_sklearn():
     assert out.stdout.strip() == "ok"
 
 
+def short_rows(X, rng, groups, per, vocab, own):
+    """Six-token rows in equal groups (rows g * per ..): a token is one of the group's own
+    vocab columns with probability own, else any of the groups' columns."""
+    for y in range(groups * per):
+        for _ in range(6):
+            X[y, (y // per) * vocab + rng.integers(vocab) if rng.random() < own else rng.integers(groups * vocab)] += 1
+
+
 def test_guard_reason():
     # short rows of five planted groups and four outlier rows with words of their own: the
     # prior's partition (one giant cluster beside the outliers) has the higher nuclear norm,
     # and the guard refuses it for its predictive information (tests/test_information.c)
     rng = np.random.default_rng(3)
     X = np.zeros((204, 120))
-    for y in range(200):
-        for _ in range(6):
-            X[y, (y // 40) * 20 + rng.integers(20) if rng.random() < 0.7 else rng.integers(100)] += 1
+    short_rows(X, rng, groups=5, per=40, vocab=20, own=0.7)
     for o in range(4):
         X[200 + o, rng.integers(100)] += 1
         for w in range(5):
@@ -404,14 +410,12 @@ def test_guard_reason():
 
 
 def test_agreement_rule():
-    # short rows in six equal groups: the prior merges groups, a different pair from each
-    # start, so the starts agree less with it than without it, and the result is that of
-    # size_prior=0 (tests/test_information.c, test_agreement_rule)
+    # short rows in six equal groups: the prior pulls the starts into different merges, so
+    # they agree less with it than without it, and the result is that of size_prior=0
+    # (tests/test_information.c, test_agreement_rule)
     rng = np.random.default_rng(1)
     X = np.zeros((360, 180))
-    for y in range(360):
-        for _ in range(6):
-            X[y, (y // 60) * 30 + rng.integers(30) if rng.random() < 0.6 else rng.integers(180)] += 1
+    short_rows(X, rng, groups=6, per=60, vocab=30, own=0.6)
     m = mmnc.MMNC(6).fit(X)
     assert m.size_prior_kept_ is False and m.size_prior_refused_ == "agreement"
     assert m.agreement_[0] < m.agreement_[1]

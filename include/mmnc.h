@@ -503,6 +503,8 @@ typedef struct mmnc_pmf {
     double *py;    /* P_Y, |Y| */
     double *px;    /* P_X, |X| */
     double total;  /* sum of the input values */
+    /* py, px and total are exact sums rounded once: the same bits for any
+     * order and any split of the rows (a symmetric P has py = px). */
     /* Distributed runs (mmnc_pmf_build_dist): this process holds rows
      * y0 .. y0 + ny - 1 of ny_all; nnz is the local count, px and total are
      * global.  Otherwise dist is NULL, y0 = 0 and ny_all = ny. */
@@ -535,9 +537,13 @@ MMNC_API int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err 
  * pointers, which the caller fills (mmnc_mpi_dist() does it with MPI).
  * Every rank must make the same calls in the same order.  Each collective
  * gives every rank the same bits (so that all ranks take the same
- * decisions); sums over ranks are not the sums of a single process bit for
- * bit, so objectives agree with a one-process run to rounding and the
- * clusterings agree except at exact ties.  The library only calls them, and
+ * decisions).  The pmf (total, P_X) and the sums the information
+ * objective rests on are exact integer sums (isum), so the default's
+ * clustering and figures are those of one process bit for bit; the soft
+ * products of Algorithms 1 and 2 are sums of doubles over ranks, not the
+ * sums of one process bit for bit, so their objectives agree with a
+ * one-process run to rounding and their clusterings agree except at exact
+ * ties.  The library only calls them, and
  * never fails inside them: a communication error is the caller's (MPI's
  * default handler aborts the job).
  */

@@ -50,7 +50,7 @@ int mmnc_i_stats_from(const mmnc_pmf *p, mmnc_int k, const double *T, const doub
     }
     s->mi_local = 0.5 * (s->frob - 1.0);
     s->frob = sqrt(s->frob);
-    s->mi = mmnc_i_mutual_info(p, k, T, pz);
+    s->mi = mmnc_i_mutual_info(p, k, T, pz, 1);
 cleanup:
     mmnc_i_free(U);
     return status;
@@ -60,6 +60,7 @@ int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
                         mmnc_stats *out, mmnc_err *err)
 {
     double *T = NULL, *pz = NULL;
+    int64_t *fix = NULL;
     int status = MMNC_OK;
     if (!p || !out || (!labels && !W) || (labels && W))
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_coupling_stats: give exactly one of labels and W");
@@ -87,12 +88,18 @@ int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
     }
     MMNC_ALLOC(T, p->nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
-    mmnc_i_pzx(p, k, labels, W, T);
-    mmnc_i_pz(p, k, labels, W, pz);
+    if (labels) { /* exact sums: the same bits for any number of ranks */
+        MMNC_ALLOC(fix, mmnc_i_fix_work(p, k), err, status);
+        mmnc_i_pzx_fix(p, k, labels, T, pz, fix);
+    } else {
+        mmnc_i_pzx(p, k, NULL, W, T);
+        mmnc_i_pz(p, k, NULL, W, pz);
+    }
     status = mmnc_i_stats_from(p, k, T, pz, out, err);
 cleanup:
     mmnc_i_free(T);
     mmnc_i_free(pz);
+    mmnc_i_free(fix);
     return status;
 }
 

@@ -61,8 +61,7 @@ int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf 
     p->nx = A->ncols;
     p->nnz = A->nnz;
     p->dist = dist;
-    p->total = mmnc_i_sum(A->val, A->nnz);
-    dist->sum(dist, &p->total, 1);
+    p->total = mmnc_i_total(A, dist);
     if (!(p->total > 0.0) || !isfinite(p->total)) {
         status = mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", p->total);
         goto cleanup;
@@ -77,13 +76,13 @@ int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf 
             p->ny_all += ny_of[r];
         }
     }
-    status = mmnc_i_pmf_fill(p, A, flags, err); /* P_X: this rank's column sums so far */
+    status = mmnc_i_pmf_fill(p, A, flags, err); /* P_X below, once the ranks agree */
     for (mmnc_int y = 0; y < p->ny && status == MMNC_OK; y++)
         if (!(p->py[y] > 0.0))
             status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first",
                                 (long long)(p->y0 + y) + 1);
     if ((status = mmnc_i_agree(dist, status, err)) != MMNC_OK) goto cleanup;
-    dist->sum(dist, p->px, p->nx);
+    if ((status = mmnc_i_pmf_px(p, err)) != MMNC_OK) goto cleanup; /* P_X summed across the ranks */
     for (mmnc_int x = 0; x < p->nx; x++)
         if (!(p->px[x] > 0.0)) {
             status = mmnc_i_err(err, MMNC_EINVAL, "column %lld has zero mass: drop empty columns first", (long long)x + 1);

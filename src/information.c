@@ -83,9 +83,11 @@
  * decision is the one-row-at-a-time decision and the result does not
  * depend on the number of threads.  A distributed run visits all ranks'
  * rows in the order of one process and replays its decisions on every
- * rank (see sweep_dist): the same clustering for any number of ranks (the
- * cluster sums made afresh are summed across ranks, so objectives agree to
- * rounding).  The ranks share the making of the costs, but every rank
+ * rank (see sweep_dist): the same clustering for any number of ranks, and
+ * the same bits: the cluster sums made afresh (refresh) are exact sums
+ * (mmnc_i_pzx_fix), as are P_X and the total of the pmf, so every phase
+ * starts from the sums of one process.  The ranks share the making of the
+ * costs, but every rank
  * replays every decision and receives every row once a sweep: the sweeps
  * are sequential by nature, and more ranks bring memory for the matrix, not
  * speed.  The objective reported at the end is made from sums made afresh.
@@ -848,15 +850,19 @@ done:
     return moved;
 }
 
-/* J = I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (= I(X;Z) without a prior). */
+/* J = I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (= I(X;Z) without a prior).
+ * With exact, summed exactly (the J that compares starts and trials: the
+ * same bits for a partition however its clusters are numbered, and for any
+ * number of ranks); without, cheaper (the value shown at every sweep). */
 static double objective(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, const int64_t *nc,
-                        double size_prior, int64_t nnz_all)
+                        double size_prior, int64_t nnz_all, int exact)
 {
-    double mi = mmnc_i_mutual_info(p, k, T, pz), h = 0.0, n = (double)p->ny_all;
+    double mi = mmnc_i_mutual_info(p, k, T, pz, exact), n = (double)p->ny_all;
+    int64_t h[MMNC_I_FIX_LIMBS] = {0};
     if (!(size_prior > 0.0) || nnz_all <= 0) return mi;
     for (mmnc_int c = 0; c < k; c++)
-        if (nc[c] > 0) h -= (double)nc[c] / n * log((double)nc[c] / n);
-    return mi - size_prior * n / (double)nnz_all * h;
+        if (nc[c] > 0) mmnc_i_fix_add(h, (double)nc[c] / n * log((double)nc[c] / n));
+    return mi + size_prior * n / (double)nnz_all * mmnc_i_fix_value(h);
 }
 
 /* ||B_{Z,X}||_* of the hard clustering whose sums are T, pz (collective). */
@@ -944,15 +950,16 @@ static const double *input_order(const mmnc_pmf *p, mmnc_int k, const double *T,
 }
 
 /* T = P_{Z,X}^T (columns numbered as rn says), pz and BL = T log T afresh
- * from the labels (collective); the bounds' tables too where m has them. */
+ * from the labels (collective); the bounds' tables too where m has them.
+ * T and pz are exact sums (mmnc_i_pzx_fix, fix its work): the same bits for
+ * any number of ranks, so every phase starts from the same sums. */
 static void refresh(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *BL, double *pz,
-                    int64_t *nc, const renumber *rn, moves *m)
+                    int64_t *nc, const renumber *rn, moves *m, int64_t *fix)
 {
     for (mmnc_int c = 0; c < k; c++) nc[c] = 0;
     for (mmnc_int y = 0; y < p->ny; y++) nc[labels[y]]++;
     mmnc_i_disum(p, nc, k);
-    mmnc_i_pzx(p, k, labels, NULL, rn->col ? rn->Tu : T);
-    mmnc_i_pz(p, k, labels, NULL, pz);
+    mmnc_i_pzx_fix(p, k, labels, rn->col ? rn->Tu : T, pz, fix);
     if (rn->col) {
 #pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int x = 0; x < p->nx; x++) memcpy(T + rn->nw[x] * k, rn->Tu + x * k, (size_t)k * sizeof *T);
@@ -975,7 +982,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     size_t cap = 0;
     int64_t nnz_all = p->nnz;
     double *T = NULL, *BL = NULL, *pz = NULL;
-    int64_t *nc = NULL;
+    int64_t *nc = NULL, *fix = NULL;
     double wpri, few, nuc0 = 0.0, *sigma = NULL, *U = NULL;
     mmnc_int *keep = NULL;
     moves m = {NULL, W, NULL, NULL, NULL, NULL, NULL, 0.0, 64, 0, NULL, NULL, 0, 0, 0}; /* W (ny x k) holds the costs until the end */
@@ -986,6 +993,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     MMNC_ALLOC(BL, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
     MMNC_ALLOC(nc, k, err, status);
+    MMNC_ALLOC(fix, mmnc_i_fix_work(p, k), err, status);
     MMNC_ALLOC(sigma, k, err, status);
     MMNC_ALLOC(U, k * k, err, status);
     if (prm->size_prior > 0.0) MMNC_ALLOC(keep, ny > 0 ? ny : 1, err, status);
@@ -1014,7 +1022,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
         order[y] = order[j];
         order[j] = t;
     }
-    refresh(p, k, labels, T, BL, pz, nc, &rn, &m);
+    refresh(p, k, labels, T, BL, pz, nc, &rn, &m, fix);
     all_changed(&m, k);
     wpri = prm->size_prior > 0.0 && nnz_all > 0 ? prm->size_prior / (double)nnz_all : 0.0;
     /* a phase of a start ends when a sweep moves fewer rows than this; a polish only when none moves */
@@ -1033,11 +1041,11 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
     for (int phase = wpri > 0.0 && polish < 0 ? 0 : 1, it = 0; phase < 2; phase++) {
         double wp = phase && polish != 0 ? wpri : 0.0, gamma = phase && polish != 0 ? prm->size_prior : 0.0;
         if (phase == 1 && wpri > 0.0 && polish < 0) { /* keep the prior-free optimum and its norm */
-            refresh(p, k, labels, T, BL, pz, nc, &rn, &m);
+            refresh(p, k, labels, T, BL, pz, nc, &rn, &m, fix);
             all_changed(&m, k);
             if ((status = nuclear_norm(p, k, input_order(p, k, T, &rn), pz, sigma, U, &nuc0, err)) != MMNC_OK) goto cleanup;
             memcpy(keep, labels, (size_t)ny * sizeof *keep);
-            run->free_objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, 0.0, nnz_all);
+            run->free_objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, 0.0, nnz_all, 1);
             run->free_iterations = it;
             run->free_settled = run->settled;
             run->free_converged = run->converged;
@@ -1056,9 +1064,9 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
             }
             run->iterations = it + 1;
             TRACE_SWEEP(restart, polish, phase, it, moved,
-                        objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all));
+                        objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all, 0));
             if (prm->progress &&
-                (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all), err)) !=
+                (status = mmnc_i_progress(prm, restart, it + 1, objective(p, k, input_order(p, k, T, &rn), pz, nc, gamma, nnz_all, 0), err)) !=
                     MMNC_OK)
                 goto cleanup;
             run->settled = moved == 0;
@@ -1069,7 +1077,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
             }
         }
     }
-    refresh(p, k, labels, T, BL, pz, nc, &rn, &m); /* fresh sums for the objective: no drift in what is reported */
+    refresh(p, k, labels, T, BL, pz, nc, &rn, &m, fix); /* fresh sums for the objective: no drift in what is reported */
     if (wpri > 0.0 && polish < 0) { /* the guard: the prior's partition must not lower the nuclear norm, and
                                        must predict held-out rows better than no clustering */
         double nuc1, g0 = 0.0, g1 = 1.0;
@@ -1090,10 +1098,10 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, i
         TRACE_GUARD(restart, nuc0, nuc1, g0, g1, run->prior_kept);
         if (!run->prior_kept) {
             memcpy(labels, keep, (size_t)ny * sizeof *keep);
-            refresh(p, k, labels, T, BL, pz, nc, &rn, &m);
+            refresh(p, k, labels, T, BL, pz, nc, &rn, &m, fix);
         }
     }
-    run->objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, prm->size_prior, nnz_all);
+    run->objective = objective(p, k, input_order(p, k, T, &rn), pz, nc, prm->size_prior, nnz_all, 1);
     run->pruned = m.pruned;
     TRACE_COSTS(restart, polish, m.decided, m.exact, m.pruned);
     memset(W, 0, (size_t)(ny * k) * sizeof(double));
@@ -1103,6 +1111,7 @@ cleanup:
     mmnc_i_free(BL);
     mmnc_i_free(pz);
     mmnc_i_free(nc);
+    mmnc_i_free(fix);
     mmnc_i_free(sigma);
     mmnc_i_free(U);
     mmnc_i_free(keep);
@@ -1240,7 +1249,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     mmnc_int k = prm->k, ny = p->ny, nx = p->nx, npairs = k * (k - 1) / 2, next = 0;
     const mmnc_csr *P = p->P;
     double *T = NULL, *pz = NULL, *D = NULL, *W2 = NULL, *rowent = NULL, *tl = NULL, cur = 0.0, wpri = 0.0;
-    int64_t *nc = NULL, nnz_all = p->nnz;
+    int64_t *nc = NULL, *fix = NULL, nnz_all = p->nnz;
     mmnc_int *lab2 = NULL, *nz = NULL, ny1 = ny > 0 ? ny : 1;
     pair_gain *pg = NULL;
     mmnc_params rp = *prm;
@@ -1254,6 +1263,7 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
     MMNC_ALLOC(pz, k, err, status);
     MMNC_ALLOC(D, k, err, status);
     MMNC_ALLOC(nc, k, err, status);
+    MMNC_ALLOC(fix, mmnc_i_fix_work(p, k), err, status);
     MMNC_ALLOC(W2, MERGE_SPLIT_FAILS * ny1 * k, err, status);
     MMNC_ALLOC(rowent, ny1, err, status);
     MMNC_ALLOC(lab2, MERGE_SPLIT_FAILS * ny1, err, status);
@@ -1276,13 +1286,13 @@ int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, m
         mmnc_i_run r2[MERGE_SPLIT_FAILS];
         int st[MERGE_SPLIT_FAILS], n = 0, best = -1;
         if (!ranked) { /* the current labels' sums (collective), losses and gains */
-            mmnc_i_pzx(p, k, labels, NULL, T);
-            mmnc_i_pz(p, k, labels, NULL, pz);
+            mmnc_i_pzx_fix(p, k, labels, T, pz, fix);
             mmnc_i_label_counts(p, k, labels, nc);
-            for (mmnc_int c = 0; c < k; c++) D[c] = 0.0;
-            for (mmnc_int y = 0; y < ny; y++) D[labels[y]] += rowent[y];
-            mmnc_i_dsum(p, D, k);
-            if (*tried == 0) cur = objective(p, k, T, pz, nc, prm->size_prior, nnz_all);
+            memset(fix, 0, (size_t)k * MMNC_I_FIX_LIMBS * sizeof *fix); /* D exact, as T: the same bits on any ranks */
+            for (mmnc_int y = 0; y < ny; y++) mmnc_i_fix_add(fix + labels[y] * MMNC_I_FIX_LIMBS, rowent[y]);
+            mmnc_i_disum(p, fix, k * MMNC_I_FIX_LIMBS);
+            for (mmnc_int c = 0; c < k; c++) D[c] = mmnc_i_fix_value(fix + c * MMNC_I_FIX_LIMBS);
+            if (*tried == 0) cur = objective(p, k, T, pz, nc, prm->size_prior, nnz_all, 1);
             rank_pairs(nx, k, T, pz, nc, wpri, D, pg, nz, tl);
             ranked = 1;
             next = 0;
@@ -1343,6 +1353,7 @@ cleanup:
     mmnc_i_free(T);
     mmnc_i_free(pz);
     mmnc_i_free(D);
+    mmnc_i_free(fix);
     mmnc_i_free(nc);
     mmnc_i_free(W2);
     mmnc_i_free(rowent);

@@ -297,20 +297,16 @@ void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *T
 int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,
                     double *U, mmnc_err *err)
 {
-    mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK, b0 = 0, b1 = nb;
+    mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
     double *part = NULL, *iz = NULL, *ev = NULL;
     int status = MMNC_OK;
     if (k > 46340) return mmnc_i_err(err, MMNC_EINVAL, "k = %lld is too large for LAPACK", (long long)k);
-    if (mmnc_i_distributed(p)) { /* T is on every rank: each sums a share of the blocks */
-        b0 = nb * p->dist->rank / p->dist->size;
-        b1 = nb * (p->dist->rank + 1) / p->dist->size;
-    }
     MMNC_ALLOC(part, nb * k * k, err, status);
     MMNC_ALLOC(iz, k, err, status);
     MMNC_ALLOC(ev, k, err, status);
     for (mmnc_int z = 0; z < k; z++) iz[z] = pz[z] > 0.0 ? 1.0 / sqrt(pz[z]) : 0.0;
-#pragma omp parallel for schedule(static) if (b1 - b0 > 1)
-    for (mmnc_int b = b0; b < b1; b++) {
+#pragma omp parallel for schedule(static) if (nb > 1)
+    for (mmnc_int b = 0; b < nb; b++) {
         double *g = part + b * k * k, row[64];
         double *r = k <= 64 ? row : NULL;
         memset(g, 0, (size_t)(k * k) * sizeof(double));
@@ -336,10 +332,9 @@ int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double
     }
     /* Sum the partials in block order into U, then symmetrise. */
     memset(U, 0, (size_t)(k * k) * sizeof(double));
-    for (mmnc_int b = b0; b < b1; b++)
+    for (mmnc_int b = 0; b < nb; b++)
         for (mmnc_int i = 0; i < k; i++)
             for (mmnc_int j = i; j < k; j++) U[i * k + j] += part[b * k * k + i * k + j];
-    mmnc_i_dsum(p, U, k * k); /* the same bits on every rank, so the same eigenvectors */
     for (mmnc_int i = 0; i < k; i++)
         for (mmnc_int j = 0; j < i; j++) U[i * k + j] = U[j * k + i];
     {
@@ -373,23 +368,38 @@ cleanup:
     return status;
 }
 
-double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz)
+double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, int exact)
 {
     mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
-    double s = 0.0, *part = mmnc_i_malloc((size_t)(nb ? nb : 1), sizeof(double));
-    if (!part) return NAN;
+    double s = 0.0, *sum = mmnc_i_calloc((size_t)(nb ? nb : 1), sizeof *sum);
+    int64_t *part = exact ? mmnc_i_calloc((size_t)(nb ? nb : 1) * MMNC_I_FIX_LIMBS, sizeof *part) : NULL;
+    if (!sum || (exact && !part)) {
+        mmnc_i_free(sum);
+        return NAN;
+    }
 #pragma omp parallel for schedule(static) if (nb > 1)
     for (mmnc_int b = 0; b < nb; b++) {
+        int64_t l[MMNC_I_FIX_LIMBS] = {0}; /* local: in registers */
         double acc = 0.0;
         mmnc_int end = (b + 1) * XBLOCK < nx ? (b + 1) * XBLOCK : nx;
         for (mmnc_int x = b * XBLOCK; x < end; x++)
             for (mmnc_int z = 0; z < k; z++) {
                 double t = T[x * k + z];
-                if (t > 0.0) acc += t * log(t / (pz[z] * p->px[x]));
+                if (!(t > 0.0)) continue;
+                if (exact) mmnc_i_fix_add(l, t * log(t / (pz[z] * p->px[x])));
+                else acc += t * log(t / (pz[z] * p->px[x]));
             }
-        part[b] = acc;
+        if (exact) memcpy(part + b * MMNC_I_FIX_LIMBS, l, sizeof l);
+        sum[b] = acc;
     }
-    for (mmnc_int b = 0; b < nb; b++) s += part[b];
+    if (exact) {
+        for (mmnc_int b = 1; b < nb; b++)
+            for (int i = 0; i < MMNC_I_FIX_LIMBS; i++) part[i] += part[b * MMNC_I_FIX_LIMBS + i];
+        s = mmnc_i_fix_value(part);
+    } else {
+        for (mmnc_int b = 0; b < nb; b++) s += sum[b];
+    }
+    mmnc_i_free(sum);
     mmnc_i_free(part);
     return s;
 }
@@ -453,4 +463,57 @@ void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
             }
         }
     }
+}
+
+/* Columns of T a chunk of the exact sums: the limbs of FIX_CHUNK sums (8 MB) at a time. */
+#define FIX_CHUNK ((mmnc_int)1 << 18)
+static mmnc_int fix_chunk(mmnc_int nx, mmnc_int k)
+{
+    mmnc_int c = FIX_CHUNK / k;
+    if (c > nx) c = nx;
+    return c > 1 ? c : 1;
+}
+
+size_t mmnc_i_fix_work(const mmnc_pmf *p, mmnc_int k)
+{
+    return (size_t)fix_chunk(p->nx, k) * (size_t)k * MMNC_I_FIX_LIMBS;
+}
+
+void mmnc_i_pzx_fix(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *pz, int64_t *work)
+{
+    const mmnc_csr *Pt = p->Pt, *P = p->P;
+    mmnc_int nx = p->nx, ch = fix_chunk(nx, k);
+    for (mmnc_int c0 = 0; c0 < nx; c0 += ch) { /* chunk by chunk, the same on every rank */
+        mmnc_int c1 = c0 + ch < nx ? c0 + ch : nx, n = (c1 - c0) * k;
+        memset(work, 0, (size_t)n * MMNC_I_FIX_LIMBS * sizeof *work);
+        if (Pt) {
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > MMNC_I_OMP_MIN_WORK)
+            for (mmnc_int x = c0; x < c1; x++) {
+                int64_t *l = work + (x - c0) * k * MMNC_I_FIX_LIMBS;
+                for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++)
+                    mmnc_i_fix_add(l + labels[Pt->colind[e]] * MMNC_I_FIX_LIMBS, Pt->val[e]);
+            }
+        } else { /* one copy of the matrix: threads take ranges of the columns, each reads its part of every row */
+#pragma omp parallel if (p->nnz > MMNC_I_OMP_MIN_WORK)
+            {
+                int t = 0, nt = 1;
+#ifdef _OPENMP
+                t = omp_get_thread_num();
+                nt = omp_get_num_threads();
+#endif
+                mmnc_int a = c0 + (c1 - c0) * t / nt, b = c0 + (c1 - c0) * (t + 1) / nt;
+                for (mmnc_int y = 0; y < P->nrows && a < b; y++) {
+                    mmnc_int e = row_lower_bound(P, y, a), end = P->rowptr[y + 1];
+                    for (; e < end && P->colind[e] < b; e++)
+                        mmnc_i_fix_add(work + ((P->colind[e] - c0) * k + labels[y]) * MMNC_I_FIX_LIMBS, P->val[e]);
+                }
+            }
+        }
+        mmnc_i_disum(p, work, n * MMNC_I_FIX_LIMBS);
+        for (mmnc_int i = 0; i < n; i++) T[c0 * k + i] = mmnc_i_fix_value(work + i * MMNC_I_FIX_LIMBS);
+    }
+    memset(work, 0, (size_t)k * MMNC_I_FIX_LIMBS * sizeof *work);
+    for (mmnc_int y = 0; y < p->ny; y++) mmnc_i_fix_add(work + labels[y] * MMNC_I_FIX_LIMBS, p->py[y]);
+    mmnc_i_disum(p, work, k * MMNC_I_FIX_LIMBS);
+    for (mmnc_int z = 0; z < k; z++) pz[z] = mmnc_i_fix_value(work + z * MMNC_I_FIX_LIMBS);
 }

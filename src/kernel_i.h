@@ -17,7 +17,7 @@
 /* T = (W P)^T, nx x k: T[x*k+z] = sum_y W[z,y] P[y,x].  Hard labels (W
  * NULL) make it a scatter of rows; soft W is k x ny (W[y*k+z]).  O(nnz (k)).
  * Distributed: each rank scatters its rows, then T is summed across ranks
- * (collective; so are mmnc_i_pz, mmnc_i_spectrum and mmnc_i_stats_from). */
+ * (collective; so are mmnc_i_pz and mmnc_i_stats_from). */
 void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *T);
 
 /* The same T from the rows of P alone (pmfs without P^T): T[x*k + z] sums,
@@ -29,6 +29,14 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
  * this rank (no sum across ranks).  O(nnz k + ny log(row length) threads). */
 void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const uint8_t *l8, const double *W,
                         const double *vals, const double *rsq, double *T);
+
+/* T and pz of hard labels as mmnc_i_pzx and mmnc_i_pz make them, but every
+ * sum exact (mmnc_i_fix_add) and rounded once: the same bits in any order
+ * of the rows, for any number of threads and of ranks (collective: the
+ * limbs are summed across ranks).  work holds mmnc_i_fix_work(p, k)
+ * int64s (at most 8 MB, or 32 k bytes).  O(nnz + nx k). */
+size_t mmnc_i_fix_work(const mmnc_pmf *p, mmnc_int k);
+void mmnc_i_pzx_fix(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *T, double *pz, int64_t *work);
 
 /* P_Z from hard labels or soft W.  O(ny k), serial (deterministic). */
 void mmnc_i_pz(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, double *pz);
@@ -89,15 +97,19 @@ void mmnc_i_screen_counts(int64_t *rows, int64_t *exact, int64_t *full);
 
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
  * G = B B^T (summed over fixed blocks of x in a fixed order; distributed,
- * each rank sums a share of the blocks, then G is summed across ranks) and its
- * eigen-decomposition.  sigma (k, descending), U (k x k row-major, column i
+ * every rank sums all the blocks of its copy of T, so every rank has the
+ * bits of one process without a collective) and its eigen-decomposition.  sigma (k, descending), U (k x k row-major, column i
  * = left singular vector i).  Clusters with pz = 0 give zero rows.
  * Returns MMNC_OK or an error from LAPACK.  O(k^2 nx + k^3). */
 int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,
                     double *U, mmnc_err *err);
 
-/* Exact I(X;Z) in nats from T and pz.  O(k nx). */
-double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz);
+/* Exact I(X;Z) in nats from T and pz.  With exact, its terms summed exactly
+ * (mmnc_i_fix_add): the same bits however the clusters are numbered (and, T
+ * and pz being exact, for any number of ranks); without, in doubles in a
+ * fixed order, cheaper (the objective shown at every sweep).
+ * O(k nx). */
+double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, int exact);
 
 /* Fill stats s (initialised for k) from T and pz: spectrum, norms, MI. */
 int mmnc_i_stats_from(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, mmnc_stats *s,

@@ -123,6 +123,15 @@ mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
  * sums px, given p->ny, nx, nnz and total (pmf.c). */
 int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err);
 
+/* The sum of A's values (finite, >= 0: mmnc_csr_check), and p's P_X (the
+ * column sums of P), as exact sums rounded once (mmnc_i_fix_add; for the
+ * total the values scaled by the power of two that brings the largest below
+ * 1): the same bits for any number of ranks, so every rank of a distributed
+ * run holds the P of one process.  Collective where dist (p->dist) has
+ * several ranks (pmf.c). */
+double mmnc_i_total(const mmnc_csr *A, const mmnc_dist *dist);
+int mmnc_i_pmf_px(mmnc_pmf *p, mmnc_err *err);
+
 /* mmnc_dtm_mul / mmnc_dtm_tmul keeping their large buffer (the panels of X)
  * in ws from one product to the next, so that an iteration does not map and
  * zero it again; same results.  ws starts as {NULL, 0} and ends with
@@ -141,11 +150,40 @@ void mmnc_i_mulws_free(mmnc_i_mulws *ws);
 void mmnc_i_sign_start(const mmnc_pmf *p, mmnc_int m, mmnc_int z, uint64_t seed, int32_t *col, double *sgn,
                        double *Q);
 
-/* s[i] = sum of row i of A (pmf.c). */
+/* s[i] = sum of row i of A, exact and rounded once (mmnc_i_fix_add; |values| < 2^62), as
+ * mmnc_i_pmf_px sums the columns: a symmetric P has P_Y = P_X bit for bit (pmf.c). */
 void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 
 /* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
 double mmnc_i_sum(const double *x, mmnc_int n);
+
+/* Exact sums.  A value v is held as the integer round(v 2^90), in
+ * MMNC_I_FIX_LIMBS signed limbs of 30 bits (limb i weighs 2^(30 i - 90)),
+ * and added limb by limb: integer additions, so a sum is the same bits in
+ * any order, on any number of threads, and summed across ranks by
+ * mmnc_i_disum.  Only parts of v below 2^-91 are lost (rounded, the same
+ * way every time); |v| < 2^62, and at most 2^32 values a sum between two
+ * calls of mmnc_i_fix_carry, which brings the lower limbs back into [0,
+ * 2^30) (the same sum).  mmnc_i_fix_value carries and rounds the sum to a
+ * double, a function of the exact sum alone. */
+#define MMNC_I_FIX_LIMBS 4
+static inline void mmnc_i_fix_add(int64_t *l, double v)
+{
+    /* each step exact: the integer part (a conversion truncates, without a call) taken away, the rest
+     * scaled by 2^30; the last limb rounded half away from zero */
+    int64_t q = (int64_t)v;
+    l[3] += q;
+    v = (v - (double)q) * 0x1p30;
+    q = (int64_t)v;
+    l[2] += q;
+    v = (v - (double)q) * 0x1p30;
+    q = (int64_t)v;
+    l[1] += q;
+    v = (v - (double)q) * 0x1p30;
+    l[0] += (int64_t)(v >= 0.0 ? v + 0.5 : v - 0.5);
+}
+void mmnc_i_fix_carry(int64_t *l);
+double mmnc_i_fix_value(int64_t *l);
 
 /* Work (entries touched, or multiply-adds) below which a loop runs on one
  * thread: starting an OpenMP team costs more than it saves.  Results never

@@ -196,6 +196,7 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
 {
     mmnc_model *m = NULL;
     double *T = NULL;
+    int64_t *fix = NULL;
     int status = MMNC_OK, hard_steps;
     mmnc_int k, nx;
     char buf[32];
@@ -234,8 +235,13 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
     MMNC_ALLOC(m->pzx, k * nx, err, status);
     MMNC_ALLOC(T, nx * k, err, status);
     memcpy(m->px, p->px, (size_t)nx * sizeof(double));
-    mmnc_i_pzx(p, k, hard_steps ? r->label : NULL, hard_steps ? NULL : r->W, T); /* collective */
-    mmnc_i_pz(p, k, hard_steps ? r->label : NULL, hard_steps ? NULL : r->W, m->pz); /* collective */
+    if (hard_steps) { /* exact sums (collective): the same bits for any number of ranks */
+        MMNC_ALLOC(fix, mmnc_i_fix_work(p, k), err, status);
+        mmnc_i_pzx_fix(p, k, r->label, T, m->pz, fix);
+    } else {
+        mmnc_i_pzx(p, k, NULL, r->W, T);    /* collective */
+        mmnc_i_pz(p, k, NULL, r->W, m->pz); /* collective */
+    }
     for (mmnc_int z = 0; z < k; z++)
         for (mmnc_int x = 0; x < nx; x++) m->pzx[z * nx + x] = T[x * k + z];
     MMNC_CALLOC(m->col_ids, nx, err, status);
@@ -257,6 +263,7 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
     m = NULL;
 cleanup:
     mmnc_i_free(T);
+    mmnc_i_free(fix);
     mmnc_model_free(m);
     return status;
 }

@@ -29,9 +29,9 @@ void mmnc_i_row_sums(const mmnc_csr *A, double *s)
 {
 #pragma omp parallel for schedule(static) if (A->nnz > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int i = 0; i < A->nrows; i++) {
-        double t = 0.0;
-        for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) t += A->val[e];
-        s[i] = t;
+        int64_t l[MMNC_I_FIX_LIMBS] = {0};
+        for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) mmnc_i_fix_add(l, A->val[e]);
+        s[i] = mmnc_i_fix_value(l);
     }
 }
 
@@ -106,16 +106,53 @@ int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err)
     MMNC_ALLOC(p->py, p->ny ? p->ny : 1, err, status);
     MMNC_ALLOC(p->px, p->nx, err, status);
     mmnc_i_row_sums(p->P, p->py);
-    if (p->Pt) {
-        mmnc_i_row_sums(p->Pt, p->px);
-    } else { /* column sums in the order of P^T's rows: the same bits */
-        const mmnc_csr *P = p->P;
-        memset(p->px, 0, (size_t)p->nx * sizeof(double));
-        for (mmnc_int y = 0; y < P->nrows; y++)
-            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) p->px[P->colind[e]] += P->val[e];
-    }
+    if (!mmnc_i_distributed(p)) status = mmnc_i_pmf_px(p, err); /* distributed: once the ranks agree */
 cleanup:
     return status;
+}
+
+double mmnc_i_total(const mmnc_csr *A, const mmnc_dist *dist)
+{
+    int64_t l[MMNC_I_FIX_LIMBS] = {0};
+    double m = 0.0;
+    int e;
+    for (mmnc_int i = 0; i < A->nnz; i++)
+        if (A->val[i] > m) m = A->val[i]; /* finite and >= 0 (mmnc_csr_check) */
+    if (dist && dist->size > 1) dist->max(dist, &m, 1);
+    if (!(m > 0.0)) return 0.0; /* on every rank alike: the caller reports it */
+    e = ilogb(m) + 1; /* m < 2^e */
+    for (mmnc_int i = 0; i < A->nnz; i++) {
+        mmnc_i_fix_add(l, ldexp(A->val[i], -e));
+        if ((i & 0x3fffffff) == 0x3fffffff) mmnc_i_fix_carry(l);
+    }
+    if (dist && dist->size > 1) dist->isum(dist, l, MMNC_I_FIX_LIMBS);
+    return ldexp(mmnc_i_fix_value(l), e);
+}
+
+int mmnc_i_pmf_px(mmnc_pmf *p, mmnc_err *err)
+{
+    int64_t *l = mmnc_i_calloc((size_t)(p->nx > 0 ? p->nx : 1) * MMNC_I_FIX_LIMBS, sizeof *l);
+    int status = l ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_i_agree(p->dist, status, err)) != MMNC_OK) {
+        mmnc_i_free(l);
+        return status;
+    }
+    if (p->Pt) {
+        const mmnc_csr *Pt = p->Pt;
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz > MMNC_I_OMP_MIN_WORK)
+        for (mmnc_int x = 0; x < p->nx; x++)
+            for (mmnc_int e = Pt->rowptr[x]; e < Pt->rowptr[x + 1]; e++)
+                mmnc_i_fix_add(l + x * MMNC_I_FIX_LIMBS, Pt->val[e]);
+    } else { /* one copy of the matrix: scatter its rows (the same exact sums) */
+        const mmnc_csr *P = p->P;
+        for (mmnc_int y = 0; y < P->nrows; y++)
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++)
+                mmnc_i_fix_add(l + P->colind[e] * MMNC_I_FIX_LIMBS, P->val[e]);
+    }
+    mmnc_i_disum(p, l, p->nx * MMNC_I_FIX_LIMBS);
+    for (mmnc_int x = 0; x < p->nx; x++) p->px[x] = mmnc_i_fix_value(l + x * MMNC_I_FIX_LIMBS);
+    mmnc_i_free(l);
+    return MMNC_OK;
 }
 
 int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
@@ -138,7 +175,7 @@ int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err)
     p->ny_all = A->nrows;
     p->nx = A->ncols;
     p->nnz = A->nnz;
-    p->total = mmnc_i_sum(A->val, A->nnz);
+    p->total = mmnc_i_total(A, NULL);
     if (!(p->total > 0.0) || !isfinite(p->total)) {
         status = mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", p->total);
         goto cleanup;

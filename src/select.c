@@ -51,46 +51,50 @@
 #include "kernel_i.h"
 
 #define LOO_GRID 8     /* values of the pseudo-mass a */
-#define LOO_BLOCK 2048 /* rows per partial sum: a fixed partition, the same sums for any thread count */
+#define LOO_BLOCK 2048 /* rows per thread's task */
 
 static double loo_alpha(int g, mmnc_int ny_all) { return ldexp(1.0, 2 * g - 2) / (double)ny_all; }
 
 int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *score, double *alpha,
                      mmnc_err *err)
 {
-    double *T = NULL, *pz = NULL, *part = NULL, a[LOO_GRID], tot[LOO_GRID];
+    double *T = NULL, *pz = NULL, a[LOO_GRID], tot[LOO_GRID];
+    int64_t *part = NULL, *fix = NULL;
     mmnc_int ny = p->ny, nx = p->nx, nb = (ny + LOO_BLOCK - 1) / LOO_BLOCK;
     const mmnc_csr *P = p->P;
     int status = MMNC_OK, best = 0;
     MMNC_ALLOC(T, nx * k, err, status);
     MMNC_ALLOC(pz, k, err, status);
-    MMNC_CALLOC(part, (nb > 0 ? nb : 1) * LOO_GRID, err, status);
-    mmnc_i_pzx(p, k, labels, NULL, T); /* collective */
-    mmnc_i_pz(p, k, labels, NULL, pz); /* collective */
+    MMNC_ALLOC(fix, mmnc_i_fix_work(p, k), err, status);
+    MMNC_CALLOC(part, (nb > 0 ? nb : 1) * LOO_GRID * MMNC_I_FIX_LIMBS, err, status); /* nb = 0: zeros */
+    mmnc_i_pzx_fix(p, k, labels, T, pz, fix); /* collective */
     for (int g = 0; g < LOO_GRID; g++) a[g] = loo_alpha(g, p->ny_all);
+    /* each row's terms summed in its order, the rows' sums exactly (mmnc_i_fix_add): the same bits for
+     * any number of threads and of ranks */
 #pragma omp parallel for schedule(dynamic, 1) if (p->nnz > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int b = 0; b < nb; b++) {
-        double acc[LOO_GRID] = {0}, dl[LOO_GRID];
+        double acc[LOO_GRID], dl[LOO_GRID];
+        int64_t l[LOO_GRID * MMNC_I_FIX_LIMBS] = {0};
         mmnc_int y1 = (b + 1) * LOO_BLOCK < ny ? (b + 1) * LOO_BLOCK : ny;
         for (mmnc_int y = b * LOO_BLOCK; y < y1; y++) {
             mmnc_int z = labels[y];
             double rest = pz[z] - p->py[y];
             if (rest < 0.0) rest = 0.0;
-            for (int g = 0; g < LOO_GRID; g++) dl[g] = log(rest + a[g]);
+            for (int g = 0; g < LOO_GRID; g++) dl[g] = log(rest + a[g]), acc[g] = 0.0;
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
                 mmnc_int x = P->colind[e];
                 double v = P->val[e], r = (T[x * k + z] - v) / p->px[x];
                 if (r < 0.0) r = 0.0; /* rounding when y holds all of P(z, x) */
                 for (int g = 0; g < LOO_GRID; g++) acc[g] += v * (log(r + a[g]) - dl[g]);
             }
+            for (int g = 0; g < LOO_GRID; g++) mmnc_i_fix_add(l + g * MMNC_I_FIX_LIMBS, acc[g]);
         }
-        memcpy(part + b * LOO_GRID, acc, sizeof acc);
+        memcpy(part + b * LOO_GRID * MMNC_I_FIX_LIMBS, l, sizeof l);
     }
-    for (int g = 0; g < LOO_GRID; g++) {
-        tot[g] = 0.0;
-        for (mmnc_int b = 0; b < nb; b++) tot[g] += part[b * LOO_GRID + g];
-    }
-    mmnc_i_dsum(p, tot, LOO_GRID);
+    for (mmnc_int b = 1; b < nb; b++)
+        for (int i = 0; i < LOO_GRID * MMNC_I_FIX_LIMBS; i++) part[i] += part[b * LOO_GRID * MMNC_I_FIX_LIMBS + i];
+    mmnc_i_disum(p, part, LOO_GRID * MMNC_I_FIX_LIMBS);
+    for (int g = 0; g < LOO_GRID; g++) tot[g] = mmnc_i_fix_value(part + g * MMNC_I_FIX_LIMBS);
     for (int g = 1; g < LOO_GRID; g++)
         if (tot[g] > tot[best]) best = g;
     *score = tot[best];
@@ -98,6 +102,7 @@ int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doub
 cleanup:
     mmnc_i_free(T);
     mmnc_i_free(pz);
+    mmnc_i_free(fix);
     mmnc_i_free(part);
     return status;
 }

@@ -259,6 +259,21 @@ double mmnc_i_sum(const double *x, mmnc_int n)
     return s;
 }
 
+void mmnc_i_fix_carry(int64_t *l)
+{
+    for (int i = 0; i + 1 < MMNC_I_FIX_LIMBS; i++) { /* the lower limbs in [0, 2^30) */
+        int64_t c = l[i] >> 30; /* floor division: GCC and Clang shift signed values arithmetically */
+        l[i] -= c * ((int64_t)1 << 30);
+        l[i + 1] += c;
+    }
+}
+
+double mmnc_i_fix_value(int64_t *l)
+{
+    mmnc_i_fix_carry(l);
+    return (((double)l[0] * 0x1p-30 + (double)l[1]) * 0x1p-30 + (double)l[2]) * 0x1p-30 + (double)l[3];
+}
+
 mmnc_i_threads mmnc_i_threads_push(int threads)
 {
     mmnc_i_threads saved = {1, 1};

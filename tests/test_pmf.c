@@ -357,6 +357,95 @@ static void test_symmetry_check(void)
     mmnc_csr_free(A);
 }
 
+/* Exact sums (mmnc_i_fix_add): the same bits in any order, exact where a
+ * double sum is not, and what the pmf and the cluster statistics are made
+ * of: P_X the exact column sums of P, I(X;Z) the same bits for a partition
+ * however its clusters are numbered. */
+static double fix_sum(const double *v, const mmnc_int *idx, mmnc_int n)
+{
+    int64_t l[MMNC_I_FIX_LIMBS] = {0};
+    for (mmnc_int i = 0; i < n; i++) mmnc_i_fix_add(l, v[idx ? idx[i] : i]);
+    return mmnc_i_fix_value(l);
+}
+
+static void test_exact_sums(void)
+{
+    enum { N = 5000 };
+    static double v[N];
+    static mmnc_int rev[N], shuf[N];
+    mmnc_rng rng;
+    mmnc_rng_seed(&rng, 5);
+    for (mmnc_int i = 0; i < N; i++) { /* signed, from 1e-17 to 1e3 */
+        v[i] = exp(-40.0 + 47.0 * mmnc_rng_uniform(&rng)) * (mmnc_rng_uniform(&rng) < 0.3 ? -1.0 : 1.0);
+        rev[i] = N - 1 - i;
+        shuf[i] = i;
+    }
+    for (mmnc_int i = N - 1; i > 0; i--) {
+        mmnc_int j = mmnc_rng_below(&rng, i + 1), t = shuf[i];
+        shuf[i] = shuf[j], shuf[j] = t;
+    }
+    double a = fix_sum(v, NULL, N), b = fix_sum(v, rev, N), c = fix_sum(v, shuf, N), naive = 0.0, fwd = 0.0;
+    CHECK(memcmp(&a, &b, sizeof a) == 0 && memcmp(&a, &c, sizeof a) == 0);
+    for (mmnc_int i = 0; i < N; i++) fwd += v[i], naive += v[shuf[i]];
+    CHECK(fabs(a - fwd) <= 1e-12 * fabs(a) + 1e-12 && fabs(a - naive) <= 1e-12 * fabs(a) + 1e-12);
+    /* exact where the doubles lose it: 1, then 1000 x 2^-60, then -1 */
+    double w[1002];
+    w[0] = 1.0, w[1001] = -1.0;
+    for (int i = 1; i <= 1000; i++) w[i] = 0x1p-60;
+    CHECK(fix_sum(w, NULL, 1002) == 1000.0 * 0x1p-60);
+    /* multiples of 2^-40 whose sum is a double: that double exactly; signs mixed across limbs */
+    double u[4] = {0.75, -0.25, 3.0 * 0x1p-40, -0x1p-40};
+    CHECK(fix_sum(u, NULL, 4) == 0.5 + 0x1p-39);
+    int64_t l[MMNC_I_FIX_LIMBS] = {0};
+    for (int i = 0; i < 3000; i++) mmnc_i_fix_add(l, -0.9999999);
+    int64_t m[MMNC_I_FIX_LIMBS];
+    memcpy(m, l, sizeof l);
+    mmnc_i_fix_carry(m);
+    CHECK(mmnc_i_fix_value(l) == mmnc_i_fix_value(m));
+    CHECK(m[0] >= 0 && m[0] < ((int64_t)1 << 30) && m[1] >= 0 && m[1] < ((int64_t)1 << 30));
+
+    /* the pmf: P_X the exact column sums of P, the total that of the values */
+    mmnc_csr *A = test_random_csr(300, 120, 0.1, 23);
+    mmnc_pmf *p = NULL;
+    if (!A) return;
+    for (mmnc_int e = 0; e < A->nnz; e++) A->val[e] = floor(A->val[e] * 1000.0) + 1.0; /* counts */
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    if (p) {
+        double tot = 0.0;
+        for (mmnc_int e = 0; e < A->nnz; e++) tot += A->val[e]; /* integers: exact in doubles */
+        CHECK(p->total == tot);
+        int ok = 1;
+        for (mmnc_int x = 0; x < p->nx; x++) {
+            int64_t cl[MMNC_I_FIX_LIMBS] = {0};
+            for (mmnc_int y = p->ny - 1; y >= 0; y--) /* the rows backwards */
+                for (mmnc_int e = p->P->rowptr[y]; e < p->P->rowptr[y + 1]; e++)
+                    if (p->P->colind[e] == x) mmnc_i_fix_add(cl, p->P->val[e]);
+            double s = mmnc_i_fix_value(cl);
+            ok &= memcmp(&s, &p->px[x], sizeof s) == 0;
+        }
+        CHECK(ok);
+        /* I(X;Z) of a partition and of the same partition numbered backwards: the same bits */
+        enum { K = 7 };
+        mmnc_int *lab = malloc((size_t)p->ny * sizeof *lab), *lab2 = malloc((size_t)p->ny * sizeof *lab2);
+        mmnc_stats s1, s2;
+        CHECK_OK(mmnc_stats_init(&s1, K, NULL));
+        CHECK_OK(mmnc_stats_init(&s2, K, NULL));
+        for (mmnc_int y = 0; y < p->ny; y++) lab[y] = (y * 5 + y / 7) % K, lab2[y] = K - 1 - lab[y];
+        CHECK_OK(mmnc_coupling_stats(p, K, lab, NULL, &s1, NULL));
+        CHECK_OK(mmnc_coupling_stats(p, K, lab2, NULL, &s2, NULL));
+        CHECK(memcmp(&s1.mi, &s2.mi, sizeof s1.mi) == 0);
+        CHECK(s1.mi > 0.0);
+        int same = 1;
+        for (int z = 0; z < K; z++) same &= memcmp(&s1.pz[z], &s2.pz[K - 1 - z], sizeof(double)) == 0;
+        CHECK(same);
+        mmnc_stats_free(&s1);
+        mmnc_stats_free(&s2);
+        free(lab), free(lab2);
+    }
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
 int main(void)
 {
     test_top_singular_pair();
@@ -367,5 +456,6 @@ int main(void)
     test_alloc_failures();
     test_symmetric_shared();
     test_symmetry_check();
+    test_exact_sums();
     return test_done();
 }

@@ -688,8 +688,10 @@ int cmd_cluster(int argc, char **argv)
         goto done;
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
-    prm.progress = on_progress;
-    prm.progress_ctx = &pctx;
+    if (!quiet) { /* the objective of every sweep costs k |X| logarithms: made only where it may be shown */
+        prm.progress = on_progress;
+        prm.progress_ctx = &pctx;
+    }
     if (mmnc_cluster(p, &prm, &res, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     cli_comm_stats(&comm_s, &comm_b); /* rank 0's, for the clustering (load included) */
     if ((rc = cli_gather_labels(CMD, p, res->label, &labels_all)) != CLI_EXIT_OK) goto done; /* on rank 0 */

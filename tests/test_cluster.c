@@ -361,8 +361,8 @@ static void test_alloc_failures(void)
 }
 
 /* A pmf without P^T (MMNC_PMF_NO_TRANSPOSE, built from A's own arrays with
- * MMNC_PMF_TAKE) gives the same bits as the two-copy pmf: every solver path,
- * the DTM products and the SVD, on 1 and 2 threads. */
+ * MMNC_PMF_TAKE) gives the same bits as the two-copy pmf: every solver path
+ * (the default's too), the DTM products and the SVD, on 1 and 2 threads. */
 static void test_one_copy(void)
 {
     mmnc_csr *A = test_random_csr(1500, 300, 0.08, 5), *B = test_random_csr(1500, 300, 0.08, 5);
@@ -388,6 +388,7 @@ static void test_one_copy(void)
         free(X), free(Y1), free(Y2);
         struct { int alg, init, exact, pz; } cases[] = {
             {2, MMNC_INIT_RANDOM, 0, 0}, {2, MMNC_INIT_SPECTRAL, 0, 0}, {1, MMNC_INIT_KMEANSPP, 0, 0},
+            {MMNC_ALG_INFORMATION, MMNC_INIT_RANDOM, 0, 0}, /* the default: exact sums from P's rows alone */
 #ifdef MMNC_HAVE_GLPK
             {2, MMNC_INIT_RANDOM, 0, 1}, {1, MMNC_INIT_RANDOM, 1, 0},
 #endif

@@ -154,9 +154,6 @@ void mmnc_i_sign_start(const mmnc_pmf *p, mmnc_int m, mmnc_int z, uint64_t seed,
  * mmnc_i_pmf_px sums the columns: a symmetric P has P_Y = P_X bit for bit (pmf.c). */
 void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 
-/* Deterministic parallel sum of x[0..n-1]: fixed blocks, summed in order. */
-double mmnc_i_sum(const double *x, mmnc_int n);
-
 /* Exact sums.  A value v is held as the integer round(v 2^90), in
  * MMNC_I_FIX_LIMBS signed limbs of 30 bits (limb i weighs 2^(30 i - 90)),
  * and added limb by limb: integer additions, so a sum is the same bits in

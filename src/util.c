@@ -230,34 +230,7 @@ mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x)
     return x;
 }
 
-/* ---- parallel helpers ------------------------------------------------------ */
-
-#define SUM_BLOCK 4096
-
-double mmnc_i_sum(const double *x, mmnc_int n)
-{
-    mmnc_int nb = (n + SUM_BLOCK - 1) / SUM_BLOCK;
-    double small[64], *part = nb <= 64 ? small : mmnc_i_malloc((size_t)nb, sizeof(double));
-    double s = 0.0;
-    if (!part) { /* serial fallback gives the same blocked order */
-        for (mmnc_int b = 0; b < nb; b++) {
-            double t = 0.0;
-            for (mmnc_int i = b * SUM_BLOCK; i < n && i < (b + 1) * SUM_BLOCK; i++) t += x[i];
-            s += t;
-        }
-        return s;
-    }
-#pragma omp parallel for schedule(static) if (nb > 8)
-    for (mmnc_int b = 0; b < nb; b++) {
-        double t = 0.0;
-        mmnc_int end = (b + 1) * SUM_BLOCK < n ? (b + 1) * SUM_BLOCK : n;
-        for (mmnc_int i = b * SUM_BLOCK; i < end; i++) t += x[i];
-        part[b] = t;
-    }
-    for (mmnc_int b = 0; b < nb; b++) s += part[b];
-    if (part != small) mmnc_i_free(part);
-    return s;
-}
+/* ---- exact sums (mmnc_i.h) and thread settings ------------------------- */
 
 void mmnc_i_fix_carry(int64_t *l)
 {

@@ -371,12 +371,9 @@ cleanup:
 double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, int exact)
 {
     mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
-    double s = 0.0, *sum = mmnc_i_calloc((size_t)(nb ? nb : 1), sizeof *sum);
+    double s = 0.0, *sum = exact ? NULL : mmnc_i_calloc((size_t)(nb ? nb : 1), sizeof *sum);
     int64_t *part = exact ? mmnc_i_calloc((size_t)(nb ? nb : 1) * MMNC_I_FIX_LIMBS, sizeof *part) : NULL;
-    if (!sum || (exact && !part)) {
-        mmnc_i_free(sum);
-        return NAN;
-    }
+    if (!sum && !part) return NAN;
 #pragma omp parallel for schedule(static) if (nb > 1)
     for (mmnc_int b = 0; b < nb; b++) {
         int64_t l[MMNC_I_FIX_LIMBS] = {0}; /* local: in registers */
@@ -390,7 +387,7 @@ double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const 
                 else acc += t * log(t / (pz[z] * p->px[x]));
             }
         if (exact) memcpy(part + b * MMNC_I_FIX_LIMBS, l, sizeof l);
-        sum[b] = acc;
+        else sum[b] = acc;
     }
     if (exact) {
         for (mmnc_int b = 1; b < nb; b++)

@@ -688,7 +688,7 @@ int cmd_cluster(int argc, char **argv)
         goto done;
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
-    if (!quiet) { /* the objective of every sweep costs k |X| logarithms: made only where it may be shown */
+    if (!quiet) { /* with -q no progress function: the information moves then keep no running sum for it */
         prm.progress = on_progress;
         prm.progress_ctx = &pctx;
     }

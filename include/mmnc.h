@@ -838,7 +838,8 @@ typedef enum {
 #define MMNC_MERGE_SPLIT_DEFAULT 8
 
 /* Called about once per iteration of a start (restart: its index; objective:
- * the solver's).  Return 0 to go on; nonzero stops the run: every start ends
+ * the solver's; for the information moves, J from the sums the moves keep,
+ * the result's exact J up to roundings).  Return 0 to go on; nonzero stops the run: every start ends
  * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
  * (how an interactive caller stops a long run: the Python binding returns 1
  * on Ctrl-C).  The kept start's polish and the merge-split trials report

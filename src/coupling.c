@@ -50,7 +50,7 @@ int mmnc_i_stats_from(const mmnc_pmf *p, mmnc_int k, const double *T, const doub
     }
     s->mi_local = 0.5 * (s->frob - 1.0);
     s->frob = sqrt(s->frob);
-    s->mi = mmnc_i_mutual_info(p, k, T, pz, 1);
+    s->mi = mmnc_i_mutual_info(p, k, T, pz);
 cleanup:
     mmnc_i_free(U);
     return status;

@@ -368,35 +368,26 @@ cleanup:
     return status;
 }
 
-double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, int exact)
+double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz)
 {
     mmnc_int nx = p->nx, nb = (nx + XBLOCK - 1) / XBLOCK;
-    double s = 0.0, *sum = exact ? NULL : mmnc_i_calloc((size_t)(nb ? nb : 1), sizeof *sum);
-    int64_t *part = exact ? mmnc_i_calloc((size_t)(nb ? nb : 1) * MMNC_I_FIX_LIMBS, sizeof *part) : NULL;
-    if (!sum && !part) return NAN;
+    double s;
+    int64_t *part = mmnc_i_calloc((size_t)(nb ? nb : 1) * MMNC_I_FIX_LIMBS, sizeof *part);
+    if (!part) return NAN;
 #pragma omp parallel for schedule(static) if (nb > 1)
     for (mmnc_int b = 0; b < nb; b++) {
         int64_t l[MMNC_I_FIX_LIMBS] = {0}; /* local: in registers */
-        double acc = 0.0;
         mmnc_int end = (b + 1) * XBLOCK < nx ? (b + 1) * XBLOCK : nx;
         for (mmnc_int x = b * XBLOCK; x < end; x++)
             for (mmnc_int z = 0; z < k; z++) {
                 double t = T[x * k + z];
-                if (!(t > 0.0)) continue;
-                if (exact) mmnc_i_fix_add(l, t * log(t / (pz[z] * p->px[x])));
-                else acc += t * log(t / (pz[z] * p->px[x]));
+                if (t > 0.0) mmnc_i_fix_add(l, t * log(t / (pz[z] * p->px[x])));
             }
-        if (exact) memcpy(part + b * MMNC_I_FIX_LIMBS, l, sizeof l);
-        else sum[b] = acc;
+        memcpy(part + b * MMNC_I_FIX_LIMBS, l, sizeof l);
     }
-    if (exact) {
-        for (mmnc_int b = 1; b < nb; b++)
-            for (int i = 0; i < MMNC_I_FIX_LIMBS; i++) part[i] += part[b * MMNC_I_FIX_LIMBS + i];
-        s = mmnc_i_fix_value(part);
-    } else {
-        for (mmnc_int b = 0; b < nb; b++) s += sum[b];
-    }
-    mmnc_i_free(sum);
+    for (mmnc_int b = 1; b < nb; b++)
+        for (int i = 0; i < MMNC_I_FIX_LIMBS; i++) part[i] += part[b * MMNC_I_FIX_LIMBS + i];
+    s = mmnc_i_fix_value(part);
     mmnc_i_free(part);
     return s;
 }

@@ -104,12 +104,11 @@ void mmnc_i_screen_counts(int64_t *rows, int64_t *exact, int64_t *full);
 int mmnc_i_spectrum(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, double *sigma,
                     double *U, mmnc_err *err);
 
-/* Exact I(X;Z) in nats from T and pz.  With exact, its terms summed exactly
+/* Exact I(X;Z) in nats from T and pz, its terms summed exactly
  * (mmnc_i_fix_add): the same bits however the clusters are numbered (and, T
- * and pz being exact, for any number of ranks); without, in doubles in a
- * fixed order, cheaper (the objective shown at every sweep).
+ * and pz being exact, for any number of ranks).  NAN when out of memory.
  * O(k nx). */
-double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, int exact);
+double mmnc_i_mutual_info(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz);
 
 /* Fill stats s (initialised for k) from T and pz: spectrum, norms, MI. */
 int mmnc_i_stats_from(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, mmnc_stats *s,

@@ -156,6 +156,17 @@ static void test_monotone_and_planted(void)
         if (t->restart[i] == t->restart[i - 1] && t->obj[i] < t->obj[i - 1] - 1e-12) mono = 0;
     CHECK(mono);
     CHECK_NEAR(r->objective, r->stats.mi, 1e-12);
+    /* the value shown after each sweep (from the moves' table of T log T) is the objective of
+     * the partition: each start's last one is its objective, the kept start's (after its
+     * polish) the result's */
+    for (int s = 0; s < r->restarts; s++) {
+        int last = -1;
+        for (int i = 0; i < t->n; i++)
+            if (t->restart[i] == s) last = i;
+        CHECK(last >= 0);
+        if (last >= 0)
+            CHECK_NEAR(t->obj[last], s == r->best_restart ? r->objective : r->restart_objective[s], 1e-12);
+    }
     CHECK_OK(mmnc_evaluate(600, r->label, truth, &sc, NULL));
     CHECK(sc.acc >= 0.97);
     mmnc_result_free(r);

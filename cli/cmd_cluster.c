@@ -133,7 +133,10 @@ typedef struct progress_ctx {
 static int on_progress(void *ctx, int restart, int iter, double obj)
 {
     progress_ctx *c = ctx;
-    cli_progress_say(&c->pr, "start %d/%d, iteration %d, objective %.6f", restart + 1, c->restarts, iter, obj);
+    if (restart < 0) /* the spectral embedding of --init spectral */
+        cli_progress_say(&c->pr, "spectral embedding, iteration %d, change %.2g", iter, obj);
+    else
+        cli_progress_say(&c->pr, "start %d/%d, iteration %d, objective %.6f", restart + 1, c->restarts, iter, obj);
     return 0;
 }
 

@@ -75,10 +75,30 @@ static void usage(FILE *fp)
             "                        beyond it, sorted runs go to a temporary file in\n"
             "                        $TMPDIR (or /tmp) and are merged at the end: the\n"
             "                        same matrix, bit for bit; 0 = no limit (default)\n"
-            "  -q, --quiet           no summary on stderr\n"
+            "  -q, --quiet           no progress or summary on stderr\n"
             "  -h, --help            this help\n"
             "\n"
             "Example: mmnc cooc -w 5 --min-count 20 novel.txt.gz -o words.mtx\n");
+}
+
+/* The progress line: the pass and the tokens read in it (in the second,
+ * of those the first counted). */
+typedef struct cooc_progress {
+    cli_progress pr;
+    double total; /* the first pass's tokens */
+} cooc_progress;
+
+static int on_progress(void *ctx, int pass, int block, double tokens)
+{
+    cooc_progress *c = ctx;
+    (void)block;
+    if (pass == 1) {
+        c->total = tokens;
+        cli_progress_say(&c->pr, "pass 1 of 2 (the words): %.1f M tokens", tokens / 1e6);
+    } else {
+        cli_progress_say(&c->pr, "pass 2 of 2 (the pairs): %.1f of %.1f M tokens", tokens / 1e6, c->total / 1e6);
+    }
+    return 0;
 }
 
 int cmd_cooc(int argc, char **argv)
@@ -105,6 +125,7 @@ int cmd_cooc(int argc, char **argv)
     char *vocab_owned = NULL;
     mmnc_outfile vo = {0};
     int quiet = 0, c, rc = CLI_EXIT_OK, nfiles;
+    cooc_progress pr = {{0.0, 0.0, 0}, 0.0};
     long long v;
     mmnc_csr *A = NULL;
     char **words = NULL;
@@ -174,6 +195,9 @@ int cmd_cooc(int argc, char **argv)
     cli_tmp_watch(vocab_path);
     cli_tmp_watch(output);
     tbuild = cli_now();
+    cli_progress_start(&pr.pr, quiet);
+    o.progress = on_progress; /* about once a second after the first */
+    o.progress_ctx = &pr;
     if (mmnc_cooc_build_ex((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &info,
                            &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);

@@ -41,7 +41,7 @@ static void help(void)
            "                        in the summary (two more sparse products)\n"
            "  -s, --seed N          seed of the random start (default 1)\n"
            "  -t, --threads N       threads, 0 = all cores (default 0)\n"
-           "  -q, --quiet           no summary on stderr\n"
+           "  -q, --quiet           no progress or summary on stderr\n"
            "  -h, --help            this help\n\n"
            "Example: mmnc cooc novels/*.txt -o words.mtx && mmnc embed words.mtx -d 300 -o words.bin\n\n");
     cli_load_help(stdout);
@@ -63,7 +63,21 @@ static char *cooc_vocab(const char *data)
     return p;
 }
 
-/* Long (~145 lines): options (one case each), then load, embed, gather
+/* The progress line: the iteration and how far the singular values still move. */
+typedef struct embed_progress {
+    cli_progress pr;
+    double tol;
+} embed_progress;
+
+static int on_progress(void *ctx, int restart, int iter, double change)
+{
+    embed_progress *c = ctx;
+    (void)restart;
+    cli_progress_say(&c->pr, "iteration %d, change of the singular values %.2g (to reach: %g)", iter, change, c->tol);
+    return 0;
+}
+
+/* Long (~150 lines): options (one case each), then load, embed, gather
  * and write; each step is a library call or a helper above. */
 int cmd_embed(int argc, char **argv)
 {
@@ -83,6 +97,7 @@ int cmd_embed(int argc, char **argv)
     const char *out = NULL, *rnames_path = NULL, *sv_path = NULL, *data_path;
     char *vocab_guess = NULL, **rnames = NULL, **words = NULL;
     int binary = -1, quiet = 0, c, longidx, rc = CLI_EXIT_OK, iters = 0, st;
+    embed_progress ep;
     long long v;
     double dv, *E = NULL, *Eall = NULL, *sigma = NULL, *res = NULL, t0 = cli_now(), t_load, t_svd;
     mmnc_int worst = 0;
@@ -151,6 +166,12 @@ int cmd_embed(int argc, char **argv)
     if (!quiet && root)
         fprintf(stderr, "mmnc embed: %lld x %lld, %lld nonzeros: SVD for %lld dimensions ...\n", (long long)p->ny_all,
                 (long long)p->nx, (long long)nnz_all, (long long)eo.dim);
+    if (!quiet) { /* the iterations, about once a second after the first */
+        cli_progress_start(&ep.pr, 0);
+        ep.tol = eo.tol;
+        eo.progress = on_progress;
+        eo.progress_ctx = &ep;
+    }
     st = mmnc_embed(p, &eo, sigma, E, &iters, &err);
     if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
     if (st == MMNC_ENOCONV && !quiet)

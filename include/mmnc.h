@@ -665,6 +665,14 @@ MMNC_API int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_
 /* Embeddings from the DTM                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* A progress function, called by the long computations that take one
+ * (mmnc_embed, mmnc_cooc_build, mmnc_cluster: mmnc_embed_opts.progress,
+ * mmnc_cooc_opts.progress, mmnc_params.progress)
+ * about once per iteration with ctx, where they are (restart, iter) and a
+ * figure of their progress (objective), as each documents.  Return 0 to go
+ * on, nonzero to stop: the computation then returns MMNC_ECANCELED. */
+typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
+
 typedef struct mmnc_embed_opts {
     mmnc_int dim;        /* d, the number of coordinates per row (default 640, the paper's) */
     int keep_trivial;    /* 1: keep the pair sigma = 1, U = sqrt(P_Y), which gives every row
@@ -677,6 +685,11 @@ typedef struct mmnc_embed_opts {
     int maxit;           /* at most this many iterations (default 50) */
     uint64_t seed;       /* of the random start (default 1) */
     int threads;         /* 0 = OpenMP default */
+    mmnc_progress_fn progress; /* called after each iteration with restart 0, iter its number and,
+                            as objective, the change that tol is compared with; nonzero stops
+                            the computation (MMNC_ECANCELED, E and sigma not written); in a
+                            distributed run every rank must return the same (default NULL) */
+    void *progress_ctx;
 } mmnc_embed_opts;
 
 MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
@@ -702,7 +715,8 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * iterations done.  Deterministic given o->seed for any number of threads.
  * Errors: MMNC_EINVAL (d < 1 or d + 1 > min(|Y|, |X|), bad options);
  * MMNC_ENOCONV when o->maxit iterations did not reach o->tol (E and sigma
- * are still written: the best estimate so far); MMNC_ENOMEM.
+ * are still written: the best estimate so far); MMNC_ECANCELED when
+ * o->progress asked to stop; MMNC_ENOMEM.
  * The subspace iteration is mmnc_dtm_svds_ex's, leaner and shifted: it
  * starts from a sparse random sign matrix (8 entries +-1 a row of the |X| x
  * l block; Martinsson & Tropp 2020), not orthonormalised, whose product
@@ -837,18 +851,21 @@ typedef enum {
  * fixed by the rule stated in README, "The default". */
 #define MMNC_MERGE_SPLIT_DEFAULT 8
 
-/* Called about once per iteration of a start (restart: its index; objective:
- * the solver's; for the information moves, J from the sums the moves keep,
- * the result's exact J up to roundings).  Return 0 to go on; nonzero stops the run: every start ends
- * at its next call and mmnc_cluster returns MMNC_ECANCELED with no result
- * (how an interactive caller stops a long run: the Python binding returns 1
- * on Ctrl-C).  The kept start's polish and the merge-split trials report
- * their sweeps as the kept start's (restart) and stop likewise, and so does
- * the refinement (refine: its sweeps, with its own objective, the information
- * objective J); the spectral embedding of the starts is not interrupted.
- * Calls are serialised (one at a time) even when starts run on several
- * threads.  In a distributed run every rank must return the same. */
-typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
+/* mmnc_params.progress (mmnc_progress_fn, declared with the embeddings) is
+ * called about once per iteration of a start (restart: its index;
+ * objective: the solver's; for the information moves, J from the sums the
+ * moves keep, the result's exact J up to roundings).  Return 0 to go on;
+ * nonzero stops the run: every start ends at its next call and mmnc_cluster
+ * returns MMNC_ECANCELED with no result (how an interactive caller stops a
+ * long run: the Python binding returns 1 on Ctrl-C).  The kept start's
+ * polish and the merge-split trials report their sweeps as the kept start's
+ * (restart) and stop likewise, and so does the refinement (refine: its
+ * sweeps, with its own objective, the information objective J).  The
+ * spectral embedding that MMNC_INIT_SPECTRAL starts from reports its
+ * iterations with restart = -1 and, as objective, the largest change of its
+ * singular values in the iteration (relative to the first), and stops
+ * likewise.  Calls are serialised (one at a time) even when starts run on
+ * several threads.  In a distributed run every rank must return the same. */
 
 typedef struct mmnc_params {
     int algorithm;      /* MMNC_ALG_INFORMATION (default), MMNC_ALG_NUCLEAR (the paper's Algorithm 2)
@@ -1161,6 +1178,12 @@ typedef struct mmnc_cooc_opts {
     size_t max_memory;   /* bytes for the pair tables; 0 = no limit (default); else at
                             least 65536: beyond it, sorted runs go to a temporary file
                             ("Memory" below) */
+    mmnc_progress_fn progress; /* called after each block of text read (threads x 1 MiB) with
+                            restart = the pass (1: the words' counts, 2: the pairs'), iter =
+                            the blocks of the pass so far and, as objective, the tokens read
+                            in the pass so far; nonzero stops the counting (MMNC_ECANCELED,
+                            nothing returned) (default NULL) */
+    void *progress_ctx;
 } mmnc_cooc_opts;
 
 MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);

@@ -423,7 +423,7 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, mmnc_result **out
     }
     if (k > 1 && (prm.init == MMNC_INIT_SPECTRAL)) {
         MMNC_ALLOC(emb, ny * (k - 1), err, status);
-        if ((status = mmnc_i_spectral_embedding(p, k, prm.seed, emb, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_i_spectral_embedding(p, k, &prm, emb, err)) != MMNC_OK) goto cleanup;
     }
     /* Starts are independent: on small problems run them side by side (each
      * start's kernels then run on one thread), on large ones one after the

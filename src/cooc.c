@@ -73,6 +73,8 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
     o->threads = 0;
     o->tokens = NULL;
     o->max_memory = 0;
+    o->progress = NULL;
+    o->progress_ctx = NULL;
 }
 
 /* ---- hashing -------------------------------------------------------------- */
@@ -585,7 +587,8 @@ typedef struct ctx {
     uint64_t *unit; /* unit[d]: weight of distance d, 1 <= d <= window */
     int32_t *seq;   /* pass 2: previous tail + this block's ids */
     size_t nseq, seqcap, ntail;
-    int64_t tokens;
+    int64_t tokens; /* read in this pass */
+    int64_t blocks; /* of this pass (o->progress) */
     FILE *tok;      /* pass 2: the token stream (o->tokens), or NULL */
     char **names;   /* pass 2: the vocabulary, for tok */
     int tok_line;   /* tokens written on the current line of tok */
@@ -772,6 +775,10 @@ static int do_file(ctx *c, const char *path, mmnc_err *err)
             /* a failure of the spill file has its own message */
             if (!c->spill || mmnc_i_spill_error(c->spill, err) == MMNC_OK)
                 mmnc_i_err(err, status, "out of memory");
+            goto cleanup;
+        }
+        if (c->o->progress && c->o->progress(c->o->progress_ctx, c->pass, (int)++c->blocks, (double)c->tokens)) {
+            status = mmnc_i_err(err, MMNC_ECANCELED, "stopped by the progress function (pass %d, %s)", c->pass, path);
             goto cleanup;
         }
         first = 0;
@@ -1026,6 +1033,7 @@ int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opt
     /* Pass 2: pair counts. */
     c.pass = 2;
     c.tokens = 0;
+    c.blocks = 0;
     if (o->tokens) {
         if ((status = mmnc_outfile_open(&tokfile, o->tokens, err)) != MMNC_OK) goto cleanup;
         tok_open = 1;

@@ -311,7 +311,7 @@ cleanup:
     return status;
 }
 
-int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, double *emb, mmnc_err *err)
+int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, const mmnc_params *prm, double *emb, mmnc_err *err)
 {
     double *sigma = NULL, *U = NULL;
     mmnc_int r = k;
@@ -321,7 +321,8 @@ int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, doub
     if (r > p->ny_all) r = p->ny_all;
     MMNC_ALLOC(sigma, r, err, status);
     MMNC_ALLOC(U, (p->ny ? p->ny : 1) * r, err, status);
-    status = mmnc_dtm_svds(p, r, 1e-4, 40, seed, sigma, U, NULL, err);
+    /* its iterations reported as restart -1 (mmnc_params.progress) */
+    status = mmnc_i_svds_progress(p, r, 1e-4, 40, prm->seed, prm->progress, prm->progress_ctx, -1, sigma, U, err);
     if (status == MMNC_ENOCONV) status = MMNC_OK; /* a start needs no precision */
     if (status != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < p->ny; y++) {

@@ -35,8 +35,15 @@ typedef struct mmnc_i_run {
 int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);
 
 /* Spectral embedding for starts: rows of [P_Y]^{-1/2} U_{2..k} (ny x (k-1)),
- * from the DTM's k leading left singular vectors. */
-int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, uint64_t seed, double *emb, mmnc_err *err);
+ * from the DTM's k leading left singular vectors, seeded by prm->seed; its
+ * iterations are reported to prm->progress with restart -1. */
+int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, const mmnc_params *prm, double *emb, mmnc_err *err);
+
+/* mmnc_dtm_svds (no V) that calls fn (may be NULL) after each iteration with
+ * (ctx, restart, iteration, the change that tol is compared with); MMNC_ECANCELED
+ * when it returns nonzero (svd.c). */
+int mmnc_i_svds_progress(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, mmnc_progress_fn fn,
+                         void *ctx, int restart, double *sigma, double *U, mmnc_err *err);
 
 /* Initial hard labels by `method` (mmnc_init).  emb is the spectral
  * embedding (needed for MMNC_INIT_SPECTRAL).  No cluster is left empty. */

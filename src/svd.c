@@ -251,7 +251,7 @@ static void solve_both(mmnc_int nx, mmnc_int ny, mmnc_int l, const double *R, do
 
 /* 1 when the r leading values s moved by less than tol * s[0] since prev
  * (which then takes s). */
-static int settled(mmnc_int r, const double *s, double *prev, double tol)
+static double change_of(mmnc_int r, const double *s, double *prev)
 {
     double change = 0.0;
     for (mmnc_int i = 0; i < r; i++) {
@@ -259,6 +259,25 @@ static int settled(mmnc_int r, const double *s, double *prev, double tol)
         if (d > change) change = d;
         prev[i] = s[i];
     }
+    return change;
+}
+
+/* What a caller hears after each iteration (mmnc_progress_fn): fn (may be
+ * NULL), its ctx, and the restart it is called with. */
+typedef struct svd_progress {
+    mmnc_progress_fn fn;
+    void *ctx;
+    int restart;
+} svd_progress;
+
+/* Has the iteration settled (the change below tol)?  *status becomes
+ * MMNC_ECANCELED (with err) when the progress function asks to stop. */
+static int settled(mmnc_int r, const double *s, double *prev, double tol, const svd_progress *pr, mmnc_int it,
+                   int *status, mmnc_err *err)
+{
+    double change = change_of(r, s, prev);
+    if (pr && pr->fn && pr->fn(pr->ctx, pr->restart, (int)it, change))
+        *status = mmnc_i_err(err, MMNC_ECANCELED, "stopped by the progress function (SVD iteration %d)", (int)it);
     return change < tol;
 }
 
@@ -471,7 +490,7 @@ static int sign_convention(const mmnc_pmf *p, mmnc_int r, double *U, double *V, 
  * mmnc_dtm_svds_ex, and so of the spectral starts of the clustering (whose
  * regression floors on Reuters were set with them), stay as they were. */
 static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed, int lean,
-                int deflate, double *sigma, double *U, double *V, int *iters, mmnc_err *err)
+                int deflate, const svd_progress *pr, double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
     mmnc_int ny, nx, l, it = 0;
     double *Q = NULL, *Z = NULL, *Yb = NULL, *R = NULL, *s = NULL, *su = NULL, *svt = NULL, *prev = NULL, *superb = NULL, *cdef = NULL;
@@ -560,10 +579,9 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
             status = mmnc_i_err(err, MMNC_ENOCONV, "small SVD failed (LAPACK info %d)", (int)info);
             goto cleanup;
         }
-        if (settled(r, s, prev, tol)) {
-            converged = 1;
-            break;
-        }
+        converged = settled(r, s, prev, tol, pr, it, &status, err);
+        if (status != MMNC_OK) goto cleanup;
+        if (converged) break;
     }
     while (lean && it < maxit) {
         PROF_T(t_mul);
@@ -587,11 +605,9 @@ static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, 
         if ((status = ritz_values(l, w.G, superb, s, err)) != MMNC_OK) goto cleanup;
         PROF_ADD(2, t_ritz);
         it++;
-        if (settled(r, s, prev, tol)) {
-            converged = 1;
-            break;
-        }
-        if (it == maxit) break;
+        converged = settled(r, s, prev, tol, pr, it, &status, err);
+        if (status != MMNC_OK) goto cleanup;
+        if (converged || it == maxit) break;
         PROF_T(t_tmul);
         lean_tmul(p, l, Yb, Z, deflate, cdef, &mws); /* summed across ranks: the same Z everywhere */
         PROF_ADD(3, t_tmul);
@@ -712,13 +728,20 @@ cleanup:
 int mmnc_dtm_svds_ex(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed,
                      double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {
-    return svds(p, r, oversample, tol, maxit, seed, 0, 0, sigma, U, V, iters, err);
+    return svds(p, r, oversample, tol, maxit, seed, 0, 0, NULL, sigma, U, V, iters, err);
 }
 
 int mmnc_dtm_svds(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, double *sigma, double *U,
                   double *V, mmnc_err *err)
 {
-    return svds(p, r, -1, tol, maxit, seed, 0, 0, sigma, U, V, NULL, err);
+    return svds(p, r, -1, tol, maxit, seed, 0, 0, NULL, sigma, U, V, NULL, err);
+}
+
+int mmnc_i_svds_progress(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, mmnc_progress_fn fn,
+                         void *ctx, int restart, double *sigma, double *U, mmnc_err *err)
+{
+    svd_progress pr = {fn, ctx, restart};
+    return svds(p, r, -1, tol, maxit, seed, 0, 0, &pr, sigma, U, NULL, NULL, err);
 }
 
 /* ---- embeddings ------------------------------------------------------------ */
@@ -733,6 +756,8 @@ void mmnc_embed_opts_default(mmnc_embed_opts *o)
     o->maxit = 50;
     o->seed = 1;
     o->threads = 0;
+    o->progress = NULL;
+    o->progress_ctx = NULL;
 }
 
 int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters, mmnc_err *err)
@@ -760,7 +785,8 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
     if (r > 0) {
         mmnc_int over = o->oversample;
         if (over < 0) over = r / 4 > 20 ? r / 4 : 20;
-        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, 1, s, U, NULL, iters, err);
+        svd_progress pr = {o->progress, o->progress_ctx, 0};
+        status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, 1, &pr, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
 #pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)

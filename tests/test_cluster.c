@@ -571,6 +571,35 @@ static void test_cancel(void)
         }
         free(t);
     }
+    /* the spectral embedding of spectral starts reports its iterations (restart -1) before
+     * the starts, and a stop there ends the run */
+    {
+        trace *t = calloc(1, sizeof(trace));
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        mmnc_err err = {0, ""};
+        int emb = 0, first_start = -1;
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_NUCLEAR;
+        prm.init = MMNC_INIT_SPECTRAL;
+        prm.k = 5;
+        prm.restarts = 3;
+        prm.progress = record;
+        prm.progress_ctx = t;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, &err));
+        mmnc_result_free(r);
+        r = NULL;
+        for (int i = 0; i < t->n; i++) {
+            if (t->restart[i] < 0) emb++;
+            else if (first_start < 0) first_start = i;
+        }
+        CHECK(emb > 0 && first_start == emb); /* all of the embedding's calls come first */
+        memset(t, 0, sizeof *t);
+        t->stop_after = 1;
+        CHECK(mmnc_cluster(p, &prm, &r, &err) == MMNC_ECANCELED && r == NULL);
+        CHECK(t->n == 1 && t->restart[0] == -1 && strstr(err.msg, "SVD") != NULL);
+        free(t);
+    }
     mmnc_pmf_free(p);
 }
 

@@ -962,6 +962,54 @@ static void test_fault_injection(void)
 }
 #endif
 
+/* The progress function hears each block of both passes (its number, the
+ * tokens read in the pass so far) without changing the result; a nonzero
+ * return stops the counting with MMNC_ECANCELED, nothing returned and no
+ * token stream left behind. */
+static void test_progress(void)
+{
+    gen g;
+    gen_corpus(&g, 2600000, 4242); /* 3 blocks of 1 MB on one thread */
+    const char *plain = test_tmpfile(g.text, ".txt");
+    char tokpath[300];
+    test_trace *t = calloc(1, sizeof(test_trace));
+    mmnc_cooc_opts o = opts(5, 1, 1);
+    int ok = 1, n1 = 0;
+    o.threads = 1;
+    CHECK(o.progress == NULL && o.progress_ctx == NULL);
+    res ref = run_paths(&plain, 1, &o);
+    o.progress = test_trace_record;
+    o.progress_ctx = t;
+    res r = run_paths(&plain, 1, &o);
+    CHECK(ref.status == MMNC_OK && r.status == MMNC_OK);
+    if (ref.status == MMNC_OK && r.status == MMNC_OK) {
+        CHECK(r.nv == ref.nv && r.A->nnz == ref.A->nnz);
+        CHECK(memcmp(r.A->val, ref.A->val, (size_t)ref.A->nnz * sizeof(double)) == 0);
+        CHECK(memcmp(r.A->colind, ref.A->colind, (size_t)ref.A->nnz * sizeof(mmnc_int)) == 0);
+    }
+    for (int i = 0; i < t->n; i++) {
+        n1 += t->restart[i] == 1;
+        ok &= t->restart[i] == (i < n1 ? 1 : 2) && (i == 0 || i == n1 || t->obj[i] > t->obj[i - 1]);
+    }
+    CHECK(ok && n1 == 3 && t->n == 6);
+    CHECK(t->n == 6 && t->obj[2] == (double)r.ntok && t->obj[5] == (double)r.ntok);
+    res_free(&ref);
+    res_free(&r);
+    /* stopped at the first block of the second pass, while writing the token stream */
+    snprintf(tokpath, sizeof tokpath, "%s.tokens", plain);
+    o.tokens = tokpath;
+    memset(t, 0, sizeof *t);
+    t->stop_after = 4;
+    r = run_paths(&plain, 1, &o);
+    CHECK(r.status == MMNC_ECANCELED && r.A == NULL && r.vocab == NULL);
+    CHECK(t->n == 4 && strstr(r.err.msg, "stopped") != NULL);
+    CHECK(access(tokpath, F_OK) != 0);
+    res_free(&r);
+    free(t);
+    remove(plain);
+    gen_free(&g);
+}
+
 int main(void)
 {
     test_defaults();
@@ -973,6 +1021,7 @@ int main(void)
     test_generated();
     test_no_spaces();
     test_spill();
+    test_progress();
 #ifdef MMNC_FAULT_INJECTION
     test_fault_injection();
     test_spill_fault_injection();

@@ -654,6 +654,42 @@ static void test_fault_injection(void)
     mmnc_pmf_free(p);
 }
 
+/* The progress function hears every iteration (its number, the change that
+ * tol is compared with) without changing a bit of the result, and a nonzero
+ * return stops the embedding with MMNC_ECANCELED at once. */
+static void test_embed_progress(void)
+{
+    mmnc_pmf *p = random_pmf(120, 90, 0.1, 23);
+    mmnc_embed_opts o;
+    mmnc_err err = {0, ""};
+    int iters = 0, it2 = 0, steady = 1;
+    double *E = malloc(120 * 6 * sizeof(double)), *E2 = malloc(120 * 6 * sizeof(double)), sig[6], sig2[6];
+    test_trace *t = calloc(1, sizeof(test_trace));
+    mmnc_embed_opts_default(&o);
+    CHECK(o.progress == NULL && o.progress_ctx == NULL);
+    o.dim = 6;
+    o.tol = 1e-9;
+    o.maxit = 500;
+    CHECK_OK(mmnc_embed(p, &o, sig, E, &iters, NULL));
+    o.progress = test_trace_record;
+    o.progress_ctx = t;
+    CHECK_OK(mmnc_embed(p, &o, sig2, E2, &it2, NULL));
+    CHECK(it2 == iters && iters > 2 && t->n == iters);
+    CHECK(memcmp(E, E2, 120 * 6 * sizeof(double)) == 0 && memcmp(sig, sig2, sizeof sig) == 0);
+    for (int i = 0; i < t->n; i++) steady &= t->restart[i] == 0 && t->obj[i] >= 0.0;
+    CHECK(steady);
+    CHECK(t->n > 0 && t->obj[t->n - 1] < o.tol && t->obj[0] >= o.tol);
+    /* stopped at the second call */
+    memset(t, 0, sizeof *t);
+    t->stop_after = 2;
+    CHECK(mmnc_embed(p, &o, sig2, E2, &it2, &err) == MMNC_ECANCELED);
+    CHECK(t->n == 2 && err.code == MMNC_ECANCELED && strstr(err.msg, "stopped") != NULL);
+    free(t);
+    free(E);
+    free(E2);
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_svds_oversampling();
@@ -665,6 +701,7 @@ int main(void)
     test_embed_dependent_start();
     test_embed_components();
     test_embed_threads();
+    test_embed_progress();
     test_vectors_roundtrip();
     test_vectors_bad();
     test_tokenize();

@@ -545,6 +545,8 @@ typedef struct cooc_job {
 static int cooc_run(job *j)
 {
     cooc_job *c = j->arg;
+    c->o.progress = on_progress; /* Ctrl-C stops the counting (see run_job) */
+    c->o.progress_ctx = j;
     return mmnc_cooc_build(c->paths, c->npaths, &c->o, &c->A, &c->vocab, &c->nvocab, &c->ntokens, &c->err);
 }
 
@@ -636,6 +638,8 @@ static int embed_run(job *j)
     mmnc_pmf *p = NULL;
     int s = mmnc_csr_check(c->A, &c->err);
     if (s == MMNC_OK) s = mmnc_pmf_build(c->A, &p, &c->err);
+    c->o.progress = on_progress; /* Ctrl-C stops the iteration (see run_job) */
+    c->o.progress_ctx = j;
     if (s == MMNC_OK) s = mmnc_embed(p, &c->o, c->sigma, c->E, &c->iters, &c->err);
     mmnc_pmf_free(p);
     return s;

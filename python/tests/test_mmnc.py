@@ -345,6 +345,20 @@ def test_embed():
         mmnc.embed(X, 200)
 
 
+def test_keyboard_interrupt_stops_an_embed():
+    """SIGINT during a long embedding raises KeyboardInterrupt soon, and the next embed works."""
+    X = sp.random(3000, 3000, density=0.01, format="csr", random_state=18) + sp.eye(3000, format="csr")
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):  # a tolerance never met: minutes uninterrupted
+        mmnc.embed(X, 200, tol=1e-300, max_iter=100000)
+    elapsed = time.monotonic() - t0
+    timer.join()
+    assert elapsed < 10.0
+    assert mmnc.embed(X, 2)[0].shape == (3000, 2)
+
+
 def test_evaluate_against_sklearn():
     metrics = pytest.importorskip("sklearn.metrics")
     rng = np.random.default_rng(17)

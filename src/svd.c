@@ -249,8 +249,8 @@ static void solve_both(mmnc_int nx, mmnc_int ny, mmnc_int l, const double *R, do
     }
 }
 
-/* 1 when the r leading values s moved by less than tol * s[0] since prev
- * (which then takes s). */
+/* How far the r leading values s moved since prev, the largest move
+ * relative to s[0] (prev then takes s). */
 static double change_of(mmnc_int r, const double *s, double *prev)
 {
     double change = 0.0;

@@ -215,6 +215,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         Algorithm 1's lambda and step (``--lambda``, ``--step``).
     exact_marginal : bool, default False
         Algorithm 1 with W P_Y = P_Z held exactly (``--exact-marginal``).
+    verbose : int, default 0
+        > 0: the progress of a fit on ``sys.stderr`` about once a second
+        after the first (the start, its iteration and objective), as
+        ``mmnc cluster`` shows it.  It does not change the result.
 
     Attributes
     ----------
@@ -264,7 +268,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
                  n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, move_tol=0.002,
                  merge_split=8, agreement=True, max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
-                 exact_marginal=False):
+                 exact_marginal=False, verbose=0):
         self.n_clusters = n_clusters
         self.size_prior = size_prior
         self.move_tol = move_tol
@@ -284,6 +288,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.marginal_penalty = marginal_penalty
         self.step_size = step_size
         self.exact_marginal = exact_marginal
+        self.verbose = verbose
 
     def _more_tags(self):
         return {"requires_positive_X": True, "preserves_dtype": [np.float64]}
@@ -345,6 +350,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.agreement, (bool, np.bool_)):
             raise ValueError(f"agreement must be True or False, got {self.agreement!r}")
         p["agreement"] = bool(self.agreement)
+        if isinstance(self.verbose, bool) or not isinstance(self.verbose, numbers.Integral) or self.verbose < 0:
+            raise ValueError(f"verbose must be an integer >= 0, got {self.verbose!r}")
+        p["verbose"] = self.verbose > 0
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():
@@ -505,7 +513,7 @@ def load(path):
 # -- co-occurrences, embeddings, scores ------------------------------------
 
 def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_vocab=None, sentences=True,
-         input="auto", n_jobs=None, max_memory=None):
+         input="auto", n_jobs=None, max_memory=None, verbose=False):
     """The word x word co-occurrence matrix of texts or text files (mmnc_cooc_build).
 
     texts_or_paths: a sequence (or one item) of file names (plain, gzip or xz
@@ -517,7 +525,8 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
     distance d counts 1/d, the default) or "flat"; sentences: windows stop at
     sentence ends.  max_memory: bytes for the pair counts (at least 65536), beyond
     which sorted runs are spilled to a temporary file in $TMPDIR and merged (the
-    same matrix, bit for bit); None: no limit.
+    same matrix, bit for bit); None: no limit.  verbose: the progress (the pass,
+    the tokens read) on ``sys.stderr`` about once a second after the first.
 
     Returns (A, vocab): A a scipy.sparse.csr_matrix (float64 counts), rows and columns in order of decreasing word count, and vocab the
     list of words.  Words of the vocabulary may have empty rows (MMNC and embed
@@ -552,7 +561,7 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
         nrows, ncols, indptr, indices, data, vocab, _ = _mmnc.cooc(
             paths, window=window, weighting=1 if weighting == "harmonic" else 0, min_count=min_count,
             max_vocab=0 if max_vocab is None else max_vocab, sentences=bool(sentences), threads=_threads(n_jobs),
-            max_memory=0 if max_memory is None else int(max_memory))
+            max_memory=0 if max_memory is None else int(max_memory), verbose=bool(verbose))
     finally:
         if tmpdir:
             shutil.rmtree(tmpdir, ignore_errors=True)
@@ -562,14 +571,16 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
 
 
 def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol=1e-3, max_iter=50,
-          random_state=1, n_jobs=None):
+          random_state=1, n_jobs=None, verbose=False):
     """Row embeddings from the DTM (mmnc_embed): E[y] = sigma^power U[y] / sqrt(P_Y(y)).
 
     X: nonnegative, dense or SciPy sparse.  Returns (E, sigma): E an
     n_samples x d float64 array, sigma the d singular values used.  Rows with
     no mass get zero vectors (they have no direction); columns with no mass
     are left out.  If the subspace iteration stops at max_iter before tol, a
-    RuntimeWarning says so and the best estimate is returned.
+    RuntimeWarning says so and the best estimate is returned.  verbose: the
+    progress (the iteration, how far the singular values still move) on
+    ``sys.stderr`` about once a second after the first.
     """
     if _SKLEARN:
         from sklearn.utils import check_array
@@ -586,7 +597,8 @@ def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol
         converged, _, msg = _mmnc.embed(*_arrays(A), E, sigma, dim=d, keep_trivial=bool(keep_trivial),
                                         sigma_power=float(sigma_power),
                                         oversample=-1 if oversample is None else int(oversample), tol=float(tol),
-                                        maxit=int(max_iter), seed=_seed(random_state), threads=_threads(n_jobs))
+                                        maxit=int(max_iter), seed=_seed(random_state), threads=_threads(n_jobs),
+                                        verbose=bool(verbose))
     if not converged:
         import warnings
         warnings.warn(f"mmnc.embed: {msg}", RuntimeWarning, stacklevel=2)

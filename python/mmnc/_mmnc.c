@@ -124,6 +124,8 @@ static void csr_view_release(csr_view *v)
 /* Long calls: a worker thread, the caller waiting for it and for signals    */
 /* ------------------------------------------------------------------------ */
 
+enum { JOB_FIT, JOB_COOC, JOB_EMBED }; /* what a job's progress lines say */
+
 typedef struct job {
     int (*fn)(struct job *);
     void *arg;
@@ -132,7 +134,51 @@ typedef struct job {
     atomic_int cancel; /* set by the waiting thread on a signal */
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    /* verbose: the waiting thread writes the last progress call (p_*, under
+     * mu) on sys.stderr about once a second, as the CLI's progress line */
+    int verbose, kind, restarts;
+    int p_new, p_restart, p_iter;
+    double p_obj;
 } job;
+
+static void job_init(job *j, int (*fn)(job *), void *arg, int kind, int verbose)
+{
+    memset(j, 0, sizeof *j);
+    j->fn = fn;
+    j->arg = arg;
+    j->kind = kind;
+    j->verbose = verbose;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* With the GIL: the last progress call on sys.stderr, if there is a new one
+ * and a second has passed since the start and since the last line. */
+static void job_say(job *j, double t0, double *last)
+{
+    int fresh, r, it;
+    double obj, now = now_s();
+    if (now - t0 < 1.0 || now - *last < 1.0) return;
+    pthread_mutex_lock(&j->mu);
+    fresh = j->p_new, r = j->p_restart, it = j->p_iter, obj = j->p_obj;
+    j->p_new = 0;
+    pthread_mutex_unlock(&j->mu);
+    if (!fresh) return;
+    *last = now;
+    if (j->kind == JOB_COOC)
+        PySys_WriteStderr("[%6.1fs] mmnc.cooc: pass %d of 2, %.1f M tokens\n", now - t0, r, obj / 1e6);
+    else if (j->kind == JOB_EMBED || r < 0)
+        PySys_WriteStderr("[%6.1fs] mmnc: %s iteration %d, change of the singular values %.2g\n", now - t0,
+                          j->kind == JOB_EMBED ? "embed," : "spectral embedding,", it, obj);
+    else
+        PySys_WriteStderr("[%6.1fs] mmnc: start %d/%d, iteration %d, objective %.6f\n", now - t0, r + 1,
+                          j->restarts, it, obj);
+}
 
 static void *job_main(void *a)
 {
@@ -154,6 +200,7 @@ static int run_job(job *j)
     pthread_t t;
     pthread_attr_t attr;
     int interrupted = 0, started;
+    double t0 = now_s(), last = t0;
     j->done = 0;
     j->status = MMNC_OK;
     atomic_store(&j->cancel, 0);
@@ -181,6 +228,7 @@ static int run_job(job *j)
             pthread_mutex_unlock(&j->mu);
             Py_END_ALLOW_THREADS
             if (done) break;
+            if (j->verbose) job_say(j, t0, &last);
             if (!interrupted && PyErr_CheckSignals() != 0) {
                 interrupted = 1;
                 atomic_store(&j->cancel, 1);
@@ -193,11 +241,17 @@ static int run_job(job *j)
     return interrupted ? -1 : 0;
 }
 
-/* mmnc_params.progress: stop once the waiting thread saw a signal. */
+/* The progress functions (mmnc_params, mmnc_embed_opts, mmnc_cooc_opts):
+ * keep the call for the verbose line; stop once the waiting thread saw a
+ * signal. */
 static int on_progress(void *ctx, int restart, int iter, double objective)
 {
     job *j = ctx;
-    (void)restart, (void)iter, (void)objective;
+    if (j->verbose) {
+        pthread_mutex_lock(&j->mu);
+        j->p_new = 1, j->p_restart = restart, j->p_iter = iter, j->p_obj = objective;
+        pthread_mutex_unlock(&j->mu);
+    }
     return atomic_load(&j->cancel);
 }
 
@@ -396,7 +450,7 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
  * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
- * agreement) -> dict:
+ * agreement, verbose) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
@@ -406,14 +460,14 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
-                             "move_tol", "merge_split", "agreement", NULL};
+                             "move_tol", "merge_split", "agreement", "verbose", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
     Py_ssize_t ncols, k = 2, orig_cols = 0;
     const char *options = NULL;
     unsigned long long seed = 1;
     int algorithm = MMNC_ALG_INFORMATION, restarts = 8, init = MMNC_INIT_RANDOM, select = MMNC_SELECT_OBJECTIVE;
     int max_iter = 0, refine = MMNC_REFINE_NONE, exact_marginal = 0, threads = 0, want_model = 0, s;
-    int merge_split = MMNC_MERGE_SPLIT_DEFAULT, agreement = 1;
+    int merge_split = MMNC_MERGE_SPLIT_DEFAULT, agreement = 1, verbose = 0;
     double select_tol = 0.0, tol = 1e-6, lambda = 0.0, step = 0.0, size_prior = MMNC_SIZE_PRIOR_DEFAULT;
     double move_tol = MMNC_MOVE_TOL_DEFAULT;
     csr_view v;
@@ -422,11 +476,11 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     cluster_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddip", kwlist, &indptr, &indices, &data,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipp", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
-                                     &move_tol, &merge_split, &agreement))
+                                     &move_tol, &merge_split, &agreement, &verbose))
         return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
         csr_view_release(&v);
@@ -461,8 +515,8 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     c.prm.exact_marginal = exact_marginal;
     c.prm.threads = threads;
     c.A = &v.A;
-    j.fn = cluster_run;
-    j.arg = &c;
+    job_init(&j, cluster_run, &c, JOB_FIT, verbose);
+    j.restarts = restarts;
     if (run_job(&j) != 0) goto done; /* interrupted: the signal's exception */
     if ((s = j.status) != MMNC_OK) {
         raise_status(s, &c.err);
@@ -551,20 +605,20 @@ static int cooc_run(job *j)
 }
 
 /* cooc(paths, *, window, weighting, min_count, max_vocab, sentences,
- * threads, max_memory) -> (nrows, ncols, indptr, indices, data, vocab,
+ * threads, max_memory, verbose) -> (nrows, ncols, indptr, indices, data, vocab,
  * ntokens), the arrays as bytearrays of int64 / float64. */
 static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"paths", "window", "weighting", "min_count", "max_vocab", "sentences", "threads",
-                             "max_memory", NULL};
+                             "max_memory", "verbose", NULL};
     PyObject *paths_o, *seq = NULL, *out = NULL, *vocab = NULL, **bytes = NULL;
     Py_ssize_t n, min_count = 5, max_vocab = 0, max_memory = 0;
-    int window = 5, weighting = 1, sentences = 1, threads = 0;
+    int window = 5, weighting = 1, sentences = 1, threads = 0, verbose = 0;
     cooc_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpin", kwlist, &paths_o, &window, &weighting, &min_count,
-                                     &max_vocab, &sentences, &threads, &max_memory))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpinp", kwlist, &paths_o, &window, &weighting, &min_count,
+                                     &max_vocab, &sentences, &threads, &max_memory, &verbose))
         return NULL;
     if (max_memory < 0) {
         PyErr_SetString(PyExc_ValueError, "max_memory must be 0 (no limit) or a number of bytes");
@@ -595,8 +649,7 @@ static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
     c.o.sentences = sentences;
     c.o.threads = threads;
     c.o.max_memory = (size_t)max_memory;
-    j.fn = cooc_run;
-    j.arg = &c;
+    job_init(&j, cooc_run, &c, JOB_COOC, verbose);
     if (run_job(&j) != 0) goto done;
     if (j.status != MMNC_OK) {
         raise_status(j.status, &c.err);
@@ -646,15 +699,15 @@ static int embed_run(job *j)
 }
 
 /* embed(indptr, indices, data, ncols, E, sigma, *, dim, keep_trivial,
- * sigma_power, oversample, tol, maxit, seed, threads) -> (converged,
+ * sigma_power, oversample, tol, maxit, seed, threads, verbose) -> (converged,
  * iterations, message); E (nrows x dim) and sigma (dim) are filled. */
 static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "E", "sigma", "dim", "keep_trivial",
-                             "sigma_power", "oversample", "tol", "maxit", "seed", "threads", NULL};
+                             "sigma_power", "oversample", "tol", "maxit", "seed", "threads", "verbose", NULL};
     PyObject *indptr, *indices, *data, *E_o, *sig_o, *out = NULL;
     Py_ssize_t ncols, dim = 640, oversample = -1;
-    int keep_trivial = 0, maxit = 50, threads = 0;
+    int keep_trivial = 0, maxit = 50, threads = 0, verbose = 0;
     double sigma_power = 0.0, tol = 1e-3;
     unsigned long long seed = 1;
     csr_view v;
@@ -663,9 +716,9 @@ static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
     embed_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOnOO|$npdndiKi", kwlist, &indptr, &indices, &data, &ncols, &E_o,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOnOO|$npdndiKip", kwlist, &indptr, &indices, &data, &ncols, &E_o,
                                      &sig_o, &dim, &keep_trivial, &sigma_power, &oversample, &tol, &maxit, &seed,
-                                     &threads))
+                                     &threads, &verbose))
         return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) goto done;
     if (get_buffer(E_o, &Eb, 'd', v.A.nrows * dim, 1, "E") != 0) goto done;
@@ -684,8 +737,7 @@ static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
     c.A = &v.A;
     c.E = Eb.buf;
     c.sigma = sb.buf;
-    j.fn = embed_run;
-    j.arg = &c;
+    job_init(&j, embed_run, &c, JOB_EMBED, verbose);
     if (run_job(&j) != 0) goto done;
     if (j.status != MMNC_OK && j.status != MMNC_ENOCONV) {
         raise_status(j.status, &c.err);

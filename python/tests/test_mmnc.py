@@ -271,6 +271,25 @@ def test_keyboard_interrupt_stops_a_fit():
     assert mmnc.MMNC(3).fit(small).labels_.shape == (small.shape[0],)
 
 
+def test_verbose_progress(capsys):
+    """verbose writes the progress on sys.stderr about once a second, and changes nothing else."""
+    X, _ = planted(n_rows=3000, n_cols=300, k=10, inside=0.5, outside=0.3, seed=15)
+    params = dict(algorithm="frobenius", n_init=1, tol=1e-300, max_iter=300)  # 2 to 5 s
+    loud = mmnc.MMNC(10, verbose=1, **params).fit(X)
+    err = capsys.readouterr().err
+    assert "mmnc: start 1/1, iteration " in err and "objective" in err
+    quiet = mmnc.MMNC(10, **params).fit(X)
+    assert capsys.readouterr().err == ""
+    np.testing.assert_array_equal(loud.labels_, quiet.labels_)
+    assert loud.objective_ == quiet.objective_
+    Y = sp.random(3000, 3000, density=0.01, format="csr", random_state=18) + sp.eye(3000, format="csr")
+    with pytest.warns(RuntimeWarning):  # a tolerance never met: 20 iterations, 2 to 4 s
+        E, _ = mmnc.embed(Y, 200, tol=1e-300, max_iter=20, verbose=True)
+    assert "mmnc: embed, iteration " in capsys.readouterr().err
+    with pytest.raises(ValueError, match="verbose"):
+        mmnc.MMNC(3, verbose=-1).fit(X)
+
+
 # -- cooc, embed, evaluate ---------------------------------------------------
 
 TEXT = ("The cat sat on the mat. The dog sat on the log!\n\nA cat and a dog met on the mat; "

@@ -6,7 +6,11 @@
  * g(k) = N(k) - N(k-1) of each k over the previous one and suggest the k
  * after which the gain drops the most: argmax_k g(k) - g(k+1) over the
  * interior of the sweep.  The curve comes from a non-convex optimiser, so
- * the suggestion is a reading aid, not a test.
+ * the suggestion is a reading aid, not a test.  With -a information (the
+ * default of `mmnc cluster`) the curve is I(X;Z), and a column gives how
+ * well the starts' partitions agree at each k (the agreement rule's mean
+ * adjusted Rand index): stability, a second reading of k (Lange, Roth,
+ * Braun, Buhmann 2004).
  */
 #include <getopt.h>
 #include <math.h>
@@ -26,7 +30,9 @@ static void help(void)
            "Options:\n"
            "      --kmin N          smallest k (default 2)\n"
            "      --kmax N          largest k (default 10)\n"
-           "  -a, --algorithm A     nuclear | frobenius (default nuclear)\n"
+           "  -a, --algorithm A     nuclear | frobenius | information (the default of 'mmnc cluster':\n"
+           "                        its objective J against k, and how well its starts agree at\n"
+           "                        each k) (default nuclear, the paper's curve)\n"
            "  -s, --seed N          random seed (default 1)\n"
            "  -r, --restarts N      starts per k, best objective kept (the paper's protocol) (default 8)\n"
            "      --init I          random | kmeans++ | spectral (default random)\n"
@@ -52,7 +58,7 @@ static void gp_path(FILE *gp, const char *path)
 }
 
 /* Draw the curve with gnuplot into a temporary file, then rename it into place. */
-static int plot(const char *tsv, const char *out, const char *fmt, const char *metric, long long best)
+static int plot(const char *tsv, const char *out, const char *fmt, int column, const char *metric, long long best)
 {
     char tmp[4096], cmd[8192];
     FILE *gp;
@@ -72,7 +78,7 @@ static int plot(const char *tsv, const char *out, const char *fmt, const char *m
     fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
     fputs("plot ", gp);
     gp_path(gp, tsv);
-    fprintf(gp, " using 1:2 with linespoints pointtype 7 title '%s'\n", metric);
+    fprintf(gp, " using 1:%d with linespoints pointtype 7 title '%s'\n", column, metric);
     rc = pclose(gp);
     if (rc != 0 || access(tmp, F_OK) != 0 || rename(tmp, out) != 0) {
         remove(tmp);
@@ -103,7 +109,7 @@ int cmd_sweep(int argc, char **argv)
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
     mmnc_int rd, cd;
-    double *obj = NULL, *frob = NULL, *nuc = NULL, *mi = NULL, *secs = NULL;
+    double *obj = NULL, *frob = NULL, *nuc = NULL, *mi = NULL, *secs = NULL, *agree = NULL;
     mmnc_err err = {0, ""};
     mmnc_outfile out = {0};
 
@@ -146,14 +152,17 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     mmnc_int n = kmax - kmin + 1;
+    const int info = prm.algorithm == MMNC_ALG_INFORMATION;
     obj = calloc((size_t)n, sizeof(double));
     frob = calloc((size_t)n, sizeof(double));
     nuc = calloc((size_t)n, sizeof(double));
     mi = calloc((size_t)n, sizeof(double));
     secs = calloc((size_t)n, sizeof(double));
+    agree = calloc((size_t)n, sizeof(double));
     tsv = malloc(strlen(prefix) + 16);
     img = malloc(strlen(prefix) + 16);
-    if (!obj || !frob || !nuc || !mi || !secs || !tsv || !img) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    if (!obj || !frob || !nuc || !mi || !secs || !agree || !tsv || !img) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    const double *curve = info ? mi : obj;
     sprintf(tsv, "%s.sweep.tsv", prefix);
     sprintf(img, "%s.sweep.%s", prefix, plotfmt);
     for (mmnc_int i = 0; i < n; i++) {
@@ -165,42 +174,53 @@ int cmd_sweep(int argc, char **argv)
         nuc[i] = r->stats.nuclear;
         mi[i] = r->stats.mi;
         secs[i] = r->seconds;
+        /* how well the starts agree under the objective the run kept (the agreement rule's
+         * figures; NAN where it did not apply) */
+        agree[i] = r->size_prior_refused == MMNC_PRIOR_AGREEMENT ? r->agreement_free : r->agreement_prior;
         mmnc_result_free(r);
         if (!quiet) fprintf(stderr, "mmnc sweep: k = %lld: objective %.6f (%.2f s)\n", (long long)prm.k, obj[i], secs[i]);
     }
-    /* suggested k: the largest drop of the gain g(k) = obj(k) - obj(k-1) */
+    /* suggested k: the largest drop of the gain g(k) = curve(k) - curve(k-1); the curve is the
+     * objective, but for the information moves I(X;Z): their objective J is I(X;Z) alone at
+     * the k where the agreement rule refused the prior, so J is not one curve across k */
     {
         double bestdrop = -INFINITY;
         for (mmnc_int i = 1; i + 1 < n; i++) {
-            double drop = (obj[i] - obj[i - 1]) - (obj[i + 1] - obj[i]);
+            double drop = (curve[i] - curve[i - 1]) - (curve[i + 1] - curve[i]);
             if (drop > bestdrop) bestdrop = drop, best = kmin + i;
         }
         if (best < 0) best = kmax;
     }
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
-    const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR ? "nuclear norm ||B_{Z,X}||_*" : "objective (Frobenius)";
+    const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR     ? "nuclear norm ||B_{Z,X}||_*"
+                         : prm.algorithm == MMNC_ALG_FROBENIUS ? "objective (Frobenius)"
+                                                               : "I(X;Z) (information)";
     cli_tmp_watch(tsv);
     if (mmnc_outfile_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tseconds\n");
-    printf("%-4s %-12s %-10s %-10s %-10s %-10s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)", "seconds");
+    fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tagreement\tseconds\n");
+    printf("%-4s %-12s %-10s %-10s %-10s %-10s %-9s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)",
+           "agreement", "seconds");
     for (mmnc_int i = 0; i < n; i++) {
-        double gain = i ? obj[i] - obj[i - 1] : NAN;
-        fprintf(out.fp, "%lld\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.4f\n", (long long)(kmin + i), obj[i], gain, nuc[i],
-                frob[i], mi[i], secs[i]);
-        printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain, nuc[i],
-               frob[i], mi[i], secs[i], kmin + i == best ? "  <- suggested" : "");
+        double gain = i ? curve[i] - curve[i - 1] : NAN;
+        fprintf(out.fp, "%lld\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.4f\n", (long long)(kmin + i), obj[i], gain,
+                nuc[i], frob[i], mi[i], agree[i], secs[i]);
+        printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-9.3f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain,
+               nuc[i], frob[i], mi[i], agree[i], secs[i], kmin + i == best ? "  <- suggested" : "");
     }
     if (mmnc_outfile_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     printf("suggested k = %lld (the gain of one more cluster drops most after it); wrote %s", best, tsv);
     if (strcmp(plotfmt, "none")) {
-        if ((rc = plot(tsv, img, plotfmt, metric, best)) == CLI_EXIT_OK) printf(", %s", img);
+        if ((rc = plot(tsv, img, plotfmt, info ? 6 : 2, metric, best)) == CLI_EXIT_OK) printf(", %s", img);
     }
     printf("\n");
+    if (info) /* stability, a second reading (Lange, Roth, Braun, Buhmann 2004) */
+        printf("agreement: the mean adjusted Rand index between the %d starts' partitions (where the data has k\n"
+               "groups the starts tend to find them again; k = 2 is often stable whatever the data)\n", prm.restarts);
 done:
     if (out.fp) mmnc_outfile_abort(&out);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
-    free(obj), free(frob), free(nuc), free(mi), free(secs), free(tsv), free(img);
+    free(obj), free(frob), free(nuc), free(mi), free(secs), free(agree), free(tsv), free(img);
     free(prefix);
     return rc;
 }

@@ -549,6 +549,15 @@ if command -v gnuplot >/dev/null 2>&1; then
     end
 fi
 
+begin "sweep -a information: the curve is I(X;Z), and how well the starts agree at each k"
+run sweep -a information --kmin 1 --kmax 3 --plot none -o si "$BLOCKS"
+expect_rc 0
+expect_out "suggested k = 2"
+expect_out "agreement: the mean adjusted Rand index"
+expect_grep "^k	objective	gain	nuclear	frobenius	mutual_information	agreement	seconds" si.sweep.tsv
+expect_grep "^2	[^	]*	[^	]*	[^	]*	[^	]*	[^	]*	1	" si.sweep.tsv
+end
+
 begin "sweep --kmin 4 --kmax 3 -> usage, exit 2"
 run sweep --kmin 4 --kmax 3 "$BLOCKS"
 expect_rc 2

@@ -123,6 +123,11 @@ int cli_ends_with(const char *s, const char *suffix);
  * commands report). */
 double cli_now(void);
 
+/* The vocabulary that `mmnc cooc -o OUT` writes beside OUT: OUT with .bin,
+ * .mtx or .mtx.gz replaced by .vocab (else OUT.vocab).  NULL when out of
+ * memory; free with mmnc_free. */
+char *cli_vocab_path(const char *out);
+
 /* Progress on stderr for long runs: cli_progress_start(); then
  * cli_progress(...) prints at most about once a second and only after the
  * first second, unless quiet. */

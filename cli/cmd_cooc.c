@@ -45,18 +45,19 @@ bad:
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "Usage: mmnc cooc [options] TEXT... -o OUT.mtx\n"
+            "Usage: mmnc cooc [options] TEXT... -o OUT.mtx|OUT.bin\n"
             "\n"
             "Count how often words occur near each other in the text files TEXT (plain,\n"
             "gzip or xz) and write the symmetric word x word matrix as Matrix Market\n"
-            "(OUT.mtx, or OUT.mtx.gz compressed) and its vocabulary, one word per line,\n"
+            "(OUT.mtx, or OUT.mtx.gz compressed), or in mmnc's binary format (OUT.bin: no\n"
+            "text to write or parse; docs/binary-format.md), and its vocabulary, one word per line,\n"
             "line i = row i, most frequent first.  Words are lower-cased runs of letters\n"
             "and digits with inner ' and -; words below --min-count are removed before\n"
             "windowing.  Windows never cross a blank line or the end of a file.\n"
             "\n"
             "Options:\n"
-            "  -o, --output PATH     the matrix (required); .gz compresses\n"
-            "      --vocab PATH      the vocabulary (default: OUT with .mtx or .mtx.gz\n"
+            "  -o, --output PATH     the matrix (required); .gz compresses, .bin is binary\n"
+            "      --vocab PATH      the vocabulary (default: OUT with .mtx, .mtx.gz or .bin\n"
             "                        replaced by .vocab)\n"
             "  -w, --window N        context words on each side (default 5)\n"
             "      --weighting W     flat (each pair counts 1) or harmonic (a pair at\n"
@@ -124,7 +125,7 @@ int cmd_cooc(int argc, char **argv)
     const char *vocab_path = NULL;
     char *vocab_owned = NULL;
     mmnc_outfile vo = {0};
-    int quiet = 0, c, rc = CLI_EXIT_OK, nfiles;
+    int quiet = 0, c, rc = CLI_EXIT_OK, nfiles, bin;
     cooc_progress pr = {{0.0, 0.0, 0}, 0.0};
     long long v;
     mmnc_csr *A = NULL;
@@ -182,8 +183,8 @@ int cmd_cooc(int argc, char **argv)
     nfiles = argc - optind;
     if (nfiles < 1) return cli_usage_error(CMD, "no input text files");
     if (!output) return cli_usage_error(CMD, "no output file (-o OUT.mtx)");
-    if (!vocab_opt && mmnc_mtx_side_path(output, ".vocab", &vocab_owned, &err) != MMNC_OK)
-        return cli_lib_fail(CMD, &err);
+    bin = cli_ends_with(output, ".bin");
+    if (!vocab_opt && !(vocab_owned = cli_vocab_path(output))) return cli_fail(CMD, "out of memory");
     vocab_path = vocab_opt ? vocab_opt : vocab_owned;
     if (strcmp(vocab_path, output) == 0) {
         mmnc_free(vocab_owned);
@@ -212,7 +213,13 @@ int cmd_cooc(int argc, char **argv)
         goto cleanup;
     }
     for (mmnc_int i = 0; i < nv; i++) fprintf(vo.fp, "%s\n", words[i]);
-    if (mmnc_csr_write_mtx(A, output, &err) != MMNC_OK) {
+    if (bin) {
+        mmnc_data d = {A, NULL, NULL, NULL, NULL, A->nrows, A->ncols};
+        if (mmnc_data_write_bin(&d, output, &err) != MMNC_OK) {
+            rc = cli_lib_fail(CMD, &err);
+            goto cleanup;
+        }
+    } else if (mmnc_csr_write_mtx(A, output, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
         goto cleanup;
     }

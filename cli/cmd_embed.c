@@ -47,14 +47,14 @@ static void help(void)
     cli_load_help(stdout);
 }
 
-/* DATA's cooc vocabulary: DATA with .mtx or .mtx.gz replaced by .vocab, if
- * that file exists (free with mmnc_free). */
+/* DATA's cooc vocabulary: DATA with .mtx, .mtx.gz or .bin replaced by
+ * .vocab, if that file exists (free with mmnc_free). */
 static char *cooc_vocab(const char *data)
 {
     char *p = NULL;
     FILE *fp;
-    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
-    if (mmnc_mtx_side_path(data, ".vocab", &p, NULL) != MMNC_OK) return NULL;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz") && !cli_ends_with(data, ".bin")) return NULL;
+    if (!(p = cli_vocab_path(data))) return NULL;
     if (!(fp = fopen(p, "rb"))) {
         mmnc_free(p);
         return NULL;

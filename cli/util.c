@@ -113,6 +113,20 @@ double cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+char *cli_vocab_path(const char *out)
+{
+    char *p = NULL;
+    if (cli_ends_with(out, ".bin")) {
+        size_t n = strlen(out) - 4;
+        if ((p = malloc(n + sizeof ".vocab"))) {
+            memcpy(p, out, n);
+            memcpy(p + n, ".vocab", sizeof ".vocab");
+        }
+        return p;
+    }
+    return mmnc_mtx_side_path(out, ".vocab", &p, NULL) == MMNC_OK ? p : NULL;
+}
+
 void cli_progress_start(cli_progress *p, int quiet)
 {
     p->t0 = cli_now();

@@ -676,6 +676,19 @@ expect_same w.mtx "$FIX/words.expected.mtx"
 expect_same w.vocab "$FIX/words.expected.vocab"
 end
 
+begin "cooc -o w.bin: the same matrix in the binary format, w.vocab beside it; embed finds the words"
+run cooc -q --min-count 1 -w 2 "$FIX/words.txt" -o w.bin
+expect_rc 0
+expect_file w.bin w.vocab
+expect_same w.vocab "$FIX/words.expected.vocab"
+run convert -q w.bin back.mtx
+expect_rc 0
+expect_same back.mtx "$FIX/words.expected.mtx"
+run embed -q w.bin -d 2 -o w.vec
+expect_rc 0
+expect_grep "^apple " w.vec
+end
+
 begin "cooc: concatenated gzip members and xz streams read as one text"
 head -c 40 "$FIX/words.txt" >part1.txt
 tail -c +41 "$FIX/words.txt" >part2.txt

@@ -83,6 +83,13 @@ def _seed(random_state):
     raise ValueError(f"random_state must be None, a nonnegative integer or a RandomState, got {random_state!r}")
 
 
+def _verbosity(verbose):
+    """verbose= of cooc and embed: False/True or 0, 1, 2."""
+    if not isinstance(verbose, (bool, numbers.Integral)) or verbose < 0:
+        raise ValueError(f"verbose must be True, False or an integer >= 0, got {verbose!r}")
+    return min(int(verbose), 2)
+
+
 def _csr(X, what="X"):
     """X (validated: 2-D, finite, nonnegative) as a canonical CSR matrix the library reads in place.
 
@@ -216,9 +223,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     exact_marginal : bool, default False
         Algorithm 1 with W P_Y = P_Z held exactly (``--exact-marginal``).
     verbose : int, default 0
-        > 0: the progress of a fit on ``sys.stderr`` about once a second
+        1: the progress of a fit on ``sys.stderr`` about once a second
         after the first (the start, its iteration and objective), as
-        ``mmnc cluster`` shows it.  It does not change the result.
+        ``mmnc cluster`` shows it; 2: every 50 ms, and the last iteration
+        when the fit ends.  It does not change the result.
 
     Attributes
     ----------
@@ -352,7 +360,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         p["agreement"] = bool(self.agreement)
         if isinstance(self.verbose, bool) or not isinstance(self.verbose, numbers.Integral) or self.verbose < 0:
             raise ValueError(f"verbose must be an integer >= 0, got {self.verbose!r}")
-        p["verbose"] = self.verbose > 0
+        p["verbose"] = min(int(self.verbose), 2)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():
@@ -526,7 +534,8 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
     sentence ends.  max_memory: bytes for the pair counts (at least 65536), beyond
     which sorted runs are spilled to a temporary file in $TMPDIR and merged (the
     same matrix, bit for bit); None: no limit.  verbose: the progress (the pass,
-    the tokens read) on ``sys.stderr`` about once a second after the first.
+    the tokens read) on ``sys.stderr`` about once a second after the first
+    (True or 1; 2: every 50 ms and the last block).
 
     Returns (A, vocab): A a scipy.sparse.csr_matrix (float64 counts), rows and columns in order of decreasing word count, and vocab the
     list of words.  Words of the vocabulary may have empty rows (MMNC and embed
@@ -561,7 +570,7 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
         nrows, ncols, indptr, indices, data, vocab, _ = _mmnc.cooc(
             paths, window=window, weighting=1 if weighting == "harmonic" else 0, min_count=min_count,
             max_vocab=0 if max_vocab is None else max_vocab, sentences=bool(sentences), threads=_threads(n_jobs),
-            max_memory=0 if max_memory is None else int(max_memory), verbose=bool(verbose))
+            max_memory=0 if max_memory is None else int(max_memory), verbose=_verbosity(verbose))
     finally:
         if tmpdir:
             shutil.rmtree(tmpdir, ignore_errors=True)
@@ -580,7 +589,8 @@ def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol
     are left out.  If the subspace iteration stops at max_iter before tol, a
     RuntimeWarning says so and the best estimate is returned.  verbose: the
     progress (the iteration, how far the singular values still move) on
-    ``sys.stderr`` about once a second after the first.
+    ``sys.stderr`` about once a second after the first (True or 1; 2: every
+    50 ms and the last iteration).
     """
     if _SKLEARN:
         from sklearn.utils import check_array
@@ -598,7 +608,7 @@ def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol
                                         sigma_power=float(sigma_power),
                                         oversample=-1 if oversample is None else int(oversample), tol=float(tol),
                                         maxit=int(max_iter), seed=_seed(random_state), threads=_threads(n_jobs),
-                                        verbose=bool(verbose))
+                                        verbose=_verbosity(verbose))
     if not converged:
         import warnings
         warnings.warn(f"mmnc.embed: {msg}", RuntimeWarning, stacklevel=2)

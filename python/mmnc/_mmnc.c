@@ -134,8 +134,10 @@ typedef struct job {
     atomic_int cancel; /* set by the waiting thread on a signal */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    /* verbose: the waiting thread writes the last progress call (p_*, under
-     * mu) on sys.stderr about once a second, as the CLI's progress line */
+    /* verbose 1: the waiting thread writes the last progress call (p_*,
+     * under mu) on sys.stderr about once a second, as the CLI's progress
+     * line; 2: at every wake (each 50 ms) that finds a new one, and the
+     * last one when the job ends */
     int verbose, kind, restarts;
     int p_new, p_restart, p_iter;
     double p_obj;
@@ -158,12 +160,13 @@ static double now_s(void)
 }
 
 /* With the GIL: the last progress call on sys.stderr, if there is a new one
- * and a second has passed since the start and since the last line. */
+ * and (verbose 1) a second has passed since the start and since the last
+ * line. */
 static void job_say(job *j, double t0, double *last)
 {
     int fresh, r, it;
     double obj, now = now_s();
-    if (now - t0 < 1.0 || now - *last < 1.0) return;
+    if (j->verbose < 2 && (now - t0 < 1.0 || now - *last < 1.0)) return;
     pthread_mutex_lock(&j->mu);
     fresh = j->p_new, r = j->p_restart, it = j->p_iter, obj = j->p_obj;
     j->p_new = 0;
@@ -235,6 +238,7 @@ static int run_job(job *j)
             }
         }
         pthread_join(t, NULL);
+        if (j->verbose >= 2 && !interrupted) job_say(j, t0, &last); /* the last call */
     }
     pthread_mutex_destroy(&j->mu);
     pthread_cond_destroy(&j->cv);
@@ -476,7 +480,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     cluster_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipp", kwlist, &indptr, &indices, &data,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipi", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
@@ -617,7 +621,7 @@ static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
     cooc_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpinp", kwlist, &paths_o, &window, &weighting, &min_count,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpini", kwlist, &paths_o, &window, &weighting, &min_count,
                                      &max_vocab, &sentences, &threads, &max_memory, &verbose))
         return NULL;
     if (max_memory < 0) {
@@ -716,7 +720,7 @@ static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
     embed_job c;
     job j;
     memset(&c, 0, sizeof c);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOnOO|$npdndiKip", kwlist, &indptr, &indices, &data, &ncols, &E_o,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOnOO|$npdndiKii", kwlist, &indptr, &indices, &data, &ncols, &E_o,
                                      &sig_o, &dim, &keep_trivial, &sigma_power, &oversample, &tol, &maxit, &seed,
                                      &threads, &verbose))
         return NULL;

@@ -84,7 +84,7 @@ def _seed(random_state):
 
 
 def _verbosity(verbose):
-    """verbose= of cooc and embed: False/True or 0, 1, 2."""
+    """verbose= of MMNC, cooc and embed: False/True or 0, 1, 2 (more is 2)."""
     if not isinstance(verbose, (bool, numbers.Integral)) or verbose < 0:
         raise ValueError(f"verbose must be True, False or an integer >= 0, got {verbose!r}")
     return min(int(verbose), 2)
@@ -222,8 +222,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         Algorithm 1's lambda and step (``--lambda``, ``--step``).
     exact_marginal : bool, default False
         Algorithm 1 with W P_Y = P_Z held exactly (``--exact-marginal``).
-    verbose : int, default 0
-        1: the progress of a fit on ``sys.stderr`` about once a second
+    verbose : int or bool, default 0
+        1 (or True): the progress of a fit on ``sys.stderr`` about once a second
         after the first (the start, its iteration and objective), as
         ``mmnc cluster`` shows it; 2: every 50 ms, and the last iteration
         when the fit ends.  It does not change the result.
@@ -358,9 +358,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.agreement, (bool, np.bool_)):
             raise ValueError(f"agreement must be True or False, got {self.agreement!r}")
         p["agreement"] = bool(self.agreement)
-        if isinstance(self.verbose, bool) or not isinstance(self.verbose, numbers.Integral) or self.verbose < 0:
-            raise ValueError(f"verbose must be an integer >= 0, got {self.verbose!r}")
-        p["verbose"] = min(int(self.verbose), 2)
+        p["verbose"] = _verbosity(self.verbose)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
             if pz.shape != (p["k"],) or not np.isfinite(pz).all() or (pz <= 0).any():

@@ -398,9 +398,10 @@ static char *wroom(writer *w, size_t n)
     return w->buf + w->len;
 }
 
-static void wint(writer *w, long long x)
+/* x in decimal at s; returns the end. */
+static char *fmt_int(char *s, long long x)
 {
-    char tmp[24], *s = wroom(w, 24);
+    char tmp[24];
     int k = 0;
     unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
     if (x < 0) *s++ = '-';
@@ -409,22 +410,24 @@ static void wint(writer *w, long long x)
         u /= 10;
     } while (u);
     while (k) *s++ = tmp[--k];
-    w->len = (size_t)(s - w->buf);
+    return s;
 }
 
-/* Shortest of %.15g / %.17g that reads back exactly. */
-static void wdouble(writer *w, double v, int integral)
+/* v at s (at most 32 bytes): an integer where all values are, else the
+ * shortest of %.15g / %.17g that reads back exactly; returns the end. */
+static char *fmt_double(char *s, double v, int integral)
 {
-    char *s;
     int n;
-    if (integral) {
-        wint(w, (long long)v);
-        return;
-    }
-    s = wroom(w, 32);
+    if (integral) return fmt_int(s, (long long)v);
     n = snprintf(s, 32, "%.15g", v);
     if (strtod(s, NULL) != v) n = snprintf(s, 32, "%.17g", v);
-    w->len += (size_t)n;
+    return s + n;
+}
+
+static void wint(writer *w, long long x)
+{
+    char *s = wroom(w, 24);
+    w->len = (size_t)(fmt_int(s, x) - w->buf);
 }
 
 static void wstr(writer *w, const char *str)
@@ -435,13 +438,61 @@ static void wstr(writer *w, const char *str)
     w->len += n;
 }
 
+/* n bytes at s, after what the writer holds. */
+static void wbytes(writer *w, const char *s, size_t n)
+{
+    wflush(w);
+    if (w->bad || n == 0) return;
+    if (w->gz) {
+        if (gzwrite(w->gz, s, (unsigned)n) != (int)n) w->bad = 1;
+    } else if (fwrite(s, 1, n, w->fp) != n) {
+        w->bad = 1;
+    }
+}
+
+/* The entries are formatted in blocks of WRITE_BLOCK (the last shorter),
+ * one block a thread at a time, each into a buffer of its own, and the
+ * buffers are written in order: the same bytes for any number of threads.
+ * An entry takes at most ENTRY_MAX bytes: two indices of at most 20
+ * characters, two spaces, the 32 bytes that fmt_double may touch and a
+ * newline. */
+#define WRITE_BLOCK 32768
+#define ENTRY_MAX 80
+
+/* Entries p0 .. p1 - 1 of A as Matrix Market lines at out; returns the bytes. */
+static size_t fmt_entries(const mmnc_csr *A, mmnc_int p0, mmnc_int p1, int integral, char *out)
+{
+    mmnc_int lo = 0, hi = A->nrows - 1, i, p = p0;
+    char *s = out;
+    while (lo < hi) { /* i: the last row with rowptr[i] <= p0, i.e. the row of entry p0 */
+        mmnc_int mid = lo + (hi - lo + 1) / 2;
+        if (A->rowptr[mid] <= p0)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    for (i = lo; p < p1; i++) {
+        mmnc_int end = A->rowptr[i + 1] < p1 ? A->rowptr[i + 1] : p1;
+        for (; p < end; p++) {
+            s = fmt_int(s, (long long)i + 1);
+            *s++ = ' ';
+            s = fmt_int(s, (long long)A->colind[p] + 1);
+            *s++ = ' ';
+            s = fmt_double(s, A->val[p], integral);
+            *s++ = '\n';
+        }
+    }
+    return (size_t)(s - out);
+}
+
 int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
 {
-    int status = MMNC_OK, integral = 1, opened = 0;
+    int status = MMNC_OK, integral = 1, opened = 0, nt = 1;
     mmnc_outfile of = {NULL, NULL, NULL};
     writer *w = NULL;
-    size_t plen;
-    mmnc_int i, p;
+    char *buf = NULL;
+    size_t plen, *len = NULL;
+    mmnc_int p, b0, nblocks;
 
     if (!A || !path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_write_mtx: NULL argument");
     if ((status = mmnc_csr_check(A, err)) != MMNC_OK) {
@@ -459,7 +510,15 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
             break;
         }
     }
+    nblocks = (A->nnz + WRITE_BLOCK - 1) / WRITE_BLOCK;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+    if (nt > 64) nt = 64;
+#endif
+    if (nt > nblocks) nt = nblocks > 0 ? (int)nblocks : 1;
     MMNC_CALLOC(w, 1, err, status);
+    MMNC_ALLOC(buf, (size_t)nt * WRITE_BLOCK * ENTRY_MAX, err, status);
+    MMNC_ALLOC(len, nt, err, status);
     if ((status = mmnc_outfile_open(&of, path, err)) != MMNC_OK) goto cleanup;
     opened = 1;
     w->fp = of.fp;
@@ -481,18 +540,14 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
     wstr(w, " ");
     wint(w, A->nnz);
     wstr(w, "\n");
-    for (i = 0; i < A->nrows && !w->bad; i++) {
-        for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-            wint(w, i + 1);
-            *wroom(w, 1) = ' ';
-            w->len++;
-            wint(w, A->colind[p] + 1);
-            *wroom(w, 1) = ' ';
-            w->len++;
-            wdouble(w, A->val[p], integral);
-            *wroom(w, 1) = '\n';
-            w->len++;
+    for (b0 = 0; b0 < nblocks && !w->bad; b0 += nt) { /* nt blocks side by side, then written in order */
+        mmnc_int nb = nblocks - b0 < nt ? nblocks - b0 : nt;
+#pragma omp parallel for schedule(static, 1) num_threads(nt) if (nb > 1)
+        for (mmnc_int j = 0; j < nb; j++) {
+            mmnc_int p0 = (b0 + j) * WRITE_BLOCK, p1 = p0 + WRITE_BLOCK < A->nnz ? p0 + WRITE_BLOCK : A->nnz;
+            len[j] = fmt_entries(A, p0, p1, integral, buf + (size_t)j * WRITE_BLOCK * ENTRY_MAX);
         }
+        for (mmnc_int j = 0; j < nb; j++) wbytes(w, buf + (size_t)j * WRITE_BLOCK * ENTRY_MAX, len[j]);
     }
     wflush(w);
     if (w->gz) {
@@ -511,6 +566,8 @@ cleanup:
     if (w && w->gz) gzclose_w(w->gz);
     if (opened) mmnc_outfile_abort(&of);
     mmnc_i_free(w);
+    mmnc_i_free(buf);
+    mmnc_i_free(len);
     return status;
 }
 

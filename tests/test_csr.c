@@ -400,6 +400,58 @@ static void test_write_mtx(void)
     mmnc_csr_free(A);
 }
 
+/* The entries are formatted in blocks on all threads: the same bytes for 1,
+ * 2 and 3 threads (and through gzip), equal to lines made here one by one,
+ * on a matrix with empty rows and a row longer than a block. */
+static void test_write_mtx_threads(void)
+{
+    mmnc_rng rng;
+    mmnc_err e = {0, ""};
+    const mmnc_int m = 4000, n = 50000, nnz = 160000;
+    mmnc_int *r = malloc(nnz * sizeof *r), *c = malloc(nnz * sizeof *c);
+    double *v = malloc(nnz * sizeof *v);
+    mmnc_csr *A = NULL;
+    char path[300], *ref = malloc((size_t)nnz * 80 + 100), *s = ref, *text;
+#ifdef _OPENMP
+    int saved = omp_get_max_threads();
+#endif
+    mmnc_rng_seed(&rng, 5);
+    for (mmnc_int t = 0; t < nnz; t++) {
+        r[t] = t < n ? 7 : mmnc_rng_below(&rng, m / 2) * 2 + 1; /* row 7: every column; even rows empty */
+        c[t] = t < n ? t : mmnc_rng_below(&rng, n);
+        v[t] = (1.0 + (double)mmnc_rng_below(&rng, 1000)) / 7.0 * (t % 3 == 0 ? 1e-290 : 1.0);
+    }
+    CHECK(mmnc_csr_from_triplets(m, n, nnz, r, c, v, &A, &e) == MMNC_OK);
+    s += sprintf(s, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)m, (long long)n,
+                 (long long)A->nnz);
+    for (mmnc_int i = 0; i < m; i++)
+        for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            char num[40];
+            snprintf(num, sizeof num, "%.15g", A->val[p]);
+            if (strtod(num, NULL) != A->val[p]) snprintf(num, sizeof num, "%.17g", A->val[p]);
+            s += sprintf(s, "%lld %lld %s\n", (long long)i + 1, (long long)A->colind[p] + 1, num);
+        }
+    CHECK(A->nnz > 3 * 32768); /* several blocks */
+    for (int threads = 1; threads <= 4; threads++) {
+#ifdef _OPENMP
+        omp_set_num_threads(threads < 4 ? threads : 2);
+#endif
+        snprintf(path, sizeof path, "%s", test_tmpfile("", threads == 4 ? ".mtx.gz" : ".mtx"));
+        CHECK(mmnc_csr_write_mtx(A, path, &e) == MMNC_OK);
+        text = slurp_gz(path);
+        CHECK(text && strcmp(text, ref) == 0);
+        free(text);
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(saved);
+#endif
+    mmnc_csr_free(A);
+    free(ref);
+    free(r);
+    free(c);
+    free(v);
+}
+
 /* Every allocation failure gives MMNC_ENOMEM and leaks nothing (run under
  * ASan/valgrind to check the leaks). */
 static void test_alloc_failures(void)
@@ -456,6 +508,7 @@ int main(void)
     test_triplets_threads();
     test_check();
     test_write_mtx();
+    test_write_mtx_threads();
     test_alloc_failures();
     return test_done();
 }

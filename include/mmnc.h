@@ -208,7 +208,7 @@ MMNC_API int mmnc_csr_check(const mmnc_csr *A, mmnc_err *err);
  * Values are integers where all are, else the shortest of %.15g and %.17g
  * that reads back exactly.  The lines are formatted on all threads (OpenMP),
  * in blocks of entries written in order: the same bytes for any number.
- * O(nnz); about 2.6 MB of buffers a thread. */
+ * O(nnz); buffers of at most 2.6 MB a thread. */
 MMNC_API int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */

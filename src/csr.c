@@ -491,7 +491,7 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
     mmnc_outfile of = {NULL, NULL, NULL};
     writer *w = NULL;
     char *buf = NULL;
-    size_t plen, *len = NULL;
+    size_t plen, bsize, *len = NULL;
     mmnc_int p, b0, nblocks;
 
     if (!A || !path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_csr_write_mtx: NULL argument");
@@ -516,8 +516,9 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
     if (nt > 64) nt = 64;
 #endif
     if (nt > nblocks) nt = nblocks > 0 ? (int)nblocks : 1;
+    bsize = (size_t)(A->nnz < WRITE_BLOCK ? A->nnz + 1 : WRITE_BLOCK) * ENTRY_MAX; /* a block's buffer */
     MMNC_CALLOC(w, 1, err, status);
-    MMNC_ALLOC(buf, (size_t)nt * WRITE_BLOCK * ENTRY_MAX, err, status);
+    MMNC_ALLOC(buf, (size_t)nt * bsize, err, status);
     MMNC_ALLOC(len, nt, err, status);
     if ((status = mmnc_outfile_open(&of, path, err)) != MMNC_OK) goto cleanup;
     opened = 1;
@@ -545,9 +546,9 @@ int mmnc_csr_write_mtx(const mmnc_csr *A, const char *path, mmnc_err *err)
 #pragma omp parallel for schedule(static, 1) num_threads(nt) if (nb > 1)
         for (mmnc_int j = 0; j < nb; j++) {
             mmnc_int p0 = (b0 + j) * WRITE_BLOCK, p1 = p0 + WRITE_BLOCK < A->nnz ? p0 + WRITE_BLOCK : A->nnz;
-            len[j] = fmt_entries(A, p0, p1, integral, buf + (size_t)j * WRITE_BLOCK * ENTRY_MAX);
+            len[j] = fmt_entries(A, p0, p1, integral, buf + (size_t)j * bsize);
         }
-        for (mmnc_int j = 0; j < nb; j++) wbytes(w, buf + (size_t)j * WRITE_BLOCK * ENTRY_MAX, len[j]);
+        for (mmnc_int j = 0; j < nb; j++) wbytes(w, buf + (size_t)j * bsize, len[j]);
     }
     wflush(w);
     if (w->gz) {

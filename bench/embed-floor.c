@@ -54,7 +54,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The library's product before the cache-blocked one (src/pmf.c at c345216,
+/* The library's product before the cache-blocked one (src/linalg/pmf.c at c345216,
  * scaled_mul), verbatim: one row at a time, the whole l-row of X per nonzero. */
 static void baseline_mul(const mmnc_csr *M, const double *dr, const double *dc, mmnc_int m, const double *X, double *Y)
 {

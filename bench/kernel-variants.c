@@ -1,6 +1,6 @@
 /*
  * kernel-variants.c -- one thread, one matrix: mmnc's per-iteration kernels
- * as they are in src/kernel.c and src/frobenius.c next to the candidate
+ * as they are in src/linalg/kernel.c and src/cluster/frobenius.c next to the candidate
  * rewrites listed in bench/NOTES.md ("Predicted gains"), so that the
  * predicted factors are measured, not guessed.  Prototype code for
  * measurement only: nothing here is used by the library, and the variants
@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "mmnc.h"
-#include "kernel_i.h" /* the library's own kernels, as baselines */
+#include "linalg/kernel_i.h" /* the library's own kernels, as baselines */
 
 static double now(void)
 {
@@ -48,7 +48,7 @@ static m32 narrow(const mmnc_csr *A)
 
 /* ---- Algorithm 2: T = (W P)^T for hard labels -------------------------------- */
 
-/* as src/kernel.c mmnc_i_pzx: by rows of Pt, gather int64 labels */
+/* as src/linalg/kernel.c mmnc_i_pzx: by rows of Pt, gather int64 labels */
 static void pzx_base(const mmnc_csr *Pt, int64_t k, const int64_t *lab, double *T)
 {
     for (int64_t x = 0; x < Pt->nrows; x++) {
@@ -91,7 +91,7 @@ static void wp_scatter(const m32 *P, int64_t nx, int64_t k, const uint8_t *lab, 
 
 /* ---- Algorithm 2: S = P D_x^{-1} T, then C = S Mp and the argmax ------------- */
 
-/* as src/kernel.c mmnc_i_row_gather (second loop), K = k at compile time where
+/* as src/linalg/kernel.c mmnc_i_row_gather (second loop), K = k at compile time where
  * the variants below need it */
 static void gather_base(const mmnc_csr *P, int64_t k, const double *Tx, double *S)
 {
@@ -106,7 +106,7 @@ static void gather_base(const mmnc_csr *P, int64_t k, const double *Tx, double *
     }
 }
 
-/* as scores() in src/nuclear.c after the gather, and the argmax of run_hard */
+/* as scores() in src/cluster/nuclear.c after the gather, and the argmax of run_hard */
 static void score_argmax_base(int64_t ny, int64_t k, const double *S, const double *Mp, double *C, uint8_t *best)
 {
     for (int64_t y = 0; y < ny; y++) {
@@ -366,7 +366,7 @@ static double stream_pass(const mmnc_csr *P)
 
 /* The hardware's part of the screened gather: every nonzero's 64-byte row
  * of F fetched through P's own column indices and summed, no weights, no
- * scores, prefetched 16 ahead as src/kernel.c does.  What no rewrite of the
+ * scores, prefetched 16 ahead as src/linalg/kernel.c does.  What no rewrite of the
  * arithmetic can beat while each nonzero needs its own row of F. */
 static double bare_gather16(const mmnc_csr *P, const float *F)
 {
@@ -418,7 +418,7 @@ static void r_k10(const m32 *Pt, const double *btv, const double *A, double *R)
     }
 }
 
-/* as project() in src/frobenius.c */
+/* as project() in src/cluster/frobenius.c */
 static void project_base(int64_t k, const double *w, double c, double *a, int64_t *idx)
 {
     double sw = 0.0, swb = 0.0, tau = 0.0;

@@ -112,7 +112,7 @@ static double chase(long n)
  * else: beyond the caches, a lower bound for any kernel that needs those
  * rows.  The rows are independent, so there the only limit is how many line
  * misses the cores keep in flight.  With `ahead` > 0 each row's lines are
- * also prefetched that many indices ahead, as src/kernel.c does.  Best of
+ * also prefetched that many indices ahead, as src/linalg/kernel.c does.  Best of
  * `reps` passes; -1 without memory. */
 static double gather(long n, int L, long m, int ahead, int reps, double *check)
 {

@@ -56,7 +56,7 @@ const char *cli_init_name(int init);
 const char *cli_algorithm_name(int algorithm);
 /* "chosen", "each" or "none" (mmnc_refine). */
 const char *cli_refine_name(int refine);
-/* The out-of-sample rule of a model (src/model.c): "information",
+/* The out-of-sample rule of a model (src/model/model.c): "information",
  * "nuclear" or "channel" (Algorithm 1's). */
 const char *cli_model_rule(const mmnc_model *m);
 /* The start with the highest predictive information (predictive selection). */

@@ -1,7 +1,7 @@
 /*
  * cmd_predict.c -- `mmnc predict MODEL DATA`: assign the rows of new data
  * to the clusters of a model saved by `mmnc cluster --save-model`, with the
- * model's out-of-sample rule (src/model.c).  Columns are matched by id (or
+ * model's out-of-sample rule (src/model/model.c).  Columns are matched by id (or
  * by --names); unknown columns are reported and ignored, rows without a
  * known column are reported and labelled -1.
  */

@@ -820,7 +820,7 @@ typedef enum {
     MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
     MMNC_ALG_INFORMATION = 3 /* the default: exact I(X;Z) with a prior on the cluster sizes
                                 (mmnc_params.size_prior), by sequential single-row moves (the
-                                sequential information bottleneck's, src/information.c) */
+                                sequential information bottleneck's, src/cluster/information.c) */
 } mmnc_algorithm;
 
 typedef enum {
@@ -898,7 +898,7 @@ typedef struct mmnc_params {
                            soft results (default MMNC_REFINE_NONE) */
     double size_prior;  /* gamma >= 0: the information objective (MMNC_ALG_INFORMATION and refine)
                            maximises J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), H_rows the entropy
-                           of the cluster sizes counted in rows (see src/information.c): a prior
+                           of the cluster sizes counted in rows (see src/cluster/information.c): a prior
                            on the sizes, as in the classification likelihood of a mixture of
                            multinomials, that keeps large natural groups whole instead of
                            splitting them into clusters of equal mass.  0 = I(X;Z) alone (the
@@ -906,7 +906,7 @@ typedef struct mmnc_params {
                            (see README, "The default") */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
                            less than tol (relative) over 10 steps (default 1e-6) */
-    double move_tol;    /* information: each start's sweeps (each phase's, see src/information.c)
+    double move_tol;    /* information: each start's sweeps (each phase's, see src/cluster/information.c)
                            stop once a sweep moves fewer than move_tol |Y| rows; the kept start
                            then goes on until no row moves.  0: every start until no row moves.
                            The refinements (refine) always go on until no row moves.  Default
@@ -926,7 +926,7 @@ typedef struct mmnc_params {
                            at random; from there the trial runs as a start does (phases, guard),
                            and it is kept if its objective is higher.  Trials come in rounds of two
                            (the two best pairs, side by side on two threads); a round without a
-                           gain ends the search (src/information.c); each trial has max_iter
+                           gain ends the search (src/cluster/information.c); each trial has max_iter
                            sweeps, and none is made after a start stopped by max_iter.  The
                            result is again a local optimum of single-row moves.  0: none.  Default MMNC_MERGE_SPLIT_DEFAULT
                            (see README, "The default") */
@@ -981,7 +981,7 @@ typedef struct mmnc_result {
      * the other rows of y's cluster (argmax labels), smoothed toward P_X by a pseudo-mass a
      * of a quarter to 4096 average rows (a grid of factor 4); restart_alpha holds the best a
      * in average rows.  G estimates I(X;Z) by cross-validation over the rows: a cluster
-     * predicts only with what its rows share.  The rule is in src/select.c. */
+     * predicts only with what its rows share.  The rule is in src/cluster/select.c. */
     double *restart_score, *restart_alpha;
     int *restart_init;  /* restarts: the mmnc_init of each start */
     int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
@@ -992,7 +992,7 @@ typedef struct mmnc_result {
     int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
                             prior's partition, 0 if the guard returned the prior-free optimum (the
                             prior's partition had a lower nuclear norm, or a leave-one-row-out
-                            predictive information not above zero: see src/information.c), or
+                            predictive information not above zero: see src/cluster/information.c), or
                             the agreement rule the I(X;Z) optimum of size_prior = 0; -1 when no
                             prior applied */
     int *restart_iterations;   /* restarts */
@@ -1045,7 +1045,7 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  * (docs/model-format.md gives the file layout: the binary format's
  * conventions, versioned and checksummed).  Everything prediction needs is
  * a function of the learned joint P_{Z,X} = W P_{Y,X}: the out-of-sample
- * rule of each objective is derived in src/model.c and in README.  A new
+ * rule of each objective is derived in src/model/model.c and in README.  A new
  * row y enters through r(x) = P(x|y), its values on the known columns
  * normalised, and the rule is the assignment that raises the run's
  * objective most when y is added with a small mass:
@@ -1053,7 +1053,7 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE: the
  *     default): label = argmax_z sum_x r(x) log q(x|z), with
  *     q(x|z) = (P(z,x) + a P(x)) / (P(z) + a) and a = alpha / train_rows
- *     (the smoothing of the predictive selection, src/select.c); proba =
+ *     (the smoothing of the predictive selection, src/cluster/select.c); proba =
  *     the posterior of a mixture of multinomials q(.|z) with weights P_Z,
  *     the row's values taken as counts (so larger counts, sharper
  *     probabilities);

@@ -14,7 +14,7 @@
 #include <omp.h>
 #endif
 
-#include "io_i.h"
+#include "io/io_i.h"
 #include "testutil.h"
 
 /* The documented layout (docs/binary-format.md). */

@@ -16,8 +16,8 @@
 #include <omp.h>
 #endif
 
-#include "kernel_i.h"
-#include "mmnc_i.h"
+#include "linalg/kernel_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 static mmnc_pmf *from_dense(mmnc_int nr, mmnc_int nc, const double *D)

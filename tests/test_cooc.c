@@ -1,5 +1,5 @@
 /*
- * test_cooc.c -- word co-occurrence counts from text (src/cooc.c).
+ * test_cooc.c -- word co-occurrence counts from text (src/text/cooc.c).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 #endif
 #include "testutil.h"
 #ifdef MMNC_FAULT_INJECTION
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #endif
 
 typedef struct res {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 #ifdef _OPENMP
 #include <omp.h>

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io_i.h"
+#include "io/io_i.h"
 #include "testutil.h"
 
 static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)

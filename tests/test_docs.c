@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 static char dir[256];

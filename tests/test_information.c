@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver_i.h"
+#include "cluster/solver_i.h"
 #include "testutil.h"
 
 /* Planted partition with unequal row groups: group g holds share[g] of the

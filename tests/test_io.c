@@ -14,7 +14,7 @@
 #include <matio.h>
 #endif
 
-#include "io_i.h"
+#include "io/io_i.h"
 #include "testutil.h"
 
 #define REUTERS_DIR MMNC_SOURCE_DIR "/../shared/data/reuters21578/"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 #define TOL 1e-12

@@ -1,5 +1,5 @@
 /*
- * test_model.c -- saved models and prediction of new rows (src/model.c):
+ * test_model.c -- saved models and prediction of new rows (src/model/model.c):
  *   - write / read round trip, bit for bit (fields, arrays, ids, and the
  *     file written again is the same bytes);
  *   - a corrupt byte, a truncated file, a newer version, unknown feature
@@ -19,7 +19,7 @@
 #include <omp.h>
 #endif
 
-#include "io_i.h"
+#include "io/io_i.h"
 #include "testutil.h"
 
 static mmnc_pmf *pmf_of(const mmnc_csr *A)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 static double *dense_dtm(const mmnc_pmf *p)

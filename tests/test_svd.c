@@ -17,7 +17,7 @@
 #include <omp.h>
 #endif
 
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 static mmnc_pmf *random_pmf(mmnc_int nr, mmnc_int nc, double density, uint64_t seed)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)

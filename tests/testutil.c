@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "mmnc_i.h"
+#include "core/mmnc_i.h"
 #include "testutil.h"
 
 int test_passed = 0, test_failed = 0;

@@ -2,7 +2,7 @@
 """Algorithm 1 of Qiu, Makur, Zheng (Allerton 2018) in plain NumPy/SciPy.
 
 The "what a user would write instead" baseline for mmnc's Frobenius-norm
-solver (src/frobenius.c): projected gradient ascent on the penalised problem
+solver (src/cluster/frobenius.c): projected gradient ascent on the penalised problem
 (paper, eq. (17) and Algorithm 1)
 
     maximise    ||A B||_F^2 - lambda ||A v - w||_2^2

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A prototype of block Krylov (block Lanczos with full reorthogonalisation) for mmnc embed,
-against the shifted subspace iteration of src/svd.c (bench/NOTES.md, "Block Krylov").
+against the shifted subspace iteration of src/linalg/svd.c (bench/NOTES.md, "Block Krylov").
 
 For a symmetric DTM (mmnc cooc writes symmetric matrices) B' = B - sqrt(P_Y) sqrt(P_X)^T is
 symmetric, its singular values are the absolute values of its eigenvalues, and the Krylov space

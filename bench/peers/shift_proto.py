@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The prototype behind mmnc embed's shifted subspace iteration (bench/NOTES.md, "A shifted
 iteration"): subspace iteration on M = B'^T B' (B' = the DTM less its trivial pair), unshifted
-or with a Chebyshev filter of degree m on [0, S_l^2] (m = 1 is what src/svd.c does), counting the
+or with a Chebyshev filter of degree m on [0, S_l^2] (m = 1 is what src/linalg/svd.c does), counting the
 sparse products and printing, at every Ritz test, the residuals ||B' B'^T u - s^2 u|| / s^2 of
 the d Ritz vectors (two extra products each, not counted) and whether the leading values settled
 to 1e-3 (mmnc's stopping rule).  Slow (SciPy, one thread): minutes per product at d = 640.

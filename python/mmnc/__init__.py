@@ -424,7 +424,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if getattr(self, "_model", None) is None:
             raise NotImplementedError(
                 "this libmmnc has no model API (mmnc_model_*): predict, predict_proba, transform and save "
-                "need a library built with src/model.c; labels_ and row_proba_ hold the training results")
+                "need a library built with src/model/model.c; labels_ and row_proba_ hold the training results")
         return self._model
 
     def _predict(self, X, proba):

@@ -8,7 +8,7 @@
  * pass mmnc_csr_check.
  */
 #include "fuzz_common.h"
-#include "io_i.h" /* mmnc_i_xxh64 */
+#include "io/io_i.h" /* mmnc_i_xxh64 */
 
 #define HEADER 384
 #define H_FILE_BYTES 16

@@ -8,7 +8,7 @@
  * probabilities that sum to 1 (else abort: a finding).
  */
 #include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
-#include "io_i.h"        /* mmnc_i_xxh64 */
+#include "io/io_i.h"        /* mmnc_i_xxh64 */
 #include <math.h>
 
 #define HEADER 384

@@ -1,0 +1,91 @@
+/*
+ * params.c -- the parameters of mmnc_cluster (defaults, the paper's
+ * protocol, checks), the release of its result, and the report of an
+ * iteration to the caller's progress function, which every solver makes.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cluster/solver_i.h"
+
+void mmnc_params_default(mmnc_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->algorithm = MMNC_ALG_INFORMATION;
+    p->k = 2;
+    p->seed = 1;
+    p->restarts = 8;
+    p->init = MMNC_INIT_RANDOM;
+    p->select = MMNC_SELECT_OBJECTIVE;
+    p->select_tol = 0.0;
+    p->refine = MMNC_REFINE_NONE;
+    p->size_prior = MMNC_SIZE_PRIOR_DEFAULT;
+    p->max_iter = 0; /* per algorithm */
+    p->tol = 1e-6;
+    p->move_tol = MMNC_MOVE_TOL_DEFAULT;
+    p->merge_split = MMNC_MERGE_SPLIT_DEFAULT;
+    p->agreement = 1;
+    p->pz = NULL;
+    p->lambda = 0.0;
+    p->step = 0.0;
+    p->threads = 0;
+}
+
+void mmnc_params_paper(mmnc_params *p)
+{
+    mmnc_params_default(p);
+    p->algorithm = MMNC_ALG_NUCLEAR;
+}
+
+const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
+{
+    if (!p) return "no parameters";
+    if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS && p->algorithm != MMNC_ALG_INFORMATION)
+        return "algorithm must be 1 (Frobenius), 2 (nuclear) or 3 (information)";
+    if (p->k < 1) return "k must be at least 1";
+    if (p->k > ny) return "k must not exceed the number of rows";
+    if (p->restarts < 1) return "restarts must be at least 1";
+    if (p->init < MMNC_INIT_RANDOM || p->init > MMNC_INIT_SPECTRAL) return "init must be random, kmeans++ or spectral";
+    if (p->select != MMNC_SELECT_OBJECTIVE && p->select != MMNC_SELECT_PREDICTIVE)
+        return "select must be objective or predictive";
+    if (!(p->select_tol >= 0.0) || !isfinite(p->select_tol)) return "select_tol must be finite and >= 0";
+    if (p->refine < MMNC_REFINE_NONE || p->refine > MMNC_REFINE_CHOSEN) return "refine must be none, each or chosen";
+    if (!(p->size_prior >= 0.0) || !isfinite(p->size_prior)) return "size_prior must be finite and >= 0";
+    if (p->max_iter < 0) return "max_iter must be >= 0 (0 selects the default)";
+    if (!(p->tol > 0.0) || !isfinite(p->tol)) return "tol must be positive";
+    if (!(p->move_tol >= 0.0 && p->move_tol < 1.0)) return "move_tol must be in [0, 1)";
+    if (p->merge_split < 0) return "merge_split must be >= 0";
+    if (p->agreement != 0 && p->agreement != 1) return "agreement must be 0 or 1";
+    if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
+    if (p->threads < 0) return "threads must be >= 0";
+    if (p->pz) {
+        double s = 0.0;
+        for (mmnc_int z = 0; z < p->k; z++) {
+            if (!(p->pz[z] > 0.0) || !isfinite(p->pz[z])) return "every entry of P_Z must be positive";
+            s += p->pz[z];
+        }
+        if (fabs(s - 1.0) > 1e-6) return "P_Z must sum to 1";
+    }
+    return NULL;
+}
+
+void mmnc_result_free(mmnc_result *r)
+{
+    if (!r) return;
+    mmnc_i_free(r->label);
+    mmnc_i_free(r->W);
+    mmnc_stats_free(&r->stats);
+    mmnc_i_free(r->restart_objective);
+    mmnc_i_free(r->restart_iterations);
+    mmnc_i_free(r->restart_score);
+    mmnc_i_free(r->restart_alpha);
+    mmnc_i_free(r->restart_init);
+    mmnc_i_free(r);
+}
+
+int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err)
+{
+    if (!prm->progress || !prm->progress(prm->progress_ctx, restart, iter, objective)) return MMNC_OK;
+    return mmnc_i_err(err, MMNC_ECANCELED, "stopped by the progress function (start %d, iteration %d)",
+                      restart + 1, iter);
+}

@@ -1,0 +1,183 @@
+/*
+ * solver_i.h -- private interface between the driver (cluster.c), the
+ * starts (init.c) and the solvers (nuclear.c, frobenius.c, transport.c).
+ */
+#ifndef MMNC_SOLVER_I_H
+#define MMNC_SOLVER_I_H
+
+#include <string.h>
+
+#include "linalg/kernel_i.h"
+
+/* One start's outcome. */
+typedef struct mmnc_i_run {
+    double objective;
+    int iterations;
+    int converged;
+    int prior_kept; /* information with a size prior: 1 the prior's partition was kept, 0 the guard returned
+                       the prior-free one (see information.c); -1 no prior applied */
+    int settled;    /* information: the last sweep moved no row (not stopped by move_tol or max_iter) */
+    int64_t pruned; /* information: costs that the decisions ruled out by bounds (0: every cost made) */
+    int prior_why;  /* prior_kept = 0: the guard's reason, MMNC_PRIOR_NORM or MMNC_PRIOR_PREDICTIVE; else 0 */
+    /* information with a size prior, a start (polish < 0): where it writes, if not NULL, its
+     * prior-free optimum (the end of the first phase) and the prior's partition (before the
+     * guard), ny labels each -- for the agreement rule (cluster.c) */
+    int32_t *free_part, *prior_part;
+    double free_objective; /* I(X;Z) of the prior-free optimum */
+    int free_iterations;   /* the first phase's sweeps */
+    int free_settled, free_converged; /* its last sweep moved no row; it met the tolerance */
+} mmnc_i_run;
+/* A run before its start: no prior applied yet, no partitions asked for. */
+#define MMNC_I_RUN_INIT {0, 0, 0, -1, 0, 0, 0, NULL, NULL, 0.0, 0, 0, 0}
+
+/* Report an iteration to the caller's progress function, if any:
+ * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
+int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);
+
+/* Spectral embedding for starts: rows of [P_Y]^{-1/2} U_{2..k} (ny x (k-1)),
+ * from the DTM's k leading left singular vectors, seeded by prm->seed; its
+ * iterations are reported to prm->progress with restart -1. */
+int mmnc_i_spectral_embedding(const mmnc_pmf *p, mmnc_int k, const mmnc_params *prm, double *emb, mmnc_err *err);
+
+/* mmnc_dtm_svds (no V) that calls fn (may be NULL) after each iteration with
+ * (ctx, restart, iteration, the change that tol is compared with); MMNC_ECANCELED
+ * when it returns nonzero (svd.c). */
+int mmnc_i_svds_progress(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, uint64_t seed, mmnc_progress_fn fn,
+                         void *ctx, int restart, double *sigma, double *U, mmnc_err *err);
+
+/* Initial hard labels by `method` (mmnc_init).  emb is the spectral
+ * embedding (needed for MMNC_INIT_SPECTRAL).  No cluster is left empty. */
+int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_rng *rng,
+                       mmnc_int *labels, mmnc_err *err);
+
+/* Give every empty cluster one row, taken from a cluster with at least two
+ * rows: the row with the smallest score[y] (the row's score in its cluster)
+ * when score is given (ties to the lower row), else the first row from a random position
+ * on.  Distributed: over all ranks' rows (collective), the same choice as
+ * one process. */
+/* Cluster sizes over all ranks (collective). */
+void mmnc_i_label_counts(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int64_t *count);
+/* counted: the sizes from mmnc_i_label_counts (updated), or NULL to count here. */
+void mmnc_i_fill_empty(const mmnc_pmf *p, mmnc_int k, mmnc_int *labels, int64_t *counted, const double *score,
+                       mmnc_rng *rng);
+
+/* Algorithm 2's score matrix Mp = D_z^{-1/2} U_+ S_+^{-1} U_+^T D_z^{-1/2} from
+ * the spectrum of B_{Z,X} (mmnc_i_spectrum), over the singular values above
+ * 1e-10 sigma_1, so that a row's scores are c = s Mp with s = P_{y,X} [P_X]^{-1}
+ * T (nuclear.c; also the out-of-sample rule of model.c).  O(k^3). */
+void mmnc_i_score_matrix(mmnc_int k, const double *sigma, const double *U, const double *pz, double *Mp);
+
+/* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
+ * result is hard (labels updated, W filled one-hot); with prm->pz it is the
+ * LP's soft W (labels = argmax). */
+int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                   mmnc_i_run *run, mmnc_err *err);
+
+/* The information objective from the hard start `labels` (information.c):
+ * sweeps of single-row moves, at most prm->max_iter, each phase until a
+ * sweep moves fewer than prm->move_tol |Y| rows; labels updated, W one-hot,
+ * run->objective = J.  polish < 0: a start (both phases and the guard);
+ * polish = 1 (0): the moves of J (of I(X;Z) alone) from `labels` until no
+ * row moves, neither phases nor guard -- the kept start's finish. */
+int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
+                       double *W, mmnc_i_run *run, mmnc_err *err);
+/* The merge-split search (information.c) from `labels`, the kept start's
+ * local optimum, whose run->prior_kept says on which objective (J: 1, or
+ * I(X;Z) where the guard kept the prior-free partition: 0; -1 no prior): at
+ * most prm->merge_split trials, see mmnc_params.merge_split, each a start
+ * from a perturbation of the labels, kept when its J is higher.  labels and
+ * W (one-hot) are replaced by each kept trial's; run->objective (J of the
+ * result), run->prior_kept and run->iterations (the sweeps) updated;
+ * *tried, *kept counted.  Collective. */
+int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
+                       mmnc_i_run *run, int *tried, int *kept, mmnc_err *err);
+/* Whether mmnc_i_information numbers the columns by frequency inside (the
+ * same bits either way): -1 (default) where its tables exceed
+ * MMNC_I_COLUMN_ORDER_BYTES, 0 never, 1 always.  For tests and benchmarks. */
+extern int mmnc_i_column_order;
+/* Whether the moves rule out clusters by bounds before making their exact
+ * costs (the same bits either way): -1 (default) in serial runs from k = 16,
+ * 0 never, 1 always (serial).  For tests and benchmarks. */
+extern int mmnc_i_prune;
+/* Whether the guard also refuses a prior's partition whose leave-one-row-out
+ * predictive information is not above zero (1, the default) or judges by the
+ * nuclear norm alone (0).  For tests. */
+extern int mmnc_i_guard_loo;
+
+/* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
+int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
+                     const mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
+
+/* Algorithm 1 with the exact marginal: LP ascent steps on ||B_{Z,X}||_F^2
+ * with P_Z = prm->pz (uniform if NULL).  Needs GLPK. */
+int mmnc_i_frobenius_exact(const mmnc_pmf *p, const mmnc_params *prm, int restart, const mmnc_int *labels,
+                           double *W, mmnc_i_run *run, mmnc_err *err);
+
+/* The mean adjusted Rand index of the n(n-1)/2 pairs of the n partitions
+ * parts[i * p->ny + y] (labels 0..k-1 of this rank's rows), rows counted
+ * alike, over all ranks' rows (collective; the same bits for any number of
+ * ranks: the pairs' tables are counted exactly).  n >= 2.  O(n^2 (|Y| + k^2))
+ * time, at most 4M entries of table at a time (select.c). */
+int mmnc_i_agreement(const mmnc_pmf *p, mmnc_int k, int n, const int32_t *parts, double *mean_ari, mmnc_err *err);
+
+/* Leave-one-row-out predictive information of hard labels (select.c): the
+ * score G and its pseudo-mass (in average rows) of mmnc_result.  Collective.
+ * O(nnz + nx k) time, nx k memory. */
+int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *score, double *alpha,
+                     mmnc_err *err);
+/* The guarded rule: among the starts with ok[i] and score[i] >= max - tol |max|, the
+ * best objective (ties to the lower start); -1 if no start is ok. */
+int mmnc_i_select(int nstarts, const double *objective, const double *score, const int *ok, double tol);
+
+/* Transportation LP: maximise sum_{y,z} C[y*k+z] W[y*k+z] over W >= 0 with
+ * sum_z W[.,y] = 1 and sum_y W[z,y] py[y] = pz[z].  The state keeps the
+ * GLPK problem between calls so that later solves start from the previous
+ * basis. */
+typedef struct mmnc_i_transport mmnc_i_transport;
+int mmnc_i_transport_new(const mmnc_pmf *p, mmnc_int k, const double *pz, mmnc_i_transport **out, mmnc_err *err);
+int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err);
+void mmnc_i_transport_free(mmnc_i_transport *t);
+
+/* The natural logarithm of a positive normal v by arithmetic alone, no
+ * table and no branch, so that the loops of the moves vectorise and give the
+ * same bits at any vector width and on any machine: v = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) with s = (m - 1) / (m + 1),
+ * |s| <= 0.1716, summed to s^19 (the first term left out is below 2^-55 of
+ * the sum), and e log 2 in two parts.  Within a few ulp of log(v)
+ * (tests/test_information.c).  The information moves' logarithm
+ * (information.c); needs <string.h>.  Its bits are the same only without
+ * contracted multiply-adds (CMakeLists.txt compiles information.c with
+ * -ffp-contract=off). */
+static inline double mmnc_i_flog(double v)
+{
+    uint64_t u, ue;
+    double m, e, s, z, q;
+    memcpy(&u, &v, sizeof u);
+    ue = (u >> 52) | 0x4330000000000000ULL; /* 2^52 + the biased exponent */
+    memcpy(&e, &ue, sizeof e);
+    e -= 4503599627370496.0 + 1023.0;
+    u = (u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL; /* m in [1, 2) */
+    memcpy(&m, &u, sizeof m);
+    {
+        double e1 = e + 1.0, mh = m * 0.5; /* both made, one chosen: no branch */
+        int big = m > 1.4142135623730951;
+        e = big ? e1 : e;
+        m = big ? mh : m;
+    }
+    s = (m - 1.0) / (m + 1.0);
+    z = s * s;
+    q = 1.0 / 19.0;
+    q = q * z + 1.0 / 17.0;
+    q = q * z + 1.0 / 15.0;
+    q = q * z + 1.0 / 13.0;
+    q = q * z + 1.0 / 11.0;
+    q = q * z + 1.0 / 9.0;
+    q = q * z + 1.0 / 7.0;
+    q = q * z + 1.0 / 5.0;
+    q = q * z + 1.0 / 3.0;
+    q = q * z + 1.0;
+    /* log 2 = 6.93147180369123816490e-01 (exact times any e here) + 1.90821492927058770002e-10 */
+    return e * 6.93147180369123816490e-01 + (e * 1.90821492927058770002e-10 + 2.0 * s * q);
+}
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * util.c -- errors, allocation, random numbers, timing, atomic output files.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "core/mmnc_i.h"
+
+const char *mmnc_strerror(int code)
+{
+    switch (code) {
+    case MMNC_OK: return "success";
+    case MMNC_EINVAL: return "invalid argument";
+    case MMNC_ENOMEM: return "out of memory";
+    case MMNC_EIO: return "input/output error";
+    case MMNC_EFORMAT: return "malformed input";
+    case MMNC_ENOCONV: return "did not converge";
+    case MMNC_ELP: return "linear program failed";
+    case MMNC_EUNSUP: return "not supported by this build";
+    case MMNC_ECANCELED: return "canceled";
+    default: return "unknown error";
+    }
+}
+
+int mmnc_i_err(mmnc_err *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        err->code = code;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+#ifdef MMNC_FAULT_INJECTION
+/* Test builds only: a countdown to the allocation that must fail. */
+static long fail_countdown = 0;
+static long alloc_count = 0;
+void mmnc_i_fail_after(long n) { fail_countdown = n; alloc_count = 0; }
+long mmnc_i_alloc_count(void) { return alloc_count; }
+static size_t alloc_limit = 0;
+static long alloc_over = 0;
+void mmnc_i_alloc_limit(size_t bytes) { alloc_limit = bytes; alloc_over = 0; }
+long mmnc_i_alloc_over(void) { return alloc_over; }
+static int should_fail(size_t n, size_t size)
+{
+    int fail = 0;
+    int over = alloc_limit && size && n > alloc_limit / size;
+#pragma omp critical(mmnc_alloc)
+    {
+        alloc_count++;
+        if (fail_countdown > 0 && --fail_countdown == 0) fail = 1;
+        if (over) alloc_over++;
+    }
+    return fail || over;
+}
+#else
+static int should_fail(size_t n, size_t size)
+{
+    (void)n;
+    (void)size;
+    return 0;
+}
+#endif
+
+void *mmnc_i_malloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    if (should_fail(n, size)) return NULL;
+    return malloc((n && size) ? n * size : 1);
+}
+
+void *mmnc_i_calloc(size_t n, size_t size)
+{
+    if (should_fail(n, size)) return NULL;
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+void *mmnc_i_realloc(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    if (should_fail(n, size)) return NULL;
+    return realloc(p, (n && size) ? n * size : 1);
+}
+
+void mmnc_i_free(void *p) { free(p); }
+
+void mmnc_free(void *p) { free(p); }
+
+char *mmnc_i_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = mmnc_i_malloc(n, 1);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* ---- random numbers ------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void mmnc_rng_seed(mmnc_rng *r, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t mmnc_rng_next(mmnc_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double mmnc_rng_uniform(mmnc_rng *r) { return (double)(mmnc_rng_next(r) >> 11) * 0x1.0p-53; }
+
+mmnc_int mmnc_rng_below(mmnc_rng *r, mmnc_int n)
+{
+    /* Lemire's rejection keeps the draw unbiased. */
+    uint64_t un = (uint64_t)n, x, lim = (-un) % un;
+    do x = mmnc_rng_next(r);
+    while (x < lim);
+    return (mmnc_int)(x % un);
+}
+
+double mmnc_rng_normal(mmnc_rng *r)
+{
+    double u1, u2;
+    do u1 = mmnc_rng_uniform(r);
+    while (u1 <= 0.0);
+    u2 = mmnc_rng_uniform(r);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+double mmnc_i_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- atomic output files -------------------------------------------------- */
+
+int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err)
+{
+    size_t n = strlen(path) + 40;
+    o->fp = NULL;
+    o->path = mmnc_i_strdup(path);
+    o->tmp = mmnc_i_malloc(n, 1);
+    if (!o->path || !o->tmp) {
+        mmnc_i_free(o->path);
+        mmnc_i_free(o->tmp);
+        o->path = o->tmp = NULL;
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    }
+    snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    o->fp = fopen(o->tmp, "wb");
+    if (!o->fp) {
+        int e = errno;
+        mmnc_i_free(o->path);
+        mmnc_i_free(o->tmp);
+        o->path = o->tmp = NULL;
+        return mmnc_i_err(err, MMNC_EIO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return MMNC_OK;
+}
+
+int mmnc_outfile_commit(mmnc_outfile *o, mmnc_err *err)
+{
+    int bad = ferror(o->fp);
+    bad |= fclose(o->fp) != 0;
+    o->fp = NULL;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        remove(o->tmp);
+        mmnc_i_err(err, MMNC_EIO, "%s: write failed: %s", o->path, strerror(e));
+        mmnc_i_free(o->path);
+        mmnc_i_free(o->tmp);
+        o->path = o->tmp = NULL;
+        return MMNC_EIO;
+    }
+    mmnc_i_free(o->path);
+    mmnc_i_free(o->tmp);
+    o->path = o->tmp = NULL;
+    return MMNC_OK;
+}
+
+void mmnc_outfile_abort(mmnc_outfile *o)
+{
+    if (o->fp) fclose(o->fp);
+    if (o->tmp) remove(o->tmp);
+    mmnc_i_free(o->path);
+    mmnc_i_free(o->tmp);
+    o->fp = NULL;
+    o->path = o->tmp = NULL;
+}
+
+mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* ---- exact sums (mmnc_i.h) and thread settings ------------------------- */
+
+void mmnc_i_fix_carry(int64_t *l)
+{
+    for (int i = 0; i + 1 < MMNC_I_FIX_LIMBS; i++) { /* the lower limbs in [0, 2^30) */
+        int64_t c = l[i] >> 30; /* floor division: GCC and Clang shift signed values arithmetically */
+        l[i] -= c * ((int64_t)1 << 30);
+        l[i + 1] += c;
+    }
+}
+
+double mmnc_i_fix_value(int64_t *l)
+{
+    mmnc_i_fix_carry(l);
+    return (((double)l[0] * 0x1p-30 + (double)l[1]) * 0x1p-30 + (double)l[2]) * 0x1p-30 + (double)l[3];
+}
+
+mmnc_i_threads mmnc_i_threads_push(int threads)
+{
+    mmnc_i_threads saved = {1, 1};
+#ifdef _OPENMP
+    saved.num = omp_get_max_threads();
+    saved.levels = omp_get_max_active_levels();
+    if (threads > 0) omp_set_num_threads(threads);
+    omp_set_max_active_levels(1); /* kernels inside parallel starts run on one thread */
+#else
+    (void)threads;
+#endif
+    return saved;
+}
+
+void mmnc_i_threads_pop(mmnc_i_threads saved)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(saved.num);
+    omp_set_max_active_levels(saved.levels);
+#else
+    (void)saved;
+#endif
+}

@@ -1,0 +1,379 @@
+/*
+ * dense.c -- dense tables of numbers as data sets (MMNC_FMT_DENSE): CSV,
+ * TSV, ';'- or space-separated lines, with an optional header line of
+ * column names and an optional first column of row names; and the test
+ * mmnc_data_read's MMNC_FMT_AUTO uses to recognise them (the rules are in
+ * mmnc.h, at mmnc_data_read).
+ *
+ * Lines come through lines.c's line reader; fields are split here, since a
+ * table may be wider than MMNC_I_MAXFIELDS and names may be quoted.  The
+ * rows arrive in order, so the CSR is built directly, zeros left out.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "io/lines_i.h"
+
+#define SEP_BLANKS 0 /* runs of spaces and tabs */
+
+/* The separator of a first line: a tab, else ';', else ',', else blanks. */
+static int pick_sep(const char *s)
+{
+    if (strchr(s, '\t')) return '\t';
+    if (strchr(s, ';')) return ';';
+    if (strchr(s, ',')) return ',';
+    return SEP_BLANKS;
+}
+
+/* Growable field boundaries. */
+typedef struct fields {
+    const char **b, **e;
+    size_t n, cap;
+} fields;
+
+static void fields_free(fields *f)
+{
+    mmnc_i_free((void *)f->b);
+    mmnc_i_free((void *)f->e);
+    memset(f, 0, sizeof *f);
+}
+
+static int fields_push(fields *f, const char *b, const char *e)
+{
+    if (f->n == f->cap) {
+        size_t nc = f->cap ? 2 * f->cap : 64;
+        const char **nb = mmnc_i_realloc((void *)f->b, nc, sizeof *nb), **ne;
+        if (!nb) return MMNC_ENOMEM;
+        f->b = nb;
+        if (!(ne = mmnc_i_realloc((void *)f->e, nc, sizeof *ne))) return MMNC_ENOMEM;
+        f->e = ne;
+        f->cap = nc;
+    }
+    f->b[f->n] = b;
+    f->e[f->n++] = e;
+    return MMNC_OK;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* Split the NUL-terminated line s in place into f (quoted fields are
+ * unquoted where they stand).  Returns MMNC_OK, MMNC_ENOMEM, or
+ * MMNC_EFORMAT with *bad pointing at the offending quote. */
+static int split(char *s, int sep, fields *f, const char **bad)
+{
+    char *p = s;
+    f->n = 0;
+    if (sep == SEP_BLANKS)
+        while (is_blank(*p)) p++;
+    if (sep == SEP_BLANKS && !*p) return MMNC_OK;
+    for (;;) {
+        char *b, *e;
+        while (is_blank(*p) && *p != sep) p++;
+        if (*p == '"') { /* quoted: up to the quote not doubled, "" is one quote */
+            char *w;
+            *bad = p;
+            b = w = ++p;
+            for (;;) {
+                if (!*p) return MMNC_EFORMAT; /* no closing quote */
+                if (*p == '"') {
+                    if (p[1] != '"') break;
+                    p++;
+                }
+                *w++ = *p++;
+            }
+            e = w;
+            p++;
+            while (is_blank(*p) && *p != sep) p++;
+            if (*p && *p != sep && !(sep == SEP_BLANKS && is_blank(*p))) {
+                *bad = p;
+                return MMNC_EFORMAT; /* text after the closing quote */
+            }
+        } else {
+            b = p;
+            if (sep == SEP_BLANKS)
+                while (*p && !is_blank(*p)) p++;
+            else
+                while (*p && *p != sep) p++;
+            e = p;
+            while (e > b && is_blank(e[-1])) e--;
+        }
+        if (fields_push(f, b, e)) return MMNC_ENOMEM;
+        if (sep == SEP_BLANKS) {
+            while (is_blank(*p)) p++;
+            if (!*p) return MMNC_OK;
+        } else {
+            if (!*p) return MMNC_OK;
+            p++; /* the separator */
+        }
+    }
+}
+
+static int is_number(const char *b, const char *e)
+{
+    double x;
+    return b < e && mmnc_i_parse_double(b, e, &x);
+}
+
+/* 1 if the split first line is a header: a field after the first that is
+ * not a number, or an empty first field. */
+static int looks_like_header(const fields *f)
+{
+    if (f->n >= 2 && f->b[0] == f->e[0]) return 1;
+    for (size_t j = 1; j < f->n; j++)
+        if (!is_number(f->b[j], f->e[j])) return 1;
+    return 0;
+}
+
+int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
+{
+    fields f = {0};
+    char *tmp = NULL;
+    size_t tcap = 0;
+    long long F = -1, Fh = -1, ndata = 0;
+    int sep = -1, result = 0;
+    const char *bad;
+
+    while (p < end && ndata < 64) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
+        size_t n;
+        if (!nl && !at_eof) break; /* an incomplete line */
+        if (!nl) nl = end;
+        n = (size_t)(nl - p);
+        while (q < nl && is_blank(*q)) q++;
+        if (memchr(p, '\0', n)) goto done; /* not text */
+        if (q == nl || *q == '#' || *q == '%') {
+            p = nl + 1;
+            continue;
+        }
+        if (n + 1 > tcap) {
+            char *t = mmnc_i_realloc(tmp, n + 1, 1);
+            if (!t) goto nomem;
+            tmp = t;
+            tcap = n + 1;
+        }
+        memcpy(tmp, p, n);
+        tmp[n] = '\0';
+        p = nl + 1;
+        if (sep < 0) sep = pick_sep(tmp);
+        switch (split(tmp, sep, &f, &bad)) {
+        case MMNC_OK: break;
+        case MMNC_ENOMEM: goto nomem;
+        default: goto done;
+        }
+        if (Fh < 0 && F < 0 && looks_like_header(&f)) {
+            Fh = (long long)f.n;
+            continue;
+        }
+        if (Fh < 0) Fh = 0; /* no header */
+        if (sep == ',' || sep == ';') { /* not default triplets: the first data line decides */
+            result = f.n >= 4;
+            goto done;
+        }
+        for (size_t j = 1; j < f.n; j++)
+            if (!is_number(f.b[j], f.e[j])) goto done;
+        if (F < 0) F = (long long)f.n;
+        else if ((long long)f.n != F) goto done;
+        ndata++;
+    }
+    if (F < 4 || (Fh > 0 && Fh != F && Fh != F - 1)) goto done;
+    result = Fh > 0; /* blanks or tabs: only with a header line */
+    goto done;
+nomem:
+    result = -1;
+done:
+    fields_free(&f);
+    mmnc_i_free(tmp);
+    return result;
+}
+
+/* Growable CSR and names. */
+typedef struct dbuf {
+    mmnc_int *rowptr, *colind;
+    double *val;
+    char **rnames;
+    mmnc_int nrows, rcap, nnz, ncap;
+} dbuf;
+
+static void dbuf_free(dbuf *d, mmnc_int nnames)
+{
+    mmnc_i_free(d->rowptr);
+    mmnc_i_free(d->colind);
+    mmnc_i_free(d->val);
+    if (d->rnames)
+        for (mmnc_int i = 0; i < nnames; i++) mmnc_i_free(d->rnames[i]);
+    mmnc_i_free(d->rnames);
+}
+
+static char *dup_range(const char *b, const char *e)
+{
+    char *s = mmnc_i_malloc((size_t)(e - b) + 1, 1);
+    if (s) {
+        memcpy(s, b, (size_t)(e - b));
+        s[e - b] = '\0';
+    }
+    return s;
+}
+
+/* Append one row: fields f from index first on are the values. */
+static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t first, char **colnames,
+                   int names, mmnc_err *err)
+{
+    char ex[80], ex2[80];
+    if (d->nrows + 1 >= d->rcap) {
+        mmnc_int nc = d->rcap ? 2 * d->rcap : 1024;
+        mmnc_int *a = mmnc_i_realloc(d->rowptr, (size_t)nc, sizeof *a);
+        char **nm;
+        if (!a) goto nomem;
+        d->rowptr = a;
+        if (names) {
+            if (!(nm = mmnc_i_realloc(d->rnames, (size_t)nc, sizeof *nm))) goto nomem;
+            d->rnames = nm;
+        }
+        d->rcap = nc;
+    }
+    if (names && f->b[0] == f->e[0]) return mmnc_i_line_err(r, MMNC_EFORMAT, err, "empty row name in field 1");
+    d->rowptr[d->nrows] = d->nnz;
+    for (size_t j = first; j < f->n; j++) {
+        double v;
+        const char *b = f->b[j], *e = f->e[j];
+        char col[96] = "";
+        if (colnames && colnames[j - first])
+            snprintf(col, sizeof col, " (column '%s')", mmnc_i_excerpt(colnames[j - first], strlen(colnames[j - first]), ex2));
+        if (b == e) return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s is empty: expected a number", j + 1, col);
+        if (!mmnc_i_parse_double(b, e, &v))
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: expected a number, found '%s'", j + 1, col,
+                                   mmnc_i_excerpt(b, (size_t)(e - b), ex));
+        if (isnan(v) || isinf(v))
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: value '%s' is not a finite number", j + 1, col,
+                                   mmnc_i_excerpt(b, (size_t)(e - b), ex));
+        if (v < 0)
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: negative value '%s' (values must be >= 0)",
+                                   j + 1, col, mmnc_i_excerpt(b, (size_t)(e - b), ex));
+        if (v == 0) continue;
+        if (d->nnz == d->ncap) {
+            mmnc_int nc = d->ncap ? 2 * d->ncap : 4096;
+            mmnc_int *a = mmnc_i_realloc(d->colind, (size_t)nc, sizeof *a);
+            double *w;
+            if (!a) goto nomem;
+            d->colind = a;
+            if (!(w = mmnc_i_realloc(d->val, (size_t)nc, sizeof *w))) goto nomem;
+            d->val = w;
+            d->ncap = nc;
+        }
+        d->colind[d->nnz] = (mmnc_int)(j - first);
+        d->val[d->nnz++] = v;
+    }
+    /* the name last, so that a row refused above leaves nothing to free */
+    if (names && !(d->rnames[d->nrows] = dup_range(f->b[0], f->e[0]))) goto nomem;
+    d->nrows++;
+    return MMNC_OK;
+nomem:
+    return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld rows)", (long long)d->nrows + 1);
+}
+
+/* Long (~120 lines): the header and the first data line decide the shape
+ * (names or not, how many fields), then every line is checked against it. */
+int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
+{
+    int status = MMNC_OK, sep = o->delim ? (o->delim == ' ' ? SEP_BLANKS : o->delim) : -1;
+    int want_header = o->header ? 1 : o->dense_header, names = o->dense_row_names;
+    fields f = {0};
+    char **hdr = NULL, ex[80];
+    size_t nh = 0, F = 0, ncols = 0;
+    long long first_line = 0;
+    dbuf d = {0};
+    mmnc_data *res = NULL;
+    char *s;
+    size_t len;
+
+    for (;;) {
+        const char *p, *bad = NULL;
+        if ((status = mmnc_i_lr_next(r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if (!s) break;
+        p = mmnc_i_skip_ws(s);
+        if (!*p || mmnc_i_is_comment(p)) continue;
+        if (sep < 0) sep = pick_sep(s);
+        if ((status = split(s, sep, &f, &bad)) != MMNC_OK) {
+            status = status == MMNC_ENOMEM ? mmnc_i_err(err, MMNC_ENOMEM, "out of memory")
+                                           : mmnc_i_line_err(r, MMNC_EFORMAT, err, "unbalanced quote at column %zu",
+                                                             (size_t)(bad - s) + 1);
+            goto cleanup;
+        }
+        if (!hdr && F == 0 && want_header >= 0 && (want_header > 0 || looks_like_header(&f))) {
+            want_header = -1; /* read */
+            nh = f.n;
+            MMNC_CALLOC(hdr, nh + 1, err, status);
+            for (size_t j = 0; j < nh; j++)
+                if (f.b[j] < f.e[j] && !(hdr[j] = dup_range(f.b[j], f.e[j]))) {
+                    status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                    goto cleanup;
+                }
+            continue;
+        }
+        if (F == 0) { /* the first data line fixes the shape */
+            F = f.n;
+            first_line = r->line;
+            if (names == 0)
+                names = (hdr && (nh + 1 == F || !hdr[0])) || !is_number(f.b[0], f.e[0]) ? 1 : -1;
+            ncols = names > 0 ? F - 1 : F;
+            if (hdr && nh != F && !(names > 0 && nh + 1 == F)) {
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err,
+                                         "%zu fields, but the header line has %zu: it should name every column "
+                                         "(%zu)%s", F, nh, ncols, names > 0 ? ", with or without the row-name column" : "");
+                goto cleanup;
+            }
+            if (ncols == 0) {
+                status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "a row name and no value: '%s'",
+                                         mmnc_i_excerpt(s, len, ex));
+                goto cleanup;
+            }
+            if (hdr && nh == F && names > 0) { /* the header's first field titles the names */
+                mmnc_i_free(hdr[0]);
+                memmove(hdr, hdr + 1, (nh - 1) * sizeof *hdr);
+                hdr[--nh] = NULL;
+            }
+        } else if (f.n != F) {
+            status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected %zu fields (as line %lld), got %zu: '%s'", F,
+                                     first_line, f.n, mmnc_i_excerpt(s, len, ex));
+            goto cleanup;
+        }
+        if ((status = add_row(r, &d, &f, names > 0, hdr, names > 0, err)) != MMNC_OK) goto cleanup;
+    }
+    if (F == 0) {
+        status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no data lines%s", r->path, hdr ? " after the header" : "");
+        goto cleanup;
+    }
+    if (!d.rowptr) MMNC_CALLOC(d.rowptr, 1, err, status);
+    if (!d.colind) MMNC_CALLOC(d.colind, 1, err, status);
+    if (!d.val) MMNC_CALLOC(d.val, 1, err, status);
+    MMNC_CALLOC(res, 1, err, status);
+    MMNC_CALLOC(res->A, 1, err, status);
+    d.rowptr[d.nrows] = d.nnz;
+    res->A->nrows = res->orig_rows = d.nrows;
+    res->A->ncols = res->orig_cols = (mmnc_int)ncols;
+    res->A->nnz = d.nnz;
+    res->A->rowptr = d.rowptr;
+    res->A->colind = d.colind;
+    res->A->val = d.val;
+    d.rowptr = d.colind = NULL;
+    d.val = NULL;
+    if (names > 0) {
+        res->row_names = d.rnames;
+        d.rnames = NULL;
+    }
+    if (hdr) {
+        res->col_names = hdr;
+        hdr = NULL;
+    }
+    *out = res;
+    res = NULL;
+
+cleanup:
+    mmnc_data_free(res);
+    dbuf_free(&d, d.nrows);
+    if (hdr)
+        for (size_t j = 0; j < nh; j++) mmnc_i_free(hdr[j]);
+    mmnc_i_free(hdr);
+    fields_free(&f);
+    return status;
+}

@@ -1,0 +1,785 @@
+/*
+ * model.c -- saved models (docs/model-format.md) and the out-of-sample rule
+ * that assigns rows not seen in training.
+ *
+ * A model keeps the learned joint P_{Z,X} = W P_{Y,X}, its marginals P_Z,
+ * P_X, the column ids and provenance.  A new row y enters only through its
+ * column distribution r(x) = P(x|y) (its values over the known columns,
+ * normalised) and, for the soft probabilities of the information rule, its
+ * counts n(x).  Each objective gives its own rule, derived by adding y with
+ * a small mass e to the training data and asking which assignment raises the
+ * objective most to first order in e.
+ *
+ * 1. Information moves (MMNC_ALG_INFORMATION, or Algorithm 2 followed by
+ *    MMNC_REFINE_CHOSEN / MMNC_REFINE_EACH: the default).  The objective is
+ *    I(X;Z).  Putting y into z changes it by
+ *
+ *        e sum_x r(x) log( P(x|z) / P(x) ) + (terms that do not depend on z) + O(e^2),
+ *
+ *    so y goes to argmax_z sum_x r(x) log q(x|z), the cluster whose column
+ *    distribution gives the row the highest likelihood.  A cluster that never
+ *    met a column x would give it probability 0 (log 0), so q is the
+ *    cluster's distribution smoothed toward P_X by a pseudo-mass a, exactly
+ *    as the leave-one-row-out selection score does (src/cluster/select.c):
+ *
+ *        q(x|z) = ( P(z,x) + a P(x) ) / ( P(z) + a ),  a = alpha / |Y_train|,
+ *
+ *    alpha in average training rows (mmnc_result.restart_alpha of the kept
+ *    start under the predictive selection; else chosen the same way, by the
+ *    leave-one-row-out predictive information of the returned labels over
+ *    the same grid, src/cluster/select.c).  Soft probabilities:
+ *    the posterior of a mixture of multinomials with weights P_Z and
+ *    components q(.|z), given the row's values n(x) as counts:
+ *
+ *        P(z | y) = P_Z(z) prod_x q(x|z)^n(x) / sum_z' (...),
+ *
+ *    a softmax of log P_Z(z) + sum_x n(x) log q(x|z).  The scale of the
+ *    values matters here (and only here): doubling every count squares the
+ *    likelihood ratios, as more evidence should; rows of normalised
+ *    frequencies get flat probabilities.  The label is the argmax of the
+ *    likelihood (without the prior), the first-order rule above.
+ *
+ * 2. Algorithm 2 with hard steps and no refinement.  Algorithm 2's own
+ *    assignment step (src/cluster/nuclear.c), whose scores come from the SVD of
+ *    B_{Z,X} = U S V^T, recomputed from the stored P_{Z,X} (a k x k Gram
+ *    matrix):
+ *
+ *        c(z) = sum_j s(j) Mp(j, z),  s(j) = sum_x r(x) P(j,x) / P(x),
+ *        Mp = [P_Z]^{-1/2} U_+ S_+^{-1} U_+^T [P_Z]^{-1/2},
+ *
+ *    y goes to argmax_z c(z) (the Ky Fan linearisation of ||B_{Z,X}||_* at
+ *    the learned coupling, maximised over the new column of W).  The step is
+ *    hard and so is the training W: the probabilities are one-hot.  The
+ *    same rule serves Algorithm 2 with a prescribed P_Z (a soft LP result):
+ *    a row of negligible mass does not move the marginal, so the LP's step
+ *    for it is the unconstrained argmax; its probabilities are one-hot.
+ *
+ * 3. Algorithm 1 (soft, ||B_{Z,X}||_F^2 with a target P_Z).  The gradient of
+ *    ||B_{Z,X}||_F^2 = sum_{z,x} P(z,x)^2 / (P(z) P(x)) in the new column of
+ *    W, at the (held) marginal P_Z, per unit of the row's mass, is
+ *    2 h(z), h(z) = sum_x r(x) P(x|z) / P(x); Algorithm 1's projected step
+ *    moves the column from the stationary column P_Z along P_Z(z) h(z) (its
+ *    projection is weighted by sqrt(P_Z) in A = [P_Z]^{-1/2} W [P_Y]^{1/2}).
+ *    Normalised, that direction is
+ *
+ *        P(z | y) = P_Z(z) h(z) = sum_x r(x) P(z | x),
+ *
+ *    the row's columns passed through the learned channel P_{Z|X}: a soft
+ *    assignment that sums to 1 by construction.  The label is its argmax
+ *    (as mmnc_cluster labels by argmax W).  The best single-row response at
+ *    fixed P_Z would be argmax h(z), a vertex that favours small clusters;
+ *    Algorithm 1 keeps its marginal by the penalty, which the P_Z weight
+ *    stands for here.
+ *
+ * Every rule is invariant to the scale of the row for its label; columns
+ * the model does not know are ignored, and a row without mass on a known
+ * column gets label -1 and zero probabilities.  Rows are independent and
+ * each is computed serially in a fixed order: the same bits for any number
+ * of threads.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "io/io_i.h"
+#include "cluster/solver_i.h"
+
+#define MOD_VERSION 1
+#define MOD_HEADER 384
+#define MOD_ALIGN 64
+#define MOD_NSEC 8
+
+static const unsigned char MAGIC[8] = {0x89, 'M', 'M', 'O', 'D', '\r', '\n', 0x1a};
+
+enum { S_PX, S_PZ, S_PZX, S_IDS, S_VERSION, S_OPTIONS, S_USED };
+static const char *const SEC_NAME[S_USED] = {"P_X", "P_Z", "P_{Z,X}", "column id", "version", "options"};
+
+enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H_FLAGS = 32, H_ALG = 36,
+       H_REFINE = 40, H_HARD = 44, H_K = 48, H_NCOLS = 56, H_ROWS = 64, H_MASS = 72, H_ALPHA = 80,
+       H_OBJECTIVE = 88, H_MI = 96, H_SEED = 104, H_HASH = 112, H_TABLE = 128, H_SLOT = 32 };
+
+static double getf(const unsigned char *p)
+{
+    uint64_t u = mmnc_i_get64(p);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+static void putf(unsigned char *p, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    mmnc_i_put64(p, u);
+}
+
+void mmnc_model_free(mmnc_model *m)
+{
+    if (!m) return;
+    if (m->col_ids)
+        for (mmnc_int j = 0; j < m->ncols; j++) mmnc_i_free(m->col_ids[j]);
+    mmnc_i_free(m->col_ids);
+    mmnc_i_free(m->px);
+    mmnc_i_free(m->pz);
+    mmnc_i_free(m->pzx);
+    mmnc_i_free(m->version);
+    mmnc_i_free(m->options);
+    mmnc_i_free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Column ids: an open-addressing table of the model's ids                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct idtab {
+    mmnc_int *slot; /* model column + 1, or 0 = free */
+    uint64_t mask;
+} idtab;
+
+/* Build the table; *dup = the second of two equal ids (then MMNC_EINVAL is
+ * the caller's to report), else -1. */
+static int idtab_build(char *const *ids, mmnc_int n, idtab *t, mmnc_int *dup, mmnc_err *err)
+{
+    uint64_t size = 16;
+    *dup = -1;
+    while (size < 2 * (uint64_t)n) size <<= 1;
+    t->mask = size - 1;
+    if (!(t->slot = mmnc_i_calloc((size_t)size, sizeof(mmnc_int))))
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int j = 0; j < n; j++) {
+        uint64_t h = mmnc_i_fnv1a(ids[j], strlen(ids[j])) & t->mask;
+        while (t->slot[h]) {
+            if (!strcmp(ids[t->slot[h] - 1], ids[j])) {
+                *dup = j;
+                return MMNC_OK;
+            }
+            h = (h + 1) & t->mask;
+        }
+        t->slot[h] = j + 1;
+    }
+    return MMNC_OK;
+}
+
+static mmnc_int idtab_find(const idtab *t, char *const *ids, const char *s)
+{
+    uint64_t h = mmnc_i_fnv1a(s, strlen(s)) & t->mask;
+    while (t->slot[h]) {
+        if (!strcmp(ids[t->slot[h] - 1], s)) return t->slot[h] - 1;
+        h = (h + 1) & t->mask;
+    }
+    return -1;
+}
+
+/* MMNC_OK if the ids are distinct, else MMNC_EINVAL (code) naming the id. */
+static int ids_distinct(char *const *ids, mmnc_int n, int code, const char *where, mmnc_err *err)
+{
+    idtab t = {NULL, 0};
+    mmnc_int dup;
+    int status = idtab_build(ids, n, &t, &dup, err);
+    mmnc_i_free(t.slot);
+    if (status == MMNC_OK && dup >= 0)
+        status = mmnc_i_err(err, code, "%scolumn id '%s' is given to two columns (the second is column %lld): "
+                                      "a model matches new data by column id, so ids must be distinct",
+                            where, ids[dup], (long long)dup + 1);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* From a clustering result                                                  */
+/* ------------------------------------------------------------------------ */
+
+int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r, const mmnc_params *prm,
+                           uint64_t input_hash, const char *options, mmnc_model **out, mmnc_err *err)
+{
+    mmnc_model *m = NULL;
+    double *T = NULL;
+    int64_t *fix = NULL;
+    int status = MMNC_OK, hard_steps;
+    mmnc_int k, nx;
+    char buf[32];
+    if (!p || !r || !prm || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_from_result: NULL argument");
+    *out = NULL;
+    k = r->k;
+    nx = p->nx;
+    if (r->ny != p->ny || k < 1 || !r->W || !r->label)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_from_result: the result (%lld rows) is not of this pmf "
+                                            "(%lld rows)", (long long)r->ny, (long long)p->ny);
+    if (d && (!d->A || d->A->ncols != nx))
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_from_result: the data has %lld columns, the pmf %lld",
+                          d && d->A ? (long long)d->A->ncols : -1LL, (long long)nx);
+    /* which W the solver left: one-hot after hard steps (labels suffice) */
+    hard_steps = r->algorithm == MMNC_ALG_INFORMATION || (r->algorithm == MMNC_ALG_NUCLEAR && !prm->pz);
+    MMNC_CALLOC(m, 1, err, status);
+    m->k = k;
+    m->ncols = nx;
+    m->algorithm = r->algorithm;
+    m->refine = r->refine;
+    m->hard = hard_steps;
+    m->alpha = r->restart_alpha && r->best_restart >= 0 ? r->restart_alpha[r->best_restart] : 1.0;
+    if (!r->restart_alpha && hard_steps) { /* the selection did not choose one: the same cross-validation */
+        double score;
+        if ((status = mmnc_i_loo_score(p, k, r->label, &score, &m->alpha, err)) != MMNC_OK) goto cleanup;
+    }
+    if (!(m->alpha > 0.0) || !isfinite(m->alpha)) m->alpha = 1.0;
+    m->objective = r->objective;
+    m->mutual_information = r->stats.mi;
+    m->train_rows = p->ny_all;
+    m->train_mass = p->total;
+    m->seed = prm->seed;
+    m->input_hash = input_hash;
+    MMNC_ALLOC(m->px, nx, err, status);
+    MMNC_ALLOC(m->pz, k, err, status);
+    MMNC_ALLOC(m->pzx, k * nx, err, status);
+    MMNC_ALLOC(T, nx * k, err, status);
+    memcpy(m->px, p->px, (size_t)nx * sizeof(double));
+    if (hard_steps) { /* exact sums (collective): the same bits for any number of ranks */
+        MMNC_ALLOC(fix, mmnc_i_fix_work(p, k), err, status);
+        mmnc_i_pzx_fix(p, k, r->label, T, m->pz, fix);
+    } else {
+        mmnc_i_pzx(p, k, NULL, r->W, T);    /* collective */
+        mmnc_i_pz(p, k, NULL, r->W, m->pz); /* collective */
+    }
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int x = 0; x < nx; x++) m->pzx[z * nx + x] = T[x * k + z];
+    MMNC_CALLOC(m->col_ids, nx, err, status);
+    for (mmnc_int x = 0; x < nx; x++) {
+        const char *id;
+        if (d) id = mmnc_data_col_id(d, x, buf);
+        else snprintf(buf, sizeof buf, "%lld", (long long)x + 1), id = buf;
+        if (!(m->col_ids[x] = mmnc_i_strdup(id))) {
+            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+            goto cleanup;
+        }
+    }
+    if ((status = ids_distinct(m->col_ids, nx, MMNC_EINVAL, "", err)) != MMNC_OK) goto cleanup;
+    if (!(m->version = mmnc_i_strdup(MMNC_VERSION_STRING)) || (options && !(m->options = mmnc_i_strdup(options)))) {
+        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    *out = m;
+    m = NULL;
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(fix);
+    mmnc_model_free(m);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct msec {
+    const void *data;
+    uint64_t bytes, off;
+} msec;
+
+/* The column-id string table (binary format's: u64 offsets[n+1], then the
+ * NUL-terminated strings). */
+static int ids_table(const mmnc_model *m, unsigned char **out, uint64_t *bytes, mmnc_err *err)
+{
+    uint64_t sb = 0, n = (uint64_t)m->ncols, pos = 0;
+    unsigned char *b;
+    for (uint64_t j = 0; j < n; j++) sb += strlen(m->col_ids[j]) + 1;
+    *bytes = 8 * (n + 1) + sb;
+    if (!(b = mmnc_i_malloc((size_t)*bytes, 1))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (uint64_t j = 0; j < n; j++) {
+        size_t len = strlen(m->col_ids[j]) + 1;
+        mmnc_i_put64(b + 8 * j, pos);
+        memcpy(b + 8 * (n + 1) + pos, m->col_ids[j], len);
+        pos += len;
+    }
+    mmnc_i_put64(b + 8 * n, pos);
+    *out = b;
+    return MMNC_OK;
+}
+
+static int check_model(const mmnc_model *m, mmnc_err *err)
+{
+    if (!m || m->k < 1 || m->ncols < 1 || !m->px || !m->pz || !m->pzx || !m->col_ids || !m->version)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: incomplete model (k, ncols, arrays, ids, version)");
+    for (mmnc_int j = 0; j < m->ncols; j++)
+        if (!m->col_ids[j] || !m->col_ids[j][0])
+            return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: column %lld has no id", (long long)j + 1);
+    return MMNC_OK;
+}
+
+int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
+{
+    unsigned char h[MOD_HEADER], *ids = NULL;
+    static const unsigned char zeros[MOD_ALIGN] = {0};
+    msec s[S_USED];
+    uint64_t ids_bytes = 0, end = MOD_HEADER;
+    mmnc_outfile o = {0};
+    int status;
+    if (!path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: NULL path");
+    if ((status = check_model(m, err)) != MMNC_OK) return status;
+    if (!MMNC_I_HOST_LITTLE) return mmnc_i_err(err, MMNC_EUNSUP, "%s: model files are written on little-endian hosts only", path);
+    if ((status = ids_table(m, &ids, &ids_bytes, err)) != MMNC_OK) return status;
+    s[S_PX] = (msec){m->px, 8 * (uint64_t)m->ncols, 0};
+    s[S_PZ] = (msec){m->pz, 8 * (uint64_t)m->k, 0};
+    s[S_PZX] = (msec){m->pzx, 8 * (uint64_t)m->k * (uint64_t)m->ncols, 0};
+    s[S_IDS] = (msec){ids, ids_bytes, 0};
+    s[S_VERSION] = (msec){m->version, strlen(m->version), 0};
+    s[S_OPTIONS] = (msec){m->options, m->options ? strlen(m->options) : 0, 0};
+    memset(h, 0, sizeof h);
+    memcpy(h, MAGIC, 8);
+    mmnc_i_put32(h + H_VERSION, MOD_VERSION);
+    mmnc_i_put32(h + H_HEADER_BYTES, MOD_HEADER);
+    mmnc_i_put32(h + H_FLAGS, 0);
+    mmnc_i_put32(h + H_ALG, (uint32_t)m->algorithm);
+    mmnc_i_put32(h + H_REFINE, (uint32_t)m->refine);
+    mmnc_i_put32(h + H_HARD, (uint32_t)(m->hard != 0));
+    mmnc_i_put64(h + H_K, (uint64_t)m->k);
+    mmnc_i_put64(h + H_NCOLS, (uint64_t)m->ncols);
+    mmnc_i_put64(h + H_ROWS, (uint64_t)m->train_rows);
+    putf(h + H_MASS, m->train_mass);
+    putf(h + H_ALPHA, m->alpha);
+    putf(h + H_OBJECTIVE, m->objective);
+    putf(h + H_MI, m->mutual_information);
+    mmnc_i_put64(h + H_SEED, m->seed);
+    mmnc_i_put64(h + H_HASH, m->input_hash);
+    for (int i = 0; i < S_USED; i++) {
+        unsigned char *t = h + H_TABLE + H_SLOT * i;
+        if (i == S_OPTIONS && !m->options) continue; /* absent */
+        s[i].off = (end + MOD_ALIGN - 1) / MOD_ALIGN * MOD_ALIGN;
+        end = s[i].off + s[i].bytes;
+        mmnc_i_put64(t, s[i].off);
+        mmnc_i_put64(t + 8, s[i].bytes);
+        mmnc_i_put64(t + 16, mmnc_i_xxh64(s[i].data, (size_t)s[i].bytes, 0));
+    }
+    mmnc_i_put64(h + H_FILE_BYTES, end);
+    mmnc_i_put64(h + H_CHECKSUM, mmnc_i_xxh64(h, MOD_HEADER, 0));
+    if ((status = mmnc_outfile_open(&o, path, err)) != MMNC_OK) goto cleanup;
+    fwrite(h, 1, MOD_HEADER, o.fp);
+    {
+        uint64_t at = MOD_HEADER;
+        for (int i = 0; i < S_USED; i++) {
+            if (!s[i].off) continue;
+            fwrite(zeros, 1, (size_t)(s[i].off - at), o.fp);
+            if (s[i].bytes) fwrite(s[i].data, 1, (size_t)s[i].bytes, o.fp);
+            at = s[i].off + s[i].bytes;
+        }
+    }
+    status = mmnc_outfile_commit(&o, err); /* checks every write */
+cleanup:
+    mmnc_outfile_abort(&o);
+    mmnc_i_free(ids);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int rerr(const char *path, int code, mmnc_err *err, const char *fmt, ...) MMNC_PRINTF(4, 5);
+static int rerr(const char *path, int code, mmnc_err *err, const char *fmt, ...)
+{
+    char msg[MMNC_ERRMSG_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return mmnc_i_err(err, code, "%s: %s", path, msg);
+}
+
+static int copy_f64(const char *path, const unsigned char *src, mmnc_int n, double **out, const char *what, int positive,
+                    mmnc_err *err)
+{
+    double *a = mmnc_i_malloc((size_t)(n ? n : 1), sizeof(double));
+    if (!a) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    *out = a;
+    for (mmnc_int i = 0; i < n; i++) {
+        a[i] = getf(src + 8 * i);
+        if (!isfinite(a[i]) || a[i] < 0.0 || (positive && a[i] == 0.0))
+            return rerr(path, MMNC_EFORMAT, err, "invalid %s: entry %lld is %g (expected finite and %s)", what,
+                        (long long)i + 1, a[i], positive ? "> 0" : ">= 0");
+    }
+    return MMNC_OK;
+}
+
+static int read_ids(const char *path, const unsigned char *b, uint64_t bytes, mmnc_model *m, mmnc_err *err)
+{
+    uint64_t n = (uint64_t)m->ncols, sb = bytes - 8 * (n + 1), prev = 0;
+    const unsigned char *str = b + 8 * (n + 1);
+    if (mmnc_i_get64(b) != 0 || mmnc_i_get64(b + 8 * n) != sb)
+        return rerr(path, MMNC_EFORMAT, err, "invalid column id table: offsets must run from 0 to %llu",
+                    (unsigned long long)sb);
+    if (!(m->col_ids = mmnc_i_calloc((size_t)n, sizeof(char *)))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (uint64_t j = 0; j < n; j++) {
+        uint64_t a = mmnc_i_get64(b + 8 * j), e = mmnc_i_get64(b + 8 * (j + 1));
+        if (a != prev || e <= a + 1 || e > sb || memchr(str + a, 0, (size_t)(e - a)) != str + e - 1)
+            return rerr(path, MMNC_EFORMAT, err,
+                        "invalid column id table: entry %llu (bytes %llu to %llu) is not one non-empty NUL-terminated id",
+                        (unsigned long long)j + 1, (unsigned long long)a, (unsigned long long)e);
+        if (!(m->col_ids[j] = mmnc_i_strdup((const char *)str + a))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        prev = e;
+    }
+    return MMNC_OK;
+}
+
+static int read_text(const char *path, const unsigned char *b, uint64_t bytes, char **out, const char *what,
+                     mmnc_err *err)
+{
+    if (memchr(b, 0, (size_t)bytes))
+        return rerr(path, MMNC_EFORMAT, err, "invalid %s section: it holds a NUL byte", what);
+    if (!(*out = mmnc_i_malloc((size_t)bytes + 1, 1))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    memcpy(*out, b, (size_t)bytes);
+    (*out)[bytes] = '\0';
+    return MMNC_OK;
+}
+
+/* The header: magic, version, size, checksums, fields, section table. */
+static int read_header(const char *path, const unsigned char *b, size_t len, mmnc_model *m, msec *s, mmnc_err *err)
+{
+    unsigned char h[MOD_HEADER];
+    uint64_t sum, fbytes, prev_end = MOD_HEADER;
+    uint32_t version, flags;
+    if (len == 0) return rerr(path, MMNC_EFORMAT, err, "file is empty");
+    if (memcmp(b, MAGIC, len < 8 ? len : 8) != 0)
+        return rerr(path, MMNC_EFORMAT, err, "not an mmnc model (bad magic)%s",
+                    mmnc_i_bin_magic(b, len) ? ": it is an mmnc binary matrix" : "");
+    if (len < 12)
+        return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len,
+                    MOD_HEADER);
+    version = mmnc_i_get32(b + H_VERSION);
+    if (version > MOD_VERSION)
+        return rerr(path, MMNC_EFORMAT, err, "model format version %u is newer than this mmnc supports (%d)", version,
+                    MOD_VERSION);
+    if (version == 0) return rerr(path, MMNC_EFORMAT, err, "corrupt header (format version 0)");
+    if (len < MOD_HEADER) {
+        if (len >= H_FILE_BYTES + 8)
+            return rerr(path, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %zu",
+                        (unsigned long long)mmnc_i_get64(b + H_FILE_BYTES), len);
+        return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len,
+                    MOD_HEADER);
+    }
+    memcpy(h, b, MOD_HEADER);
+    sum = mmnc_i_get64(h + H_CHECKSUM);
+    memset(h + H_CHECKSUM, 0, 8);
+    if (mmnc_i_xxh64(h, MOD_HEADER, 0) != sum) return rerr(path, MMNC_EFORMAT, err, "corrupt header (checksum mismatch)");
+    fbytes = mmnc_i_get64(h + H_FILE_BYTES);
+    if (fbytes > len)
+        return rerr(path, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %zu",
+                    (unsigned long long)fbytes, len);
+    if (fbytes < len)
+        return rerr(path, MMNC_EFORMAT, err, "%llu bytes of unexpected data after the end (header says %llu bytes, "
+                    "file has %zu)", (unsigned long long)(len - fbytes), (unsigned long long)fbytes, len);
+    flags = mmnc_i_get32(h + H_FLAGS);
+    if (mmnc_i_get32(h + H_HEADER_BYTES) != MOD_HEADER)
+        return rerr(path, MMNC_EFORMAT, err, "invalid header: header size %u, expected %d", mmnc_i_get32(h + H_HEADER_BYTES),
+                    MOD_HEADER);
+    if (flags != 0)
+        return rerr(path, MMNC_EFORMAT, err, "uses features this mmnc does not support (flags 0x%x)", flags);
+    m->algorithm = (int)mmnc_i_get32(h + H_ALG);
+    m->refine = (int)mmnc_i_get32(h + H_REFINE);
+    m->hard = (int)mmnc_i_get32(h + H_HARD);
+    m->k = (mmnc_int)mmnc_i_get64(h + H_K);
+    m->ncols = (mmnc_int)mmnc_i_get64(h + H_NCOLS);
+    m->train_rows = (mmnc_int)mmnc_i_get64(h + H_ROWS);
+    m->train_mass = getf(h + H_MASS);
+    m->alpha = getf(h + H_ALPHA);
+    m->objective = getf(h + H_OBJECTIVE);
+    m->mutual_information = getf(h + H_MI);
+    m->seed = mmnc_i_get64(h + H_SEED);
+    m->input_hash = mmnc_i_get64(h + H_HASH);
+    if (m->algorithm < MMNC_ALG_FROBENIUS || m->algorithm > MMNC_ALG_INFORMATION || m->refine < MMNC_REFINE_NONE ||
+        m->refine > MMNC_REFINE_CHOSEN || (m->hard != 0 && m->hard != 1))
+        return rerr(path, MMNC_EFORMAT, err, "invalid header: algorithm %d (1 to 3), refine %d (0 to 2), hard %d (0 or 1)",
+                    m->algorithm, m->refine, m->hard);
+    if (m->k < 1 || m->ncols < 1 || (uint64_t)m->k > len / 8 || (uint64_t)m->ncols > len / 8 ||
+        (uint64_t)m->k * (uint64_t)m->ncols > len / 8 || m->train_rows < m->k || !(m->alpha > 0.0) ||
+        !isfinite(m->alpha) || !isfinite(m->train_mass) || !(m->train_mass > 0.0))
+        return rerr(path, MMNC_EFORMAT, err,
+                    "invalid header: k = %lld, %lld columns, %lld training rows of mass %g, alpha %g (expected k and "
+                    "columns >= 1 that fit the file, rows >= k, positive mass and alpha)",
+                    (long long)m->k, (long long)m->ncols, (long long)m->train_rows, m->train_mass, m->alpha);
+    for (int i = 0; i < MOD_NSEC; i++) {
+        const unsigned char *t = h + H_TABLE + H_SLOT * i;
+        uint64_t off = mmnc_i_get64(t), bytes = mmnc_i_get64(t + 8), want = 0;
+        int ok;
+        if (i >= S_OPTIONS && off == 0 && bytes == 0) { /* absent */
+            if (i < S_USED) s[i] = (msec){NULL, 0, 0};
+            continue;
+        }
+        if (i >= S_USED) return rerr(path, MMNC_EFORMAT, err, "invalid header: unknown section %d", i);
+        if (off == 0) return rerr(path, MMNC_EFORMAT, err, "invalid header: no %s section", SEC_NAME[i]);
+        switch (i) {
+        case S_PX: want = 8 * (uint64_t)m->ncols; break;
+        case S_PZ: want = 8 * (uint64_t)m->k; break;
+        case S_PZX: want = 8 * (uint64_t)m->k * (uint64_t)m->ncols; break;
+        case S_IDS: want = 8 * ((uint64_t)m->ncols + 1); break;
+        default: want = 0; break;
+        }
+        ok = (i == S_IDS || i >= S_VERSION) ? bytes >= want : bytes == want;
+        if (!ok)
+            return rerr(path, MMNC_EFORMAT, err, "invalid header: the %s section has %llu bytes, expected %s%llu",
+                        SEC_NAME[i], (unsigned long long)bytes, i == S_IDS ? "at least " : "", (unsigned long long)want);
+        if (off % MOD_ALIGN || off < prev_end || off > len || bytes > len - off)
+            return rerr(path, MMNC_EFORMAT, err, "invalid header: the %s section (%llu bytes at %llu) is misplaced",
+                        SEC_NAME[i], (unsigned long long)bytes, (unsigned long long)off);
+        if (mmnc_i_xxh64(b + off, (size_t)bytes, 0) != mmnc_i_get64(t + 16))
+            return rerr(path, MMNC_EFORMAT, err,
+                        "checksum mismatch in the %s section (bytes %llu to %llu): the file is corrupt", SEC_NAME[i],
+                        (unsigned long long)off, (unsigned long long)(off + bytes));
+        s[i] = (msec){b + off, bytes, off};
+        prev_end = off + bytes;
+    }
+    return MMNC_OK;
+}
+
+/* P_{Z,X} must have the marginals P_Z and P_X (to rounding). */
+static int check_marginals(const char *path, const mmnc_model *m, mmnc_err *err)
+{
+    mmnc_int k = m->k, nx = m->ncols;
+    double tx = 0.0, tz = 0.0;
+    for (mmnc_int x = 0; x < nx; x++) tx += m->px[x];
+    for (mmnc_int z = 0; z < k; z++) tz += m->pz[z];
+    if (fabs(tx - 1.0) > 1e-6 || fabs(tz - 1.0) > 1e-6)
+        return rerr(path, MMNC_EFORMAT, err, "invalid model: P_X sums to %.17g and P_Z to %.17g (expected 1)", tx, tz);
+    for (mmnc_int z = 0; z < k; z++) {
+        double s = 0.0;
+        for (mmnc_int x = 0; x < nx; x++) s += m->pzx[z * nx + x];
+        if (fabs(s - m->pz[z]) > 1e-6)
+            return rerr(path, MMNC_EFORMAT, err, "invalid model: row %lld of P_{Z,X} sums to %.17g, P_Z says %.17g",
+                        (long long)z + 1, s, m->pz[z]);
+    }
+    for (mmnc_int x = 0; x < nx; x++) {
+        double s = 0.0;
+        for (mmnc_int z = 0; z < k; z++) s += m->pzx[z * nx + x];
+        if (fabs(s - m->px[x]) > 1e-6 * (m->px[x] + 1e-9))
+            return rerr(path, MMNC_EFORMAT, err, "invalid model: column %lld of P_{Z,X} sums to %.17g, P_X says %.17g",
+                        (long long)x + 1, s, m->px[x]);
+    }
+    return MMNC_OK;
+}
+
+int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    const unsigned char *b;
+    mmnc_model *m = NULL;
+    msec s[S_USED];
+    int status;
+    if (!path || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_read: NULL argument");
+    *out = NULL;
+    if (!MMNC_I_HOST_LITTLE) return mmnc_i_err(err, MMNC_EUNSUP, "%s: model files are read on little-endian hosts only", path);
+    if ((status = mmnc_file_read_all(path, &data, &len, err)) != MMNC_OK) return status;
+    b = (const unsigned char *)data;
+    MMNC_CALLOC(m, 1, err, status);
+    if ((status = read_header(path, b, len, m, s, err)) != MMNC_OK) goto cleanup;
+    if ((status = copy_f64(path, s[S_PX].data, m->ncols, &m->px, "P_X", 1, err)) != MMNC_OK ||
+        (status = copy_f64(path, s[S_PZ].data, m->k, &m->pz, "P_Z", 0, err)) != MMNC_OK ||
+        (status = copy_f64(path, s[S_PZX].data, m->k * m->ncols, &m->pzx, "P_{Z,X}", 0, err)) != MMNC_OK ||
+        (status = check_marginals(path, m, err)) != MMNC_OK ||
+        (status = read_ids(path, s[S_IDS].data, s[S_IDS].bytes, m, err)) != MMNC_OK ||
+        (status = read_text(path, s[S_VERSION].data, s[S_VERSION].bytes, &m->version, "version", err)) != MMNC_OK ||
+        (s[S_OPTIONS].data &&
+         (status = read_text(path, s[S_OPTIONS].data, s[S_OPTIONS].bytes, &m->options, "options", err)) != MMNC_OK))
+        goto cleanup;
+    {
+        char where[MMNC_ERRMSG_SIZE / 2];
+        snprintf(where, sizeof where, "%s: invalid model: ", path);
+        if ((status = ids_distinct(m->col_ids, m->ncols, MMNC_EFORMAT, where, err)) != MMNC_OK) goto cleanup;
+    }
+    *out = m;
+    m = NULL;
+cleanup:
+    mmnc_model_free(m);
+    mmnc_free(data);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Matching and prediction                                                   */
+/* ------------------------------------------------------------------------ */
+
+int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmnc_int *unknown, mmnc_err *err)
+{
+    idtab t = {NULL, 0};
+    mmnc_int dup, miss = 0;
+    char buf[32];
+    int status;
+    if (!m || !d || !d->A || !map) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_match: NULL argument");
+    if ((status = idtab_build(m->col_ids, m->ncols, &t, &dup, err)) != MMNC_OK) return status;
+    if (dup >= 0) { /* only a model built by hand gets here: from_result and read refuse them */
+        mmnc_i_free(t.slot);
+        return ids_distinct(m->col_ids, m->ncols, MMNC_EINVAL, "mmnc_model_match: ", err);
+    }
+    for (mmnc_int j = 0; j < d->A->ncols; j++) {
+        map[j] = idtab_find(&t, m->col_ids, mmnc_data_col_id(d, j, buf));
+        miss += map[j] < 0;
+    }
+    if (unknown) *unknown = miss;
+    mmnc_i_free(t.slot);
+    return MMNC_OK;
+}
+
+typedef enum { RULE_INFORMATION, RULE_NUCLEAR, RULE_CHANNEL } rule;
+
+static rule model_rule(const mmnc_model *m)
+{
+    if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return RULE_INFORMATION;
+    if (m->algorithm == MMNC_ALG_NUCLEAR) return RULE_NUCLEAR;
+    return RULE_CHANNEL;
+}
+
+/* What the rule needs per column, x-major (M[x*w + j]), and per cluster. */
+typedef struct prep {
+    rule r;
+    mmnc_int k, w;
+    double *M;  /* information: log q(x|z); nuclear: P(z,x) / P(x) (then times Mp); channel: P(z|x) */
+    double *Mp; /* nuclear: k x k */
+    double *lpz; /* information: log P_Z(z) */
+} prep;
+
+static void prep_free(prep *q)
+{
+    mmnc_i_free(q->M);
+    mmnc_i_free(q->Mp);
+    mmnc_i_free(q->lpz);
+}
+
+static int prepare(const mmnc_model *m, prep *q, mmnc_err *err)
+{
+    mmnc_int k = m->k, nx = m->ncols;
+    int status = MMNC_OK;
+    double *sigma = NULL, *U = NULL, *T = NULL;
+    q->r = model_rule(m);
+    q->k = k;
+    MMNC_ALLOC(q->M, nx * k, err, status);
+    if (q->r == RULE_INFORMATION) {
+        double a = m->alpha / (double)m->train_rows;
+        MMNC_ALLOC(q->lpz, k, err, status);
+        for (mmnc_int z = 0; z < k; z++) {
+            double lden = log(m->pz[z] + a);
+            q->lpz[z] = m->pz[z] > 0.0 ? log(m->pz[z]) : -INFINITY;
+            for (mmnc_int x = 0; x < nx; x++) q->M[x * k + z] = log(m->pzx[z * nx + x] + a * m->px[x]) - lden;
+        }
+    } else if (q->r == RULE_NUCLEAR) {
+        mmnc_pmf fake;
+        memset(&fake, 0, sizeof fake);
+        fake.nx = nx;
+        fake.px = m->px;
+        MMNC_ALLOC(T, nx * k, err, status);
+        MMNC_ALLOC(sigma, k, err, status);
+        MMNC_ALLOC(U, k * k, err, status);
+        MMNC_ALLOC(q->Mp, k * k, err, status);
+        for (mmnc_int x = 0; x < nx; x++)
+            for (mmnc_int z = 0; z < k; z++) T[x * k + z] = m->pzx[z * nx + x];
+        if ((status = mmnc_i_spectrum(&fake, k, T, m->pz, sigma, U, err)) != MMNC_OK) goto cleanup;
+        mmnc_i_score_matrix(k, sigma, U, m->pz, q->Mp);
+        for (mmnc_int x = 0; x < nx; x++)
+            for (mmnc_int z = 0; z < k; z++) q->M[x * k + z] = T[x * k + z] / m->px[x];
+    } else {
+        for (mmnc_int x = 0; x < nx; x++)
+            for (mmnc_int z = 0; z < k; z++) q->M[x * k + z] = m->pzx[z * nx + x] / m->px[x];
+    }
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(sigma);
+    mmnc_i_free(U);
+    return status;
+}
+
+/* Row i: label and, if proba, its k probabilities.  s and c: k scratch. */
+static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s, double *c,
+                            double *proba)
+{
+    mmnc_int k = q->k, best = 0;
+    double mass = 0.0;
+    for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
+    for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) {
+        mmnc_int x = map ? map[A->colind[e]] : A->colind[e];
+        double v = A->val[e];
+        if (x < 0 || v == 0.0) continue;
+        mass += v;
+        for (mmnc_int z = 0; z < k; z++) s[z] += v * q->M[x * k + z];
+    }
+    if (!(mass > 0.0)) {
+        if (proba)
+            for (mmnc_int z = 0; z < k; z++) proba[z] = 0.0;
+        return -1;
+    }
+    if (q->r == RULE_NUCLEAR) { /* c = s Mp, summed as in nuclear.c */
+        for (mmnc_int z = 0; z < k; z++) c[z] = 0.0;
+        for (mmnc_int j = 0; j < k; j++)
+            for (mmnc_int z = 0; z < k; z++) c[z] += s[j] * q->Mp[j * k + z];
+    } else {
+        for (mmnc_int z = 0; z < k; z++) c[z] = s[z];
+    }
+    for (mmnc_int z = 1; z < k; z++) /* ties to the smallest z */
+        if (c[z] > c[best]) best = z;
+    if (!proba) return best;
+    if (q->r == RULE_INFORMATION) { /* posterior of the multinomial mixture, the values as counts */
+        double mx = -INFINITY, t = 0.0;
+        for (mmnc_int z = 0; z < k; z++) {
+            c[z] += q->lpz[z];
+            if (c[z] > mx) mx = c[z];
+        }
+        for (mmnc_int z = 0; z < k; z++) t += (proba[z] = isfinite(c[z]) ? exp(c[z] - mx) : 0.0);
+        if (!(t > 0.0) || !isfinite(t)) /* every likelihood 0 (a model built by hand): all on the label */
+            for (mmnc_int z = 0; z < k; z++) proba[z] = z == best, t = 1.0;
+        for (mmnc_int z = 0; z < k; z++) proba[z] /= t;
+    } else if (q->r == RULE_NUCLEAR) {
+        for (mmnc_int z = 0; z < k; z++) proba[z] = z == best ? 1.0 : 0.0;
+    } else { /* sum_x r(x) P(z|x), normalised by its own sum: the stored P_{Z,X} sums to P_X to rounding only */
+        double t = 0.0;
+        for (mmnc_int z = 0; z < k; z++) t += s[z];
+        for (mmnc_int z = 0; z < k; z++) proba[z] = t > 0.0 ? s[z] / t : (z == best);
+    }
+    return best;
+}
+
+int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label, double *proba,
+                       mmnc_int *empty, mmnc_err *err)
+{
+    prep q;
+    int status = MMNC_OK;
+    mmnc_int nempty = 0, k, n;
+    double *scratch = NULL;
+    if (!m || !A || !label) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: NULL argument");
+    memset(&q, 0, sizeof q);
+    k = m->k;
+    n = A->nrows;
+    if (!map && A->ncols > m->ncols)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: the matrix has %lld columns, the model %lld (map "
+                                            "its columns with mmnc_model_match)", (long long)A->ncols, (long long)m->ncols);
+    if (map)
+        for (mmnc_int j = 0; j < A->ncols; j++)
+            if (map[j] < -1 || map[j] >= m->ncols)
+                return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: map[%lld] = %lld is not a model column "
+                                                    "(0 to %lld) or -1", (long long)j, (long long)map[j],
+                                  (long long)m->ncols - 1);
+    if ((status = mmnc_csr_check(A, err)) != MMNC_OK) return status;
+    if ((status = prepare(m, &q, err)) != MMNC_OK) goto cleanup;
+    {
+        int nt = 1;
+#ifdef _OPENMP
+        nt = omp_get_max_threads();
+#endif
+        MMNC_ALLOC(scratch, (mmnc_int)nt * 2 * k, err, status);
+#pragma omp parallel if (A->nnz * k > MMNC_I_OMP_MIN_WORK) reduction(+ : nempty)
+        {
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            double *s = scratch + (mmnc_int)tid * 2 * k, *c = s + k;
+#pragma omp for schedule(static)
+            for (mmnc_int i = 0; i < n; i++) {
+                label[i] = predict_row(&q, A, map, i, s, c, proba ? proba + i * k : NULL);
+                nempty += label[i] < 0;
+            }
+        }
+    }
+    if (empty) *empty = nempty;
+cleanup:
+    mmnc_i_free(scratch);
+    prep_free(&q);
+    return status;
+}

@@ -1,6 +1,6 @@
 /*
  * moves-floor.c -- the rate of the information moves' cost sums
- * (src/cluster/information.c, entry_costs): per entry of a row, k terms
+ * (src/cluster/moves.c, entry_costs): per entry of a row, k terms
  * b log b - (a + b) log(a + b) with b from the k-row of the cluster sums T
  * and b log b from that of BL, the logarithm mmnc_i_flog, vectorised across
  * the k clusters in the library's clones.  Entries read the rows of T and BL

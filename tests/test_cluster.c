@@ -16,7 +16,7 @@
 #include <omp.h>
 #endif
 
-#include "linalg/kernel_i.h"
+#include "cluster/solver_i.h"
 #include "core/mmnc_i.h"
 #include "testutil.h"
 
@@ -420,14 +420,25 @@ static void test_one_copy(void)
     mmnc_csr_free(A), mmnc_csr_free(B);
 }
 
+/* The screen's counters over the runs of run_screen. */
+static mmnc_i_counts screen_counts;
+
 /* One Algorithm 2 run with the screen in the given mode (kernel_i.h). */
 static mmnc_result *run_screen(const mmnc_pmf *p, const mmnc_params *prm, int mode)
 {
     mmnc_result *r = NULL;
-    int saved = mmnc_i_screen_set(mode);
-    CHECK_OK(mmnc_cluster(p, prm, &r, NULL));
-    mmnc_i_screen_set(saved);
+    mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
+    tune.screen = mode;
+    tune.counts = &screen_counts;
+    CHECK_OK(mmnc_i_cluster(p, prm, &tune, &r, NULL));
     return r;
+}
+
+static void counts_of(int64_t *rows, int64_t *exact, int64_t *full)
+{
+    *rows = screen_counts.screen_rows;
+    *exact = screen_counts.screen_exact;
+    *full = screen_counts.screen_full;
 }
 
 /* Same labels, objective bits and iterations for every start. */
@@ -452,7 +463,7 @@ static void test_screen(void)
 {
     static const mmnc_int ks[] = {2, 3, 5, 8, 9, 10, 12, 16};
     int64_t rows0, exact0, full0, rows1, exact1, full1;
-    mmnc_i_screen_counts(&rows0, &exact0, &full0);
+    counts_of(&rows0, &exact0, &full0);
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         mmnc_int k = ks[i], *truth = malloc(400 * sizeof(mmnc_int));
         for (int strong = 0; strong <= 1; strong++) {
@@ -480,7 +491,7 @@ static void test_screen(void)
         }
         free(truth);
     }
-    mmnc_i_screen_counts(&rows1, &exact1, &full1);
+    counts_of(&rows1, &exact1, &full1);
     CHECK(rows1 - rows0 > 0);                       /* the screen ran */
     CHECK(exact1 - exact0 < (rows1 - rows0) / 2);   /* and decided most rows itself */
     CHECK(full1 - full0 > 0);                       /* and the exact recomputes were reached */
@@ -498,9 +509,9 @@ static void test_screen(void)
         prm.k = 10;
         prm.restarts = 2;
         a = run_screen(p, &prm, 0);
-        mmnc_i_screen_counts(&rows0, &exact0, &full0);
+        counts_of(&rows0, &exact0, &full0);
         b = run_screen(p, &prm, 2);
-        mmnc_i_screen_counts(&rows1, &exact1, &full1);
+        counts_of(&rows1, &exact1, &full1);
         CHECK(same_runs(a, b));
         CHECK(rows1 - rows0 > 0 && exact1 - exact0 == rows1 - rows0);
         mmnc_result_free(a), mmnc_result_free(b);

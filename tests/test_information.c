@@ -9,7 +9,7 @@
  *     start never lowers its I(X;Z);
  *   - same seed, same bits for 1 and 2 threads (information, the default);
  *   - the same bits with the columns numbered by frequency inside the
- *     moves (mmnc_i_column_order) as without, below and above k = 16;
+ *     moves (mmnc_i_tuning.column_order) as without, below and above k = 16;
  *   - planted partitions with unequal cluster sizes are recovered by the
  *     default and by -a information;
  *   - mmnc_params_paper is the paper's protocol (random starts, the best
@@ -19,7 +19,7 @@
  *   - with the move tolerance the starts stop early and the kept one ends
  *     a local optimum of its objective (brute force), the same bits for 1
  *     and 2 threads;
- *   - the pruned decisions (mmnc_i_prune) give the same bits as every cost
+ *   - the pruned decisions (mmnc_i_tuning.prune) give the same bits as every cost
  *     made, on planted data and on values spanning twelve orders of
  *     magnitude, and do rule out most costs;
  *   - the merge-split search undoes a merged pair and a cut group that the
@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/solver_i.h"
+#include "cluster/default_i.h"
 #include "testutil.h"
 
 /* Planted partition with unequal row groups: group g holds share[g] of the
@@ -354,7 +354,7 @@ static void test_flog(void)
 }
 
 /* The moves number the columns by frequency inside where their tables are
- * large (mmnc_i_column_order): the labels, objectives and every start's
+ * large (mmnc_i_tuning.column_order): the labels, objectives and every start's
  * objective must be the same bits as without, for the few-cluster sums (k <
  * 16) and the vector ones, on 1 and 2 threads. */
 static void test_column_order(void)
@@ -372,11 +372,11 @@ static void test_column_order(void)
             mmnc_params_default(&prm);
             prm.k = k;
             prm.threads = threads;
-            mmnc_i_column_order = 0;
-            CHECK_OK(mmnc_cluster(p, &prm, &a, NULL));
-            mmnc_i_column_order = 1;
-            CHECK_OK(mmnc_cluster(p, &prm, &b, NULL));
-            mmnc_i_column_order = -1;
+            mmnc_i_tuning off = MMNC_I_TUNING_DEFAULT, on = MMNC_I_TUNING_DEFAULT;
+            off.column_order = 0;
+            on.column_order = 1;
+            CHECK_OK(mmnc_i_cluster(p, &prm, &off, &a, NULL));
+            CHECK_OK(mmnc_i_cluster(p, &prm, &on, &b, NULL));
             CHECK(memcmp(a->label, b->label, 600 * sizeof(mmnc_int)) == 0);
             CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
             CHECK(memcmp(a->restart_objective, b->restart_objective, a->restarts * sizeof(double)) == 0);
@@ -479,7 +479,7 @@ static int same_partition(mmnc_int ny, mmnc_int k, const mmnc_int *labels, const
 /* The merge-split search.  Four planted groups of equal size, labelled
  * with groups 0 and 1 in one cluster and group 2 cut in two by the rows'
  * parity, then moved until no row moves: a local optimum of single-row
- * moves (checked) that is not the planted partition.  mmnc_i_merge_split
+ * moves (checked) that is not the planted partition.  mmnc_i_default_merge_split
  * must find the planted partition, raise the objective and report it as
  * the objective of its labels (I(X;Z) without the prior, J with it); from
  * a random partition's optimum it never lowers J; the same
@@ -493,6 +493,7 @@ static void test_merge_split(void)
     mmnc_pmf *p = planted_unequal(400, 200, 4, share, 0.9, 0.1, 61, truth);
     double *W = malloc(400 * 4 * sizeof(double));
     mmnc_params prm;
+    const mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
     int tried = 0, kept = 0;
     for (int prior = 0; prior <= 1; prior++) {
         mmnc_i_run run = MMNC_I_RUN_INIT;
@@ -504,12 +505,12 @@ static void test_merge_split(void)
         gamma = prm.size_prior;
         for (mmnc_int y = 0; y < 400; y++)
             lab[y] = truth[y] <= 1 ? 0 : truth[y] == 2 ? 1 + (y & 1) : 3;
-        CHECK_OK(mmnc_i_information(p, &prm, 0, prior, lab, W, &run, NULL));
+        CHECK_OK(mmnc_i_information(p, &prm, &tune, 0, prior, lab, W, &run, NULL));
         CHECK(!same_partition(400, 4, lab, truth)); /* the moves alone do not undo it */
         before = run.objective;
         CHECK_NEAR(before, exact_j(p, 4, lab, gamma), 1e-9);
         run.prior_kept = prior ? 1 : -1;
-        CHECK_OK(mmnc_i_merge_split(p, &prm, 0, lab, W, &run, &tried, &kept, NULL));
+        CHECK_OK(mmnc_i_default_merge_split(p, &prm, &tune, 0, lab, W, &run, &tried, &kept, NULL));
         CHECK(tried >= 1 && tried <= prm.merge_split && kept >= 1);
         CHECK(run.objective > before);
         CHECK_NEAR(run.objective, exact_j(p, 4, lab, gamma), 1e-9);
@@ -530,11 +531,11 @@ static void test_merge_split(void)
         mmnc_rng_seed(&rng, seed);
         for (mmnc_int y = 0; y < 400; y++) lab6[y] = mmnc_rng_below(&rng, 6);
         double *W6 = malloc(400 * 6 * sizeof(double));
-        CHECK_OK(mmnc_i_information(p, &prm, 0, 0, lab6, W6, &run, NULL));
+        CHECK_OK(mmnc_i_information(p, &prm, &tune, 0, 0, lab6, W6, &run, NULL));
         before = exact_j(p, 6, lab6, prm.size_prior);
         CHECK_NEAR(run.objective, before, 1e-9);
         run.prior_kept = 0;
-        CHECK_OK(mmnc_i_merge_split(p, &prm, 0, lab6, W6, &run, &tried, &kept, NULL));
+        CHECK_OK(mmnc_i_default_merge_split(p, &prm, &tune, 0, lab6, W6, &run, &tried, &kept, NULL));
         CHECK(run.objective >= before && tried >= 1);
         CHECK_NEAR(run.objective, exact_j(p, 6, lab6, prm.size_prior), 1e-9);
         CHECK(kept == 0 || run.prior_kept >= 0);
@@ -622,11 +623,11 @@ static mmnc_pmf *wild_pmf(mmnc_int ny, mmnc_int nx, uint64_t seed)
 static void check_pruned(const mmnc_pmf *p, const mmnc_params *prm)
 {
     mmnc_result *a = NULL, *b = NULL;
-    mmnc_i_prune = 0;
-    CHECK_OK(mmnc_cluster(p, prm, &a, NULL));
-    mmnc_i_prune = 1;
-    CHECK_OK(mmnc_cluster(p, prm, &b, NULL));
-    mmnc_i_prune = -1;
+    mmnc_i_tuning all = MMNC_I_TUNING_DEFAULT, pruned = MMNC_I_TUNING_DEFAULT;
+    all.prune = 0;
+    pruned.prune = 1;
+    CHECK_OK(mmnc_i_cluster(p, prm, &all, &a, NULL));
+    CHECK_OK(mmnc_i_cluster(p, prm, &pruned, &b, NULL));
     CHECK(memcmp(a->label, b->label, (size_t)p->ny * sizeof(mmnc_int)) == 0);
     CHECK(memcmp(&a->objective, &b->objective, sizeof(double)) == 0);
     CHECK(memcmp(a->restart_objective, b->restart_objective, a->restarts * sizeof(double)) == 0);
@@ -667,19 +668,20 @@ static void test_pruned(void)
         double *W = malloc((size_t)(p->ny * k) * sizeof *W);
         mmnc_params prm;
         mmnc_i_run run = MMNC_I_RUN_INIT;
+        mmnc_i_dstart ds = {0};
         mmnc_rng rng;
         mmnc_params_default(&prm);
         prm.k = k;
         prm.max_iter = 100;
         for (int prune = 0; prune <= 1; prune++) {
+            mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
             mmnc_rng_seed(&rng, 3);
             for (mmnc_int y = 0; y < p->ny; y++) labels[y] = mmnc_rng_below(&rng, k);
-            mmnc_i_prune = prune;
-            CHECK_OK(mmnc_i_information(p, &prm, 0, -1, labels, W, &run, NULL));
-            mmnc_i_prune = -1;
+            tune.prune = prune;
+            CHECK_OK(mmnc_i_default_start(p, &prm, &tune, 0, labels, W, &run, &ds, NULL));
             /* at least half the other clusters ruled out a row, over the sweeps */
-            if (prune) CHECK(run.pruned > (int64_t)run.iterations * p->ny * (k - 1) / 2);
-            else CHECK(run.pruned == 0);
+            if (prune) CHECK(ds.pruned > (int64_t)run.iterations * p->ny * (k - 1) / 2);
+            else CHECK(ds.pruned == 0);
         }
         free(labels), free(W);
     }
@@ -696,7 +698,7 @@ static void test_pruned(void)
  * leave-one-row-out predictive information is below zero (the giant
  * cluster no longer predicts the outliers' words in the rows that share
  * them), so the guard refuses it.  The test fails without that check
- * (mmnc_i_guard_loo = 0: the collapse is returned, checked). */
+ * (mmnc_i_tuning.guard_loo = 0: the collapse is returned, checked). */
 static mmnc_pmf *outliers_pmf(uint64_t seed)
 {
     enum { G = 5, PER = 40, COMMON = 20, NY = G * PER + 4 };
@@ -738,8 +740,9 @@ static void test_guard_loo(void)
             mmnc_params_default(&prm);
             prm.k = 5;
             prm.agreement = 0; /* the guard alone */
-            mmnc_i_guard_loo = loo;
-            CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+            mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
+            tune.guard_loo = loo;
+            CHECK_OK(mmnc_i_cluster(p, &prm, &tune, &r, NULL));
             largest[loo] = 0;
             for (mmnc_int y = 0; y < p->ny; y++) cnt[r->label[y]]++;
             for (int z = 0; z < 5; z++)
@@ -748,7 +751,6 @@ static void test_guard_loo(void)
             else CHECK(r->size_prior_kept == 0 && r->size_prior_refused == MMNC_PRIOR_PREDICTIVE); /* the reason */
             mmnc_result_free(r);
         }
-        mmnc_i_guard_loo = 1;
         CHECK(largest[0] >= 195);  /* the norm alone: the collapse */
         CHECK(largest[1] <= 100); /* with the check: no cluster holds half the rows */
         mmnc_pmf_free(p);

@@ -939,11 +939,12 @@ static const struct {
 static int read_cfg(const char *path, int c, mmnc_data **d, mmnc_err *e)
 {
     mmnc_i_threads saved = mmnc_i_threads_push(mtx_cfg[c].threads);
+    mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
     int st;
-    mmnc_i_mtx_blocks(mtx_cfg[c].block, mtx_cfg[c].piece);
+    tune.mtx_block = mtx_cfg[c].block;
+    tune.mtx_piece = mtx_cfg[c].piece;
     *d = (mmnc_data *)1;
-    st = mmnc_data_read(path, NULL, d, e);
-    mmnc_i_mtx_blocks(0, 0);
+    st = mmnc_i_data_read(path, NULL, &tune, d, e);
     mmnc_i_threads_pop(saved);
     return st;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The prototype behind the pruned decisions of the information moves (src/cluster/information.c,
+"""The prototype behind the pruned decisions of the information moves (src/cluster/moves.c,
 costs_pruned; bench/NOTES.md, "Pruned decisions"): sequential single-row moves on I(X;Z) from a
 random partition (phase 1 of a start, no size prior), in NumPy, one row at a time.  At every
 decision it makes every cost exactly, bounds lo_c <= cost_c <= hi_c, checks that they hold, and

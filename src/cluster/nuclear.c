@@ -300,9 +300,9 @@ static mmnc_i_row_fn screen_for(mmnc_int k)
 
 /* Screen this problem?  Mode 1: when Tx (nx k doubles) outgrows a core's
  * L2 cache, where its rows come from farther away (bench/NOTES.md item 12). */
-static int screen_wanted(const mmnc_pmf *p, mmnc_int k)
+static int screen_wanted(const mmnc_pmf *p, mmnc_int k, const mmnc_i_tuning *tune)
 {
-    int mode = mmnc_i_screen_get();
+    int mode = mmnc_i_screen_mode(tune);
     if (!mmnc_i_f32_stride(k) || mode == 0) return 0;
     return mode == 2 || (double)p->nx * (double)k * 8.0 > 2.0 * 1024 * 1024;
 }
@@ -432,8 +432,8 @@ static int any_empty(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int6
  * (single-precision scores, recomputed in doubles when the bound fails)
  * and the partial-step search, which share the scores of the rows and the
  * trial labels; the kernels it calls are in kernel.c. */
-static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
-                    mmnc_i_run *run, mmnc_err *err)
+static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart, mmnc_int *labels,
+                    double *W, mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny;
     work w = {0};
@@ -443,7 +443,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
     float *F = NULL;
     char *Fraw = NULL;
     move *mv = NULL;
-    int status = MMNC_OK, it, screen = screen_wanted(p, k);
+    int status = MMNC_OK, it, screen = screen_wanted(p, k, tune);
     if ((status = work_alloc(&w, p->nx, ny, k, 0, err)) != MMNC_OK) goto cleanup;
     MMNC_ALLOC(trial, ny ? ny : 1, err, status);
     MMNC_ALLOC(mv, ny ? ny : 1, err, status);
@@ -479,7 +479,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
                 goto cleanup;
             }
-            mmnc_i_screen_count(ny, sc.exact, 0);
+            mmnc_i_screen_count(tune->counts, ny, sc.exact, 0);
         } else if (mmnc_i_row_gather_each(p, k, w.cur.T, w.nxt.T, NULL, row_best_for(k), &bc) != MMNC_OK) {
             status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
             goto cleanup;
@@ -512,7 +512,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
                 }
                 m = list_moves(ny, labels, to, own, best, mv);
                 exact = 1;
-                mmnc_i_screen_count(0, 0, 1);
+                mmnc_i_screen_count(tune->counts, 0, 0, 1);
             }
             if (take == mall / 2) qsort(mv, (size_t)m, sizeof(move), by_gain);
             if (take < mall) here = select_global(p, mv, m, take);
@@ -614,9 +614,9 @@ cleanup:
     return status;
 }
 
-int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
-                   mmnc_i_run *run, mmnc_err *err)
+int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart,
+                   mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err)
 {
     if (prm->pz) return run_prescribed(p, prm, restart, labels, W, run, err);
-    return run_hard(p, prm, restart, labels, W, run, err);
+    return run_hard(p, prm, tune, restart, labels, W, run, err);
 }

@@ -1,6 +1,8 @@
 /*
  * solver_i.h -- private interface between the driver (cluster.c), the
- * starts (init.c) and the solvers (nuclear.c, frobenius.c, transport.c).
+ * starts (init.c), the solvers (nuclear.c, frobenius.c with transport.c,
+ * information.c with moves.c), the default's chain (default.c) and the
+ * selection rules (select.c).
  */
 #ifndef MMNC_SOLVER_I_H
 #define MMNC_SOLVER_I_H
@@ -14,21 +16,27 @@ typedef struct mmnc_i_run {
     double objective;
     int iterations;
     int converged;
-    int prior_kept; /* information with a size prior: 1 the prior's partition was kept, 0 the guard returned
-                       the prior-free one (see information.c); -1 no prior applied */
-    int settled;    /* information: the last sweep moved no row (not stopped by move_tol or max_iter) */
-    int64_t pruned; /* information: costs that the decisions ruled out by bounds (0: every cost made) */
+    int prior_kept; /* the size prior's verdict where the information moves ran with one (a start of the
+                       default, or a refinement): 1 the prior's partition was kept, 0 the guard returned
+                       the prior-free one (default.c); -1 no prior applied */
     int prior_why;  /* prior_kept = 0: the guard's reason, MMNC_PRIOR_NORM or MMNC_PRIOR_PREDICTIVE; else 0 */
-    /* information with a size prior, a start (polish < 0): where it writes, if not NULL, its
-     * prior-free optimum (the end of the first phase) and the prior's partition (before the
-     * guard), ny labels each -- for the agreement rule (cluster.c) */
-    int32_t *free_part, *prior_part;
-    double free_objective; /* I(X;Z) of the prior-free optimum */
-    int free_iterations;   /* the first phase's sweeps */
-    int free_settled, free_converged; /* its last sweep moved no row; it met the tolerance */
 } mmnc_i_run;
-/* A run before its start: no prior applied yet, no partitions asked for. */
-#define MMNC_I_RUN_INIT {0, 0, 0, -1, 0, 0, 0, NULL, NULL, 0.0, 0, 0, 0}
+/* A run before its start: no prior applied yet. */
+#define MMNC_I_RUN_INIT {0.0, 0, 0, -1, 0}
+
+/* mmnc_cluster with the solvers' switches (mmnc_i_tuning); mmnc_cluster is
+ * this with MMNC_I_TUNING_DEFAULT. */
+int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                   mmnc_err *err);
+
+/* Entries of a start's tables of the information moves (|X| k twice, |Y|
+ * k costs) up to which starts and merge-split trials run side by side, one
+ * thread each: at most 256 MB a start. */
+#define MMNC_I_SIDE_BY_SIDE_ENTRIES ((mmnc_int)1 << 25)
+static inline int mmnc_i_moves_side_by_side(const mmnc_pmf *p, mmnc_int k)
+{
+    return (2 * p->nx + p->ny) * k <= MMNC_I_SIDE_BY_SIDE_ENTRIES;
+}
 
 /* Report an iteration to the caller's progress function, if any:
  * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
@@ -70,39 +78,31 @@ void mmnc_i_score_matrix(mmnc_int k, const double *sigma, const double *U, const
 /* Algorithm 2 from the hard start `labels`.  Without a prescribed P_Z the
  * result is hard (labels updated, W filled one-hot); with prm->pz it is the
  * LP's soft W (labels = argmax). */
-int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
-                   mmnc_i_run *run, mmnc_err *err);
+int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart,
+                   mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
 
-/* The information objective from the hard start `labels` (information.c):
- * sweeps of single-row moves, at most prm->max_iter, each phase until a
- * sweep moves fewer than prm->move_tol |Y| rows; labels updated, W one-hot,
- * run->objective = J.  polish < 0: a start (both phases and the guard);
- * polish = 1 (0): the moves of J (of I(X;Z) alone) from `labels` until no
- * row moves, neither phases nor guard -- the kept start's finish. */
-int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, int restart, int polish, mmnc_int *labels,
-                       double *W, mmnc_i_run *run, mmnc_err *err);
-/* The merge-split search (information.c) from `labels`, the kept start's
- * local optimum, whose run->prior_kept says on which objective (J: 1, or
- * I(X;Z) where the guard kept the prior-free partition: 0; -1 no prior): at
- * most prm->merge_split trials, see mmnc_params.merge_split, each a start
- * from a perturbation of the labels, kept when its J is higher.  labels and
- * W (one-hot) are replaced by each kept trial's; run->objective (J of the
- * result), run->prior_kept and run->iterations (the sweeps) updated;
- * *tried, *kept counted.  Collective. */
-int mmnc_i_merge_split(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
-                       mmnc_i_run *run, int *tried, int *kept, mmnc_err *err);
-/* Whether mmnc_i_information numbers the columns by frequency inside (the
- * same bits either way): -1 (default) where its tables exceed
- * MMNC_I_COLUMN_ORDER_BYTES, 0 never, 1 always.  For tests and benchmarks. */
-extern int mmnc_i_column_order;
-/* Whether the moves rule out clusters by bounds before making their exact
- * costs (the same bits either way): -1 (default) in serial runs from k = 16,
- * 0 never, 1 always (serial).  For tests and benchmarks. */
-extern int mmnc_i_prune;
-/* Whether the guard also refuses a prior's partition whose leave-one-row-out
- * predictive information is not above zero (1, the default) or judges by the
- * nuclear norm alone (0).  For tests. */
-extern int mmnc_i_guard_loo;
+/* The information objective (information.c).  J = I(X;Z) - gamma (|Y| /
+ * nnz_all) H_rows(Z) of the hard clustering whose sums are T (nx x k, the
+ * input's columns), pz and nc (rows per cluster, all ranks), summed exactly:
+ * the same bits however the clusters are numbered and for any number of
+ * ranks.  O(k nx). */
+double mmnc_i_info_objective(const mmnc_pmf *p, mmnc_int k, const double *T, const double *pz, const int64_t *nc,
+                             double gamma, int64_t nnz_all);
+/* The sweeps of one phase on the moves m (moves_i.h): the moves of J with
+ * weight gamma (0: I(X;Z)) until a sweep moves no row or fewer than `few`
+ * (run->converged 1), or *it (the sweeps so far, counted on) reaches
+ * prm->max_iter; run->iterations = *it, *settled: the last sweep moved no
+ * row.  Each sweep is reported to prm->progress as iteration *it of
+ * `restart` (polish and phase: for MMNC_TRACE_SWEEPS).  Collective. */
+typedef struct mmnc_i_moves mmnc_i_moves;
+int mmnc_i_info_sweeps(mmnc_i_moves *m, const mmnc_params *prm, int restart, int polish, int phase, double gamma,
+                       double few, mmnc_int *labels, int *it, mmnc_i_run *run, int *settled, mmnc_err *err);
+/* A polish: the moves of J (prior = 1) or of I(X;Z) alone (0) from
+ * `labels` until no row moves, at most prm->max_iter sweeps; labels
+ * updated, W one-hot, run->objective = J (with prm->size_prior) of the
+ * result.  Collective. */
+int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart, int prior,
+                       mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
 
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
@@ -145,8 +145,8 @@ void mmnc_i_transport_free(mmnc_i_transport *t);
  * |s| <= 0.1716, summed to s^19 (the first term left out is below 2^-55 of
  * the sum), and e log 2 in two parts.  Within a few ulp of log(v)
  * (tests/test_information.c).  The information moves' logarithm
- * (information.c); needs <string.h>.  Its bits are the same only without
- * contracted multiply-adds (CMakeLists.txt compiles information.c with
+ * (moves.c); needs <string.h>.  Its bits are the same only without
+ * contracted multiply-adds (CMakeLists.txt compiles moves.c with
  * -ffp-contract=off). */
 static inline double mmnc_i_flog(double v)
 {

@@ -76,6 +76,37 @@ const unsigned char *mmnc_i_in_head(const mmnc_i_in *s, size_t *n);
 int mmnc_i_in_regular(const mmnc_i_in *s);
 void mmnc_i_in_close(mmnc_i_in *s);
 
+/* Switches of the library's internals for tests and benchmarks, passed
+ * in (mmnc_i_cluster, mmnc_i_data_read): every setting but guard_loo gives
+ * the same bits.  MMNC_I_TUNING_DEFAULT is what the public entry points use.
+ *   prune         information moves: bounds rule out clusters before their
+ *                 exact costs: -1 in serial runs from k = 16, 0 never, 1 always
+ *   column_order  information moves: columns numbered by frequency inside:
+ *                 -1 where the tables exceed 4 MB, 0 never, 1 always
+ *   guard_loo     the default's guard also asks the prior's partition to
+ *                 predict held-out rows (1, the rule), or judges by the norm (0)
+ *   screen        Algorithm 2's single-precision screen: -1 the environment's
+ *                 MMNC_SCREEN (0, 1 or 2) or 1; 0 never, 1 when Tx outgrows
+ *                 the L2 cache, 2 whenever k allows
+ *   mtx_block, mtx_piece  the Matrix Market reader's blocks and the threads'
+ *                 pieces in bytes (0: 32 MB, 1 MB)
+ *   counts        where not NULL, counters the solvers add to (atomically). */
+typedef struct mmnc_i_counts {
+    int64_t screen_rows;  /* rows scored by the screen */
+    int64_t screen_exact; /* of those, rows recomputed in doubles */
+    int64_t screen_full;  /* passes that recomputed every row */
+} mmnc_i_counts;
+typedef struct mmnc_i_tuning {
+    int prune, column_order, guard_loo, screen;
+    size_t mtx_block, mtx_piece;
+    mmnc_i_counts *counts;
+} mmnc_i_tuning;
+#define MMNC_I_TUNING_DEFAULT {-1, -1, 1, -1, 0, 0, NULL}
+
+/* The threads a parallel region would have here: 1 inside a region that
+ * already runs side by side (no nested teams) or with one thread. */
+int mmnc_i_team_size(void);
+
 /* Wall-clock seconds since an arbitrary origin. */
 double mmnc_i_now(void);
 

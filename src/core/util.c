@@ -270,3 +270,13 @@ void mmnc_i_threads_pop(mmnc_i_threads saved)
     (void)saved;
 #endif
 }
+
+int mmnc_i_team_size(void)
+{
+#ifdef _OPENMP
+    if (omp_get_active_level() >= omp_get_max_active_levels()) return 1;
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}

@@ -60,11 +60,10 @@ static inline void mmnc_i_put32(unsigned char *p, uint32_t x)
 /* XXH64 of len bytes with the given seed (the checksum of binary files). */
 uint64_t mmnc_i_xxh64(const void *data, size_t len, uint64_t seed);
 
-/* Test hook (read.c): the Matrix Market reader parses its entries in blocks of
- * `block` bytes read from the stream, each cut at newlines into pieces of
- * about `piece` bytes for the threads; 0 restores the default (32 MB, 1 MB).
- * Tiny sizes put lines across every boundary.  Not thread-safe: call it
- * between reads, from tests only. */
-void mmnc_i_mtx_blocks(size_t block, size_t piece);
+/* mmnc_data_read with the reader's switches (mmnc_i_tuning: the Matrix
+ * Market reader's block and piece sizes; tiny ones put lines across every
+ * boundary); mmnc_data_read is this with MMNC_I_TUNING_DEFAULT. */
+int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tuning *tune, mmnc_data **out,
+                     mmnc_err *err);
 
 #endif /* MMNC_IO_I_H */

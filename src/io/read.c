@@ -233,9 +233,9 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int 
 
 /*
  * The entry lines, on all cores.  The text after the size line is read in
- * blocks of about mtx_block bytes, each cut after its last newline (the rest
+ * blocks of about MTX_BLOCK bytes, each cut after its last newline (the rest
  * of the last line waits for the next block).  A block is cut at newlines
- * into pieces of about mtx_piece bytes, which the threads parse straight
+ * into pieces of about MTX_PIECE bytes, which the threads parse straight
  * into the triplet arrays: a first pass counts the lines of every piece,
  * which bounds its entries, so piece k writes from the sum of the line counts
  * of the pieces before it; the gaps that comment and blank lines leave are
@@ -252,23 +252,17 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int 
  * line-by-line read.  Decompression stays on one thread (it is the stream).
  */
 
-/* Block and piece sizes in bytes (tests shrink them: mmnc_i_mtx_blocks). */
+/* Block and piece sizes in bytes (tests shrink them: mmnc_i_tuning). */
 #define MTX_BLOCK ((size_t)32 << 20)
 #define MTX_PIECE ((size_t)1 << 20)
 #define MTX_MAXPIECES 1024
-static size_t mtx_block = MTX_BLOCK, mtx_piece = MTX_PIECE;
-
-void mmnc_i_mtx_blocks(size_t block, size_t piece)
-{
-    mtx_block = block ? block : MTX_BLOCK;
-    mtx_piece = piece ? piece : MTX_PIECE;
-}
 
 /* What the banner and the size line said. */
 typedef struct mtx_hdr {
     const char *path;
     int pattern, symmetric;
     mmnc_int m, n, nnz;
+    size_t block, piece; /* the entries' block and piece sizes */
 } mtx_hdr;
 
 /* One piece of a block: whole lines. */
@@ -420,7 +414,7 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
 static int mtx_block_parse(mmnc_i_lreader *r, const mtx_hdr *h, const char *text, size_t len,
                            mtx_part *pc, tbuf *t, mmnc_err *err)
 {
-    size_t np = (len + mtx_piece - 1) / mtx_piece;
+    size_t np = (len + h->piece - 1) / h->piece;
     mmnc_int lines = 0, left = h->nnz - t->n;
     int k, status;
 
@@ -512,12 +506,12 @@ static int mtx_entries(mmnc_i_lreader *r, const mtx_hdr *h, tbuf *t, mmnc_err *e
     MMNC_ALLOC(pc, MTX_MAXPIECES, err, status);
     for (;;) {
         size_t avail = r->end - r->beg, w, cut;
-        if (!r->eof && avail < mtx_block) {
-            if ((status = block_fill(r, mtx_block, err)) != MMNC_OK) goto cleanup;
+        if (!r->eof && avail < h->block) {
+            if ((status = block_fill(r, h->block, err)) != MMNC_OK) goto cleanup;
             avail = r->end - r->beg;
         }
         if (avail == 0) break;
-        w = avail < mtx_block ? avail : mtx_block;
+        w = avail < h->block ? avail : h->block;
         for (cut = w; cut > 0 && r->buf[r->beg + cut - 1] != '\n'; cut--) {}
         if (cut == 0) { /* a line longer than a block */
             const char *nl = memchr(r->buf + r->beg + w, '\n', avail - w);
@@ -635,10 +629,12 @@ cleanup:
  * comments and size line are read line by line, the entries in parallel
  * blocks (mtx_entries).
  */
-static int read_mtx(mmnc_i_lreader *r, mmnc_data **out, mmnc_err *err)
+static int read_mtx(mmnc_i_lreader *r, const mmnc_i_tuning *tune, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, have_size = 0, banner = 0;
-    mtx_hdr h = {.path = r->path};
+    mtx_hdr h = {.path = r->path,
+                 .block = tune->mtx_block ? tune->mtx_block : MTX_BLOCK,
+                 .piece = tune->mtx_piece ? tune->mtx_piece : MTX_PIECE};
     tbuf t = {0};
     char *s, ex[80];
     size_t len;
@@ -948,6 +944,13 @@ static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 
 int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
+    const mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
+    return mmnc_i_data_read(path, o, &tune, out, err);
+}
+
+int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tuning *tune, mmnc_data **out,
+                     mmnc_err *err)
+{
     int status = MMNC_OK;
     mmnc_read_opts opts;
     mmnc_format fmt;
@@ -1004,7 +1007,7 @@ int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, m
                 fmt = (mmnc_format)got;
                 if (opts.header && fmt != MMNC_FMT_DENSE) fmt = MMNC_FMT_TRIPLET; /* only they have one */
             }
-            if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, &d, err);
+            if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, tune, &d, err);
             else if (fmt == MMNC_FMT_DENSE) status = mmnc_i_read_dense(&r, &opts, &d, err);
             else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);
             else status = read_triplet(&r, &opts, &d, err);

@@ -251,42 +251,23 @@ int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc
     return MMNC_OK;
 }
 
-static int screen_mode = -1; /* -1: MMNC_SCREEN from the environment, else 1 */
-static int64_t screen_rows, screen_exact, screen_full;
-
-int mmnc_i_screen_set(int mode)
-{
-    int old = mmnc_i_screen_get();
-    screen_mode = mode;
-    return old;
-}
-
-int mmnc_i_screen_get(void)
+int mmnc_i_screen_mode(const mmnc_i_tuning *tune)
 {
     const char *e;
-    if (screen_mode >= 0) return screen_mode;
+    if (tune && tune->screen >= 0) return tune->screen;
     e = getenv("MMNC_SCREEN");
     return e && e[0] >= '0' && e[0] <= '2' && !e[1] ? e[0] - '0' : 1;
 }
 
-void mmnc_i_screen_count(int64_t rows, int64_t exact, int64_t full)
+void mmnc_i_screen_count(mmnc_i_counts *counts, int64_t rows, int64_t exact, int64_t full)
 {
+    if (!counts) return;
 #pragma omp atomic
-    screen_rows += rows;
+    counts->screen_rows += rows;
 #pragma omp atomic
-    screen_exact += exact;
+    counts->screen_exact += exact;
 #pragma omp atomic
-    screen_full += full;
-}
-
-void mmnc_i_screen_counts(int64_t *rows, int64_t *exact, int64_t *full)
-{
-#pragma omp atomic read
-    *rows = screen_rows;
-#pragma omp atomic read
-    *exact = screen_exact;
-#pragma omp atomic read
-    *full = screen_full;
+    counts->screen_full += full;
 }
 
 void mmnc_i_row_gather(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, double *S)

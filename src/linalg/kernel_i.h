@@ -84,16 +84,14 @@ void mmnc_i_tx_f32(const mmnc_pmf *p, mmnc_int k, const double *T, double *Tx, f
  * s is a per-thread buffer.  MMNC_OK, or MMNC_ENOMEM for the buffers. */
 int mmnc_i_row_gather32_each(const mmnc_pmf *p, mmnc_int k, const float *F, mmnc_i_row_fn fn, void *ctx);
 
-/* Switch of the screen, for tests and benchmarks: 0 never screen, 1 when
- * Tx outgrows the L2 cache (the default), 2 whenever k allows; until set,
- * the environment's MMNC_SCREEN (0, 1 or 2) or 1.  Returns the previous
- * mode.  Counters over all runs (atomic): rows scored by the screen, rows
- * of those recomputed in doubles, and passes that recomputed every row
- * (before a partial step or a refill). */
-int mmnc_i_screen_set(int mode);
-int mmnc_i_screen_get(void);
-void mmnc_i_screen_count(int64_t rows, int64_t exact, int64_t full);
-void mmnc_i_screen_counts(int64_t *rows, int64_t *exact, int64_t *full);
+/* The screen's mode (mmnc_i_tuning.screen): 0 never screen, 1 when Tx
+ * outgrows the L2 cache (the default), 2 whenever k allows; -1 in tune (or
+ * tune NULL) reads the environment's MMNC_SCREEN (0, 1 or 2), else 1.  And
+ * the screen's counters, added to counts (atomically; NULL: not counted):
+ * rows scored by the screen, rows of those recomputed in doubles, passes
+ * that recomputed every row (before a partial step or a refill). */
+int mmnc_i_screen_mode(const mmnc_i_tuning *tune);
+void mmnc_i_screen_count(mmnc_i_counts *counts, int64_t rows, int64_t exact, int64_t full);
 
 /* Spectrum of B_{Z,X} = D_z^{-1/2} T^T D_x^{-1/2}: the k x k Gram matrix
  * G = B B^T (summed over fixed blocks of x in a fixed order; distributed,

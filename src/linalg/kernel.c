@@ -28,7 +28,8 @@ static inline __attribute__((always_inline)) void gather_row(const mmnc_int *col
         double v = val[e];
         /* The rows of M are gathered at random: ask for the one PREFETCH
          * nonzeros ahead (both of its cache lines when K > 8), so that
-         * several misses are in flight at once (bench/NOTES.md). */
+         * several misses are in flight at once (bench/NOTES.md, "Predicted
+         * gains"). */
         if (e + PREFETCH < nnz) {
             const double *f = M + colind[e + PREFETCH] * K;
             __builtin_prefetch(f);
@@ -82,9 +83,10 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
 {
     const mmnc_csr *Pt = p->Pt;
     mmnc_int nx = p->nx;
-    /* The labels are gathered at random rows; as bytes they stay in cache
-     * (bench/NOTES.md: the gather runs 2.3-2.6x faster).  Same sums in the
-     * same order either way; without memory for the copy, the long labels. */
+    /* The labels are gathered at random rows; as bytes they stay in cache,
+     * which makes the gather faster (bench/NOTES.md, "Byte labels in the
+     * P_{Z,X} scatter").  Same sums in the same order either way; without
+     * memory for the copy, the long labels. */
     uint8_t *l8 = labels && k <= 256 ? mmnc_i_malloc((size_t)p->ny, 1) : NULL;
     if (l8)
         for (mmnc_int y = 0; y < p->ny; y++) l8[y] = (uint8_t)labels[y];

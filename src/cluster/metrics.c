@@ -414,9 +414,10 @@ static int cmp_class(const void *a, const void *b)
 /* sum_i x_i log x_i over counts, in long double. */
 static long double xlogx(mmnc_int x) { return x > 0 ? (long double)x * logl((long double)x) : 0.0L; }
 
-/* Long (~170 lines) by intent: every score is read from the one sparse
- * contingency table built first, in order -- NMI, ARI, purity, ACC, the
- * Reuters measures -- each a commented paragraph below. */
+/* See mmnc.h.  Every score is read from the one sparse contingency table
+ * built first, in order -- NMI, ARI, purity, ACC, the Reuters measures --
+ * each a commented paragraph below; one function, since they all share
+ * that table. */
 int mmnc_evaluate(mmnc_int n, const mmnc_int *pred, const mmnc_int *truth, mmnc_scores *out,
                   mmnc_err *err)
 {

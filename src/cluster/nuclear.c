@@ -196,7 +196,7 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
     return k >= 2 && k <= 16 ? fixed[k] : row_best_any;
 }
 
-/* The screen (kernel_i.h, mmnc_i_row_gather32_each): row y's scores from
+/* The screen (linalg/kernel_i.h, mmnc_i_row_gather32_each): row y's scores from
  * single-precision Tx, c~ = s~ Mp, decide the row when an error bound
  * proves that the double-precision scores c of best_of_row pick the same
  * cluster; else recompute the row in doubles.
@@ -299,7 +299,9 @@ static mmnc_i_row_fn screen_for(mmnc_int k)
 }
 
 /* Screen this problem?  Mode 1: when Tx (nx k doubles) outgrows a core's
- * L2 cache, where its rows come from farther away (bench/NOTES.md item 12). */
+ * L2 cache, where its rows come from farther away and a row of floats on
+ * one cache line pays for the screen (bench/NOTES.md, "Algorithm 2's
+ * scores screened in single precision"). */
 static int screen_wanted(const mmnc_pmf *p, mmnc_int k)
 {
     int mode = mmnc_i_screen_get();
@@ -428,10 +430,13 @@ static int any_empty(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int6
     return 0;
 }
 
-/* Long (~125 lines): one hard iteration of Algorithm 2 with its screen
- * (single-precision scores, recomputed in doubles when the bound fails)
- * and the partial-step search, which share the scores of the rows and the
- * trial labels; the kernels it calls are in kernel.c. */
+/* Algorithm 2 without a prescribed P_Z, from labels: up to max_iter hard
+ * iterations, each with its screen (single-precision scores, recomputed in
+ * doubles when the bound fails) and the search for an accepted step (all
+ * the moves, then the better half, ...).  One function, since the screen
+ * and the search share the scores of the rows and the trial labels; the
+ * kernels it calls are in linalg/kernel.c.  labels and W end as the last accepted
+ * state. */
 static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                     mmnc_i_run *run, mmnc_err *err)
 {
@@ -494,7 +499,8 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc
         int accepted = 0;
         for (int64_t take = mall; take >= 1; take /= 2) {
             /* The whole step takes every move, in any order: sort by gain only
-             * when a part of it is tried (bench/NOTES.md: 7% of an iteration).
+             * when a part of it is tried, as the sort is a noticeable share of
+             * an iteration (bench/NOTES.md, "Predicted gains").
              * Gains and the scores of a refill must be the double-precision
              * ones: recompute every row first after a screen (the same moves). */
             mmnc_int here = m;

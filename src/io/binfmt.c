@@ -325,10 +325,10 @@ static int open_header(rd *r, mmnc_err *err)
 }
 
 /* Fault in the pages of a fresh array that is about to be filled, in one
- * system call.  Filling 160 MB of fresh memory costs more in page faults,
- * one per 4 KB page, than the copying itself (measured: 150 ms by faults
- * against 64 ms populated); huge pages would be faster still, but may
- * stall on compaction.  A hint only: failure changes nothing. */
+ * system call: filling fresh memory costs more in page faults, one per
+ * 4 KB page, than in the copying itself.  Huge pages would be faster
+ * still, but may stall on compaction.  A hint only: failure changes
+ * nothing. */
 static void prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -1030,9 +1030,9 @@ static int check_orig(const mmnc_int *o, mmnc_int n, mmnc_int lim, const char *w
     return MMNC_OK;
 }
 
-/* Long (~130 lines) by intent: the file is written in one pass, header,
- * section table and sections in file order, each section's checksum
- * computed as it streams out; cutting it would pass the writer's offsets
+/* See mmnc.h.  The file is written in one pass: header, section table and
+ * sections in file order, each section's checksum computed as it streams
+ * out.  One function, because cutting it would pass the writer's offsets
  * and digests around for no reader's benefit. */
 int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
 {

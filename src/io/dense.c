@@ -271,8 +271,10 @@ nomem:
     return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld rows)", (long long)d->nrows + 1);
 }
 
-/* Long (~120 lines): the header and the first data line decide the shape
- * (names or not, how many fields), then every line is checked against it. */
+/* The reader of MMNC_FMT_DENSE (lines_i.h): the header and the first data
+ * line decide the shape (names or not, how many fields), then every line is
+ * checked against it, so that an error names the line that breaks the
+ * shape. */
 int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, sep = o->delim ? (o->delim == ' ' ? SEP_BLANKS : o->delim) : -1;

@@ -1,8 +1,8 @@
 /*
  * cooc.c -- word co-occurrence matrices from text files.
  *
- * Two streaming passes over the files, read through stream.c (plain, gzip or
- * xz), never holding more than a block of text:
+ * Two streaming passes over the files, read through io/stream.c (plain,
+ * gzip or xz), never holding more than a block of text:
  *
  *   pass 1  tokenise and count every distinct token (a hash table of
  *           strings); the vocabulary is the words with count >= min_count,
@@ -862,16 +862,8 @@ static size_t table_cap(size_t bytes)
     return n;
 }
 
-/*
- * See mmnc.h.  Outline: check inputs; pass 1 (word counts, per-thread tables
- * merged into words[0]); vocabulary; pass 2 (per-thread pair tables, spilled
- * as sorted runs when o->max_memory would be exceeded); CSR by a counting
- * sort of the upper triangle and its mirror, then each row sorted -- or, if
- * anything was spilled, by merging the runs.
- */
-/* Long (~270 lines): the outline above is one pipeline whose stages share
- * the per-thread tables and the vocabulary; the stages' own work is in the
- * static functions above, what stays here is their order and cleanup. */
+/* See mmnc.h: mmnc_cooc_build_ex, of whose report only the token count is
+ * kept. */
 int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err)
@@ -882,6 +874,17 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     return status;
 }
 
+/*
+ * See mmnc.h.  Outline: check inputs; pass 1 (word counts, per-thread tables
+ * merged into words[0]); vocabulary; pass 2 (per-thread pair tables, spilled
+ * as sorted runs when o->max_memory would be exceeded); CSR by a counting
+ * sort of the upper triangle and its mirror, then each row sorted -- or, if
+ * anything was spilled, by merging the runs.
+ *
+ * One pipeline whose stages share the per-thread tables and the
+ * vocabulary: the stages' own work is in the static functions above, what
+ * stays here is their order and the cleanup.
+ */
 int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                        mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_cooc_info *info,
                        mmnc_err *err)

@@ -705,7 +705,7 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
             for (mmnc_int z = 0; z < k; z++) proba[z] = 0.0;
         return -1;
     }
-    if (q->r == RULE_NUCLEAR) { /* c = s Mp, summed as in nuclear.c */
+    if (q->r == RULE_NUCLEAR) { /* c = s Mp, summed as in cluster/nuclear.c */
         for (mmnc_int z = 0; z < k; z++) c[z] = 0.0;
         for (mmnc_int j = 0; j < k; j++)
             for (mmnc_int z = 0; z < k; z++) c[z] += s[j] * q->Mp[j * k + z];

@@ -1,5 +1,8 @@
 /*
- * util.c -- errors, allocation, random numbers, timing, atomic output files.
+ * util.c -- what every module uses: error messages, the one allocation
+ * wrapper (with its fault injection for tests), the random number
+ * generator, the clock, atomic output files, union-find, exact sums and
+ * the OpenMP thread settings of a call.
  */
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,10 @@
 /*
- * kernel.c -- sparse-times-skinny kernels of the solvers (see kernel_i.h).
+ * kernel.c -- the per-iteration kernels of the solvers (kernel_i.h): the
+ * sparse-times-skinny products T = (W P)^T and S = P D_x^{-1} T, their
+ * single-precision screen, P_Z, and the spectrum and I(X;Z) of B_{Z,X}
+ * from T (and their exact-sum variants).  The products are passes over
+ * independent rows of P or P^T, and every sum is made in a fixed order,
+ * so the bits do not depend on the thread count.
  */
 #include <lapacke.h>
 #include <math.h>

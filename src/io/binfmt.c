@@ -167,6 +167,7 @@ typedef struct rd {
     mmnc_data *d;
 } rd;
 
+/* Fill err with "path: message"; returns code. */
 static int rd_err(const rd *r, int code, mmnc_err *err, const char *fmt, ...) MMNC_PRINTF(4, 5);
 static int rd_err(const rd *r, int code, mmnc_err *err, const char *fmt, ...)
 {
@@ -207,6 +208,12 @@ static int mul_le(uint64_t x, uint64_t y, uint64_t lim, uint64_t *out)
     return 1;
 }
 
+/* Open r->path and check its header: magic, version, checksum, the file's
+ * size, the fields and the section table (each section's size from the
+ * shape, its place aligned and inside the file, in order).  Every failure
+ * says what is wrong: a truncated file, a newer version and a corrupt
+ * header each have their own message.  The sections themselves are not
+ * read. */
 static int open_header(rd *r, mmnc_err *err)
 {
     unsigned char h[BIN_HEADER];
@@ -723,6 +730,7 @@ static const unsigned char *span(const rd *r, uint64_t off, size_t n, unsigned c
     return read_at(r->fd, buf, n, off) == 0 ? buf : NULL;
 }
 
+/* rowptr[i] of the file, for mmnc_i_part_rows; -1 on a read error. */
 static mmnc_int part_rowptr(void *ctx, mmnc_int i)
 {
     const rd *r = ctx;
@@ -953,6 +961,7 @@ typedef struct wr {
     uint64_t pos; /* file offset of the next byte */
 } wr;
 
+/* Hash and write the staged bytes: one checksum block of the current section. */
 static void w_flush(wr *w)
 {
     if (!w->len) return;
@@ -962,6 +971,7 @@ static void w_flush(wr *w)
     w->len = 0;
 }
 
+/* Append n bytes to the current section, a checksum block at a time. */
 static void w_put(wr *w, const void *data, size_t n)
 {
     const unsigned char *p = data;
@@ -975,6 +985,7 @@ static void w_put(wr *w, const void *data, size_t n)
     }
 }
 
+/* Start section s at the next multiple of BIN_ALIGN (zero padding before it). */
 static void w_begin(wr *w, sec *s)
 {
     static const unsigned char zeros[BIN_ALIGN];
@@ -985,6 +996,7 @@ static void w_begin(wr *w, sec *s)
     w->nb = 0;
 }
 
+/* Close section s: its size and the checksum of its block digests. */
 static void w_end(wr *w, sec *s)
 {
     w_flush(w);
@@ -1007,6 +1019,7 @@ static void w_ints(wr *w, const mmnc_int *x, mmnc_int n, int narrow)
     }
 }
 
+/* A string table: n + 1 offsets, then the strings with their NULs (NULL: empty). */
 static void w_names(wr *w, char *const *names, mmnc_int n)
 {
     uint64_t o = 0;
@@ -1019,6 +1032,7 @@ static void w_names(wr *w, char *const *names, mmnc_int n)
         if (names[i]) w_put(w, names[i], strlen(names[i]) + 1);
 }
 
+/* MMNC_EINVAL unless every original id o[i] is in 0 .. lim - 1 (o may be NULL). */
 static int check_orig(const mmnc_int *o, mmnc_int n, mmnc_int lim, const char *what,
                       const char *path, mmnc_err *err)
 {

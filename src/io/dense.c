@@ -108,6 +108,7 @@ static int split(char *s, int sep, fields *f, const char **bad)
     }
 }
 
+/* 1 if the field [b, e) is a number (an empty field is not). */
 static int is_number(const char *b, const char *e)
 {
     double x;
@@ -204,6 +205,7 @@ static void dbuf_free(dbuf *d, mmnc_int nnames)
     mmnc_i_free(d->rnames);
 }
 
+/* A NUL-terminated copy of [b, e), or NULL when out of memory. */
 static char *dup_range(const char *b, const char *e)
 {
     char *s = mmnc_i_malloc((size_t)(e - b) + 1, 1);

@@ -166,6 +166,8 @@ cleanup:
     return status;
 }
 
+/* 1 if s[0..n) has the byte structure of UTF-8: lead bytes C2..F4, each
+ * followed by its continuation bytes. */
 static int valid_utf8(const unsigned char *s, size_t n)
 {
     size_t i = 0;

@@ -16,6 +16,7 @@
 
 #include "core/mmnc_i.h"
 
+/* 1 if the word holds white space, which the word2vec formats cannot store. */
 static int has_space(const char *w)
 {
     for (; *w; w++)
@@ -70,6 +71,7 @@ typedef struct vreader {
     long long line;
 } vreader;
 
+/* Refill r->buf when it is empty (eof at the end of the input). */
 static int vr_fill(vreader *r, mmnc_err *err)
 {
     size_t got;

@@ -49,6 +49,7 @@ static void hung_ws_free(hung_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
+/* Arrays of len entries each (len = 1 + the larger side of the problem). */
 static int hung_ws_alloc(hung_ws *ws, mmnc_int len, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -197,6 +198,8 @@ typedef struct lhash {
     int bits;
 } lhash;
 
+/* The slot of key, or the empty slot where it would go: Fibonacci hashing
+ * to the top bits, then linear probing. */
 static size_t lh_slot(const lhash *h, mmnc_int key)
 {
     uint64_t x = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
@@ -205,6 +208,7 @@ static size_t lh_slot(const lhash *h, mmnc_int key)
     return s;
 }
 
+/* An empty set of 2^bits slots. */
 static int lh_init(lhash *h, int bits, mmnc_err *err)
 {
     int status = MMNC_OK;

@@ -51,6 +51,7 @@
 #define LOO_GRID 8     /* values of the pseudo-mass a */
 #define LOO_BLOCK 2048 /* rows per thread's task */
 
+/* The pseudo-mass a of grid point g: 4^g / (4 |Y|), g = 0 .. LOO_GRID - 1. */
 static double loo_alpha(int g, mmnc_int ny_all) { return ldexp(1.0, 2 * g - 2) / (double)ny_all; }
 
 int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *score, double *alpha,

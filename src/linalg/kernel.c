@@ -70,6 +70,7 @@ GATHER_K(14)
 GATHER_K(15)
 GATHER_K(16)
 
+/* The gather for any k (the sums in out when k > 16). */
 static void gather_any(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1, mmnc_int nnz,
                        const double *M, mmnc_int k, double *out)
 {
@@ -460,7 +461,8 @@ void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
     }
 }
 
-/* Columns of T a chunk of the exact sums: the limbs of FIX_CHUNK sums (8 MB) at a time. */
+/* Columns of T a chunk of the exact sums: the limbs of FIX_CHUNK sums (8 MB)
+ * at a time. */
 #define FIX_CHUNK ((mmnc_int)1 << 18)
 static mmnc_int fix_chunk(mmnc_int nx, mmnc_int k)
 {

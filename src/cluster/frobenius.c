@@ -25,11 +25,10 @@
  * Default lambda = 10 holds P_Z within a few percent on the test problems.
  *
  * The small step that the stiff marginal direction forces makes plain
- * ascent slow along the others (thousands of steps on Reuters21578), so the
- * step carries heavy-ball momentum 0.9 (Polyak): the stiff direction stays
- * stable (alpha (lambda - 1) < 2 (1 + 0.9)), the others move about ten
- * times further per step, and the fixed points are those of the plain
- * projected step.  The momentum is dropped for one step whenever the
+ * ascent slow along the others, so the step carries heavy-ball momentum
+ * 0.9 (Polyak): the stiff direction stays stable (alpha (lambda - 1) <
+ * 2 (1 + 0.9)), the others move about ten times further per step, and the
+ * fixed points are those of the plain projected step.  The momentum is dropped for one step whenever the
  * objective decreases (adaptive restart, O'Donoghue and Candes 2015).
  *
  * Start: W0 = 0.8 W_start + 0.2 P_Z 1^T from a hard start, entry-wise
@@ -78,9 +77,10 @@ static void project(mmnc_int k, const double *w, double c, double *a, mmnc_int *
     }
 }
 
-/* Long (~145 lines) by intent: the iteration of Algorithm 1 (gradient,
- * momentum, stopping rule, projected step) written out in order, as the
- * paper's listing reads; the projection is project() above. */
+/* Algorithm 1 from the hard start labels (solver_i.h): the iteration
+ * (gradient, momentum, stopping rule, projected step) written out in one
+ * function in the order of the paper's listing, so that the two read
+ * alike; the projection is project() above. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,
                      const mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err)
 {

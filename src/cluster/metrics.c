@@ -49,6 +49,7 @@ static void hung_ws_free(hung_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
+/* Arrays of len entries each (len = 1 + the larger side of the problem). */
 static int hung_ws_alloc(hung_ws *ws, mmnc_int len, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -197,6 +198,8 @@ typedef struct lhash {
     int bits;
 } lhash;
 
+/* The slot of key, or the empty slot where it would go: Fibonacci hashing
+ * to the top bits, then linear probing. */
 static size_t lh_slot(const lhash *h, mmnc_int key)
 {
     uint64_t x = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
@@ -205,6 +208,7 @@ static size_t lh_slot(const lhash *h, mmnc_int key)
     return s;
 }
 
+/* An empty set of 2^bits slots. */
 static int lh_init(lhash *h, int bits, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -414,9 +418,10 @@ static int cmp_class(const void *a, const void *b)
 /* sum_i x_i log x_i over counts, in long double. */
 static long double xlogx(mmnc_int x) { return x > 0 ? (long double)x * logl((long double)x) : 0.0L; }
 
-/* Long (~170 lines) by intent: every score is read from the one sparse
- * contingency table built first, in order -- NMI, ARI, purity, ACC, the
- * Reuters measures -- each a commented paragraph below. */
+/* See mmnc.h.  Every score is read from the one sparse contingency table
+ * built first, in order -- NMI, ARI, purity, ACC, the Reuters measures --
+ * each a commented paragraph below; one function, since they all share
+ * that table. */
 int mmnc_evaluate(mmnc_int n, const mmnc_int *pred, const mmnc_int *truth, mmnc_scores *out,
                   mmnc_err *err)
 {

@@ -42,6 +42,8 @@
 
 #include "cluster/solver_i.h"
 
+/* What one W gives: T = (W P)^T, P_Z, the spectrum (sigma, U) of B_{Z,X}
+ * and the objective obj = ||B_{Z,X}||_* = sum of sigma. */
 typedef struct state {
     double *T, *pz, *sigma, *U;
     double obj;
@@ -55,6 +57,7 @@ static void state_free(state *s)
     mmnc_i_free(s->U);
 }
 
+/* 1 if every array of s could be allocated (the caller frees them either way). */
 static int state_alloc(state *s, mmnc_int nx, mmnc_int k)
 {
     s->T = mmnc_i_malloc((size_t)(nx * k), sizeof(double));
@@ -64,6 +67,7 @@ static int state_alloc(state *s, mmnc_int nx, mmnc_int k)
     return s->T && s->pz && s->sigma && s->U;
 }
 
+/* Fill s for hard labels (W NULL) or soft W: T, P_Z, the spectrum and the norm. */
 static int evaluate(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const double *W, state *s, mmnc_err *err)
 {
     int status;
@@ -75,6 +79,9 @@ static int evaluate(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const
     return status;
 }
 
+/* Mp = [P_Z]^{-1/2} U_+ S_+^{-1} U_+^T [P_Z]^{-1/2} (k x k), over the
+ * singular values above 1e-10 sigma_1 (step 2 of the file's comment):
+ * C = S Mp are the scores.  Rows and columns of empty clusters are 0. */
 void mmnc_i_score_matrix(mmnc_int k, const double *sigma, const double *U, const double *pz, double *Mp)
 {
     double floor = 1e-10 * (sigma[0] > 0 ? sigma[0] : 1.0);
@@ -90,6 +97,7 @@ void mmnc_i_score_matrix(mmnc_int k, const double *sigma, const double *U, const
         }
 }
 
+/* mmnc_i_score_matrix of a state. */
 static void score_matrix(mmnc_int k, const state *s, double *Mp) { mmnc_i_score_matrix(k, s->sigma, s->U, s->pz, Mp); }
 
 /* C = S Mp, all of it (the LP step needs every score). */
@@ -165,6 +173,9 @@ ROW_BEST_K(14)
 ROW_BEST_K(15)
 ROW_BEST_K(16)
 
+/* The row function for the k without a compiled one (k = 1 or k > 16):
+ * best_of_row itself up to k = 64, its buffer, else the scores one at a
+ * time. */
 static void row_best_any(void *v, mmnc_int y, const double *s)
 {
     const best_ctx *c = v;
@@ -187,6 +198,7 @@ static void row_best_any(void *v, mmnc_int y, const double *s)
     c->to[y] = to;
 }
 
+/* The row function for k: one compiled with k constant for k <= 16. */
 static mmnc_i_row_fn row_best_for(mmnc_int k)
 {
     static const mmnc_i_row_fn fixed[17] = {NULL,           NULL,           row_best_2,  row_best_3,  row_best_4,
@@ -196,7 +208,7 @@ static mmnc_i_row_fn row_best_for(mmnc_int k)
     return k >= 2 && k <= 16 ? fixed[k] : row_best_any;
 }
 
-/* The screen (kernel_i.h, mmnc_i_row_gather32_each): row y's scores from
+/* The screen (linalg/kernel_i.h, mmnc_i_row_gather32_each): row y's scores from
  * single-precision Tx, c~ = s~ Mp, decide the row when an error bound
  * proves that the double-precision scores c of best_of_row pick the same
  * cluster; else recompute the row in doubles.
@@ -290,6 +302,7 @@ SCREEN_K(14)
 SCREEN_K(15)
 SCREEN_K(16)
 
+/* The screened row function for k, 2 <= k <= 16 (NULL otherwise). */
 static mmnc_i_row_fn screen_for(mmnc_int k)
 {
     static const mmnc_i_row_fn fixed[17] = {NULL,      NULL,      screen_2,  screen_3,  screen_4,  screen_5,
@@ -299,7 +312,9 @@ static mmnc_i_row_fn screen_for(mmnc_int k)
 }
 
 /* Screen this problem?  Mode 1: when Tx (nx k doubles) outgrows a core's
- * L2 cache, where its rows come from farther away (bench/NOTES.md item 12). */
+ * L2 cache, where its rows come from farther away and a row of floats on
+ * one cache line pays for the screen (bench/NOTES.md, "Algorithm 2's
+ * scores screened in single precision"). */
 static int screen_wanted(const mmnc_pmf *p, mmnc_int k, const mmnc_i_tuning *tune)
 {
     int mode = mmnc_i_screen_mode(tune);
@@ -340,6 +355,7 @@ typedef struct move {
     mmnc_int y, to;
 } move;
 
+/* qsort order of the moves: larger gain first, then lower row. */
 static int by_gain(const void *a, const void *b)
 {
     const move *u = a, *v = b;
@@ -428,10 +444,13 @@ static int any_empty(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, int6
     return 0;
 }
 
-/* Long (~125 lines): one hard iteration of Algorithm 2 with its screen
- * (single-precision scores, recomputed in doubles when the bound fails)
- * and the partial-step search, which share the scores of the rows and the
- * trial labels; the kernels it calls are in kernel.c. */
+/* Algorithm 2 without a prescribed P_Z, from labels: up to max_iter hard
+ * iterations, each with its screen (single-precision scores, recomputed in
+ * doubles when the bound fails) and the search for an accepted step (all
+ * the moves, then the better half, ...).  One function, since the screen
+ * and the search share the scores of the rows and the trial labels; the
+ * kernels it calls are in linalg/kernel.c.  labels and W end as the last accepted
+ * state. */
 static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart, mmnc_int *labels,
                     double *W, mmnc_i_run *run, mmnc_err *err)
 {
@@ -494,7 +513,8 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuni
         int accepted = 0;
         for (int64_t take = mall; take >= 1; take /= 2) {
             /* The whole step takes every move, in any order: sort by gain only
-             * when a part of it is tried (bench/NOTES.md: 7% of an iteration).
+             * when a part of it is tried, as the sort is a noticeable share of
+             * an iteration (bench/NOTES.md, "Predicted gains").
              * Gains and the scores of a refill must be the double-precision
              * ones: recompute every row first after a screen (the same moves). */
             mmnc_int here = m;
@@ -558,6 +578,10 @@ cleanup:
     return status;
 }
 
+/* Algorithm 2 with a prescribed P_Z: each iteration scores every row
+ * (C = S Mp) and solves the transportation LP for the next W
+ * (transport.c); stops when W stops changing, the norm stops rising, or
+ * at max_iter.  labels end as each row's argmax of W. */
 static int run_prescribed(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W,
                           mmnc_i_run *run, mmnc_err *err)
 {
@@ -614,6 +638,8 @@ cleanup:
     return status;
 }
 
+/* Algorithm 2 from the start labels (solver_i.h): with a prescribed P_Z
+ * or with hard steps. */
 int mmnc_i_nuclear(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart,
                    mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err)
 {

@@ -5,12 +5,11 @@
  * isolating small, nearly disconnected groups of rows: each contributes a
  * singular value near 1 whatever its mass, so on some data the highest norm
  * is a split into one cluster with most of the mass and a few tiny ones
- * (reviews, k = 5: 64% of the mass in one cluster, one of 4 documents).
- * The exact I(X;Z) weighs clusters by mass but, with many clusters, rewards
- * splits that fit each row's own noise.  The predictive rule
- * (MMNC_SELECT_PREDICTIVE) judges every start by how well its clusters
- * predict rows they were not fitted to: the leave-one-row-out predictive
- * information
+ * (a corpus of reviews at k = 5, for one).  The exact I(X;Z) weighs
+ * clusters by mass but, with many clusters, rewards splits that fit each
+ * row's own noise.  The predictive rule (MMNC_SELECT_PREDICTIVE) judges
+ * every start by how well its clusters predict rows they were not fitted
+ * to: the leave-one-row-out predictive information
  *
  *     G(a) = sum_{y,x} P(y,x) log( q_{-y}(x | z(y)) / P(x) ),
  *     q_{-y}(x | z) = ( P(z,x) - P(y,x) [z = z(y)] + a P(x) ) / ( P(z) - P(y) + a ),
@@ -30,12 +29,11 @@
  * Rule: among the starts with G_i >= max_j G_j - tol |max_j G_j| keep the one
  * with the best objective (ties to the lower start).  With tol = 0 (the
  * default) that is the start of the best G; a larger tol lets the objective
- * choose among the starts that predict almost as well.  The rule was fixed
- * on the development corpora before the scores it is judged on (README,
- * "The default"); it looks at the data only, never at labels.
+ * choose among the starts that predict almost as well.  The rule looks at
+ * the data only, never at labels.
  *
  * The agreement of the starts (mmnc_i_agreement, for the agreement rule of
- * cluster.c) is the mean adjusted Rand index over the pairs of starts'
+ * default.c) is the mean adjusted Rand index over the pairs of starts'
  * partitions, rows counted alike: for a pair with contingency table n_ij,
  * row sums a_i, column sums b_j and |Y| rows,
  *
@@ -53,6 +51,7 @@
 #define LOO_GRID 8     /* values of the pseudo-mass a */
 #define LOO_BLOCK 2048 /* rows per thread's task */
 
+/* The pseudo-mass a of grid point g: 4^g / (4 |Y|), g = 0 .. LOO_GRID - 1. */
 static double loo_alpha(int g, mmnc_int ny_all) { return ldexp(1.0, 2 * g - 2) / (double)ny_all; }
 
 int mmnc_i_loo_score(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *score, double *alpha,

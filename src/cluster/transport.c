@@ -32,11 +32,15 @@ struct mmnc_i_transport {
     double *Call, *Wall; /* distributed, on the root: all ranks' C and W */
 };
 
+/* GLPK's error hook: back to guarded's setjmp instead of GLPK's abort(). */
 static void on_glpk_error(void *info)
 {
     longjmp(*(jmp_buf *)info, 1);
 }
 
+/* fn(arg) with GLPK's error hook set, so that an internal GLPK failure
+ * becomes MMNC_ELP (GLPK's environment is freed then, as its manual asks)
+ * instead of ending the process. */
 static int guarded(int (*fn)(void *), void *arg, mmnc_err *err)
 {
     jmp_buf env;
@@ -62,6 +66,9 @@ typedef struct build_args {
     double *ar;
 } build_args;
 
+/* Build the LP of the file's comment in a->t->lp: one row per y (sum_z
+ * W = 1), k - 1 marginal rows scaled by |Y|, |Y| k nonnegative columns.
+ * Run through guarded. */
 static int do_build(void *v)
 {
     build_args *a = v;
@@ -161,6 +168,10 @@ typedef struct solve_args {
     int rc, st;
 } solve_args;
 
+/* Set the costs C (scaled by |Y|) and run the simplex method, from the
+ * previous basis after the first solve (again from an advanced basis if
+ * that fails); W gets the plan, each column clipped at 0 and renormalised
+ * against round-off.  Run through guarded. */
 static int do_solve(void *v)
 {
     solve_args *a = v;
@@ -198,6 +209,8 @@ static int do_solve(void *v)
     return MMNC_OK;
 }
 
+/* One LP step on this process, GLPK's failures as MMNC_ELP; after an internal
+ * error the problem object is gone with GLPK's environment. */
 static int solve_here(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err)
 {
     solve_args a = {t, C, W, 0, 0};

@@ -57,7 +57,7 @@ long mmnc_i_alloc_over(void);
         }                                                                                \
     } while (0)
 
-/* Input streams (stream.c): a plain, gzip or xz file, told apart by its
+/* Input streams (io/stream.c): a plain, gzip or xz file, told apart by its
  * magic bytes, or standard input for the path "-".  mmnc_i_in_read reads up
  * to n decoded bytes; *got < n only at the end of the input.  Errors name
  * the file: MMNC_EIO (open or read), MMNC_EFORMAT (corrupt or truncated
@@ -119,7 +119,7 @@ static inline uint64_t mmnc_i_fnv1a(const char *s, size_t n)
     return h;
 }
 
-/* External sort of (key, value) pairs (spill.c): sorted runs on one
+/* External sort of (key, value) pairs (text/spill.c): sorted runs on one
  * temporary file in $TMPDIR (or /tmp), made by mkstemp and unlinked at once,
  * then a k-way merge summing the values of equal keys.
  * open:  merge_bytes is the memory the merge may use for its buffers (at
@@ -151,7 +151,7 @@ void mmnc_i_kv_sort(mmnc_i_kv *a, size_t n);       /* by key, in place, O(n log 
 mmnc_int mmnc_i_uf_find(mmnc_int *parent, mmnc_int x);
 
 /* Fill p's P (copied or taken from A), Pt, py and this process's column
- * sums px, given p->ny, nx, nnz and total (pmf.c). */
+ * sums px, given p->ny, nx, nnz and total (linalg/pmf.c). */
 int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err);
 
 /* The sum of A's values (finite, >= 0: mmnc_csr_check), and p's P_X (the
@@ -159,14 +159,14 @@ int mmnc_i_pmf_fill(mmnc_pmf *p, mmnc_csr *A, int flags, mmnc_err *err);
  * total the values scaled by the power of two that brings the largest below
  * 1): the same bits for any number of ranks, so every rank of a distributed
  * run holds the P of one process.  Collective where dist (p->dist) has
- * several ranks (pmf.c). */
+ * several ranks (linalg/pmf.c). */
 double mmnc_i_total(const mmnc_csr *A, const mmnc_dist *dist);
 int mmnc_i_pmf_px(mmnc_pmf *p, mmnc_err *err);
 
 /* mmnc_dtm_mul / mmnc_dtm_tmul keeping their large buffer (the panels of X)
  * in ws from one product to the next, so that an iteration does not map and
  * zero it again; same results.  ws starts as {NULL, 0} and ends with
- * mmnc_i_mulws_free (pmf.c). */
+ * mmnc_i_mulws_free (linalg/pmf.c). */
 typedef struct mmnc_i_mulws {
     char *raw;
     size_t rawcap;
@@ -175,14 +175,16 @@ void mmnc_i_dtm_mul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y
 void mmnc_i_dtm_tmul_ws(const mmnc_pmf *p, mmnc_int m, const double *X, double *Y, mmnc_i_mulws *ws);
 void mmnc_i_mulws_free(mmnc_i_mulws *ws);
 
-/* The embedding's random start (svd.c): the |X| x m sparse sign matrix Q,
- * z nonzeros +-1 a row; col and sgn (|X| x z) hold each row's columns and
- * signs over sqrt(P_X).  For tests, which rebuild the first iteration. */
+/* The embedding's random start (linalg/svd.c): the |X| x m sparse sign
+ * matrix Q, z nonzeros +-1 a row; col and sgn (|X| x z) hold each row's
+ * columns and signs over sqrt(P_X).  For tests, which rebuild the first
+ * iteration. */
 void mmnc_i_sign_start(const mmnc_pmf *p, mmnc_int m, mmnc_int z, uint64_t seed, int32_t *col, double *sgn,
                        double *Q);
 
 /* s[i] = sum of row i of A, exact and rounded once (mmnc_i_fix_add; |values| < 2^62), as
- * mmnc_i_pmf_px sums the columns: a symmetric P has P_Y = P_X bit for bit (pmf.c). */
+ * mmnc_i_pmf_px sums the columns: a symmetric P has P_Y = P_X bit for bit
+ * (linalg/pmf.c). */
 void mmnc_i_row_sums(const mmnc_csr *A, double *s);
 
 /* Exact sums.  A value v is held as the integer round(v 2^90), in
@@ -235,7 +237,7 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
 /* Keep rows a .. b-1 of d (ids kept through row_orig / row_names). */
 int mmnc_i_data_keep_rows(mmnc_data *d, mmnc_int a, mmnc_int b, mmnc_err *err);
 
-/* Distributed runs (dist.c): the collectives of p->dist, no-ops for a
+/* Distributed runs (core/dist.c): the collectives of p->dist, no-ops for a
  * one-process pmf.  Every rank must call them in the same order. */
 static inline int mmnc_i_distributed(const mmnc_pmf *p) { return p->dist && p->dist->size > 1; }
 static inline void mmnc_i_dsum(const mmnc_pmf *p, double *x, mmnc_int n)

@@ -1,5 +1,8 @@
 /*
- * util.c -- errors, allocation, random numbers, timing, atomic output files.
+ * util.c -- what every module uses: error messages, the one allocation
+ * wrapper (with its fault injection for tests), the random number
+ * generator, the clock, atomic output files, union-find, exact sums and
+ * the OpenMP thread settings of a call.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,6 +56,9 @@ static size_t alloc_limit = 0;
 static long alloc_over = 0;
 void mmnc_i_alloc_limit(size_t bytes) { alloc_limit = bytes; alloc_over = 0; }
 long mmnc_i_alloc_over(void) { return alloc_over; }
+/* 1 if this allocation of n * size bytes must fail: the countdown reached
+ * it, or it is over the limit.  Counted under a lock, since allocations
+ * happen inside parallel regions. */
 static int should_fail(size_t n, size_t size)
 {
     int fail = 0;
@@ -66,6 +72,7 @@ static int should_fail(size_t n, size_t size)
     return fail || over;
 }
 #else
+/* Release builds: allocations fail only when the system's do. */
 static int should_fail(size_t n, size_t size)
 {
     (void)n;
@@ -108,6 +115,9 @@ char *mmnc_i_strdup(const char *s)
 
 /* ---- random numbers ------------------------------------------------------ */
 
+/* xoshiro256** (Blackman and Vigna), its 256-bit state filled from the
+ * 64-bit seed by SplitMix64 as its authors advise: the same sequence on
+ * every platform, from a seed the caller keeps in the params. */
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -142,7 +152,8 @@ double mmnc_rng_uniform(mmnc_rng *r) { return (double)(mmnc_rng_next(r) >> 11) *
 
 mmnc_int mmnc_rng_below(mmnc_rng *r, mmnc_int n)
 {
-    /* Lemire's rejection keeps the draw unbiased. */
+    /* Rejecting x < 2^64 mod n leaves a multiple of n values, so x % n is
+     * unbiased (the rejection of OpenBSD's arc4random_uniform). */
     uint64_t un = (uint64_t)n, x, lim = (-un) % un;
     do x = mmnc_rng_next(r);
     while (x < lim);
@@ -166,6 +177,10 @@ double mmnc_i_now(void)
 }
 
 /* ---- atomic output files -------------------------------------------------- */
+
+/* Output goes to "path.tmp.PID" and is renamed over path only when every
+ * write succeeded, so a failed or interrupted run leaves no partial file
+ * (and an earlier file of that name intact). */
 
 int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err)
 {

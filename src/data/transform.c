@@ -9,6 +9,7 @@
 
 #include "core/mmnc_i.h"
 
+/* MMNC_EINVAL, naming the caller fn, unless d holds a matrix. */
 static int check_data(const mmnc_data *d, const char *fn, mmnc_err *err)
 {
     if (!d || !d->A || !d->A->rowptr)
@@ -32,6 +33,7 @@ int mmnc_data_transpose(mmnc_data *d, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* One value under the map m (mmnc_valmap in mmnc.h). */
 static double map_one(mmnc_valmap m, double v)
 {
     switch (m) {

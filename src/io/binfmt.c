@@ -167,6 +167,7 @@ typedef struct rd {
     mmnc_data *d;
 } rd;
 
+/* Fill err with "path: message"; returns code. */
 static int rd_err(const rd *r, int code, mmnc_err *err, const char *fmt, ...) MMNC_PRINTF(4, 5);
 static int rd_err(const rd *r, int code, mmnc_err *err, const char *fmt, ...)
 {
@@ -207,6 +208,12 @@ static int mul_le(uint64_t x, uint64_t y, uint64_t lim, uint64_t *out)
     return 1;
 }
 
+/* Open r->path and check its header: magic, version, checksum, the file's
+ * size, the fields and the section table (each section's size from the
+ * shape, its place aligned and inside the file, in order).  Every failure
+ * says what is wrong: a truncated file, a newer version and a corrupt
+ * header each have their own message.  The sections themselves are not
+ * read. */
 static int open_header(rd *r, mmnc_err *err)
 {
     unsigned char h[BIN_HEADER];
@@ -325,10 +332,10 @@ static int open_header(rd *r, mmnc_err *err)
 }
 
 /* Fault in the pages of a fresh array that is about to be filled, in one
- * system call.  Filling 160 MB of fresh memory costs more in page faults,
- * one per 4 KB page, than the copying itself (measured: 150 ms by faults
- * against 64 ms populated); huge pages would be faster still, but may
- * stall on compaction.  A hint only: failure changes nothing. */
+ * system call: filling fresh memory costs more in page faults, one per
+ * 4 KB page, than in the copying itself.  Huge pages would be faster
+ * still, but may stall on compaction.  A hint only: failure changes
+ * nothing. */
 static void prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -723,6 +730,7 @@ static const unsigned char *span(const rd *r, uint64_t off, size_t n, unsigned c
     return read_at(r->fd, buf, n, off) == 0 ? buf : NULL;
 }
 
+/* rowptr[i] of the file, for mmnc_i_part_rows; -1 on a read error. */
 static mmnc_int part_rowptr(void *ctx, mmnc_int i)
 {
     const rd *r = ctx;
@@ -953,6 +961,7 @@ typedef struct wr {
     uint64_t pos; /* file offset of the next byte */
 } wr;
 
+/* Hash and write the staged bytes: one checksum block of the current section. */
 static void w_flush(wr *w)
 {
     if (!w->len) return;
@@ -962,6 +971,7 @@ static void w_flush(wr *w)
     w->len = 0;
 }
 
+/* Append n bytes to the current section, a checksum block at a time. */
 static void w_put(wr *w, const void *data, size_t n)
 {
     const unsigned char *p = data;
@@ -975,6 +985,7 @@ static void w_put(wr *w, const void *data, size_t n)
     }
 }
 
+/* Start section s at the next multiple of BIN_ALIGN (zero padding before it). */
 static void w_begin(wr *w, sec *s)
 {
     static const unsigned char zeros[BIN_ALIGN];
@@ -985,6 +996,7 @@ static void w_begin(wr *w, sec *s)
     w->nb = 0;
 }
 
+/* Close section s: its size and the checksum of its block digests. */
 static void w_end(wr *w, sec *s)
 {
     w_flush(w);
@@ -1007,6 +1019,7 @@ static void w_ints(wr *w, const mmnc_int *x, mmnc_int n, int narrow)
     }
 }
 
+/* A string table: n + 1 offsets, then the strings with their NULs (NULL: empty). */
 static void w_names(wr *w, char *const *names, mmnc_int n)
 {
     uint64_t o = 0;
@@ -1019,6 +1032,7 @@ static void w_names(wr *w, char *const *names, mmnc_int n)
         if (names[i]) w_put(w, names[i], strlen(names[i]) + 1);
 }
 
+/* MMNC_EINVAL unless every original id o[i] is in 0 .. lim - 1 (o may be NULL). */
 static int check_orig(const mmnc_int *o, mmnc_int n, mmnc_int lim, const char *what,
                       const char *path, mmnc_err *err)
 {
@@ -1030,9 +1044,9 @@ static int check_orig(const mmnc_int *o, mmnc_int n, mmnc_int lim, const char *w
     return MMNC_OK;
 }
 
-/* Long (~130 lines) by intent: the file is written in one pass, header,
- * section table and sections in file order, each section's checksum
- * computed as it streams out; cutting it would pass the writer's offsets
+/* See mmnc.h.  The file is written in one pass: header, section table and
+ * sections in file order, each section's checksum computed as it streams
+ * out.  One function, because cutting it would pass the writer's offsets
  * and digests around for no reader's benefit. */
 int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
 {

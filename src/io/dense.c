@@ -108,6 +108,7 @@ static int split(char *s, int sep, fields *f, const char **bad)
     }
 }
 
+/* 1 if the field [b, e) is a number (an empty field is not). */
 static int is_number(const char *b, const char *e)
 {
     double x;
@@ -204,6 +205,7 @@ static void dbuf_free(dbuf *d, mmnc_int nnames)
     mmnc_i_free(d->rnames);
 }
 
+/* A NUL-terminated copy of [b, e), or NULL when out of memory. */
 static char *dup_range(const char *b, const char *e)
 {
     char *s = mmnc_i_malloc((size_t)(e - b) + 1, 1);
@@ -271,8 +273,10 @@ nomem:
     return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld rows)", (long long)d->nrows + 1);
 }
 
-/* Long (~120 lines): the header and the first data line decide the shape
- * (names or not, how many fields), then every line is checked against it. */
+/* The reader of MMNC_FMT_DENSE (lines_i.h): the header and the first data
+ * line decide the shape (names or not, how many fields), then every line is
+ * checked against it, so that an error names the line that breaks the
+ * shape. */
 int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, sep = o->delim ? (o->delim == ' ' ? SEP_BLANKS : o->delim) : -1;

@@ -9,10 +9,10 @@
 #include "io/io_i.h"
 #include "io/lines_i.h"
 
-/* Long (~150 lines) by intent: one read of the file decides its kind
- * (plain labels, "id label" pairs, libsvm, MAT) line by line, then the
- * labels are matched to the data set's rows and numbered; the kinds share
- * the key maps and the messages that name file and line. */
+/* See mmnc.h.  One read of the file decides its kind (plain labels,
+ * "id label" pairs, libsvm, MAT) line by line, then the labels are matched
+ * to the data set's rows and numbered.  One function for all kinds, since
+ * they share the key maps and the messages that name file and line. */
 int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d, mmnc_int *n,
                      mmnc_int **out, mmnc_int *nclasses, mmnc_err *err)
 {
@@ -166,6 +166,8 @@ cleanup:
     return status;
 }
 
+/* 1 if s[0..n) has the byte structure of UTF-8: lead bytes C2..F4, each
+ * followed by its continuation bytes. */
 static int valid_utf8(const unsigned char *s, size_t n)
 {
     size_t i = 0;

@@ -11,6 +11,9 @@
 
 #define LR_CHUNK ((size_t)1 << 20)
 
+/* Move the unread text to the front of r->buf, double the buffer when one
+ * line fills it, and read what fits; eof at a short read.  MMNC_EFORMAT
+ * for a NUL byte, which no text file holds. */
 static int lr_fill(mmnc_i_lreader *r, mmnc_err *err)
 {
     int st;
@@ -165,6 +168,8 @@ void mmnc_i_keymap_free(mmnc_i_keymap *k)
     memset(k, 0, sizeof *k);
 }
 
+/* Re-place every key in a table of nslot slots (a power of two), from the
+ * stored hashes. */
 static int keymap_rehash(mmnc_i_keymap *k, size_t nslot, mmnc_err *err)
 {
     mmnc_int *slot = mmnc_i_calloc(nslot, sizeof(mmnc_int));

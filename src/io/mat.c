@@ -53,12 +53,16 @@ int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, doubl
  * library must not print, so keep the last message for our error text. */
 static _Thread_local char mat_lastmsg[256];
 
+/* matio's log hook: keeps the message instead of printing it. */
 static void mat_log(int level, char *message)
 {
     (void)level;
     snprintf(mat_lastmsg, sizeof mat_lastmsg, "%s", message ? message : "");
 }
 
+/* Open path with matio, reading its messages through mat_log.  The file is
+ * opened with fopen first, so that a missing or unreadable file gets
+ * strerror's message (MMNC_EIO) rather than matio's. */
 static int mat_open(const char *path, mat_t **mat, mmnc_err *err)
 {
     FILE *fp = fopen(path, "rb");
@@ -102,6 +106,7 @@ static matvar_t *mat_var(mat_t *mat, const char *path, const char *var, mmnc_err
     return NULL;
 }
 
+/* Element k of a numeric array of class t, as a double (NAN for other classes). */
 static double mat_value(const void *data, enum matio_types t, size_t k)
 {
     switch (t) {
@@ -119,6 +124,7 @@ static double mat_value(const void *data, enum matio_types t, size_t k)
     }
 }
 
+/* 1 for the numeric classes mat_value can read. */
 static int mat_type_ok(enum matio_types t)
 {
     switch (t) {
@@ -129,6 +135,8 @@ static int mat_type_ok(enum matio_types t)
     }
 }
 
+/* MMNC_EFORMAT, naming the variable and the 1-based (i, j), for a value that
+ * is not finite or negative. */
 static int check_value(double x, const char *path, const char *var, size_t i, size_t j,
                        mmnc_err *err)
 {

@@ -43,6 +43,7 @@ typedef struct tbuf {
     mmnc_int n, cap;
 } tbuf;
 
+/* Room for at least want triplets (capacity doubled from 1024). */
 static int tbuf_grow(tbuf *t, mmnc_int want, mmnc_err *err)
 {
     mmnc_int nc = t->cap ? t->cap : 1024;
@@ -61,6 +62,7 @@ nomem:
     return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld entries)", (long long)want);
 }
 
+/* Append the triplet (i, j, x). */
 static inline int tbuf_push(tbuf *t, mmnc_int i, mmnc_int j, double x, mmnc_err *err)
 {
     if (t->n == t->cap) {
@@ -195,6 +197,7 @@ cleanup:
 /* Matrix Market                                                             */
 /* ------------------------------------------------------------------------ */
 
+/* 1 if [b, e) is the lowercase word w, ignoring the case of its letters. */
 static int word_is(const char *b, const char *e, const char *w)
 {
     size_t n = strlen(w);
@@ -705,6 +708,12 @@ cleanup:
 /* Triplets                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Triplet text: one entry a line, its row key, column key and value in the
+ * fields o names (value 1 without a value field), fields split at blanks
+ * or at o->delim.  Keys are strings, numbered in order of first appearance
+ * and kept as the row and column names.  A line with more fields than
+ * named is an error unless o->extra_fields, so that a dense table read as
+ * triplets is caught with a hint. */
 static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, header = o->header;
@@ -800,6 +809,9 @@ cleanup:
 /* libsvm                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* libsvm / svmlight text: "label index:value ...", one row a line; the
+ * label is skipped (mmnc_labels_read reads it), qid: and "#" comments are
+ * ignored, and indices are 1-based unless zero_based. */
 static int read_libsvm(mmnc_i_lreader *r, int zero_based, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK;
@@ -919,6 +931,7 @@ static int detect(const mmnc_i_lreader *r, int dense)
     }
 }
 
+/* MMNC_EINVAL with a readable message for read options that contradict each other. */
 static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 {
     if (o->format < MMNC_FMT_AUTO || o->format > MMNC_FMT_DENSE)

@@ -5,6 +5,7 @@
  */
 #include "io/io_i.h"
 
+/* rowptr[i] of the row pointer ctx, for mmnc_i_part_rows. */
 static mmnc_int rowptr_of(void *ctx, mmnc_int i)
 {
     return ((const mmnc_int *)ctx)[i];

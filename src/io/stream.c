@@ -129,6 +129,7 @@ int mmnc_i_in_open(const char *path, mmnc_i_in **out, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* Up to n bytes of a plain input: first the bytes kept from the sniff, then read(). */
 static int read_plain(mmnc_i_in *s, unsigned char *buf, size_t n, size_t *got, mmnc_err *err)
 {
     size_t have = 0;
@@ -151,6 +152,9 @@ static int read_plain(mmnc_i_in *s, unsigned char *buf, size_t n, size_t *got, m
     return MMNC_OK;
 }
 
+/* Up to n decoded bytes of gzip input, member after member; the end of
+ * the input inside a member is MMNC_EFORMAT ("truncated"), as is anything
+ * after the last member but zero padding. */
 static int read_gzip(mmnc_i_in *s, unsigned char *buf, size_t n, size_t *got, mmnc_err *err)
 {
     size_t have = 0;
@@ -195,6 +199,7 @@ static int read_gzip(mmnc_i_in *s, unsigned char *buf, size_t n, size_t *got, mm
 }
 
 #ifdef MMNC_HAVE_LZMA
+/* The words of an error message for liblzma's status rc. */
 static const char *lzma_msg(lzma_ret rc)
 {
     switch (rc) {
@@ -206,6 +211,8 @@ static const char *lzma_msg(lzma_ret rc)
     }
 }
 
+/* Up to n decoded bytes of xz input (concatenated streams, as xz -dc
+ * reads them); an incomplete last stream is MMNC_EFORMAT. */
 static int read_xz(mmnc_i_in *s, unsigned char *buf, size_t n, size_t *got, mmnc_err *err)
 {
     size_t have = 0;

@@ -16,6 +16,7 @@
 
 #include "core/mmnc_i.h"
 
+/* 1 if the word holds white space, which the word2vec formats cannot store. */
 static int has_space(const char *w)
 {
     for (; *w; w++)
@@ -70,6 +71,7 @@ typedef struct vreader {
     long long line;
 } vreader;
 
+/* Refill r->buf when it is empty (eof at the end of the input). */
 static int vr_fill(vreader *r, mmnc_err *err)
 {
     size_t got;
@@ -127,9 +129,9 @@ static int grow_records(char ***words, float **E, mmnc_int *cap, mmnc_int want, 
     return MMNC_OK;
 }
 
-/* Long (~145 lines) by intent: a streaming parser of the word2vec
- * formats (header, text or binary records, tolerated blanks), every error
- * naming file and line; its state is the input position. */
+/* See mmnc.h.  A streaming parser of the word2vec formats (header, text or
+ * binary records, tolerated blanks), every error naming file and line; one
+ * function, since its only state is the input position. */
 int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d_out, char ***words_out,
                       float **E_out, mmnc_err *err)
 {

@@ -7,6 +7,7 @@
 
 #include "core/mmnc_i.h"
 
+/* 1 if s (length n) ends with suffix. */
 static int ends_with(const char *s, size_t n, const char *suffix)
 {
     size_t m = strlen(suffix);

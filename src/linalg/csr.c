@@ -378,6 +378,7 @@ typedef struct writer {
     int bad;
 } writer;
 
+/* Write out the buffer; the first failure is kept in w->bad (reported at the end). */
 static void wflush(writer *w)
 {
     if (w->len == 0 || w->bad) {
@@ -392,6 +393,8 @@ static void wflush(writer *w)
     w->len = 0;
 }
 
+/* Room for n more bytes (n <= the buffer) at the end of the buffer, flushing
+ * first if needed. */
 static char *wroom(writer *w, size_t n)
 {
     if (w->len + n > sizeof w->buf) wflush(w);
@@ -424,12 +427,14 @@ static char *fmt_double(char *s, double v, int integral)
     return s + n;
 }
 
+/* x in decimal. */
 static void wint(writer *w, long long x)
 {
     char *s = wroom(w, 24);
     w->len = (size_t)(fmt_int(s, x) - w->buf);
 }
 
+/* A short string (the banner and size lines). */
 static void wstr(writer *w, const char *str)
 {
     size_t n = strlen(str);

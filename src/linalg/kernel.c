@@ -1,5 +1,10 @@
 /*
- * kernel.c -- sparse-times-skinny kernels of the solvers (see kernel_i.h).
+ * kernel.c -- the per-iteration kernels of the solvers (kernel_i.h): the
+ * sparse-times-skinny products T = (W P)^T and S = P D_x^{-1} T, their
+ * single-precision screen, P_Z, and the spectrum and I(X;Z) of B_{Z,X}
+ * from T (and their exact-sum variants).  The products are passes over
+ * independent rows of P or P^T, and every sum is made in a fixed order,
+ * so the bits do not depend on the thread count.
  */
 #include <lapacke.h>
 #include <math.h>
@@ -28,7 +33,8 @@ static inline __attribute__((always_inline)) void gather_row(const mmnc_int *col
         double v = val[e];
         /* The rows of M are gathered at random: ask for the one PREFETCH
          * nonzeros ahead (both of its cache lines when K > 8), so that
-         * several misses are in flight at once (bench/NOTES.md). */
+         * several misses are in flight at once (bench/NOTES.md, "Predicted
+         * gains"). */
         if (e + PREFETCH < nnz) {
             const double *f = M + colind[e + PREFETCH] * K;
             __builtin_prefetch(f);
@@ -64,6 +70,7 @@ GATHER_K(14)
 GATHER_K(15)
 GATHER_K(16)
 
+/* The gather for any k (the sums in out when k > 16). */
 static void gather_any(const mmnc_int *colind, const double *val, mmnc_int e0, mmnc_int e1, mmnc_int nnz,
                        const double *M, mmnc_int k, double *out)
 {
@@ -82,9 +89,10 @@ void mmnc_i_pzx(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, const dou
 {
     const mmnc_csr *Pt = p->Pt;
     mmnc_int nx = p->nx;
-    /* The labels are gathered at random rows; as bytes they stay in cache
-     * (bench/NOTES.md: the gather runs 2.3-2.6x faster).  Same sums in the
-     * same order either way; without memory for the copy, the long labels. */
+    /* The labels are gathered at random rows; as bytes they stay in cache,
+     * which makes the gather faster (bench/NOTES.md, "Byte labels in the
+     * P_{Z,X} scatter").  Same sums in the same order either way; without
+     * memory for the copy, the long labels. */
     uint8_t *l8 = labels && k <= 256 ? mmnc_i_malloc((size_t)p->ny, 1) : NULL;
     if (l8)
         for (mmnc_int y = 0; y < p->ny; y++) l8[y] = (uint8_t)labels[y];
@@ -434,7 +442,8 @@ void mmnc_i_col_scatter(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, c
     }
 }
 
-/* Columns of T a chunk of the exact sums: the limbs of FIX_CHUNK sums (8 MB) at a time. */
+/* Columns of T a chunk of the exact sums: the limbs of FIX_CHUNK sums (8 MB)
+ * at a time. */
 #define FIX_CHUNK ((mmnc_int)1 << 18)
 static mmnc_int fix_chunk(mmnc_int nx, mmnc_int k)
 {

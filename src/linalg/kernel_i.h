@@ -63,10 +63,11 @@ typedef void (*mmnc_i_gather_fn)(const mmnc_int *colind, const double *val, mmnc
                                  mmnc_int nnz, const double *M, mmnc_int k, double *out);
 mmnc_i_gather_fn mmnc_i_gather_for(mmnc_int k);
 
-/* Screening in single precision (Algorithm 2's hard steps, bench/NOTES.md
- * item 12).  A k = 10 row of Tx in doubles is 80 bytes, two cache lines at
- * a random place per nonzero; in floats, padded to a stride of 8 (k <= 8)
- * or 16 (k <= 16) floats on aligned lines, it is one.  The solver decides
+/* Screening in single precision (Algorithm 2's hard steps; bench/NOTES.md,
+ * "Algorithm 2's scores screened in single precision").  A k = 10 row of
+ * Tx in doubles is 80 bytes, two cache lines at a random place per
+ * nonzero; in floats, padded to a stride of 8 (k <= 8) or 16 (k <= 16)
+ * floats on aligned lines, it is one.  The solver decides
  * each row from these approximate scores when a rigorous error bound proves
  * the decision equal to the double-precision one, and recomputes the row
  * in doubles otherwise: the same results either way.

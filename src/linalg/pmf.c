@@ -42,8 +42,9 @@ void mmnc_i_row_sums(const mmnc_csr *A, double *s)
  * unmatched entry (j, i) above the diagonal of row j (pos[j]: row j's
  * columns increase, and its partners come in the order of their rows),
  * with the same value; at the end every entry above the diagonal must have
- * been matched.  O(nnz) time, |Y| indices of memory (the transpose and a
- * comparison took 16 bytes a nonzero and twice the time). */
+ * been matched.  O(nnz) time, |Y| indices of memory (making the transpose
+ * to compare with would take 16 bytes a nonzero and more time;
+ * bench/NOTES.md, "Loading: symmetry checked without a transpose"). */
 static int csr_symmetric(const mmnc_csr *A)
 {
     mmnc_int n = A->nrows, *pos;
@@ -290,31 +291,29 @@ static void rowwise_mul(const mmnc_csr *M, const double *dr, const double *dc, m
  * The same product for wide X (the subspace iteration of svd.c, m ~ 10^2 ..
  * 10^3), cache-blocked.  X is copied into panels of PANEL columns, each
  * panel contiguous (nc x PANEL, zero-padded, on huge pages where the system
- * gives them), so that the PANEL values of a column are two aligned cache
- * lines... four (PANEL = 32 doubles) on one page.  The panels are taken a
- * few at a time (as many as fit in SWEEP_BYTES, at least one: L3-sized),
- * copied just before their sweep into one buffer of that size (not all of
- * X: 230 MB less at m = 800 on the MSR matrix), and all the rows of M are
- * swept over them before the next ones, so that
- * the gathered slices come from the cache, not from memory: sweeping every
- * panel for a group of rows before the next group instead read X from
- * memory once per group (2.6x slower on the MSR matrix; bench/NOTES.md,
- * "Embeddings", also for what was tried and dropped: float32 panels,
- * column blocks for L2, wider panels).  Within a sweep the rows go in
- * groups of about GROUP_NNZ nonzeros (the unit of the dynamic schedule),
- * with the PANEL sums of a row in registers; the slices of the frequent
- * columns stay in L2 across the group's rows.  Each nonzero's scaled value
- * val / sqrt(dc) is divided where it is used, once per sweep: the divider
- * works beside the multiply-adds (a separate pass over the group, as
- * before, spent about a fifth of the product's time waiting on the divisions;
- * one pass for the whole product costs 8 bytes per nonzero and gained
- * nothing measurable more; bench/NOTES.md, "2026-11-25 (2)").  The
- * row-at-a-time loop instead streams the whole m-row of X (6.4 KB at
- * m = 800, a new page each) from memory for every nonzero and keeps its
- * sums in memory.  Every sum is made in the same order and with the same
- * roundings as rowwise_mul (v = val / sqrt(dc), no fused multiply-add), so
- * the bits do not depend on the kernel nor on the number of threads (each
- * row is one thread's).
+ * gives them), so that the PANEL values of a column are four aligned cache
+ * lines (PANEL = 32 doubles) on one page.  The panels are taken a few at a
+ * time (as many as fit in SWEEP_BYTES, at least one: L3-sized), copied just
+ * before their sweep into one buffer of that size (not a panel copy of all
+ * of X, which would be as large as X), and all the rows of M are swept
+ * over them before the next ones, so that the gathered slices come from the
+ * cache, not from memory; sweeping every panel for a group of rows before
+ * the next group would read X from memory once per group, which is much
+ * slower (bench/NOTES.md, "Embeddings", also for the variants not taken:
+ * float32 panels, column blocks for L2, wider panels).  Within a sweep the
+ * rows go in groups of about GROUP_NNZ nonzeros (the unit of the dynamic
+ * schedule), with the PANEL sums of a row in registers; the slices of the
+ * frequent columns stay in L2 across the group's rows.  Each nonzero's
+ * scaled value val / sqrt(dc) is divided where it is used, once per sweep:
+ * the divider works beside the multiply-adds, where a separate pass over
+ * the group would wait on the divisions, and one pass for the whole product
+ * would cost 8 bytes per nonzero for no gain (bench/NOTES.md, "Embeddings",
+ * "divisions beside the multiply-adds").  The row-at-a-time loop instead
+ * streams the whole m-row of X (6.4 KB at m = 800, a new page each) from
+ * memory for every nonzero and keeps its sums in memory.  Every sum is made
+ * in the same order and with the same roundings as rowwise_mul (v = val /
+ * sqrt(dc), no fused multiply-add), so the bits do not depend on the kernel
+ * nor on the number of threads (each row is one thread's).
  */
 #define PANEL 32        /* columns per sweep: 32 sums, 8 AVX registers */
 #define GROUP_NNZ 8192  /* nonzeros per group of rows */

@@ -26,15 +26,14 @@
  * 2007; prototype: bench/peers/shift_proto.py).  It maps that interval to
  * [-c, c] and sigma_j^2 to sigma_j^2 - c, so per iteration the error in
  * sigma_j shrinks like max(c, sigma_{l+1}^2 - c) / (sigma_j^2 - c) instead of
- * sigma_{l+1}^2 / sigma_j^2: on the MSR matrix one iteration fewer at d =
- * 160 and 640, with smaller residuals at the stop (bench/NOTES.md, "A
- * shifted iteration").  As every Ritz value of span Q is at least S_l^2,
- * the shifted block keeps a condition number below 2 sigma_1^2 / S_l^2
- * (||(M - c) Q y|| >= y^T Q^T (M - c) Q y >= S_l^2 - c for a unit y, and
- * ||M - c|| < sigma_1^2), about twice the unshifted one's.  Its start is a
- * sparse sign matrix (8 entries +-1 a row), used without orthonormalising
- * it, so the first product costs O(8 nnz) instead of O(nnz l) (see
- * mmnc_i_sign_start).
+ * sigma_{l+1}^2 / sigma_j^2, which saves iterations and leaves smaller
+ * residuals at the stop (bench/NOTES.md, "A shifted iteration").  As every
+ * Ritz value of span Q is at least S_l^2, the shifted block keeps a
+ * condition number below 2 sigma_1^2 / S_l^2 (||(M - c) Q y|| >=
+ * y^T Q^T (M - c) Q y >= S_l^2 - c for a unit y, and ||M - c|| <
+ * sigma_1^2), about twice the unshifted one's.  Its start is a sparse sign
+ * matrix (8 entries +-1 a row), used without orthonormalising it, so the
+ * first product costs O(8 nnz) instead of O(nnz l) (see mmnc_i_sign_start).
  * The two sparse products are O(nnz l) (cache-blocked, pmf.c); the
  * orthonormalisations are CholeskyQR (Fukaya et al. 2014: G = Q^T Q,
  * G = R^T R, Q <- Q R^{-1}), which is BLAS-3 and splits into row blocks,
@@ -318,11 +317,10 @@ static void minus_rank_one(const double *ms, mmnc_int ns, const double *S, const
  * parallel and Q does not depend on the number of threads.  col[i z + t]
  * and sgn[i z + t] (the sign over sqrt(P_X(i)), as start_mul scales) hold
  * row i's entries; Q gets them densely (the shift needs it).  Against a
- * Gaussian start it saves the draw (0.5 s of the MSR matrix at d = 640),
- * its orthonormalisation (see start_gram) and nearly all of the first
- * product (start_mul); on that matrix the residuals at the stop and the
- * number of iterations were those of Gaussian starts (bench/NOTES.md, "A
- * sparse start"). */
+ * Gaussian start it saves the draw, its orthonormalisation (see start_gram)
+ * and nearly all of the first product (start_mul), and the iteration still
+ * needs as many steps to the same residuals (bench/NOTES.md, "A sparse
+ * start"). */
 #define START_NNZ 8
 
 void mmnc_i_sign_start(const mmnc_pmf *p, mmnc_int m, mmnc_int z, uint64_t seed, int32_t *col, double *sgn, double *Q)
@@ -459,36 +457,38 @@ static int sign_convention(const mmnc_pmf *p, mmnc_int r, double *U, double *V, 
     return MMNC_OK;
 }
 
-/* Long (~200 lines): the subspace iteration and its Rayleigh-Ritz step in
- * the order of Halko et al.'s Algorithm 4.4; the dense kernels and the sign
- * convention of the vectors are the static functions above.
+/* The r leading singular triplets of B (or of B less its trivial pair):
+ * the subspace iteration and its Rayleigh-Ritz step, written out in the
+ * order of Halko et al.'s Algorithm 4.4 so that the steps read as the
+ * algorithm does; the dense kernels and the sign convention of the vectors
+ * are the static functions above.
  *
  * One iteration: Y = B Q; the Ritz values from the Gram matrix of Y (one
  * dsyrk and an l x l symmetric eigenproblem, no orthonormalisation of Y);
  * then Q = orth(B^T Y - c Q), c = S_l^2 / 2 (the shift of the file's
  * comment; it needs a second |X| x l block), by CholeskyQR with one round
  * when its loss of orthogonality (~kappa^2 eps) is below tol / 1000, two
- * otherwise.  Once
- * the values settle (or at maxit), the last Gram matrix Y^T Y = Vs S^2 Vs^T (an l x l
- * eigenproblem with vectors) gives U = Y Vs S^{-1} and V = Q Vs: Y's own
- * SVD, the Rayleigh-Ritz step of B on span Q up to Q's loss of
- * orthogonality (below tol / 1000).  Its eigenvalues carry an absolute
- * error of ~l eps S_1^2, so when S_r / S_1 <= RR_GRAM_MIN (B of lower rank
- * than r, say) it takes the QR path instead: a last CholeskyQR round makes
- * Q orthonormal to working precision (Y = B Q follows by the same
- * triangular solve), Y is orthonormalised with R (B Q = Y R), and
- * R = Us S Vs^T gives U = Y Us, V = Q Vs.  The Gram path saves two Gram
- * sums, three triangular solves and an l x l SVD (~4 s of ~35 on the MSR
- * matrix at d = 640; bench/NOTES.md, "2026-11-25 (2)").  Without the
- * shift the spans would be those of Halko et al.'s scheme, which
- * orthonormalised both blocks twice in every iteration (bench/NOTES.md,
- * "Embeddings": 2 Gram sums and 1 solve per iteration instead of 4 and 4).
- * That is the lean iteration (lean = 1, mmnc_embed; deflate = 1: of B less
- * its trivial pair, see lean_mul).  lean = 0 keeps Halko
- * et al.'s iteration as written, which orthonormalises Y and Q twice each
- * and takes the Ritz values from an l x l SVD every iteration: the bits of
- * mmnc_dtm_svds_ex, and so of the spectral starts of the clustering (whose
- * regression floors on Reuters were set with them), stay as they were. */
+ * otherwise.  Once the values settle (or at maxit), the last Gram matrix
+ * Y^T Y = Vs S^2 Vs^T (an l x l eigenproblem with vectors) gives
+ * U = Y Vs S^{-1} and V = Q Vs: Y's own SVD, the Rayleigh-Ritz step of B
+ * on span Q up to Q's loss of orthogonality (below tol / 1000).  Its
+ * eigenvalues carry an absolute error of ~l eps S_1^2, so when
+ * S_r / S_1 <= RR_GRAM_MIN (B of lower rank than r, say) it takes the QR
+ * path instead: a last CholeskyQR round makes Q orthonormal to working
+ * precision (Y = B Q follows by the same triangular solve), Y is
+ * orthonormalised with R (B Q = Y R), and R = Us S Vs^T gives U = Y Us,
+ * V = Q Vs.  The Gram path saves two Gram sums, three triangular solves
+ * and an l x l SVD (bench/NOTES.md, "Embeddings", "Rayleigh-Ritz from the
+ * Gram matrix").  Without the shift the spans would be those of Halko et
+ * al.'s scheme, which orthonormalises both blocks twice in every iteration:
+ * 4 Gram sums and 4 triangular solves per iteration where this one makes 2
+ * and 1 (bench/NOTES.md, "Embeddings").  That is the lean iteration
+ * (lean = 1, mmnc_embed; deflate = 1: of B less its trivial pair, see
+ * lean_mul).  lean = 0 keeps Halko et al.'s iteration as written, which
+ * orthonormalises Y and Q twice each and takes the Ritz values from an
+ * l x l SVD every iteration: mmnc_dtm_svds_ex, and so the spectral starts
+ * of the clustering, keep its bits, which the regression floors of the
+ * clustering tests on Reuters rely on. */
 static int svds(const mmnc_pmf *p, mmnc_int r, mmnc_int oversample, double tol, int maxit, uint64_t seed, int lean,
                 int deflate, const svd_progress *pr, double *sigma, double *U, double *V, int *iters, mmnc_err *err)
 {

@@ -102,6 +102,7 @@ enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H
        H_REFINE = 40, H_HARD = 44, H_K = 48, H_NCOLS = 56, H_ROWS = 64, H_MASS = 72, H_ALPHA = 80,
        H_OBJECTIVE = 88, H_MI = 96, H_SEED = 104, H_HASH = 112, H_TABLE = 128, H_SLOT = 32 };
 
+/* Little-endian doubles of the file, bit for bit. */
 static double getf(const unsigned char *p)
 {
     uint64_t u = mmnc_i_get64(p);
@@ -297,6 +298,8 @@ static int ids_table(const mmnc_model *m, unsigned char **out, uint64_t *bytes, 
     return MMNC_OK;
 }
 
+/* MMNC_EINVAL unless the model has what the file must hold: k, columns,
+ * arrays, non-empty ids, version. */
 static int check_model(const mmnc_model *m, mmnc_err *err)
 {
     if (!m || m->k < 1 || m->ncols < 1 || !m->px || !m->pz || !m->pzx || !m->col_ids || !m->version)
@@ -375,6 +378,7 @@ cleanup:
 /* Reading                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Fill err with "path: message"; returns code. */
 static int rerr(const char *path, int code, mmnc_err *err, const char *fmt, ...) MMNC_PRINTF(4, 5);
 static int rerr(const char *path, int code, mmnc_err *err, const char *fmt, ...)
 {
@@ -386,6 +390,8 @@ static int rerr(const char *path, int code, mmnc_err *err, const char *fmt, ...)
     return mmnc_i_err(err, code, "%s: %s", path, msg);
 }
 
+/* n doubles of the file into a new *out, each finite and >= 0 (> 0 when
+ * positive), else MMNC_EFORMAT naming what. */
 static int copy_f64(const char *path, const unsigned char *src, mmnc_int n, double **out, const char *what, int positive,
                     mmnc_err *err)
 {
@@ -401,6 +407,8 @@ static int copy_f64(const char *path, const unsigned char *src, mmnc_int n, doub
     return MMNC_OK;
 }
 
+/* The column-id string table: offsets from 0 to the strings' size, each
+ * id non-empty and NUL-terminated (the layout ids_table writes). */
 static int read_ids(const char *path, const unsigned char *b, uint64_t bytes, mmnc_model *m, mmnc_err *err)
 {
     uint64_t n = (uint64_t)m->ncols, sb = bytes - 8 * (n + 1), prev = 0;
@@ -421,6 +429,7 @@ static int read_ids(const char *path, const unsigned char *b, uint64_t bytes, mm
     return MMNC_OK;
 }
 
+/* A text section (no NUL byte) as a new NUL-terminated string. */
 static int read_text(const char *path, const unsigned char *b, uint64_t bytes, char **out, const char *what,
                      mmnc_err *err)
 {
@@ -621,6 +630,8 @@ int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmn
 
 typedef enum { RULE_INFORMATION, RULE_NUCLEAR, RULE_CHANNEL } rule;
 
+/* Which of the rules of the file's comment (1 information, 2 nuclear, 3
+ * channel) the model's algorithm and refinement call for. */
 static rule model_rule(const mmnc_model *m)
 {
     if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return RULE_INFORMATION;
@@ -644,6 +655,10 @@ static void prep_free(prep *q)
     mmnc_i_free(q->lpz);
 }
 
+/* The rule's tables, made once for all rows: log q(x|z) and log P_Z
+ * (information); P(z,x) / P(x) and the score matrix Mp from the spectrum
+ * of the stored P_{Z,X}, as the solver forms them (nuclear); P(z|x)
+ * (channel). */
 static int prepare(const mmnc_model *m, prep *q, mmnc_err *err)
 {
     mmnc_int k = m->k, nx = m->ncols;
@@ -705,7 +720,7 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
             for (mmnc_int z = 0; z < k; z++) proba[z] = 0.0;
         return -1;
     }
-    if (q->r == RULE_NUCLEAR) { /* c = s Mp, summed as in nuclear.c */
+    if (q->r == RULE_NUCLEAR) { /* c = s Mp, summed as in cluster/nuclear.c */
         for (mmnc_int z = 0; z < k; z++) c[z] = 0.0;
         for (mmnc_int j = 0; j < k; j++)
             for (mmnc_int z = 0; z < k; z++) c[z] += s[j] * q->Mp[j * k + z];

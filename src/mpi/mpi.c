@@ -29,6 +29,7 @@ typedef struct mpi_ctx {
 
 static mpi_ctx *ctx_of(const mmnc_dist *d) { return (mpi_ctx *)d->ctx; }
 
+/* n elements in size contiguous blocks, as even as can be: counts and displacements. */
 static void split(mmnc_int n, int size, int *cnt, int *dsp)
 {
     for (int r = 0; r < size; r++) {
@@ -38,6 +39,10 @@ static void split(mmnc_int n, int size, int *cnt, int *dsp)
     }
 }
 
+/* mmnc_dist's sum: per piece, a reduce-scatter (each block summed once, by
+ * its owner, so in one order) and an allgather of the blocks: every rank
+ * gets the same bits.  Without memory for a block the reduction is made in
+ * place, with the same sums. */
 static void op_sum(const mmnc_dist *d, double *x, mmnc_int n)
 {
     mpi_ctx *c = ctx_of(d);
@@ -76,9 +81,11 @@ static void allreduce(const mmnc_dist *d, void *x, mmnc_int n, MPI_Datatype t, s
     c->seconds += MPI_Wtime() - t0;
 }
 
+/* mmnc_dist's max and integer sum: exact, so any MPI algorithm gives the same bits. */
 static void op_max(const mmnc_dist *d, double *x, mmnc_int n) { allreduce(d, x, n, MPI_DOUBLE, sizeof *x, MPI_MAX); }
 static void op_isum(const mmnc_dist *d, int64_t *x, mmnc_int n) { allreduce(d, x, n, MPI_INT64_T, sizeof *x, MPI_SUM); }
 
+/* mmnc_dist's allgather of a few bytes per rank (one MPI call). */
 static void op_allgather(const mmnc_dist *d, const void *in, size_t bytes, void *out)
 {
     mpi_ctx *c = ctx_of(d);
@@ -87,6 +94,7 @@ static void op_allgather(const mmnc_dist *d, const void *in, size_t bytes, void 
     c->seconds += MPI_Wtime() - t0;
 }
 
+/* mmnc_dist's broadcast from root, in pieces below 2^30 bytes. */
 static void op_bcast(const mmnc_dist *d, void *buf, size_t bytes, int root)
 {
     mpi_ctx *c = ctx_of(d);
@@ -116,6 +124,7 @@ static void counts(const mmnc_dist *d, mmnc_int n, int root)
     }
 }
 
+/* mmnc_dist's gather of every rank's n doubles on root, in rank order. */
 static void op_gatherv(const mmnc_dist *d, const double *in, mmnc_int n, double *out, int root)
 {
     mpi_ctx *c = ctx_of(d);
@@ -125,6 +134,7 @@ static void op_gatherv(const mmnc_dist *d, const double *in, mmnc_int n, double 
     c->seconds += MPI_Wtime() - t0;
 }
 
+/* mmnc_dist's scatter from root: each rank gets its n doubles, in rank order. */
 static void op_scatterv(const mmnc_dist *d, const double *in, double *out, mmnc_int n, int root)
 {
     mpi_ctx *c = ctx_of(d);

@@ -1,8 +1,8 @@
 /*
  * cooc.c -- word co-occurrence matrices from text files.
  *
- * Two streaming passes over the files, read through stream.c (plain, gzip or
- * xz), never holding more than a block of text:
+ * Two streaming passes over the files, read through io/stream.c (plain,
+ * gzip or xz), never holding more than a block of text:
  *
  *   pass 1  tokenise and count every distinct token (a hash table of
  *           strings); the vocabulary is the words with count >= min_count,
@@ -79,6 +79,8 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
 
 /* ---- hashing -------------------------------------------------------------- */
 
+/* MurmurHash3's 64-bit finaliser: every input bit reaches the low bits that
+ * pick a slot. */
 static uint64_t mix64(uint64_t x)
 {
     x ^= x >> 33;
@@ -109,6 +111,7 @@ typedef struct wtab {
     size_t alen, acap;
 } wtab;
 
+/* Release t's slots and arena; t is left empty. */
 static void wtab_free(wtab *t)
 {
     mmnc_i_free(t->s);
@@ -116,6 +119,7 @@ static void wtab_free(wtab *t)
     memset(t, 0, sizeof *t);
 }
 
+/* An empty table of cap slots (a power of two) and an arena of 8 cap bytes. */
 static int wtab_init(wtab *t, size_t cap)
 {
     memset(t, 0, sizeof *t);
@@ -130,6 +134,7 @@ static int wtab_init(wtab *t, size_t cap)
     return MMNC_OK;
 }
 
+/* Double the slots, re-placing every word by its stored hash (the arena stays). */
 static int wtab_grow(wtab *t)
 {
     size_t cap = t->cap * 2, m = cap - 1;
@@ -205,6 +210,7 @@ typedef struct ptab {
     size_t maxcap; /* never grow beyond this; 0 = no limit */
 } ptab;
 
+/* An empty pair table of cap slots (a power of two). */
 static int ptab_init(ptab *t, size_t cap)
 {
     t->s = mmnc_i_malloc(cap, sizeof *t->s);
@@ -222,6 +228,7 @@ static void ptab_free(ptab *t)
     t->cap = t->n = 0;
 }
 
+/* Double the slots, re-placing every key. */
 static int ptab_grow(ptab *t)
 {
     size_t cap = t->cap * 2, m = cap - 1;
@@ -285,6 +292,8 @@ static int ptab_spill(ptab *t, mmnc_i_spill *sp)
 
 enum { C_SPACE, C_NL, C_WORD, C_JOIN, C_SENT, C_OTHER };
 
+/* The tokeniser's class of an ASCII byte: word, joiner (' -), sentence end,
+ * newline, space or other. */
 static int ascii_class(int c)
 {
     if (((c | 32) >= 'a' && (c | 32) <= 'z') || (c >= '0' && c <= '9')) return C_WORD;
@@ -380,6 +389,7 @@ static int uni_class(uint32_t cp, char *join)
     return C_WORD;
 }
 
+/* Code point cp as UTF-8 at out (1 to 4 bytes); returns the bytes written. */
 static size_t utf8_encode(uint32_t cp, char *out)
 {
     if (cp < 0x80) {
@@ -432,6 +442,7 @@ typedef struct sink {
     char pad[128];      /* each thread's sink on its own cache lines */
 } sink;
 
+/* Append id to k's stream; a failed allocation is kept in k->status. */
 static void sink_push(sink *k, int32_t id)
 {
     if (k->nids == k->cap) {
@@ -447,6 +458,8 @@ static void sink_push(sink *k, int32_t id)
     k->ids[k->nids++] = id;
 }
 
+/* A token: to the caller's function, counted (pass 1), or its id appended if
+ * it is in the vocabulary (pass 2). */
 static void sink_word(sink *k, const char *w, size_t n)
 {
     uint64_t h;
@@ -464,6 +477,7 @@ static void sink_word(sink *k, const char *w, size_t n)
     }
 }
 
+/* A window break: consecutive breaks collapse into the stronger one (pass 2). */
 static void sink_break(sink *k, int32_t brk)
 {
     if (k->fn) {
@@ -556,13 +570,14 @@ void mmnc_tokenize(const char *text, size_t n, int sentences, mmnc_token_fn fn, 
     tokenize((const unsigned char *)text, n, 1, sentences, &k);
 }
 
+/* 1 for a printable ASCII byte other than the space. */
+static int is_print_ascii(unsigned char c) { return c > ' ' && c < 127; }
+
 /* The largest p in (lo, hi] where a piece of text may end: s[p] is an ASCII
  * space and s[p-1] a printable ASCII character, so that the next piece
  * starts outside any word on a line that has content (the tokeniser's state
  * there is known).  Failing that, an ASCII punctuation byte (not . ! ? ' -)
  * after a printable ASCII character; lo if there is none either. */
-static int is_print_ascii(unsigned char c) { return c > ' ' && c < 127; }
-
 static size_t find_cut(const unsigned char *s, size_t lo, size_t hi)
 {
     for (size_t p = hi; p > lo; p--)
@@ -608,6 +623,7 @@ static void tok_break(ctx *c, int32_t brk)
     }
 }
 
+/* Write the ids seq[lo..hi) to the token stream as words, breaks as line ends. */
 static void write_tokens(ctx *c, size_t lo, size_t hi)
 {
     for (size_t i = lo; i < hi; i++) {
@@ -802,6 +818,7 @@ typedef struct vword {
     int64_t count;
 } vword;
 
+/* The vocabulary's order: decreasing count, then bytewise. */
 static int vword_cmp(const void *pa, const void *pb)
 {
     const vword *a = pa, *b = pb;
@@ -809,6 +826,7 @@ static int vword_cmp(const void *pa, const void *pb)
     return strcmp(a->w, b->w);
 }
 
+/* Greatest common divisor (Euclid), for L = lcm(1..window). */
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
     while (b) {
@@ -829,6 +847,7 @@ typedef struct fill_ctx {
     double L;
 } fill_ctx;
 
+/* First merge: count the entries of rows a and, off the diagonal, b. */
 static int count_row(void *ctx, uint64_t key, uint64_t val)
 {
     fill_ctx *f = ctx;
@@ -839,6 +858,7 @@ static int count_row(void *ctx, uint64_t key, uint64_t val)
     return MMNC_OK;
 }
 
+/* Second merge: the entry (a, b) and its mirror (b, a), in units of 1 / L. */
 static int fill_row(void *ctx, uint64_t key, uint64_t val)
 {
     fill_ctx *f = ctx;
@@ -862,16 +882,8 @@ static size_t table_cap(size_t bytes)
     return n;
 }
 
-/*
- * See mmnc.h.  Outline: check inputs; pass 1 (word counts, per-thread tables
- * merged into words[0]); vocabulary; pass 2 (per-thread pair tables, spilled
- * as sorted runs when o->max_memory would be exceeded); CSR by a counting
- * sort of the upper triangle and its mirror, then each row sorted -- or, if
- * anything was spilled, by merging the runs.
- */
-/* Long (~270 lines): the outline above is one pipeline whose stages share
- * the per-thread tables and the vocabulary; the stages' own work is in the
- * static functions above, what stays here is their order and cleanup. */
+/* See mmnc.h: mmnc_cooc_build_ex, of whose report only the token count is
+ * kept. */
 int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                     mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_int *ntokens,
                     mmnc_err *err)
@@ -882,6 +894,17 @@ int mmnc_cooc_build(const char *const *paths, int npaths, const mmnc_cooc_opts *
     return status;
 }
 
+/*
+ * See mmnc.h.  Outline: check inputs; pass 1 (word counts, per-thread tables
+ * merged into words[0]); vocabulary; pass 2 (per-thread pair tables, spilled
+ * as sorted runs when o->max_memory would be exceeded); CSR by a counting
+ * sort of the upper triangle and its mirror, then each row sorted -- or, if
+ * anything was spilled, by merging the runs.
+ *
+ * One pipeline whose stages share the per-thread tables and the
+ * vocabulary: the stages' own work is in the static functions above, what
+ * stays here is their order and the cleanup.
+ */
 int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opts *o,
                        mmnc_csr **out, char ***vocab, mmnc_int *nvocab, mmnc_cooc_info *info,
                        mmnc_err *err)

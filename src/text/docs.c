@@ -188,6 +188,7 @@ typedef struct counter {
     mmnc_err *err;
 } counter;
 
+/* mmnc_tokenize's callback for a stop-word list: each word into the stop map. */
 static void on_stop(void *ctx, const char *w, size_t n)
 {
     counter *c = ctx;
@@ -195,6 +196,8 @@ static void on_stop(void *ctx, const char *w, size_t n)
     if (w && c->status == MMNC_OK) c->status = mmnc_i_keymap_get(&c->stop, w, n, &id, c->err);
 }
 
+/* mmnc_tokenize's callback for a document: a token that is not a stop word
+ * gets its term id, counted and appended to the document's ids. */
 static void on_token(void *ctx, const char *w, size_t n)
 {
     counter *c = ctx;
@@ -326,6 +329,7 @@ typedef struct kterm {
     const char *w;
 } kterm;
 
+/* Column order: decreasing count, then decreasing document frequency, then bytewise. */
 static int kterm_cmp(const void *a, const void *b)
 {
     const kterm *u = a, *v = b;
@@ -334,6 +338,7 @@ static int kterm_cmp(const void *a, const void *b)
     return strcmp(u->w, v->w);
 }
 
+/* MMNC_EINVAL with a readable message for options out of range. */
 static int check_opts(const mmnc_docs_opts *o, mmnc_err *err)
 {
     if (!(o->min_df > 0) || !isfinite(o->min_df) || (o->min_df >= 1 && o->min_df != floor(o->min_df)))

@@ -122,6 +122,7 @@ static int put(int fd, const mmnc_i_kv *p, size_t n, uint64_t off)
     return 0;
 }
 
+/* The read of put's pair (see above). */
 static int get(int fd, mmnc_i_kv *p, size_t n, uint64_t off)
 {
     char *b = (char *)p;
@@ -140,6 +141,7 @@ static int get(int fd, mmnc_i_kv *p, size_t n, uint64_t off)
 
 /* ---- in-place sort by key (introsort: no memory beyond the array) ---------- */
 
+/* Sift a[i] down the max-heap a[0..n) by key. */
 static void sift(mmnc_i_kv *a, size_t i, size_t n)
 {
     mmnc_i_kv x = a[i];
@@ -154,6 +156,7 @@ static void sift(mmnc_i_kv *a, size_t i, size_t n)
     a[i] = x;
 }
 
+/* Heapsort by key: intro_sort's fallback when its recursion gets too deep. */
 static void heap_sort(mmnc_i_kv *a, size_t n)
 {
     for (size_t i = n / 2; i-- > 0;) sift(a, i, n);
@@ -165,6 +168,9 @@ static void heap_sort(mmnc_i_kv *a, size_t n)
     }
 }
 
+/* Quicksort by key (median-of-three pivot, Hoare partition, the smaller
+ * side first so the stack stays O(log n)), heapsort once depth is spent,
+ * insertion sort below 17 entries: O(n log n) at worst, in place. */
 static void intro_sort(mmnc_i_kv *a, size_t n, int depth)
 {
     while (n > 16) {
@@ -299,8 +305,10 @@ static int refill(mmnc_i_spill *s, cursor *c)
     return 1;
 }
 
+/* The key at the front of cursor c. */
 static uint64_t head(const cursor *c) { return c->buf[c->i].key; }
 
+/* Sift h[i] down the min-heap of cursors h[0..n) by their front keys. */
 static void heap_down(cursor **h, size_t n, size_t i)
 {
     cursor *x = h[i];
@@ -322,6 +330,7 @@ typedef struct outrun {
     uint64_t off; /* where the next flush goes */
 } outrun;
 
+/* Write the merge's output buffer at the end of the file. */
 static int out_flush(outrun *o)
 {
     int e;
@@ -332,6 +341,7 @@ static int out_flush(outrun *o)
     return MMNC_OK;
 }
 
+/* A merged (key, sum) into the output run, flushed when the buffer is full. */
 static int out_add(void *ctx, uint64_t key, uint64_t val)
 {
     outrun *o = ctx;

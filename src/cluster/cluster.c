@@ -208,7 +208,8 @@ static int run_starts(starts *c, mmnc_int **labels, double **W)
      * state), and only where a start's tables are small enough: the information moves' kernels are
      * sequential sweeps whose threads meet every few hundred rows */
     par = nt > 1 && prm->restarts > 1 &&
-          (p->nnz * k <= 20000000 || (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k))) &&
+          (p->nnz * k <= 20000000 ||
+           (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k))) &&
           !mmnc_i_distributed(p) && !(prm->algorithm == MMNC_ALG_NUCLEAR && prm->pz) &&
           !(prm->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal);
     if (!par) nt = 1;

@@ -8,7 +8,8 @@ Calls: the undefined symbols of each object of the static library (nm) matched
 to the object that defines them.  Includes: the '#include "..."' lines of
 src/**/*.[ch], resolved against the including file's folder and src/.  A
 circle is a strongly connected set of two or more files; each is printed with
-one edge path around it.  Globals: every object's symbols in .data, .bss or
+the edges inside it.  Folders: a file may call only files of its own folder or
+of a folder before it in LAYERS (the order of src/README.md).  Globals: every object's symbols in .data, .bss or
 COMMON (objdump -t), the OpenMP critical sections' locks excepted; constant
 tables (.rodata, .data.rel.ro) and thread-local buffers (.tbss, .tdata) are
 not state shared between calls.  --graph prints the folder-level edges.
@@ -19,6 +20,28 @@ import re
 import shutil
 import subprocess
 import sys
+
+
+# src/'s folders, lowest first (src/README.md)
+LAYERS = ["core", "linalg", "data", "io", "text", "cluster", "model", "mpi"]
+
+
+def layer_breaks(graph, why):
+    """Calls from a folder to a folder after it in LAYERS."""
+    bad = 0
+    for a in sorted(graph):
+        fa = os.path.dirname(a)
+        for b in sorted(graph[a]):
+            fb = os.path.dirname(b)
+            if fa == fb:
+                continue
+            if fa not in LAYERS or fb not in LAYERS:
+                print("folder not in LAYERS: %s -> %s" % (a, b))
+                bad += 1
+            elif LAYERS.index(fb) > LAYERS.index(fa):
+                print("layer broken: %s -> %s%s (%s comes after %s in LAYERS)" % (a, b, why.get((a, b), ""), fb, fa))
+                bad += 1
+    return bad
 
 
 def sccs(graph):
@@ -153,7 +176,7 @@ def main():
         return 77
     calls, cwhy, _ = call_graph(lib, src)
     incs, iwhy = include_graph(src)
-    bad = circles("call", calls, cwhy) + circles("include", incs, iwhy)
+    bad = circles("call", calls, cwhy) + circles("include", incs, iwhy) + layer_breaks(calls, cwhy)
     for g in globals_of(lib):
         print("mutable global: " + g)
         bad += 1
@@ -169,7 +192,7 @@ def main():
     nfiles = len(set(calls) | set(incs))
     print("%d files, %d call and %d include edges: %s" % (
         nfiles, sum(len(v) for v in calls.values()), sum(len(v) for v in incs.values()),
-        "no circle, no mutable global" if bad == 0 else "%d problems" % bad))
+        "no circle, no call up the layers, no mutable global" if bad == 0 else "%d problems" % bad))
     return 0 if bad == 0 else 1
 
 

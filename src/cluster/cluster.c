@@ -63,17 +63,6 @@ typedef struct starts {
     mmnc_err *err;
 } starts;
 
-/* lab[y] = argmax_z w[y*k + z], the smallest z on ties (as the result's labels). */
-static void argmax_labels(mmnc_int k, mmnc_int ny, const double *w, mmnc_int *lab)
-{
-    for (mmnc_int y = 0; y < ny; y++) {
-        mmnc_int best = 0;
-        for (mmnc_int z = 1; z < k; z++)
-            if (w[y * k + z] > w[y * k + best]) best = z;
-        lab[y] = best;
-    }
-}
-
 /* Start i on the buffers lab, w: the solver's run and, under the guarded
  * rule, its score (from the argmax labels). */
 static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_run *run, int score, mmnc_err *err)
@@ -95,7 +84,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
         mmnc_i_run rr = MMNC_I_RUN_INIT;
         rp.max_iter = 100;
         rp.move_tol = 0.0;
-        argmax_labels(k, ny, w, lab);
+        mmnc_i_argmax_labels(k, ny, w, lab);
         s1 = mmnc_i_default_start(c->p, &rp, c->tune, i, lab, w, &rr, NULL, err);
         run->objective = rr.objective;
         run->iterations += rr.iterations;
@@ -103,10 +92,22 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
         run->prior_why = rr.prior_why;
     }
     if (s1 == MMNC_OK && score) {
-        argmax_labels(k, ny, w, lab);
+        mmnc_i_argmax_labels(k, ny, w, lab);
         s1 = mmnc_i_loo_score(c->p, k, lab, &c->r->restart_score[i], &c->r->restart_alpha[i], err);
     }
     return s1;
+}
+
+/* r takes start i's outcome and W as the kept start's. */
+static void keep(mmnc_result *r, int i, const mmnc_i_run *run, const double *w)
+{
+    r->best_restart = i;
+    r->objective = run->objective;
+    r->iterations = run->iterations;
+    r->size_prior_kept = run->prior_kept;
+    r->size_prior_refused = run->prior_why;
+    r->converged = run->converged;
+    memcpy(r->W, w, (size_t)(r->ny * r->k) * sizeof(double));
 }
 
 /* Start i on the buffers of thread tid; the best objective so far is kept in r. */
@@ -126,13 +127,7 @@ static void one_start(const starts *c, int i, int tid)
 #pragma omp critical(mmnc_best)
     if (s1 == MMNC_OK &&
         (r->best_restart < 0 || run.objective > r->objective || (run.objective == r->objective && i < r->best_restart))) {
-        r->best_restart = i;
-        r->objective = run.objective;
-        r->iterations = run.iterations;
-        r->size_prior_kept = run.prior_kept;
-        r->size_prior_refused = run.prior_why;
-        r->converged = run.converged;
-        memcpy(r->W, w, (size_t)(ny * k) * sizeof(double));
+        keep(r, i, &run, w);
     }
     if (s1 != MMNC_OK) { /* keep this start's message */
 #pragma omp critical(mmnc_err)
@@ -157,13 +152,7 @@ static int choose_and_refine(const starts *c)
         if (chosen != r->best_restart) {
             mmnc_i_run run = MMNC_I_RUN_INIT;
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
-            memcpy(r->W, c->W, (size_t)(ny * k) * sizeof(double));
-            r->best_restart = chosen;
-            r->objective = run.objective;
-            r->iterations = run.iterations;
-            r->size_prior_kept = run.prior_kept;
-            r->size_prior_refused = run.prior_why;
-            r->converged = run.converged;
+            keep(r, chosen, &run, c->W);
         }
     }
     if (prm->algorithm == MMNC_ALG_INFORMATION && (status = mmnc_i_default_finish(c->dflt, c->labels, r, c->err)) != MMNC_OK)
@@ -173,7 +162,7 @@ static int choose_and_refine(const starts *c)
         mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = 100;
         rp.move_tol = 0.0;
-        argmax_labels(k, ny, r->W, c->labels);
+        mmnc_i_argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_default_start(c->p, &rp, c->tune, r->best_restart, c->labels, r->W, &run, NULL, c->err)) !=
             MMNC_OK)
             return status;
@@ -342,12 +331,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     if ((status = run_starts(&c, &labels, &W)) != MMNC_OK) goto cleanup;
     r->objective_restart = r->best_restart;
     if ((status = choose_and_refine(&c)) != MMNC_OK) goto cleanup;
-    for (mmnc_int y = 0; y < ny; y++) {
-        mmnc_int best = 0;
-        for (mmnc_int z = 1; z < k; z++)
-            if (r->W[y * k + z] > r->W[y * k + best]) best = z;
-        r->label[y] = best;
-    }
+    mmnc_i_argmax_labels(k, ny, r->W, r->label);
     /* Algorithm 2's hard steps leave W one-hot: its statistics from the
      * labels make the same sums (the other terms add +0.0) without a
      * gather of |Y| x k rows. */

@@ -253,17 +253,6 @@ static int agreement_rule(mmnc_i_default *d, mmnc_result *r, int *refused, mmnc_
     return MMNC_OK;
 }
 
-/* lab[y] = the cluster of row y in the one-hot W. */
-static void hard_labels(mmnc_int k, mmnc_int ny, const double *W, mmnc_int *lab)
-{
-    for (mmnc_int y = 0; y < ny; y++) {
-        mmnc_int best = 0;
-        for (mmnc_int z = 1; z < k; z++)
-            if (W[y * k + z] > W[y * k + best]) best = z;
-        lab[y] = best;
-    }
-}
-
 int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, mmnc_err *err)
 {
     const mmnc_params *prm = &d->prm;
@@ -276,7 +265,7 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
         mmnc_params rp = *prm;
         mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = prm->max_iter - r->iterations;
-        hard_labels(k, ny, r->W, labels);
+        mmnc_i_argmax_labels(k, ny, r->W, labels);
         if ((status = mmnc_i_information(d->p, &rp, d->tune, r->best_restart, r->size_prior_kept == 1, labels, r->W,
                                          &run, err)) != MMNC_OK)
             return status;
@@ -290,7 +279,7 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
         mmnc_i_run run = MMNC_I_RUN_INIT;
         run.prior_kept = r->size_prior_kept;
         run.prior_why = r->size_prior_refused;
-        hard_labels(k, ny, r->W, labels);
+        mmnc_i_argmax_labels(k, ny, r->W, labels);
         if ((status = mmnc_i_default_merge_split(d->p, prm, d->tune, r->best_restart, labels, r->W, &run,
                                                  &r->merge_split_tried, &r->merge_split_kept, err)) != MMNC_OK)
             return status;

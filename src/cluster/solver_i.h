@@ -38,6 +38,18 @@ static inline int mmnc_i_moves_side_by_side(const mmnc_pmf *p, mmnc_int k)
     return (2 * p->nx + p->ny) * k <= MMNC_I_SIDE_BY_SIDE_ENTRIES;
 }
 
+/* lab[y] = argmax_z W[y*k + z], the smallest z on ties: the labels of a
+ * result (one-hot W: the cluster of row y). */
+static inline void mmnc_i_argmax_labels(mmnc_int k, mmnc_int ny, const double *W, mmnc_int *lab)
+{
+    for (mmnc_int y = 0; y < ny; y++) {
+        mmnc_int best = 0;
+        for (mmnc_int z = 1; z < k; z++)
+            if (W[y * k + z] > W[y * k + best]) best = z;
+        lab[y] = best;
+    }
+}
+
 /* Report an iteration to the caller's progress function, if any:
  * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
 int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);

@@ -145,8 +145,8 @@ typedef int64_t mmnc_int;
 #define MMNC_COOC_MEMORY_MIN         65536  /* bytes */
 
 /* mmnc_docs_opts (mmnc_docs_build; `mmnc docs`) */
-#define MMNC_DEFAULT_DOCS_MIN_DF     1.0    /* >= 1: documents, in (0, 1): a fraction of them */
-#define MMNC_DEFAULT_DOCS_MAX_DF     1.0    /* <= 1: a fraction (1: no limit), > 1: documents */
+#define MMNC_DEFAULT_DOCS_MIN_DF     1      /* >= 1: documents, in (0, 1): a fraction of them */
+#define MMNC_DEFAULT_DOCS_MAX_DF     1      /* <= 1: a fraction (1: no limit), > 1: documents */
 #define MMNC_DEFAULT_DOCS_MIN_COUNT  1      /* >= 1 */
 #define MMNC_DEFAULT_DOCS_MAX_VOCAB  0      /* 0: no limit */
 

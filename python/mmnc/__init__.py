@@ -622,12 +622,13 @@ def embed(X, d=_EMBED["dim"], *, sigma_power=_EMBED["sigma_power"], keep_trivial
           verbose=False):
     """Row embeddings from the DTM (mmnc_embed): E[y] = sigma^power U[y] / sqrt(P_Y(y)).
 
-    X: nonnegative, dense or SciPy sparse; d: the dimensions (default $d);
-    sigma_power: the power of sigma (default $sigma_power: unscaled); oversample:
-    extra columns of the subspace iteration (None: max(20, d/4)); the iteration
-    stops when the singular values move less than tol, relative (default $tol),
-    or after max_iter iterations (default $max_iter); random_state: the seed of
-    the random start (default $random_state).  Returns (E, sigma): E an
+    X: nonnegative, dense or SciPy sparse.  d: the dimensions (default $d);
+    sigma_power: scale coordinate j by sigma_j to this power (default
+    $sigma_power; 0 is unscaled); oversample: extra columns of the subspace
+    iteration (None: max(20, d/4)); tol: stop when the singular values move
+    less than tol, relative, in an iteration (default $tol); max_iter: at most
+    this many iterations (default $max_iter); random_state: the seed of the
+    random start (default $random_state).  Returns (E, sigma): E an
     n_samples x d float64 array, sigma the d singular values used.  Rows with
     no mass get zero vectors (they have no direction); columns with no mass
     are left out.  If the subspace iteration stops at max_iter before tol, a

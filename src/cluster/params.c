@@ -34,6 +34,9 @@ void mmnc_params_paper(mmnc_params *p)
 {
     mmnc_params_default(p);
     p->algorithm = MMNC_ALG_NUCLEAR;
+    p->init = MMNC_INIT_RANDOM; /* the protocol whatever the defaults */
+    p->select = MMNC_SELECT_OBJECTIVE;
+    p->refine = MMNC_REFINE_NONE;
 }
 
 const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)

@@ -19,12 +19,38 @@
  *
  *     B_{Z,X} = [P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}.
  *
- * mmnc learns W by maximising a matrix norm of B_{Z,X}:
- *   - Algorithm 1 (MMNC_ALG_FROBENIUS): ||B_{Z,X}||_F^2 with a target P_Z,
- *     projected gradient ascent with a marginal penalty (paper, Alg. 1);
+ * Algorithms.  mmnc_cluster learns W from random (or spectral, k-means++)
+ * starts by one of three objectives (mmnc_params.algorithm):
+ *   - the information objective (MMNC_ALG_INFORMATION, the default of
+ *     mmnc_params_default): the exact mutual information I(X;Z) with a prior
+ *     on the cluster sizes, J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), raised
+ *     by sequential single-row moves (the sequential information
+ *     bottleneck's).  A guard keeps the prior's partition only if it does
+ *     not lower ||B_{Z,X}||_* and predicts held-out rows, an agreement rule
+ *     only if the starts agree with one another at least as well with it as
+ *     without, and merge-split trials then leave optima that no single row's
+ *     move can (docs/default.md);
  *   - Algorithm 2 (MMNC_ALG_NUCLEAR): ||B_{Z,X}||_*, alternating
- *     maximisation of a Ky Fan bound (paper, Alg. 2), optionally with a
- *     prescribed P_Z solved exactly as a transportation LP.
+ *     maximisation of a Ky Fan bound (paper, Alg. 2): hard labels, or with a
+ *     prescribed P_Z solved exactly as a transportation LP;
+ *   - Algorithm 1 (MMNC_ALG_FROBENIUS): ||B_{Z,X}||_F^2 with a target P_Z,
+ *     projected gradient ascent with a marginal penalty (paper, Alg. 1): a
+ *     soft kernel.
+ * Algorithm 2's hard labels may be refined by the information moves
+ * (mmnc_params.refine).
+ *
+ * The header, in order: the table of defaults; errors, atomic output files
+ * and random numbers; sparse matrices and data sets, with the readers
+ * (mmnc_data_read: Matrix Market, triplets, libsvm, MATLAB, dense CSV/TSV,
+ * mmnc's binary format; mmnc_data_load) and writers; the joint pmf and the
+ * DTM (products, SVD, components) and distributed runs, whose rows are
+ * split across MPI ranks (mmnc_dist; mmnc_mpi.h, docs/mpi.md); embeddings
+ * of the rows by the DTM's singular vectors (mmnc_embed) and word2vec
+ * files; statistics of a coupling; clustering (mmnc_cluster); saved models
+ * and the prediction of new rows (mmnc_model_*, docs/model-format.md);
+ * scores against reference labels (mmnc_evaluate); and matrices from
+ * text: word co-occurrences (mmnc_cooc_build) and documents x terms
+ * (mmnc_docs_build).
  *
  * Conventions.
  *   - Indices are mmnc_int (64-bit), 0-based inside the library.
@@ -130,7 +156,7 @@ typedef int64_t mmnc_int;
 /* mmnc_embed_opts (mmnc_embed; `mmnc embed`, Python's embed) */
 #define MMNC_DEFAULT_EMBED_DIM         640  /* the paper's; >= 1 */
 #define MMNC_DEFAULT_EMBED_SIGMA_POWER 0.0  /* unscaled */
-#define MMNC_DEFAULT_EMBED_OVERSAMPLE  -1   /* < 0: max(20, d/4) */
+#define MMNC_DEFAULT_EMBED_OVERSAMPLE  (-1) /* < 0: max(20, d/4) */
 #define MMNC_DEFAULT_EMBED_TOL         1e-3 /* > 0 */
 #define MMNC_DEFAULT_EMBED_MAX_ITER    50   /* >= 1 */
 
@@ -831,10 +857,10 @@ MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sig
  * the relative residual of u as an eigenvector of B' B'^T: 0 for an exact
  * triplet, larger the further u is from one (for a mix of singular
  * vectors, about the relative spread of their sigma^2); coordinate 0 under
- * keep_trivial: 0.  The values settle faster than the vectors: at tol
- * 1e-12 the residuals are still ~1e-7.  A check of the stopping rule, which watches the
- * singular values, not the vectors.  Costs two products with d columns
- * (computed 64 at a time) beyond mmnc_embed's; deterministic for any
+ * keep_trivial: 0.  A check of the stopping rule, which watches the
+ * singular values, not the vectors: the values settle faster than the
+ * vectors, so the residuals can stay well above tol.  Costs two products
+ * with d columns (computed 64 at a time) beyond mmnc_embed's; deterministic for any
  * number of threads; collective under MPI (E holds this rank's rows).
  * Errors: MMNC_EINVAL, MMNC_ENOMEM.
  */
@@ -897,9 +923,9 @@ MMNC_API int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *
 typedef enum {
     MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
     MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
-    MMNC_ALG_INFORMATION = 3 /* the default: exact I(X;Z) with a prior on the cluster sizes
-                                (mmnc_params.size_prior), by sequential single-row moves (the
-                                sequential information bottleneck's, src/cluster/information.c) */
+    MMNC_ALG_INFORMATION = 3 /* exact I(X;Z) with a prior on the cluster sizes
+                                (mmnc_params.size_prior), by sequential single-row moves
+                                (src/cluster/information.c; docs/default.md) */
 } mmnc_algorithm;
 
 typedef enum {
@@ -944,86 +970,62 @@ typedef struct mmnc_params {
     int algorithm;      /* mmnc_algorithm (default MMNC_DEFAULT_ALGORITHM) */
     mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default MMNC_DEFAULT_K) */
     uint64_t seed;      /* RNG seed (default MMNC_DEFAULT_SEED) */
-    int restarts;       /* independent starts (default MMNC_DEFAULT_RESTARTS); `select` says which
-                           is kept */
-    int init;           /* mmnc_init (default MMNC_DEFAULT_INIT; MMNC_INIT_RANDOM is the paper's
-                           protocol and the sequential information bottleneck's).  MMNC_INIT_SPECTRAL cycles
-                           the starts through spectral, k-means++ and random, so that the
-                           starts explore different basins.  Spectral starts reach higher norms,
-                           sometimes by isolating small, nearly disconnected groups of rows
-                           (see README). */
+    int restarts;       /* independent starts; `select` says which is kept (default
+                           MMNC_DEFAULT_RESTARTS) */
+    int init;           /* mmnc_init (default MMNC_DEFAULT_INIT).  MMNC_INIT_SPECTRAL cycles the
+                           starts through spectral, k-means++ and random, so that they explore
+                           different basins (docs/default.md, "Starts") */
     int select;         /* mmnc_select (default MMNC_DEFAULT_SELECT) */
     double select_tol;  /* MMNC_SELECT_PREDICTIVE: the starts whose score G is at least
-                           max G - select_tol |max G| compete on the objective (default
-                           MMNC_DEFAULT_SELECT_TOL); 0 keeps the best G alone, a large value is
-                           MMNC_SELECT_OBJECTIVE.
-                           The paper's protocol: MMNC_INIT_RANDOM, MMNC_SELECT_OBJECTIVE,
-                           MMNC_REFINE_NONE (mmnc_params_paper). */
-    int max_iter;       /* iteration cap per start (default MMNC_DEFAULT_MAX_ITER); 0 selects
-                           MMNC_DEFAULT_MAX_ITER_NUCLEAR, _FROBENIUS, _EXACT or _INFORMATION (sweeps,
-                           also for refine) by algorithm */
-    int refine;         /* mmnc_refine: sequential single-row moves that raise the information
-                           objective (as MMNC_ALG_INFORMATION, with size_prior) from the
-                           solver's hard labels; the result's objective is then that one.  Only
-                           for hard solvers (Algorithm 2 without a prescribed P_Z); ignored for
-                           soft results (default MMNC_DEFAULT_REFINE) */
-    double size_prior;  /* gamma >= 0: the information objective (MMNC_ALG_INFORMATION and refine)
-                           maximises J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), H_rows the entropy
-                           of the cluster sizes counted in rows (see src/cluster/information.c): a prior
-                           on the sizes, as in the classification likelihood of a mixture of
-                           multinomials, that keeps large natural groups whole instead of
-                           splitting them into clusters of equal mass.  0 = I(X;Z) alone (the
-                           sequential information bottleneck).  Default MMNC_DEFAULT_SIZE_PRIOR
-                           (see README, "The default") */
+                           max G - select_tol |max G| compete on the objective; 0 keeps the best
+                           G alone (default MMNC_DEFAULT_SELECT_TOL) */
+    int max_iter;       /* iteration cap per start; 0 selects MMNC_DEFAULT_MAX_ITER_NUCLEAR,
+                           _FROBENIUS, _EXACT or _INFORMATION (sweeps, also of refine) by
+                           algorithm (default MMNC_DEFAULT_MAX_ITER) */
+    int refine;         /* mmnc_refine: information moves (with size_prior) from the hard labels
+                           of Algorithm 2 without a prescribed P_Z; the result's objective is then
+                           theirs; ignored for soft results (default MMNC_DEFAULT_REFINE) */
+    double size_prior;  /* gamma >= 0 of the information objective (MMNC_ALG_INFORMATION, refine):
+                           J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), H_rows the entropy of the
+                           cluster sizes in rows; 0 = I(X;Z) alone (docs/default.md, "The
+                           objective") (default MMNC_DEFAULT_SIZE_PRIOR) */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
                            less than tol (relative) over 10 steps (default MMNC_DEFAULT_TOL) */
-    double move_tol;    /* information: each start's sweeps (each phase's, see src/cluster/information.c)
-                           stop once a sweep moves fewer than move_tol |Y| rows; the kept start
-                           then goes on until no row moves.  0: every start until no row moves.
-                           The refinements (refine) always go on until no row moves.  Default
-                           MMNC_DEFAULT_MOVE_TOL (see README, "The default") */
+    double move_tol;    /* information: a start's sweeps (each phase's) stop once one moves fewer
+                           than move_tol |Y| rows; the kept start's then go on until no row moves.
+                           0: every start until no row moves; refine always goes on until then
+                           (default MMNC_DEFAULT_MOVE_TOL) */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
                            transportation LP (needs GLPK); Alg. 1: target (NULL = uniform) */
     double lambda;      /* Alg. 1 marginal penalty; <= 0 selects MMNC_DEFAULT_LAMBDA, as
                            mmnc_params_default does */
-    double step;        /* Alg. 1 step size alpha (paper's Alg. 1, line 7); <= 0 selects 1 / lambda,
-                           as mmnc_params_default does */
-    int exact_marginal; /* Alg. 1: enforce W P_Y = P_Z exactly instead of the penalty: ascent by
-                           transportation-LP steps, no lambda or step (needs GLPK) (default: no) */
+    double step;        /* Alg. 1 step size alpha (paper's Alg. 1, line 7); <= 0 selects
+                           1 / lambda, as mmnc_params_default does */
+    int exact_marginal; /* Alg. 1: hold W P_Y = P_Z exactly, by transportation-LP ascent steps
+                           instead of the penalty; no lambda or step (needs GLPK) (default: no) */
     int threads;        /* OpenMP threads; 0 = OpenMP's default (default MMNC_DEFAULT_THREADS) */
-    mmnc_progress_fn progress; /* called about once per iteration, or NULL; nonzero stops the run */
+    mmnc_progress_fn progress; /* called about once per iteration (above), or NULL; nonzero stops
+                           the run */
     void *progress_ctx;
-    int merge_split;    /* information, k >= 3: after the kept start's polish, at most merge_split
-                           merge-split trials: two clusters whose merge loses little are merged and
-                           the cluster that loses most information about its rows is split in two
-                           at random; from there the trial runs as a start does (phases, guard),
-                           and it is kept if its objective is higher.  Trials come in rounds of two
-                           (the two best pairs, side by side on two threads); a round without a
-                           gain ends the search (src/cluster/information.c); each trial has max_iter
-                           sweeps, and none is made after a start stopped by max_iter.  The
-                           result is again a local optimum of single-row moves.  0: none.  Default MMNC_DEFAULT_MERGE_SPLIT
-                           (see README, "The default") */
+    int merge_split;    /* information, k >= 3: at most this many merge-split trials after the
+                           kept start, in rounds of two, until a round gains nothing; none after
+                           a start stopped by max_iter; 0: none (docs/default.md, "Merge-split
+                           trials") (default MMNC_DEFAULT_MERGE_SPLIT) */
     int agreement;      /* information with size_prior > 0, restarts >= 2, MMNC_SELECT_OBJECTIVE:
-                           whether the agreement rule chooses between the prior and none (1)
-                           or the prior always applies (0) (default MMNC_DEFAULT_AGREEMENT).  Each start ends with a
-                           prior-free optimum and the prior's partition; the prior is kept only
-                           if the starts' partitions with it agree with one another at least as
-                           well as their prior-free ones do (the mean adjusted Rand index over
-                           the pairs of starts; mmnc_result.agreement_prior, agreement_free).
-                           An objective that fits the data's groups is found again from other
-                           starts; one that works against them (the prior merging groups of
-                           equal standing, or I(X;Z) cutting a large group) ends in different
-                           places from each start.  Otherwise the result is that of size_prior = 0
-                           from the same starts.  See README, "The default" */
+                           1 = the prior is kept only if the starts' partitions with it agree with
+                           one another at least as well as their prior-free optima do (else the
+                           result is that of size_prior = 0 from the same starts); 0 = the prior
+                           always (docs/default.md, "The agreement rule") (default
+                           MMNC_DEFAULT_AGREEMENT) */
 } mmnc_params;
 
-/* The defaults (the table "Defaults" above): the information objective with
- * the size prior (MMNC_ALG_INFORMATION, size_prior = MMNC_DEFAULT_SIZE_PRIOR)
- * from MMNC_DEFAULT_RESTARTS random starts, the best objective kept, then
- * merge-split trials (merge_split = MMNC_DEFAULT_MERGE_SPLIT; see README, "The default"). */
+/* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
+ * progress and progress_ctx NULL, exact_marginal off, lambda and step 0
+ * (MMNC_DEFAULT_LAMBDA and 1 / lambda). */
 MMNC_API void mmnc_params_default(mmnc_params *p);
-/* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts,
- * the best nuclear norm kept, no refinement. */
+/* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts
+ * (MMNC_INIT_RANDOM), the best nuclear norm kept (MMNC_SELECT_OBJECTIVE),
+ * no refinement (MMNC_REFINE_NONE); the rest as mmnc_params_default. */
 MMNC_API void mmnc_params_paper(mmnc_params *p);
 
 /* NULL if the parameters are valid for a problem with ny rows, else a
@@ -1031,62 +1033,56 @@ MMNC_API void mmnc_params_paper(mmnc_params *p);
 MMNC_API const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
 
 typedef struct mmnc_result {
+    /* The results */
     mmnc_int k, ny;
-    int algorithm;
+    int algorithm;      /* mmnc_algorithm of the run */
     mmnc_int *label;    /* ny: argmax_z P(z|y) (smallest z on ties) */
     double *W;          /* k x ny: P(z|y) at W[y*k + z] */
     mmnc_stats stats;   /* of the returned W */
     double objective;   /* the solver's objective: ||B_{Z,X}||_* (Alg. 2), the penalised
                            ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1), or
                            I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (information, refine) */
-    double lambda, step; /* Alg. 1: the values used */
-    int iterations;     /* of the best start */
-    int converged;      /* the best start met its stopping rule before max_iter */
+    int iterations;     /* of the kept start */
+    int converged;      /* the kept start met its stopping rule before max_iter */
     int best_restart;   /* index of the kept start */
     int restarts;
+    double *restart_objective; /* restarts: the objective each start reached */
+    double seconds;     /* wall time of mmnc_cluster */
+
+    /* Diagnostics: how the result was found; may change between versions */
     int select;         /* the rule that chose best_restart (mmnc_select) */
     int objective_restart; /* the start with the best objective (= best_restart under
                               MMNC_SELECT_OBJECTIVE) */
-    double *restart_objective; /* restarts: objective reached by each start */
-    /* restarts, under MMNC_SELECT_PREDICTIVE (else NULL): each start's leave-one-row-out
-     * predictive information G = max_a sum_{y,x} P(y,x) log(q(x|z(y)) / P(x)), where
-     * q(x|z) = (P(z,x) - P(y,x) + a P(x)) / (P(z) - P(y) + a) is the column distribution of
-     * the other rows of y's cluster (argmax labels), smoothed toward P_X by a pseudo-mass a
-     * of a quarter to 4096 average rows (a grid of factor 4); restart_alpha holds the best a
-     * in average rows.  G estimates I(X;Z) by cross-validation over the rows: a cluster
-     * predicts only with what its rows share.  The rule is in src/cluster/select.c. */
-    double *restart_score, *restart_alpha;
+    double *restart_score, *restart_alpha; /* restarts, under MMNC_SELECT_PREDICTIVE (else NULL):
+                           each start's leave-one-row-out predictive information G, and the
+                           smoothing (in average rows) that gave it (docs/default.md, "The
+                           predictive score") */
     int *restart_init;  /* restarts: the mmnc_init of each start */
+    int *restart_iterations; /* restarts: the iterations of each start */
     int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
     int refine_sweeps;  /* MMNC_REFINE_CHOSEN: sweeps of the refinement */
+    double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
     int polish_sweeps;  /* information with move_tol > 0: sweeps of the kept start after the
                            tolerance stopped it, until no row moved (counted in iterations) */
-    double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
-    int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
-                            prior's partition, 0 if the guard returned the prior-free optimum (the
-                            prior's partition had a lower nuclear norm, or a leave-one-row-out
-                            predictive information not above zero: see src/cluster/information.c), or
-                            the agreement rule the I(X;Z) optimum of size_prior = 0; -1 when no
-                            prior applied */
-    int *restart_iterations;   /* restarts */
-    double seconds;     /* wall time of mmnc_cluster */
+    int size_prior_kept; /* information moves with size_prior > 0: 1 if the result is the prior's
+                            partition, 0 if the guard or the agreement rule refused it
+                            (size_prior_refused), -1 when no prior applied */
+    int size_prior_refused; /* size_prior_kept = 0: why, MMNC_PRIOR_NORM, MMNC_PRIOR_PREDICTIVE or
+                           MMNC_PRIOR_AGREEMENT; else 0 */
     int merge_split_tried, merge_split_kept; /* information with merge_split: the trials made and
                            kept (the objective rose) */
     int merge_split_sweeps; /* their sweeps, the last polish included (counted in iterations) */
-    int size_prior_refused; /* size_prior_kept = 0: why the guard refused the prior's partition,
-                           MMNC_PRIOR_NORM (it lowered the nuclear norm) or MMNC_PRIOR_PREDICTIVE
-                           (its leave-one-row-out predictive information was not above zero)
-                           or MMNC_PRIOR_AGREEMENT (the agreement rule, mmnc_params.agreement:
-                           the whole run then used I(X;Z) alone); else 0 */
-    double agreement_prior, agreement_free; /* the agreement rule (mmnc_params.agreement): the
-                           mean adjusted Rand index between the starts' partitions with the prior
-                           and between their prior-free optima; NAN where the rule did not apply */
+    double agreement_prior, agreement_free; /* the agreement rule: the mean adjusted Rand index
+                           between the starts' partitions with the prior and between their
+                           prior-free optima; NAN where the rule did not apply */
+    double lambda, step; /* Alg. 1: the values used */
 } mmnc_result;
 
-/* mmnc_result.size_prior_refused */
-#define MMNC_PRIOR_NORM 1
-#define MMNC_PRIOR_PREDICTIVE 2
-#define MMNC_PRIOR_AGREEMENT 3
+/* mmnc_result.size_prior_refused (docs/default.md, "The guard") */
+#define MMNC_PRIOR_NORM 1       /* the guard: the prior's partition lowered the nuclear norm */
+#define MMNC_PRIOR_PREDICTIVE 2 /* the guard: its leave-one-row-out predictive information was
+                                   not above zero */
+#define MMNC_PRIOR_AGREEMENT 3  /* the agreement rule: the whole run used I(X;Z) alone */
 
 /*
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
@@ -1118,13 +1114,13 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  * (docs/model-format.md gives the file layout: the binary format's
  * conventions, versioned and checksummed).  Everything prediction needs is
  * a function of the learned joint P_{Z,X} = W P_{Y,X}: the out-of-sample
- * rule of each objective is derived in src/model/model.c and in README.  A new
- * row y enters through r(x) = P(x|y), its values on the known columns
+ * rule of each objective is derived in src/model/model.c.  A new row y
+ * enters through r(x) = P(x|y), its values on the known columns
  * normalised, and the rule is the assignment that raises the run's
  * objective most when y is added with a small mass:
  *
- *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE: the
- *     default): label = argmax_z sum_x r(x) log q(x|z), with
+ *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE):
+ *     label = argmax_z sum_x r(x) log q(x|z), with
  *     q(x|z) = (P(z,x) + a P(x)) / (P(z) + a) and a = alpha / train_rows
  *     (the smoothing of the predictive selection, src/cluster/select.c); proba =
  *     the posterior of a mixture of multinomials q(.|z) with weights P_Z,

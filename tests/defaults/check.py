@@ -12,8 +12,9 @@ MMNC_COOC_*) in include/mmnc.h.  Checked against it:
           constant's name); a numeric default of an option that is neither mapped nor
           listed in CLI_ONLY fails (every number has one home); --max-iter's caps and
           cooc's bounds in the text.  The header: no comment outside the table states a
-          default as a number or a quoted string ("default 2"), and every MMNC_DEFAULT_*
-          or MMNC_COOC_* a comment names is defined.
+          default as a number or a quoted string ("default 2"), every MMNC_DEFAULT_* or
+          MMNC_COOC_* a comment names is defined, and the algorithm the overview calls
+          the default is MMNC_DEFAULT_ALGORITHM.
   python  what mmnc_params_default and the *_opts_default functions fill in (through
           mmnc._mmnc.defaults()), the defaults of MMNC(), cooc() and embed(), and the
           "default X" their docstrings show.
@@ -46,6 +47,8 @@ def read_table(src):
 
     def value(name, seen=()):
         v = raw[name]
+        if re.fullmatch(r"\(-?[\d.]+\)", v):  # a negative number, parenthesised
+            v = v[1:-1]
         if v.startswith('"'):
             return v.strip('"')
         for conv in (int, float):
@@ -227,6 +230,10 @@ def check_header(text, table):
              f"'...{comments[max(0, m.start() - 60):m.end() + 10]}...'")
     for m in re.finditer(r"(?<![\w.])(-?\d[\d.eE-]*) \((?:the )?default\)", comments):
         fail(f"mmnc.h: a comment states a default as a value: '...{comments[max(0, m.start() - 60):m.end()]}'")
+    m = re.search(r"\((MMNC_ALG_\w+), the default", text)
+    if not m or m.group(1) != table["MMNC_DEFAULT_ALGORITHM"]:
+        fail(f"mmnc.h: the overview calls {m and m.group(1)} the default, the table has MMNC_DEFAULT_ALGORITHM "
+             f"{table['MMNC_DEFAULT_ALGORITHM']}")
     named = set(re.findall(r"\bMMNC_(?:DEFAULT|COOC)_[A-Z_]*[A-Z]\b", text))
     for name in sorted(named - set(table)):
         fail(f"mmnc.h: names {name}, which the table does not define")

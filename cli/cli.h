@@ -16,6 +16,11 @@
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
 
+/* A macro's value as a string literal, for the help texts, which print the
+ * defaults of mmnc.h's table as written there: CLI_STR(MMNC_DEFAULT_K) is "2". */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 /* Subcommands: each gets argv with argv[0] = the subcommand name. */
 int cmd_cluster(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -56,6 +61,8 @@ const char *cli_init_name(int init);
 const char *cli_algorithm_name(int algorithm);
 /* "chosen", "each" or "none" (mmnc_refine). */
 const char *cli_refine_name(int refine);
+/* "objective" or "predictive" (mmnc_select). */
+const char *cli_select_name(int select);
 /* The out-of-sample rule of a model (src/model/model.c): "information",
  * "nuclear" or "channel" (Algorithm 1's). */
 const char *cli_model_rule(const mmnc_model *m);

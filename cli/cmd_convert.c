@@ -33,7 +33,7 @@ static void help(void)
            "      --check           only read and check IN (every checksum of a binary file); no OUT\n"
            "      --no-verify       binary input: skip the checksums (structure and values are still\n"
            "                        checked) (default: verify)\n"
-           "  -t, --threads N       threads, 0 = all cores (default 0)\n"
+           "  -t, --threads N       threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS) ")\n"
            "  -q, --quiet           no summary on stderr\n"
            "  -h, --help            this help\n\n");
     cli_load_help(stdout);

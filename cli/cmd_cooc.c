@@ -30,8 +30,9 @@ static int parse_size(const char *s, size_t *out)
     }
     if (*end != '\0' || v > SIZE_MAX / mult) goto bad;
     v *= mult;
-    if (v > 0 && v < (64ULL << 10)) {
-        cli_usage_error(CMD, "option --memory: %s is below the smallest limit, 64K (0 = no limit)", s);
+    if (v > 0 && v < MMNC_COOC_MEMORY_MIN) {
+        cli_usage_error(CMD, "option --memory: %s is below the smallest limit, %dK (0 = no limit)", s,
+                        MMNC_COOC_MEMORY_MIN >> 10);
         return 1;
     }
     *out = (size_t)v;
@@ -59,27 +60,31 @@ static void usage(FILE *fp)
             "  -o, --output PATH     the matrix (required); .gz compresses, .bin is binary\n"
             "      --vocab PATH      the vocabulary (default: OUT with .mtx, .mtx.gz or .bin\n"
             "                        replaced by .vocab)\n"
-            "  -w, --window N        context words on each side (default 5)\n"
+            "  -w, --window N        context words on each side, at most " CLI_STR(MMNC_COOC_WINDOW_MAX) "\n"
+            "                        (default " CLI_STR(MMNC_DEFAULT_COOC_WINDOW) ")\n"
             "      --weighting W     flat (each pair counts 1) or harmonic (a pair at\n"
-            "                        distance d counts 1/d) (default harmonic)\n"
-            "      --min-count N     keep words seen at least N times (default 5)\n"
+            "                        distance d counts 1/d) (default %s)\n"
+            "      --min-count N     keep words seen at least N times (default "
+            CLI_STR(MMNC_DEFAULT_COOC_MIN_COUNT) ")\n"
             "      --max-vocab N     keep at most the N most frequent words; 0 = all\n"
-            "                        (default 0)\n"
+            "                        (default " CLI_STR(MMNC_DEFAULT_COOC_MAX_VOCAB) ")\n"
             "      --no-sentences    let windows cross sentence ends . ! ? (default: they\n"
             "                        do not)\n"
             "      --tokens PATH     also write the text as the windows see it: vocabulary\n"
             "                        words only, a line per sentence, an empty line per\n"
             "                        paragraph (what word2vec-style trainers read)\n"
-            "  -t, --threads N       threads; 0 = all cores (default 0)\n"
+            "  -t, --threads N       threads; 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS) ")\n"
             "      --memory SIZE     memory for the pair counts, in bytes or with a\n"
-            "                        suffix K, M or G (powers of 1024), at least 64K;\n"
+            "                        suffix K, M or G (powers of 1024), at least %dK;\n"
             "                        beyond it, sorted runs go to a temporary file in\n"
             "                        $TMPDIR (or /tmp) and are merged at the end: the\n"
-            "                        same matrix, bit for bit; 0 = no limit (default)\n"
+            "                        same matrix, bit for bit; 0 = no limit (default "
+            CLI_STR(MMNC_DEFAULT_COOC_MAX_MEMORY) ")\n"
             "  -q, --quiet           no progress or summary on stderr\n"
             "  -h, --help            this help\n"
             "\n"
-            "Example: mmnc cooc -w 5 --min-count 20 novel.txt.gz -o words.mtx\n");
+            "Example: mmnc cooc -w 5 --min-count 20 novel.txt.gz -o words.mtx\n",
+            MMNC_DEFAULT_COOC_WEIGHTING ? "harmonic" : "flat", MMNC_COOC_MEMORY_MIN >> 10);
 }
 
 /* The progress line: the pass and the tokens read in it (in the second,
@@ -143,7 +148,7 @@ int cmd_cooc(int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_VOCAB: vocab_opt = optarg; break;
         case 'w':
-            if (cli_parse_int(CMD, "--window", optarg, 1, 1000, &v)) return CLI_EXIT_USAGE;
+            if (cli_parse_int(CMD, "--window", optarg, 1, MMNC_COOC_WINDOW_MAX, &v)) return CLI_EXIT_USAGE;
             o.window = (int)v;
             break;
         case OPT_WEIGHTING:

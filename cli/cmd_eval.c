@@ -40,7 +40,7 @@ static void usage(FILE *fp)
             "k-accuracy (matched items / items in those classes).\n"
             "\n"
             "Options:\n"
-            "  --mat-var NAME   variable holding the labels in a .mat TRUTH (default gnd)\n"
+            "  --mat-var NAME   variable holding the labels in a .mat TRUTH (default " MMNC_DEFAULT_LABELS_VAR ")\n"
             "  --json           print a JSON object instead of the table\n"
             "  -h, --help       show this help and exit\n"
             "\n"
@@ -514,7 +514,7 @@ int cmd_eval(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *mat_var = "gnd", *pred_path, *truth_path;
+    const char *mat_var = MMNC_DEFAULT_LABELS_VAR, *pred_path, *truth_path;
     int json = 0, c, rc = CLI_EXIT_OK, kind = 0;
     pred_file pred = {0};
     truth_file truth = {0};

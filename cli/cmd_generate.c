@@ -23,6 +23,14 @@
 
 static const char *CMD = "generate";
 
+/* The defaults of the model's parameters (the options below) */
+#define ROWS 10000
+#define COLS 2000
+#define GROUPS 10
+#define DRAWS 20
+#define RATIO 4
+#define SKEW 0.5
+
 static void help(void)
 {
     printf("Usage: mmnc generate [options] -o OUT.mtx\n\n"
@@ -30,13 +38,13 @@ static void help(void)
            "(OUT.truth, one label 1..k per line, for mmnc eval / --truth).\n\n"
            "Options:\n"
            "  -o, --output FILE     the matrix (required); the labels go to FILE without .mtx + .truth\n"
-           "      --rows N          rows (default 10000)\n"
-           "      --cols N          columns (default 2000)\n"
-           "  -k, --groups N        planted groups of rows and columns (default 10)\n"
-           "  -d, --draws X         mean draws per row, Poisson (default 20)\n"
-           "  -r, --ratio X         in-group / out-group odds for one column (default 4)\n"
-           "      --skew X          column popularity exponent within a group (default 0.5)\n"
-           "  -s, --seed N          random seed (default 1)\n"
+           "      --rows N          rows (default " CLI_STR(ROWS) ")\n"
+           "      --cols N          columns (default " CLI_STR(COLS) ")\n"
+           "  -k, --groups N        planted groups of rows and columns (default " CLI_STR(GROUPS) ")\n"
+           "  -d, --draws X         mean draws per row, Poisson (default " CLI_STR(DRAWS) ")\n"
+           "  -r, --ratio X         in-group / out-group odds for one column (default " CLI_STR(RATIO) ")\n"
+           "      --skew X          column popularity exponent within a group (default " CLI_STR(SKEW) ")\n"
+           "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
            "  -q, --quiet           no summary on stderr\n"
            "  -h, --help            this help\n");
 }
@@ -80,8 +88,8 @@ int cmd_generate(int argc, char **argv)
         {"groups", required_argument, 0, 'k'}, {"draws", required_argument, 0, 'd'}, {"ratio", required_argument, 0, 'r'},
         {"skew", required_argument, 0, 'S'}, {"seed", required_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    long long rows = 10000, cols = 2000, k = 10, seed = 1;
-    double draws = 20, ratio = 4, skew = 0.5;
+    long long rows = ROWS, cols = COLS, k = GROUPS, seed = MMNC_DEFAULT_SEED;
+    double draws = DRAWS, ratio = RATIO, skew = SKEW;
     const char *outpath = NULL;
     char *truthpath = NULL;
     int quiet = 0, c, rc = CLI_EXIT_OK;

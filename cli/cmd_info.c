@@ -22,9 +22,9 @@ static void help(void)
            "that made it, its clusters and the rule that assigns new rows.\n\n"
            "Options:\n"
            "  --sv N              compute the N leading singular values of the DTM (default 0: none)\n"
-           "  --seed N            seed of the randomised SVD (default 1)\n"
+           "  --seed N            seed of the randomised SVD (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
            "  --json              print a JSON object instead of text\n"
-           "  -t, --threads N     threads, 0 = all cores (default 0)\n"
+           "  -t, --threads N     threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS) ")\n"
            "  -q, --quiet         no messages on stderr\n"
            "  -h, --help          this help\n\n");
     cli_load_help(stdout);
@@ -111,8 +111,8 @@ int cmd_info(int argc, char **argv)
         {"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     cli_load load;
-    long long v, nsv = 0, seed = 1;
-    int json = 0, quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = 0;
+    long long v, nsv = 0, seed = MMNC_DEFAULT_SEED;
+    int json = 0, quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS;
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
     mmnc_int rd = 0, cd = 0, ncomp = 0;

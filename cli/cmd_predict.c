@@ -33,7 +33,8 @@ static void help(void)
            "      --col-names FILE  the same as --names\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines (default off)\n"
            "      --row-names FILE  row names, one per line; used instead of the ids in the outputs\n"
-           "  -t, --threads N       threads, 0 = all cores (default 0); results do not depend on it\n"
+           "  -t, --threads N       threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS)
+           "); results do not depend on it\n"
            "  -q, --quiet           no summary on stdout, no report of unknown columns on stderr\n"
            "  -h, --help            this help\n\n");
     cli_load_help(stdout);
@@ -213,7 +214,7 @@ int cmd_predict(int argc, char **argv)
     cli_load load;
     const char *prefix_arg = NULL, *names_path = NULL, *rnames_path = NULL, *model_path, *data_path;
     char *prefix = NULL;
-    int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = 0;
+    int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS;
     long long v;
     mmnc_model *m = NULL;
     mmnc_data *d = NULL;

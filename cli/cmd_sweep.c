@@ -22,26 +22,33 @@
 
 static const char *CMD = "sweep";
 
+/* The range of k, the sweep's own defaults */
+#define KMIN 2
+#define KMAX 10
+
 static void help(void)
 {
+    mmnc_params paper;
+    mmnc_params_paper(&paper); /* the sweep's protocol */
     printf("Usage: mmnc sweep [options] DATA\n\n"
            "Cluster DATA for a range of k and report the objective against k with a suggested k\n"
            "(the k after which the gain of one more cluster drops the most), as a table and a plot.\n\n"
            "Options:\n"
-           "      --kmin N          smallest k (default 2)\n"
-           "      --kmax N          largest k (default 10)\n"
-           "  -a, --algorithm A     nuclear | frobenius | information (the default of 'mmnc cluster':\n"
-           "                        its objective J against k, and how well its starts agree at\n"
-           "                        each k) (default nuclear, the paper's curve)\n"
-           "  -s, --seed N          random seed (default 1)\n"
-           "  -r, --restarts N      starts per k, best objective kept (the paper's protocol) (default 8)\n"
-           "      --init I          random | kmeans++ | spectral (default random)\n"
-           "  -t, --threads N       threads, 0 = all cores (default 0)\n"
+           "      --kmin N          smallest k (default " CLI_STR(KMIN) ")\n"
+           "      --kmax N          largest k (default " CLI_STR(KMAX) ")\n"
+           "  -a, --algorithm A     nuclear | frobenius | information (its objective J against k, and how\n"
+           "                        well its starts agree at each k) (default %s, the paper's curve)\n"
+           "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
+           "  -r, --restarts N      starts per k, best objective kept (the paper's protocol) (default "
+           CLI_STR(MMNC_DEFAULT_RESTARTS) ")\n"
+           "      --init I          random | kmeans++ | spectral (default %s)\n"
+           "  -t, --threads N       threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS) ")\n"
            "  -o, --output PREFIX   write PREFIX.sweep.tsv and the plot PREFIX.sweep.svg (default: DATA's\n"
            "                        file name without extensions; PREFIX ending in '/': in that directory)\n"
            "      --plot F          svg | png | none: the plot, drawn with gnuplot (default svg)\n"
            "  -q, --quiet           no progress on stderr\n"
-           "  -h, --help            this help\n\n");
+           "  -h, --help            this help\n\n",
+           cli_algorithm_name(paper.algorithm), cli_init_name(paper.init));
     cli_load_help(stdout);
 }
 
@@ -102,7 +109,7 @@ int cmd_sweep(int argc, char **argv)
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
-    long long v, kmin = 2, kmax = 10, best = -1;
+    long long v, kmin = KMIN, kmax = KMAX, best = -1;
     const char *prefix_arg = NULL, *plotfmt = "svg";
     char *prefix = NULL, *tsv = NULL, *img = NULL;
     int quiet = 0, c, longidx, rc = CLI_EXIT_OK;

@@ -350,6 +350,11 @@ const char *cli_refine_name(int refine)
     return refine == MMNC_REFINE_CHOSEN ? "chosen" : refine == MMNC_REFINE_EACH ? "each" : "none";
 }
 
+const char *cli_select_name(int select)
+{
+    return select == MMNC_SELECT_PREDICTIVE ? "predictive" : "objective";
+}
+
 const char *cli_model_rule(const mmnc_model *m)
 {
     if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return "information";

@@ -19,12 +19,38 @@
  *
  *     B_{Z,X} = [P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}.
  *
- * mmnc learns W by maximising a matrix norm of B_{Z,X}:
- *   - Algorithm 1 (MMNC_ALG_FROBENIUS): ||B_{Z,X}||_F^2 with a target P_Z,
- *     projected gradient ascent with a marginal penalty (paper, Alg. 1);
+ * Algorithms.  mmnc_cluster learns W from random (or spectral, k-means++)
+ * starts by one of three objectives (mmnc_params.algorithm):
+ *   - the information objective (MMNC_ALG_INFORMATION, the default of
+ *     mmnc_params_default): the exact mutual information I(X;Z) with a prior
+ *     on the cluster sizes, J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), raised
+ *     by sequential single-row moves (the sequential information
+ *     bottleneck's).  A guard keeps the prior's partition only if it does
+ *     not lower ||B_{Z,X}||_* and predicts held-out rows, an agreement rule
+ *     only if the starts agree with one another at least as well with it as
+ *     without, and merge-split trials then leave optima that no single row's
+ *     move can (docs/default.md);
  *   - Algorithm 2 (MMNC_ALG_NUCLEAR): ||B_{Z,X}||_*, alternating
- *     maximisation of a Ky Fan bound (paper, Alg. 2), optionally with a
- *     prescribed P_Z solved exactly as a transportation LP.
+ *     maximisation of a Ky Fan bound (paper, Alg. 2): hard labels, or with a
+ *     prescribed P_Z solved exactly as a transportation LP;
+ *   - Algorithm 1 (MMNC_ALG_FROBENIUS): ||B_{Z,X}||_F^2 with a target P_Z,
+ *     projected gradient ascent with a marginal penalty (paper, Alg. 1): a
+ *     soft kernel.
+ * Algorithm 2's hard labels may be refined by the information moves
+ * (mmnc_params.refine).
+ *
+ * The header, in order: the table of defaults; errors, atomic output files
+ * and random numbers; sparse matrices and data sets, with the readers
+ * (mmnc_data_read: Matrix Market, triplets, libsvm, MATLAB, dense CSV/TSV,
+ * mmnc's binary format; mmnc_data_load) and writers; the joint pmf and the
+ * DTM (products, SVD, components) and distributed runs, whose rows are
+ * split across MPI ranks (mmnc_dist; mmnc_mpi.h, docs/mpi.md); embeddings
+ * of the rows by the DTM's singular vectors (mmnc_embed) and word2vec
+ * files; statistics of a coupling; clustering (mmnc_cluster); saved models
+ * and the prediction of new rows (mmnc_model_*, docs/model-format.md);
+ * scores against reference labels (mmnc_evaluate); and matrices from
+ * text: word co-occurrences (mmnc_cooc_build) and documents x terms
+ * (mmnc_docs_build).
  *
  * Conventions.
  *   - Indices are mmnc_int (64-bit), 0-based inside the library.
@@ -78,6 +104,82 @@ extern "C" {
 #define MMNC_VERSION_STRING "0.1.0"
 
 typedef int64_t mmnc_int;
+
+/* ------------------------------------------------------------------------ */
+/* Defaults                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Every default of the library, in one table: mmnc_params_default and the
+ * *_opts_default functions fill their structs from it, `mmnc COMMAND --help`
+ * prints it, and the Python package reads it from the library; the fields
+ * below name these macros instead of restating a value, and
+ * tests/defaults/run.sh checks the help texts, this header and Python
+ * against the table.  Numbers are plain literals, printed as written.
+ * Options that are off by default (flags, MMNC_FMT_AUTO, MMNC_MAP_NONE,
+ * NULL callbacks) are documented with their fields.
+ */
+
+/* mmnc_params (mmnc_cluster; `mmnc cluster`, `mmnc sweep`, Python's MMNC) */
+#define MMNC_DEFAULT_ALGORITHM   MMNC_ALG_INFORMATION
+#define MMNC_DEFAULT_K           2      /* clusters, 1 <= k <= rows */
+#define MMNC_DEFAULT_SEED        1      /* also of mmnc_embed_opts and `mmnc info --sv` */
+#define MMNC_DEFAULT_RESTARTS    8      /* >= 1 */
+#define MMNC_DEFAULT_INIT        MMNC_INIT_RANDOM
+#define MMNC_DEFAULT_SELECT      MMNC_SELECT_OBJECTIVE
+#define MMNC_DEFAULT_SELECT_TOL  0.0    /* >= 0 */
+#define MMNC_DEFAULT_REFINE      MMNC_REFINE_NONE
+#define MMNC_DEFAULT_SIZE_PRIOR  7.0    /* gamma >= 0 */
+#define MMNC_DEFAULT_MOVE_TOL    0.002  /* in [0, 1) */
+#define MMNC_DEFAULT_MERGE_SPLIT 8      /* >= 0 */
+#define MMNC_DEFAULT_AGREEMENT   1      /* 0 or 1 */
+#define MMNC_DEFAULT_TOL         1e-6   /* Algorithm 1, > 0 */
+#define MMNC_DEFAULT_LAMBDA      10.0   /* Algorithm 1's penalty where lambda <= 0; its step where
+                                           step <= 0 is 1 / lambda */
+#define MMNC_DEFAULT_THREADS     0      /* OpenMP's default; also of the option structs */
+/* The iteration cap per start where max_iter = 0 (the default): */
+#define MMNC_DEFAULT_MAX_ITER             0
+#define MMNC_DEFAULT_MAX_ITER_NUCLEAR     300  /* Algorithm 2 */
+#define MMNC_DEFAULT_MAX_ITER_INFORMATION 100  /* sweeps of the information moves, and of refine */
+#define MMNC_DEFAULT_MAX_ITER_FROBENIUS   3000 /* Algorithm 1 */
+#define MMNC_DEFAULT_MAX_ITER_EXACT       100  /* Algorithm 1 with exact_marginal */
+/* The characteristic columns per cluster that `mmnc cluster` lists (mmnc_top_columns) */
+#define MMNC_DEFAULT_TOP         10
+
+/* mmnc_read_opts and mmnc_labels_read */
+#define MMNC_DEFAULT_ROW_FIELD   1      /* triplets: 1-based fields */
+#define MMNC_DEFAULT_COL_FIELD   2
+#define MMNC_DEFAULT_VALUE_FIELD 3      /* 0: each line counts 1 */
+#define MMNC_DEFAULT_MAT_VAR     "fea"  /* the data's variable in a .mat file */
+#define MMNC_DEFAULT_LABELS_VAR  "gnd"  /* the labels' variable in a .mat file */
+
+/* mmnc_embed_opts (mmnc_embed; `mmnc embed`, Python's embed) */
+#define MMNC_DEFAULT_EMBED_DIM         640  /* the paper's; >= 1 */
+#define MMNC_DEFAULT_EMBED_SIGMA_POWER 0.0  /* unscaled */
+#define MMNC_DEFAULT_EMBED_OVERSAMPLE  (-1) /* < 0: max(20, d/4) */
+#define MMNC_DEFAULT_EMBED_TOL         1e-3 /* > 0 */
+#define MMNC_DEFAULT_EMBED_MAX_ITER    50   /* >= 1 */
+
+/* mmnc_cooc_opts (mmnc_cooc_build; `mmnc cooc`, Python's cooc) */
+#define MMNC_DEFAULT_COOC_WINDOW     5      /* 1 <= window <= MMNC_COOC_WINDOW_MAX */
+#define MMNC_DEFAULT_COOC_WEIGHTING  1      /* 1: harmonic (1/d), 0: flat */
+#define MMNC_DEFAULT_COOC_MIN_COUNT  5      /* >= 1 */
+#define MMNC_DEFAULT_COOC_MAX_VOCAB  0      /* 0: no limit */
+#define MMNC_DEFAULT_COOC_SENTENCES  1
+#define MMNC_DEFAULT_COOC_MAX_MEMORY 0      /* 0: no limit, else >= MMNC_COOC_MEMORY_MIN */
+#define MMNC_COOC_WINDOW_MAX         1000
+#define MMNC_COOC_MEMORY_MIN         65536  /* bytes */
+
+/* mmnc_docs_opts (mmnc_docs_build; `mmnc docs`) */
+#define MMNC_DEFAULT_DOCS_MIN_DF     1      /* >= 1: documents, in (0, 1): a fraction of them */
+#define MMNC_DEFAULT_DOCS_MAX_DF     1      /* <= 1: a fraction (1: no limit), > 1: documents */
+#define MMNC_DEFAULT_DOCS_MIN_COUNT  1      /* >= 1 */
+#define MMNC_DEFAULT_DOCS_MAX_VOCAB  0      /* 0: no limit */
+
+/* The names of earlier releases */
+#define MMNC_SIZE_PRIOR_DEFAULT  MMNC_DEFAULT_SIZE_PRIOR
+#define MMNC_MOVE_TOL_DEFAULT    MMNC_DEFAULT_MOVE_TOL
+#define MMNC_MERGE_SPLIT_DEFAULT MMNC_DEFAULT_MERGE_SPLIT
 
 /* ------------------------------------------------------------------------ */
 /* Status codes and errors                                                   */
@@ -271,19 +373,20 @@ typedef enum {
 typedef struct mmnc_read_opts {
     mmnc_format format;  /* default MMNC_FMT_AUTO */
     /* Triplet text: 1-based field numbers of the row key, the column key and
-     * the value (value_field = 0: each line counts 1).  Defaults 1, 2, 3. */
+     * the value (value_field = 0: each line counts 1).  Defaults
+     * MMNC_DEFAULT_ROW_FIELD, MMNC_DEFAULT_COL_FIELD, MMNC_DEFAULT_VALUE_FIELD. */
     int row_field, col_field, value_field;
     char delim;          /* field separator; 0 = any run of spaces/tabs (default; dense tables:
                             detected, see mmnc_data_read) */
-    const char *mat_var; /* MAT: variable to read, default "fea" */
-    int libsvm_zero_based; /* libsvm: feature indices start at 0 (default 0 = 1-based) */
-    int bin_no_verify;   /* binary: skip the section checksums (structure and values are still
-                            checked) (default 0: verify) */
+    const char *mat_var; /* MAT: variable to read (default MMNC_DEFAULT_MAT_VAR) */
+    int libsvm_zero_based; /* libsvm: 1 = feature indices start at 0 (default: at 1) */
+    int bin_no_verify;   /* binary: 1 = skip the section checksums (structure and values are
+                            still checked) (default: verify) */
     int extra_fields;    /* triplets: fields after the last one named above: 0 = a line with
                             them is an error (default: a dense CSV read as triplets must not
                             pass silently), 1 = ignored (MovieLens u.data's timestamp) */
     int header;          /* triplets: the first line that is not blank or a comment names the
-                            columns (CSV/TSV with a header) and is skipped (default 0); dense:
+                            columns (CSV/TSV with a header) and is skipped (default: no); dense:
                             the same as dense_header = 1 */
     int dense_header;    /* dense: 1 = the first line (not blank or a comment) names the columns,
                             -1 = it does not, 0 = decide from the line (default; see
@@ -380,7 +483,7 @@ MMNC_API int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data
 
 /* Read class labels, one per row: a text file with one label per line, or a
  * text file of "id label" pairs (matched to d's row ids when d != NULL), or a
- * MAT file variable (name in mat_var, default "gnd").  A libsvm file gives
+ * MAT file variable (name in mat_var, NULL: MMNC_DEFAULT_LABELS_VAR).  A libsvm file gives
  * the first field of each line.  Labels are arbitrary strings (numbers from
  * a MAT file are formatted with %.17g) mapped to 0..nclasses-1 in order of
  * first appearance among the returned rows; *out has
@@ -598,10 +701,11 @@ MMNC_API int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int 
 typedef struct mmnc_load_opts {
     mmnc_read_opts read; /* how to read the file (mmnc_read_opts_default) */
     int transpose;       /* swap rows and columns after reading (mmnc_data_transpose); not with a
-                            dist, whose parts are row ranges of the file (default 0) */
+                            dist, whose parts are row ranges of the file (default: no) */
     mmnc_valmap map;     /* mmnc_data_map_values (default MMNC_MAP_NONE) */
-    int normalize_rows;  /* mmnc_data_normalize_rows, after the map (default 0) */
-    int drop_empty;      /* drop empty rows and columns last (default 1): mmnc_pmf_build refuses them */
+    int normalize_rows;  /* mmnc_data_normalize_rows, after the map (default: no) */
+    int drop_empty;      /* drop empty rows and columns last (default: yes): mmnc_pmf_build
+                            refuses them */
 } mmnc_load_opts;
 
 MMNC_API void mmnc_load_opts_default(mmnc_load_opts *o);
@@ -678,17 +782,18 @@ MMNC_API int mmnc_components(const mmnc_csr *A, mmnc_int *ncomp, mmnc_int *comp_
 typedef int (*mmnc_progress_fn)(void *ctx, int restart, int iter, double objective);
 
 typedef struct mmnc_embed_opts {
-    mmnc_int dim;        /* d, the number of coordinates per row (default 640, the paper's) */
+    mmnc_int dim;        /* d, the number of coordinates per row (default MMNC_DEFAULT_EMBED_DIM) */
     int keep_trivial;    /* 1: keep the pair sigma = 1, U = sqrt(P_Y), which gives every row
-                            the same coordinate 1 (default 0: drop it) */
-    double sigma_power;  /* scale coordinate j by sigma_j^sigma_power (default 0: unscaled,
-                            the paper's [P_Y]^{-1/2} U) */
-    mmnc_int oversample; /* extra columns of the subspace iteration; < 0: max(20, d/4) (default) */
+                            the same coordinate 1 (default: drop it) */
+    double sigma_power;  /* scale coordinate j by sigma_j^sigma_power (default
+                            MMNC_DEFAULT_EMBED_SIGMA_POWER; 0 is the paper's [P_Y]^{-1/2} U) */
+    mmnc_int oversample; /* extra columns of the subspace iteration; < 0: max(20, d/4) (default
+                            MMNC_DEFAULT_EMBED_OVERSAMPLE) */
     double tol;          /* stop when the singular values change by less than tol (relative to
-                            sigma_1) in an iteration (default 1e-3) */
-    int maxit;           /* at most this many iterations (default 50) */
-    uint64_t seed;       /* of the random start (default 1) */
-    int threads;         /* 0 = OpenMP default */
+                            sigma_1) in an iteration (default MMNC_DEFAULT_EMBED_TOL) */
+    int maxit;           /* at most this many iterations (default MMNC_DEFAULT_EMBED_MAX_ITER) */
+    uint64_t seed;       /* of the random start (default MMNC_DEFAULT_SEED) */
+    int threads;         /* 0 = OpenMP's default (default MMNC_DEFAULT_THREADS) */
     mmnc_progress_fn progress; /* called after each iteration with restart 0, iter its number and,
                             as objective, the change that tol is compared with; nonzero stops
                             the computation (MMNC_ECANCELED, E and sigma not written); in a
@@ -752,10 +857,10 @@ MMNC_API int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sig
  * the relative residual of u as an eigenvector of B' B'^T: 0 for an exact
  * triplet, larger the further u is from one (for a mix of singular
  * vectors, about the relative spread of their sigma^2); coordinate 0 under
- * keep_trivial: 0.  The values settle faster than the vectors: at tol
- * 1e-12 the residuals are still ~1e-7.  A check of the stopping rule, which watches the
- * singular values, not the vectors.  Costs two products with d columns
- * (computed 64 at a time) beyond mmnc_embed's; deterministic for any
+ * keep_trivial: 0.  A check of the stopping rule, which watches the
+ * singular values, not the vectors: the values settle faster than the
+ * vectors, so the residuals can stay well above tol.  Costs two products
+ * with d columns (computed 64 at a time) beyond mmnc_embed's; deterministic for any
  * number of threads; collective under MPI (E holds this rank's rows).
  * Errors: MMNC_EINVAL, MMNC_ENOMEM.
  */
@@ -818,9 +923,9 @@ MMNC_API int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *
 typedef enum {
     MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
     MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
-    MMNC_ALG_INFORMATION = 3 /* the default: exact I(X;Z) with a prior on the cluster sizes
-                                (mmnc_params.size_prior), by sequential single-row moves (the
-                                sequential information bottleneck's, src/cluster/information.c) */
+    MMNC_ALG_INFORMATION = 3 /* exact I(X;Z) with a prior on the cluster sizes
+                                (mmnc_params.size_prior), by sequential single-row moves
+                                (src/cluster/default.c; docs/default.md) */
 } mmnc_algorithm;
 
 typedef enum {
@@ -845,16 +950,6 @@ typedef enum {
     MMNC_REFINE_CHOSEN = 2 /* the kept start, after the selection */
 } mmnc_refine;
 
-/* The size prior of mmnc_params_default (mmnc_params.size_prior): fixed on
- * the development corpora by the rule stated in README, "The default". */
-#define MMNC_SIZE_PRIOR_DEFAULT 7.0
-/* The move tolerance of mmnc_params_default (mmnc_params.move_tol), fixed
- * by the rule stated in README, "The default". */
-#define MMNC_MOVE_TOL_DEFAULT 0.002
-/* The merge-split attempts of mmnc_params_default (mmnc_params.merge_split),
- * fixed by the rule stated in README, "The default". */
-#define MMNC_MERGE_SPLIT_DEFAULT 8
-
 /* mmnc_params.progress (mmnc_progress_fn, declared with the embeddings) is
  * called about once per iteration of a start (restart: its index;
  * objective: the solver's; for the information moves, J from the sums the
@@ -872,85 +967,65 @@ typedef enum {
  * several threads.  In a distributed run every rank must return the same. */
 
 typedef struct mmnc_params {
-    int algorithm;      /* MMNC_ALG_INFORMATION (default), MMNC_ALG_NUCLEAR (the paper's Algorithm 2)
-                           or MMNC_ALG_FROBENIUS (Algorithm 1) */
-    mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default 2) */
-    uint64_t seed;      /* RNG seed (default 1) */
-    int restarts;       /* independent starts (default 8); `select` says which is kept */
-    int init;           /* mmnc_init (default MMNC_INIT_RANDOM, the paper's protocol and the
-                           sequential information bottleneck's).  MMNC_INIT_SPECTRAL cycles
-                           the starts through spectral, k-means++ and random, so that the
-                           starts explore different basins.  Spectral starts reach higher norms,
-                           sometimes by isolating small, nearly disconnected groups of rows
-                           (see README). */
-    int select;         /* mmnc_select (default MMNC_SELECT_OBJECTIVE) */
+    int algorithm;      /* mmnc_algorithm (default MMNC_DEFAULT_ALGORITHM) */
+    mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default MMNC_DEFAULT_K) */
+    uint64_t seed;      /* RNG seed (default MMNC_DEFAULT_SEED) */
+    int restarts;       /* independent starts; `select` says which is kept (default
+                           MMNC_DEFAULT_RESTARTS) */
+    int init;           /* mmnc_init (default MMNC_DEFAULT_INIT).  MMNC_INIT_SPECTRAL cycles the
+                           starts through spectral, k-means++ and random, so that they explore
+                           different basins (docs/default.md, "Starts") */
+    int select;         /* mmnc_select (default MMNC_DEFAULT_SELECT) */
     double select_tol;  /* MMNC_SELECT_PREDICTIVE: the starts whose score G is at least
-                           max G - select_tol |max G| compete on the objective; 0 (default)
-                           keeps the best G alone, a large value is MMNC_SELECT_OBJECTIVE.
-                           The paper's protocol: MMNC_INIT_RANDOM, MMNC_SELECT_OBJECTIVE,
-                           MMNC_REFINE_NONE (mmnc_params_paper). */
-    int max_iter;       /* iteration cap per start (default 300 for Alg. 2, 3000 for Alg. 1,
-                           100 sweeps for the information objective and for refine) */
-    int refine;         /* mmnc_refine: sequential single-row moves that raise the information
-                           objective (as MMNC_ALG_INFORMATION, with size_prior) from the
-                           solver's hard labels; the result's objective is then that one.  Only
-                           for hard solvers (Algorithm 2 without a prescribed P_Z); ignored for
-                           soft results (default MMNC_REFINE_NONE) */
-    double size_prior;  /* gamma >= 0: the information objective (MMNC_ALG_INFORMATION and refine)
-                           maximises J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), H_rows the entropy
-                           of the cluster sizes counted in rows (see src/cluster/information.c): a prior
-                           on the sizes, as in the classification likelihood of a mixture of
-                           multinomials, that keeps large natural groups whole instead of
-                           splitting them into clusters of equal mass.  0 = I(X;Z) alone (the
-                           sequential information bottleneck).  Default MMNC_SIZE_PRIOR_DEFAULT
-                           (see README, "The default") */
+                           max G - select_tol |max G| compete on the objective; 0 keeps the best
+                           G alone (default MMNC_DEFAULT_SELECT_TOL) */
+    int max_iter;       /* iteration cap per start; 0 selects MMNC_DEFAULT_MAX_ITER_NUCLEAR,
+                           _FROBENIUS, _EXACT or _INFORMATION (sweeps, also of refine) by
+                           algorithm (default MMNC_DEFAULT_MAX_ITER) */
+    int refine;         /* mmnc_refine: information moves (with size_prior) from the hard labels
+                           of Algorithm 2 without a prescribed P_Z; the result's objective is then
+                           theirs; ignored for soft results (default MMNC_DEFAULT_REFINE) */
+    double size_prior;  /* gamma >= 0 of the information objective (MMNC_ALG_INFORMATION, refine):
+                           J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), H_rows the entropy of the
+                           cluster sizes in rows; 0 = I(X;Z) alone (docs/default.md, "The
+                           objective") (default MMNC_DEFAULT_SIZE_PRIOR) */
     double tol;         /* Alg. 1: stop when max |W_t - W_{t-1}| < tol or the objective gained
-                           less than tol (relative) over 10 steps (default 1e-6) */
-    double move_tol;    /* information: each start's sweeps (each phase's, see src/cluster/information.c)
-                           stop once a sweep moves fewer than move_tol |Y| rows; the kept start
-                           then goes on until no row moves.  0: every start until no row moves.
-                           The refinements (refine) always go on until no row moves.  Default
-                           MMNC_MOVE_TOL_DEFAULT (see README, "The default") */
+                           less than tol (relative) over 10 steps (default MMNC_DEFAULT_TOL) */
+    double move_tol;    /* information: a start's sweeps (each phase's) stop once one moves fewer
+                           than move_tol |Y| rows; the kept start's then go on until no row moves.
+                           0: every start until no row moves; refine always goes on until then
+                           (default MMNC_DEFAULT_MOVE_TOL) */
     const double *pz;   /* k target marginal, or NULL.  Alg. 2: prescribed P_Z solved by the
                            transportation LP (needs GLPK); Alg. 1: target (NULL = uniform) */
-    double lambda;      /* Alg. 1 marginal penalty; <= 0 selects the default (10) */
-    double step;        /* Alg. 1 step size alpha (paper's Alg. 1, line 7); <= 0 selects the default 1 / lambda */
-    int exact_marginal; /* Alg. 1: enforce W P_Y = P_Z exactly instead of the penalty: ascent by
-                           transportation-LP steps, no lambda or step (needs GLPK) (default 0) */
-    int threads;        /* OpenMP threads; 0 = OpenMP's default */
-    mmnc_progress_fn progress; /* called about once per iteration, or NULL; nonzero stops the run */
+    double lambda;      /* Alg. 1 marginal penalty; <= 0 selects MMNC_DEFAULT_LAMBDA, as
+                           mmnc_params_default does */
+    double step;        /* Alg. 1 step size alpha (paper's Alg. 1, line 7); <= 0 selects
+                           1 / lambda, as mmnc_params_default does */
+    int exact_marginal; /* Alg. 1: hold W P_Y = P_Z exactly, by transportation-LP ascent steps
+                           instead of the penalty; no lambda or step (needs GLPK) (default: no) */
+    int threads;        /* OpenMP threads; 0 = OpenMP's default (default MMNC_DEFAULT_THREADS) */
+    mmnc_progress_fn progress; /* called about once per iteration (above), or NULL; nonzero stops
+                           the run */
     void *progress_ctx;
-    int merge_split;    /* information, k >= 3: after the kept start's polish, at most merge_split
-                           merge-split trials: two clusters whose merge loses little are merged and
-                           the cluster that loses most information about its rows is split in two
-                           at random; from there the trial runs as a start does (phases, guard),
-                           and it is kept if its objective is higher.  Trials come in rounds of two
-                           (the two best pairs, side by side on two threads); a round without a
-                           gain ends the search (src/cluster/information.c); each trial has max_iter
-                           sweeps, and none is made after a start stopped by max_iter.  The
-                           result is again a local optimum of single-row moves.  0: none.  Default MMNC_MERGE_SPLIT_DEFAULT
-                           (see README, "The default") */
+    int merge_split;    /* information, k >= 3: at most this many merge-split trials after the
+                           kept start, in rounds of two, until a round gains nothing; none after
+                           a start stopped by max_iter; 0: none (docs/default.md, "Merge-split
+                           trials") (default MMNC_DEFAULT_MERGE_SPLIT) */
     int agreement;      /* information with size_prior > 0, restarts >= 2, MMNC_SELECT_OBJECTIVE:
-                           whether the agreement rule chooses between the prior and none (1,
-                           default) or the prior always applies (0).  Each start ends with a
-                           prior-free optimum and the prior's partition; the prior is kept only
-                           if the starts' partitions with it agree with one another at least as
-                           well as their prior-free ones do (the mean adjusted Rand index over
-                           the pairs of starts; mmnc_result.agreement_prior, agreement_free).
-                           An objective that fits the data's groups is found again from other
-                           starts; one that works against them (the prior merging groups of
-                           equal standing, or I(X;Z) cutting a large group) ends in different
-                           places from each start.  Otherwise the result is that of size_prior = 0
-                           from the same starts.  See README, "The default" */
+                           1 = the prior is kept only if the starts' partitions with it agree with
+                           one another at least as well as their prior-free optima do (else the
+                           result is that of size_prior = 0 from the same starts); 0 = the prior
+                           always (docs/default.md, "The agreement rule") (default
+                           MMNC_DEFAULT_AGREEMENT) */
 } mmnc_params;
 
-/* The defaults: the information objective with the size prior
- * (MMNC_ALG_INFORMATION, size_prior = MMNC_SIZE_PRIOR_DEFAULT) from 8 random
- * starts, the best objective kept, then merge-split trials (merge_split =
- * MMNC_MERGE_SPLIT_DEFAULT; see README, "The default"). */
+/* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
+ * progress and progress_ctx NULL, exact_marginal off, lambda and step 0
+ * (MMNC_DEFAULT_LAMBDA and 1 / lambda). */
 MMNC_API void mmnc_params_default(mmnc_params *p);
-/* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts,
- * the best nuclear norm kept, no refinement. */
+/* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts
+ * (MMNC_INIT_RANDOM), the best nuclear norm kept (MMNC_SELECT_OBJECTIVE),
+ * no refinement (MMNC_REFINE_NONE); the rest as mmnc_params_default. */
 MMNC_API void mmnc_params_paper(mmnc_params *p);
 
 /* NULL if the parameters are valid for a problem with ny rows, else a
@@ -958,62 +1033,56 @@ MMNC_API void mmnc_params_paper(mmnc_params *p);
 MMNC_API const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
 
 typedef struct mmnc_result {
+    /* The results */
     mmnc_int k, ny;
-    int algorithm;
+    int algorithm;      /* mmnc_algorithm of the run */
     mmnc_int *label;    /* ny: argmax_z P(z|y) (smallest z on ties) */
     double *W;          /* k x ny: P(z|y) at W[y*k + z] */
     mmnc_stats stats;   /* of the returned W */
     double objective;   /* the solver's objective: ||B_{Z,X}||_* (Alg. 2), the penalised
                            ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1), or
                            I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (information, refine) */
-    double lambda, step; /* Alg. 1: the values used */
-    int iterations;     /* of the best start */
-    int converged;      /* the best start met its stopping rule before max_iter */
+    int iterations;     /* of the kept start */
+    int converged;      /* the kept start met its stopping rule before max_iter */
     int best_restart;   /* index of the kept start */
     int restarts;
+    double *restart_objective; /* restarts: the objective each start reached */
+    double seconds;     /* wall time of mmnc_cluster */
+
+    /* Diagnostics: how the result was found; may change between versions */
     int select;         /* the rule that chose best_restart (mmnc_select) */
     int objective_restart; /* the start with the best objective (= best_restart under
                               MMNC_SELECT_OBJECTIVE) */
-    double *restart_objective; /* restarts: objective reached by each start */
-    /* restarts, under MMNC_SELECT_PREDICTIVE (else NULL): each start's leave-one-row-out
-     * predictive information G = max_a sum_{y,x} P(y,x) log(q(x|z(y)) / P(x)), where
-     * q(x|z) = (P(z,x) - P(y,x) + a P(x)) / (P(z) - P(y) + a) is the column distribution of
-     * the other rows of y's cluster (argmax labels), smoothed toward P_X by a pseudo-mass a
-     * of a quarter to 4096 average rows (a grid of factor 4); restart_alpha holds the best a
-     * in average rows.  G estimates I(X;Z) by cross-validation over the rows: a cluster
-     * predicts only with what its rows share.  The rule is in src/cluster/select.c. */
-    double *restart_score, *restart_alpha;
+    double *restart_score, *restart_alpha; /* restarts, under MMNC_SELECT_PREDICTIVE (else NULL):
+                           each start's leave-one-row-out predictive information G, and the
+                           smoothing (in average rows) that gave it (docs/default.md, "The
+                           predictive score") */
     int *restart_init;  /* restarts: the mmnc_init of each start */
+    int *restart_iterations; /* restarts: the iterations of each start */
     int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
     int refine_sweeps;  /* MMNC_REFINE_CHOSEN: sweeps of the refinement */
+    double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
     int polish_sweeps;  /* information with move_tol > 0: sweeps of the kept start after the
                            tolerance stopped it, until no row moved (counted in iterations) */
-    double refined_score; /* MMNC_REFINE_CHOSEN under MMNC_SELECT_PREDICTIVE: the score G after it */
-    int size_prior_kept; /* information moves with size_prior > 0: 1 if the returned clustering is the
-                            prior's partition, 0 if the guard returned the prior-free optimum (the
-                            prior's partition had a lower nuclear norm, or a leave-one-row-out
-                            predictive information not above zero: see src/cluster/information.c), or
-                            the agreement rule the I(X;Z) optimum of size_prior = 0; -1 when no
-                            prior applied */
-    int *restart_iterations;   /* restarts */
-    double seconds;     /* wall time of mmnc_cluster */
+    int size_prior_kept; /* information moves with size_prior > 0: 1 if the result is the prior's
+                            partition, 0 if the guard or the agreement rule refused it
+                            (size_prior_refused), -1 when no prior applied */
+    int size_prior_refused; /* size_prior_kept = 0: why, MMNC_PRIOR_NORM, MMNC_PRIOR_PREDICTIVE or
+                           MMNC_PRIOR_AGREEMENT; else 0 */
     int merge_split_tried, merge_split_kept; /* information with merge_split: the trials made and
                            kept (the objective rose) */
     int merge_split_sweeps; /* their sweeps, the last polish included (counted in iterations) */
-    int size_prior_refused; /* size_prior_kept = 0: why the guard refused the prior's partition,
-                           MMNC_PRIOR_NORM (it lowered the nuclear norm) or MMNC_PRIOR_PREDICTIVE
-                           (its leave-one-row-out predictive information was not above zero)
-                           or MMNC_PRIOR_AGREEMENT (the agreement rule, mmnc_params.agreement:
-                           the whole run then used I(X;Z) alone); else 0 */
-    double agreement_prior, agreement_free; /* the agreement rule (mmnc_params.agreement): the
-                           mean adjusted Rand index between the starts' partitions with the prior
-                           and between their prior-free optima; NAN where the rule did not apply */
+    double agreement_prior, agreement_free; /* the agreement rule: the mean adjusted Rand index
+                           between the starts' partitions with the prior and between their
+                           prior-free optima; NAN where the rule did not apply */
+    double lambda, step; /* Alg. 1: the values used */
 } mmnc_result;
 
-/* mmnc_result.size_prior_refused */
-#define MMNC_PRIOR_NORM 1
-#define MMNC_PRIOR_PREDICTIVE 2
-#define MMNC_PRIOR_AGREEMENT 3
+/* mmnc_result.size_prior_refused (docs/default.md, "The guard") */
+#define MMNC_PRIOR_NORM 1       /* the guard: the prior's partition lowered the nuclear norm */
+#define MMNC_PRIOR_PREDICTIVE 2 /* the guard: its leave-one-row-out predictive information was
+                                   not above zero */
+#define MMNC_PRIOR_AGREEMENT 3  /* the agreement rule: the whole run used I(X;Z) alone */
 
 /*
  * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
@@ -1045,13 +1114,13 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  * (docs/model-format.md gives the file layout: the binary format's
  * conventions, versioned and checksummed).  Everything prediction needs is
  * a function of the learned joint P_{Z,X} = W P_{Y,X}: the out-of-sample
- * rule of each objective is derived in src/model/model.c and in README.  A new
- * row y enters through r(x) = P(x|y), its values on the known columns
+ * rule of each objective is derived in src/model/model.c.  A new row y
+ * enters through r(x) = P(x|y), its values on the known columns
  * normalised, and the rule is the assignment that raises the run's
  * objective most when y is added with a small mass:
  *
- *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE: the
- *     default): label = argmax_z sum_x r(x) log q(x|z), with
+ *   - information moves (MMNC_ALG_INFORMATION, or refine != NONE):
+ *     label = argmax_z sum_x r(x) log q(x|z), with
  *     q(x|z) = (P(z,x) + a P(x)) / (P(z) + a) and a = alpha / train_rows
  *     (the smoothing of the predictive selection, src/cluster/select.c); proba =
  *     the posterior of a mixture of multinomials q(.|z) with weights P_Z,
@@ -1172,16 +1241,21 @@ MMNC_API int mmnc_assignment_max(mmnc_int nr, mmnc_int nc, const double *w, mmnc
 /* ------------------------------------------------------------------------ */
 
 typedef struct mmnc_cooc_opts {
-    int window;          /* context words on each side, 1..1000 (default 5) */
-    int weighting;       /* 0: each pair counts 1; 1: a pair at distance d counts 1/d (default) */
-    mmnc_int min_count;  /* keep words seen at least this often, >= 1 (default 5) */
-    mmnc_int max_vocab;  /* keep at most this many most frequent words; 0 = no limit (default) */
-    int sentences;       /* 1: windows do not cross sentence ends . ! ? (default 1) */
-    int threads;         /* 0 = OpenMP default */
+    int window;          /* context words on each side, 1..MMNC_COOC_WINDOW_MAX (default
+                            MMNC_DEFAULT_COOC_WINDOW) */
+    int weighting;       /* 0: each pair counts 1; 1: a pair at distance d counts 1/d (default
+                            MMNC_DEFAULT_COOC_WEIGHTING) */
+    mmnc_int min_count;  /* keep words seen at least this often, >= 1 (default
+                            MMNC_DEFAULT_COOC_MIN_COUNT) */
+    mmnc_int max_vocab;  /* keep at most this many most frequent words; 0 = no limit (default
+                            MMNC_DEFAULT_COOC_MAX_VOCAB) */
+    int sentences;       /* 1: windows do not cross sentence ends . ! ? (default
+                            MMNC_DEFAULT_COOC_SENTENCES) */
+    int threads;         /* 0 = OpenMP's default (default MMNC_DEFAULT_THREADS) */
     const char *tokens;  /* if not NULL: write the token stream to this file (below) */
-    size_t max_memory;   /* bytes for the pair tables; 0 = no limit (default); else at
-                            least 65536: beyond it, sorted runs go to a temporary file
-                            ("Memory" below) */
+    size_t max_memory;   /* bytes for the pair tables; 0 = no limit (default
+                            MMNC_DEFAULT_COOC_MAX_MEMORY); else at least MMNC_COOC_MEMORY_MIN:
+                            beyond it, sorted runs go to a temporary file ("Memory" below) */
     mmnc_progress_fn progress; /* called after each block of text read (threads x 1 MiB) with
                             restart = the pass (1: the words' counts, 2: the pairs'), iter =
                             the blocks of the pass so far and, as objective, the tokens read
@@ -1262,7 +1336,7 @@ MMNC_API void mmnc_cooc_opts_default(mmnc_cooc_opts *o);
  * byte at offset N": binary input is refused); MMNC_EIO when the temporary
  * file cannot be created, written (a full disk) or read back, the message
  * naming its directory (never a partial result); MMNC_EINVAL for a
- * max_memory below 64 KiB; MMNC_ENOMEM.
+ * max_memory below MMNC_COOC_MEMORY_MIN; MMNC_ENOMEM.
  * Two streaming passes; time O(corpus * window), plus O(P log P) for P
  * pairs spilled; memory O(distinct words + nonzero pairs) per thread (the
  * pairs: at most max_memory when set) plus 1 MB of text per thread, never
@@ -1304,11 +1378,14 @@ typedef struct mmnc_docs_opts {
     int lines;           /* 0: each file is one document (default); 1: each line that is not
                             blank is one, named "FILE:LINE" (LINE 1-based, blank lines counted) */
     double min_df;       /* keep terms in at least this many documents: >= 1 a count (a whole
-                            number), in (0, 1) a fraction of the documents (default 1) */
-    double max_df;       /* keep terms in at most this many documents: <= 1 a fraction (default
-                            1: no limit), > 1 a count (a whole number) */
-    mmnc_int min_count;  /* keep terms seen at least this often in all, >= 1 (default 1) */
-    mmnc_int max_vocab;  /* then keep at most this many, the most frequent; 0 = all (default) */
+                            number), in (0, 1) a fraction of the documents (default
+                            MMNC_DEFAULT_DOCS_MIN_DF) */
+    double max_df;       /* keep terms in at most this many documents: <= 1 a fraction (1: no
+                            limit), > 1 a count (a whole number) (default MMNC_DEFAULT_DOCS_MAX_DF) */
+    mmnc_int min_count;  /* keep terms seen at least this often in all, >= 1 (default
+                            MMNC_DEFAULT_DOCS_MIN_COUNT) */
+    mmnc_int max_vocab;  /* then keep at most this many, the most frequent; 0 = all (default
+                            MMNC_DEFAULT_DOCS_MAX_VOCAB) */
     const char *const *stop_words; /* NULL-terminated words never counted, or NULL (default);
                             each is tokenised like the text (so "Don't" stops "don't"), e.g.
                             mmnc_stop_words_english() */

@@ -20,10 +20,12 @@ purity against reference labels) and ``load`` (a saved model).
 """
 import collections
 import contextlib
+import inspect
 import numbers
 import os
 import pickle
 import shutil
+import string
 import tempfile
 
 import numpy as np
@@ -54,6 +56,28 @@ _ALGORITHMS = {"nuclear": _mmnc.ALG_NUCLEAR, "frobenius": _mmnc.ALG_FROBENIUS,
 _INITS = {"spectral": _mmnc.INIT_SPECTRAL, "kmeans++": _mmnc.INIT_KMEANSPP, "random": _mmnc.INIT_RANDOM}
 _SELECTS = {"predictive": _mmnc.SELECT_PREDICTIVE, "objective": _mmnc.SELECT_OBJECTIVE}
 _REFINES = {"chosen": _mmnc.REFINE_CHOSEN, "each": _mmnc.REFINE_EACH, "none": _mmnc.REFINE_NONE}
+_WEIGHTINGS = {"harmonic": 1, "flat": 0}
+
+# The library's defaults (include/mmnc.h, "Defaults"), read once: the signatures below take
+# theirs from here, so that MMNC() is `mmnc cluster` without options, and the docstrings show
+# them through _fill_doc.
+_DEFAULTS = _mmnc.defaults()
+_P, _COOC, _EMBED = _DEFAULTS["params"], _DEFAULTS["cooc_opts"], _DEFAULTS["embed_opts"]
+
+
+def _name(table, value):
+    """The option name of a library constant (the key of table whose value it is)."""
+    return next(k for k, v in table.items() if v == value)
+
+
+def _fill_doc(obj, **more):
+    """obj's docstring with $name replaced by the default of parameter name of obj (or of its
+    __init__), shown as in Python source, and by the values of more."""
+    if not obj.__doc__:  # python -OO
+        return
+    sig = inspect.signature(obj.__init__ if isinstance(obj, type) else obj)
+    values = {n: repr(p.default).replace("'", '"') for n, p in sig.parameters.items() if p.default is not p.empty}
+    obj.__doc__ = string.Template(obj.__doc__).substitute(values, **more)
 
 
 def _one_blas_thread():
@@ -157,72 +181,74 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     The rows Y of a nonnegative matrix X (n_samples x n_features) are clustered
     into Z by a kernel W = P(z|y) that maximises the mutual information I(X;Z)
-    with a prior on the cluster sizes, by single-row moves (``"information"``,
-    the default; see README, "The default"), ||B_{Z,X}||_* (Algorithm 2 of
-    Qiu, Makur, Zheng 2018; ``algorithm="nuclear"``) or ||B_{Z,X}||_F^2
-    (Algorithm 1, ``"frobenius"``, a soft kernel).  Only the direction of a
-    row counts (P(x|y)) and its total as its weight P(y): scaling a row changes
-    its weight, not its cluster's column profile.  The same options as
-    ``mmnc cluster`` and, for the same ``random_state`` (= ``--seed``), the same
-    labels.
+    with a prior on the cluster sizes, by single-row moves (``"information"``;
+    see README, "The default"), ||B_{Z,X}||_* (Algorithm 2 of Qiu, Makur,
+    Zheng 2018; ``algorithm="nuclear"``) or ||B_{Z,X}||_F^2 (Algorithm 1,
+    ``"frobenius"``, a soft kernel).  Only the direction of a row counts
+    (P(x|y)) and its total as its weight P(y): scaling a row changes its
+    weight, not its cluster's column profile.  The same options and defaults
+    as ``mmnc cluster`` (the library's, include/mmnc.h) and, for the same
+    ``random_state`` (= ``--seed``), the same labels: ``MMNC().fit(X)`` is
+    ``mmnc cluster X``.
 
     Parameters
     ----------
-    n_clusters : int, default 8
+    n_clusters : int, default $n_clusters
         k, at most the number of rows with nonzero mass.
-    algorithm : {"information", "nuclear", "frobenius"}, default "information"
-    init : {"random", "kmeans++", "spectral"}, default "random"
+    algorithm : {"information", "nuclear", "frobenius"}, default $algorithm
+    init : {"random", "kmeans++", "spectral"}, default $init
         "spectral" cycles the starts through spectral, k-means++ and random
         starts (``--init``).
-    n_init : int, default 8
+    n_init : int, default $n_init
         Independent starts (``--restarts``).
-    random_state : int, RandomState or None, default 0
+    random_state : int, RandomState or None, default $random_state
         The library's seed (an int is used as is, like ``--seed``).
     n_jobs : int or None, default None
         OpenMP threads: None or -1 all cores, -2 all but one, n > 0 n threads.
         Results do not depend on it.
-    select : {"objective", "predictive"}, default "objective"
+    select : {"objective", "predictive"}, default $select
         Which start is kept (``--select``).
-    select_tol : float, default 0.0
-    refine : {"none", "chosen", "each"}, default "none"
+    select_tol : float, default $select_tol
+    refine : {"none", "chosen", "each"}, default $refine
         Information moves after Algorithm 2 (``--refine``).
-    size_prior : float, default 7.0
+    size_prior : float, default $size_prior
         The information objective's prior on the cluster sizes
-        (``--size-prior``, ``MMNC_SIZE_PRIOR_DEFAULT``): maximise
+        (``--size-prior``): maximise
         I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes); 0 is I(X;Z)
         alone (the sequential information bottleneck's objective).
-    move_tol : float, default 0.002
-        The information moves' tolerance (``--move-tol``,
-        ``MMNC_MOVE_TOL_DEFAULT``): each start stops once a sweep moves fewer
-        than move_tol of the rows; the kept start then goes on until no row
-        moves.  0 runs every start until no row moves.
-    merge_split : int, default 8
-        Merge-split trials after the kept start (``--merge-split``,
-        ``MMNC_MERGE_SPLIT_DEFAULT``; information objective, k >= 3): merge
-        two close clusters, split the most mixed one, run as a start from
-        there, keep the result if the objective rose; in rounds of two, a
-        round without a gain ends them.  0 turns them off.
-    agreement : bool, default True
+    move_tol : float, default $move_tol
+        The information moves' tolerance (``--move-tol``): each start stops
+        once a sweep moves fewer than move_tol of the rows; the kept start then
+        goes on until no row moves.  0 runs every start until no row moves.
+    merge_split : int, default $merge_split
+        Merge-split trials after the kept start (``--merge-split``;
+        information objective, k >= 3): merge two close clusters, split the
+        most mixed one, run as a start from there, keep the result if the
+        objective rose; in rounds of two, a round without a gain ends them.
+        0 turns them off.
+    agreement : bool, default $agreement
         The agreement rule (``--agreement``; information objective with
         size_prior > 0, n_init >= 2, select="objective"): keep the size prior
         only if the starts' partitions with it agree with one another (mean
         adjusted Rand index over the pairs of starts) at least as well as
         their prior-free optima; else the result is that of size_prior=0.
         False applies the prior always.
-    max_iter : int or None, default None
-        Iterations per start; None is the library's default (300 for
-        Algorithm 2, 3000 for Algorithm 1, 100 sweeps for the information
-        objective).
-    tol : float, default 1e-6
+    max_iter : int or None, default $max_iter
+        Iterations per start; None is the library's default:
+        $max_iter_nuclear for Algorithm 2, $max_iter_frobenius for Algorithm 1
+        ($max_iter_exact with exact_marginal), $max_iter_information sweeps
+        for the information objective.
+    tol : float, default $tol
         Algorithm 1's stopping tolerance.
     target_marginal : array of k floats or None, default None
         P_Z: prescribed for Algorithm 2 (the transportation LP; needs GLPK),
         the target of Algorithm 1's penalty (``--pz``).
     marginal_penalty, step_size : float or None, default None
-        Algorithm 1's lambda and step (``--lambda``, ``--step``).
-    exact_marginal : bool, default False
+        Algorithm 1's lambda and step (``--lambda``, ``--step``); None:
+        $lambda and 1 / lambda.
+    exact_marginal : bool, default $exact_marginal
         Algorithm 1 with W P_Y = P_Z held exactly (``--exact-marginal``).
-    verbose : int or bool, default 0
+    verbose : int or bool, default $verbose
         1 (or True): the progress of a fit on ``sys.stderr`` about once a second
         after the first (the start, its iteration and objective), as
         ``mmnc cluster`` shows it; 2: every 50 ms, and the last iteration
@@ -273,10 +299,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, n_clusters=8, *, algorithm="information", init="random", n_init=8, random_state=0,
-                 n_jobs=None, select="objective", select_tol=0.0, refine="none", size_prior=7.0, move_tol=0.002,
-                 merge_split=8, agreement=True, max_iter=None, tol=1e-6, target_marginal=None, marginal_penalty=None, step_size=None,
-                 exact_marginal=False, verbose=0):
+    def __init__(self, n_clusters=_P["k"], *, algorithm=_name(_ALGORITHMS, _P["algorithm"]),
+                 init=_name(_INITS, _P["init"]), n_init=_P["restarts"], random_state=_P["seed"], n_jobs=None,
+                 select=_name(_SELECTS, _P["select"]), select_tol=_P["select_tol"],
+                 refine=_name(_REFINES, _P["refine"]), size_prior=_P["size_prior"], move_tol=_P["move_tol"],
+                 merge_split=_P["merge_split"], agreement=bool(_P["agreement"]), max_iter=None, tol=_P["tol"],
+                 target_marginal=None, marginal_penalty=None, step_size=None,
+                 exact_marginal=bool(_P["exact_marginal"]), verbose=0):
         self.n_clusters = n_clusters
         self.size_prior = size_prior
         self.move_tol = move_tol
@@ -329,19 +358,21 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
             return int(value)
 
-        def real(name, value, low=0.0):
-            if value is None:
-                return 0.0
-            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= low:
-                raise ValueError(f"{name} must be a finite number > {low}, got {value!r}")
+        def real(name, default=None):
+            """The float of a parameter > 0; None: default (the library's), where there is one."""
+            value = getattr(self, name)
+            if value is None and default is not None:
+                return default
+            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+                raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
             return float(value)
 
         p = dict(k=integer("n_clusters", 1), algorithm=choice("algorithm", _ALGORITHMS),
                  init=choice("init", _INITS), restarts=integer("n_init", 1), select=choice("select", _SELECTS),
                  refine=choice("refine", _REFINES), seed=_seed(self.random_state), threads=_threads(self.n_jobs),
-                 max_iter=0 if self.max_iter is None else integer("max_iter", 1),
-                 tol=real("tol", self.tol), lambda_=real("marginal_penalty", self.marginal_penalty),
-                 step=real("step_size", self.step_size), exact_marginal=int(bool(self.exact_marginal)))
+                 max_iter=_P["max_iter"] if self.max_iter is None else integer("max_iter", 1),
+                 tol=real("tol"), lambda_=real("marginal_penalty", _P["lambda"]),
+                 step=real("step_size", _P["step"]), exact_marginal=int(bool(self.exact_marginal)))
         if not isinstance(self.select_tol, numbers.Real) or not (self.select_tol >= 0):
             raise ValueError(f"select_tol must be a number >= 0, got {self.select_tol!r}")
         p["select_tol"] = float(self.select_tol)
@@ -495,6 +526,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             self.__dict__.update(state)
 
 
+_fill_doc(MMNC, **{"lambda": repr(_DEFAULTS["lambda"])},
+          **{f"max_iter_{alg}": str(n) for alg, n in _DEFAULTS["max_iter"].items()})
+
+
 def _model_bytes(model):
     with tempfile.TemporaryDirectory(prefix="mmnc-") as d:
         path = os.path.join(d, "model")
@@ -518,7 +553,8 @@ def load(path):
 
 # -- co-occurrences, embeddings, scores ------------------------------------
 
-def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_vocab=None, sentences=True,
+def cooc(texts_or_paths, window=_COOC["window"], min_count=_COOC["min_count"], *,
+         weighting=_name(_WEIGHTINGS, _COOC["weighting"]), max_vocab=None, sentences=bool(_COOC["sentences"]),
          input="auto", n_jobs=None, max_memory=None, verbose=False):
     """The word x word co-occurrence matrix of texts or text files (mmnc_cooc_build).
 
@@ -527,13 +563,17 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
     naming an existing file as a file and any other string as text;
     ``"filename"`` and ``"content"`` force one reading.  Texts are written to a
     temporary file, separated by blank lines, which windows never cross (as
-    they never cross the end of a file).  weighting: "harmonic" (a pair at
-    distance d counts 1/d, the default) or "flat"; sentences: windows stop at
-    sentence ends.  max_memory: bytes for the pair counts (at least 65536), beyond
-    which sorted runs are spilled to a temporary file in $TMPDIR and merged (the
-    same matrix, bit for bit); None: no limit.  verbose: the progress (the pass,
-    the tokens read) on ``sys.stderr`` about once a second after the first
-    (True or 1; 2: every 50 ms and the last block).
+    they never cross the end of a file).  window: context words on each side
+    (default $window, at most $window_max); min_count: the fewest occurrences of a
+    vocabulary word (default $min_count); max_vocab: the most words kept, the most
+    frequent (None: no limit); weighting: "harmonic" (a pair at distance d
+    counts 1/d) or "flat" (default $weighting); sentences: windows stop at
+    sentence ends (default $sentences).  max_memory: bytes for the pair counts
+    (at least $memory_min), beyond which sorted runs are spilled to a temporary
+    file in $$TMPDIR and merged (the same matrix, bit for bit); None: no
+    limit.  verbose: the progress (the pass, the tokens read) on
+    ``sys.stderr`` about once a second after the first (True or 1; 2: every
+    50 ms and the last block).
 
     Returns (A, vocab): A a scipy.sparse.csr_matrix (float64 counts), rows and columns in order of decreasing word count, and vocab the
     list of words.  Words of the vocabulary may have empty rows (MMNC and embed
@@ -543,7 +583,7 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
         texts_or_paths = [texts_or_paths]
     if input not in ("auto", "filename", "content"):
         raise ValueError(f"input must be 'auto', 'filename' or 'content', got {input!r}")
-    if weighting not in ("harmonic", "flat"):
+    if weighting not in _WEIGHTINGS:
         raise ValueError(f"weighting must be 'harmonic' or 'flat', got {weighting!r}")
     items = list(texts_or_paths)
     if not items:
@@ -566,7 +606,7 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
                 f.write("\n\n".join(texts))
             paths.append(path)
         nrows, ncols, indptr, indices, data, vocab, _ = _mmnc.cooc(
-            paths, window=window, weighting=1 if weighting == "harmonic" else 0, min_count=min_count,
+            paths, window=window, weighting=_WEIGHTINGS[weighting], min_count=min_count,
             max_vocab=0 if max_vocab is None else max_vocab, sentences=bool(sentences), threads=_threads(n_jobs),
             max_memory=0 if max_memory is None else int(max_memory), verbose=_verbosity(verbose))
     finally:
@@ -577,11 +617,18 @@ def cooc(texts_or_paths, window=5, min_count=5, *, weighting="harmonic", max_voc
     return A, vocab
 
 
-def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol=1e-3, max_iter=50,
-          random_state=1, n_jobs=None, verbose=False):
+def embed(X, d=_EMBED["dim"], *, sigma_power=_EMBED["sigma_power"], keep_trivial=bool(_EMBED["keep_trivial"]),
+          oversample=None, tol=_EMBED["tol"], max_iter=_EMBED["maxit"], random_state=_EMBED["seed"], n_jobs=None,
+          verbose=False):
     """Row embeddings from the DTM (mmnc_embed): E[y] = sigma^power U[y] / sqrt(P_Y(y)).
 
-    X: nonnegative, dense or SciPy sparse.  Returns (E, sigma): E an
+    X: nonnegative, dense or SciPy sparse.  d: the dimensions (default $d);
+    sigma_power: scale coordinate j by sigma_j to this power (default
+    $sigma_power; 0 is unscaled); oversample: extra columns of the subspace
+    iteration (None: max(20, d/4)); tol: stop when the singular values move
+    less than tol, relative, in an iteration (default $tol); max_iter: at most
+    this many iterations (default $max_iter); random_state: the seed of the
+    random start (default $random_state).  Returns (E, sigma): E an
     n_samples x d float64 array, sigma the d singular values used.  Rows with
     no mass get zero vectors (they have no direction); columns with no mass
     are left out.  If the subspace iteration stops at max_iter before tol, a
@@ -604,7 +651,7 @@ def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol
     with _one_blas_thread():
         converged, _, msg = _mmnc.embed(*_arrays(A), E, sigma, dim=d, keep_trivial=bool(keep_trivial),
                                         sigma_power=float(sigma_power),
-                                        oversample=-1 if oversample is None else int(oversample), tol=float(tol),
+                                        oversample=_EMBED["oversample"] if oversample is None else int(oversample), tol=float(tol),
                                         maxit=int(max_iter), seed=_seed(random_state), threads=_threads(n_jobs),
                                         verbose=_verbosity(verbose))
     if not converged:
@@ -615,6 +662,10 @@ def embed(X, d=640, *, sigma_power=0.0, keep_trivial=False, oversample=None, tol
     full = np.zeros((X.shape[0], d))
     full[rows] = E
     return full, sigma
+
+
+_fill_doc(cooc, window_max=str(_DEFAULTS["cooc_window_max"]), memory_min=str(_DEFAULTS["cooc_memory_min"]))
+_fill_doc(embed)
 
 
 Scores = collections.namedtuple("Scores", "acc nmi ari purity coverage overall kacc")

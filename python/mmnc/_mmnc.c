@@ -466,20 +466,24 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
                              "move_tol", "merge_split", "agreement", "verbose", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
-    Py_ssize_t ncols, k = 2, orig_cols = 0;
+    Py_ssize_t ncols, k, orig_cols = 0;
     const char *options = NULL;
-    unsigned long long seed = 1;
-    int algorithm = MMNC_ALG_INFORMATION, restarts = 8, init = MMNC_INIT_RANDOM, select = MMNC_SELECT_OBJECTIVE;
-    int max_iter = 0, refine = MMNC_REFINE_NONE, exact_marginal = 0, threads = 0, want_model = 0, s;
-    int merge_split = MMNC_MERGE_SPLIT_DEFAULT, agreement = 1, verbose = 0;
-    double select_tol = 0.0, tol = 1e-6, lambda = 0.0, step = 0.0, size_prior = MMNC_SIZE_PRIOR_DEFAULT;
-    double move_tol = MMNC_MOVE_TOL_DEFAULT;
+    unsigned long long seed;
+    int algorithm, restarts, init, select, max_iter, refine, exact_marginal, threads, want_model = 0, s;
+    int merge_split, agreement, verbose = 0;
+    double select_tol, tol, lambda, step, size_prior, move_tol;
     csr_view v;
     Py_buffer pzb, corig;
     int have_pz = 0, have_corig = 0;
     cluster_job c;
     job j;
     memset(&c, 0, sizeof c);
+    mmnc_params_default(&c.prm); /* the keywords not given */
+    k = c.prm.k, seed = c.prm.seed, algorithm = c.prm.algorithm, restarts = c.prm.restarts, init = c.prm.init;
+    select = c.prm.select, max_iter = c.prm.max_iter, refine = c.prm.refine, exact_marginal = c.prm.exact_marginal;
+    threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement;
+    select_tol = c.prm.select_tol, tol = c.prm.tol, lambda = c.prm.lambda, step = c.prm.step;
+    size_prior = c.prm.size_prior, move_tol = c.prm.move_tol;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipi", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
@@ -498,7 +502,6 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         if (get_buffer(corig_o, &corig, 'q', ncols, 0, "col_orig") != 0) goto done;
         have_corig = 1;
     }
-    mmnc_params_default(&c.prm);
     c.prm.k = k;
     c.prm.algorithm = algorithm;
     c.prm.seed = seed;
@@ -616,11 +619,14 @@ static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"paths", "window", "weighting", "min_count", "max_vocab", "sentences", "threads",
                              "max_memory", "verbose", NULL};
     PyObject *paths_o, *seq = NULL, *out = NULL, *vocab = NULL, **bytes = NULL;
-    Py_ssize_t n, min_count = 5, max_vocab = 0, max_memory = 0;
-    int window = 5, weighting = 1, sentences = 1, threads = 0, verbose = 0;
+    Py_ssize_t n, min_count, max_vocab, max_memory;
+    int window, weighting, sentences, threads, verbose = 0;
     cooc_job c;
     job j;
     memset(&c, 0, sizeof c);
+    mmnc_cooc_opts_default(&c.o); /* the keywords not given */
+    min_count = c.o.min_count, max_vocab = c.o.max_vocab, max_memory = (Py_ssize_t)c.o.max_memory;
+    window = c.o.window, weighting = c.o.weighting, sentences = c.o.sentences, threads = c.o.threads;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$iinnpini", kwlist, &paths_o, &window, &weighting, &min_count,
                                      &max_vocab, &sentences, &threads, &max_memory, &verbose))
         return NULL;
@@ -645,7 +651,6 @@ static PyObject *py_cooc(PyObject *self, PyObject *args, PyObject *kw)
         c.paths[i] = PyBytes_AS_STRING(bytes[i]);
     }
     c.npaths = (int)n;
-    mmnc_cooc_opts_default(&c.o);
     c.o.window = window;
     c.o.weighting = weighting;
     c.o.min_count = min_count;
@@ -710,16 +715,19 @@ static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "E", "sigma", "dim", "keep_trivial",
                              "sigma_power", "oversample", "tol", "maxit", "seed", "threads", "verbose", NULL};
     PyObject *indptr, *indices, *data, *E_o, *sig_o, *out = NULL;
-    Py_ssize_t ncols, dim = 640, oversample = -1;
-    int keep_trivial = 0, maxit = 50, threads = 0, verbose = 0;
-    double sigma_power = 0.0, tol = 1e-3;
-    unsigned long long seed = 1;
+    Py_ssize_t ncols, dim, oversample;
+    int keep_trivial, maxit, threads, verbose = 0;
+    double sigma_power, tol;
+    unsigned long long seed;
     csr_view v;
     Py_buffer Eb, sb;
     int haveE = 0, haves = 0;
     embed_job c;
     job j;
     memset(&c, 0, sizeof c);
+    mmnc_embed_opts_default(&c.o); /* the keywords not given */
+    dim = c.o.dim, oversample = c.o.oversample, keep_trivial = c.o.keep_trivial, maxit = c.o.maxit;
+    threads = c.o.threads, sigma_power = c.o.sigma_power, tol = c.o.tol, seed = c.o.seed;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOnOO|$npdndiKii", kwlist, &indptr, &indices, &data, &ncols, &E_o,
                                      &sig_o, &dim, &keep_trivial, &sigma_power, &oversample, &tol, &maxit, &seed,
                                      &threads, &verbose))
@@ -729,7 +737,6 @@ static PyObject *py_embed(PyObject *self, PyObject *args, PyObject *kw)
     haveE = 1;
     if (get_buffer(sig_o, &sb, 'd', dim, 1, "sigma") != 0) goto done;
     haves = 1;
-    mmnc_embed_opts_default(&c.o);
     c.o.dim = dim;
     c.o.keep_trivial = keep_trivial;
     c.o.sigma_power = sigma_power;
@@ -794,6 +801,86 @@ done:
 }
 
 /* ------------------------------------------------------------------------ */
+/* Defaults                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* key -> value into d; steals value; -1 on failure (value may be NULL: an error set) */
+static int put(PyObject *d, const char *key, PyObject *value)
+{
+    int rc = value ? PyDict_SetItemString(d, key, value) : -1;
+    Py_XDECREF(value);
+    return rc;
+}
+
+#define PUT_INT(d, s, f) put((d), #f, PyLong_FromLongLong((long long)(s).f))
+#define PUT_FLOAT(d, s, f) put((d), #f, PyFloat_FromDouble((s).f))
+
+/* defaults() -> dict: the library's defaults, from which mmnc/__init__.py
+ * takes the defaults of its signatures: "params", "read_opts",
+ * "embed_opts", "cooc_opts", "docs_opts" (what mmnc_params_default and the
+ * *_opts_default functions fill in), "max_iter" (the caps that max_iter = 0
+ * selects, by algorithm), "lambda" (Algorithm 1's where lambda <= 0) and
+ * cooc's bounds "cooc_window_max", "cooc_memory_min", from mmnc.h's table. */
+static PyObject *py_defaults(PyObject *self, PyObject *unused)
+{
+    mmnc_params p;
+    mmnc_read_opts ro;
+    mmnc_embed_opts eo;
+    mmnc_cooc_opts co;
+    mmnc_docs_opts dc;
+    PyObject *d = PyDict_New(), *prm = PyDict_New(), *rd = PyDict_New(), *em = PyDict_New(),
+             *cc = PyDict_New(), *dd = PyDict_New(), *mi = PyDict_New();
+    int bad = !d || !prm || !rd || !em || !cc || !dd || !mi;
+    mmnc_params_default(&p);
+    mmnc_read_opts_default(&ro);
+    mmnc_embed_opts_default(&eo);
+    mmnc_cooc_opts_default(&co);
+    mmnc_docs_opts_default(&dc);
+    if (!bad)
+        bad = PUT_INT(prm, p, algorithm) || PUT_INT(prm, p, k) || PUT_INT(prm, p, seed) ||
+              PUT_INT(prm, p, restarts) || PUT_INT(prm, p, init) || PUT_INT(prm, p, select) ||
+              PUT_FLOAT(prm, p, select_tol) || PUT_INT(prm, p, max_iter) || PUT_INT(prm, p, refine) ||
+              PUT_FLOAT(prm, p, size_prior) || PUT_FLOAT(prm, p, tol) || PUT_FLOAT(prm, p, move_tol) ||
+              PUT_FLOAT(prm, p, lambda) || PUT_FLOAT(prm, p, step) || PUT_INT(prm, p, exact_marginal) ||
+              PUT_INT(prm, p, threads) || PUT_INT(prm, p, merge_split) || PUT_INT(prm, p, agreement) ||
+              PUT_INT(rd, ro, format) || PUT_INT(rd, ro, row_field) || PUT_INT(rd, ro, col_field) ||
+              PUT_INT(rd, ro, value_field) || PUT_INT(rd, ro, delim) ||
+              put(rd, "mat_var", PyUnicode_FromString(ro.mat_var ? ro.mat_var : "")) ||
+              PUT_INT(rd, ro, libsvm_zero_based) || PUT_INT(rd, ro, bin_no_verify) ||
+              PUT_INT(rd, ro, extra_fields) || PUT_INT(rd, ro, header) || PUT_INT(rd, ro, dense_header) ||
+              PUT_INT(rd, ro, dense_row_names) ||
+              PUT_INT(em, eo, dim) || PUT_INT(em, eo, keep_trivial) || PUT_FLOAT(em, eo, sigma_power) ||
+              PUT_INT(em, eo, oversample) || PUT_FLOAT(em, eo, tol) || PUT_INT(em, eo, maxit) ||
+              PUT_INT(em, eo, seed) || PUT_INT(em, eo, threads) ||
+              PUT_INT(cc, co, window) || PUT_INT(cc, co, weighting) || PUT_INT(cc, co, min_count) ||
+              PUT_INT(cc, co, max_vocab) || PUT_INT(cc, co, sentences) || PUT_INT(cc, co, threads) ||
+              PUT_INT(cc, co, max_memory) ||
+              PUT_INT(dd, dc, lines) || PUT_FLOAT(dd, dc, min_df) || PUT_FLOAT(dd, dc, max_df) ||
+              PUT_INT(dd, dc, min_count) || PUT_INT(dd, dc, max_vocab) || PUT_INT(dd, dc, drop_empty) ||
+              put(mi, "nuclear", PyLong_FromLong(MMNC_DEFAULT_MAX_ITER_NUCLEAR)) ||
+              put(mi, "information", PyLong_FromLong(MMNC_DEFAULT_MAX_ITER_INFORMATION)) ||
+              put(mi, "frobenius", PyLong_FromLong(MMNC_DEFAULT_MAX_ITER_FROBENIUS)) ||
+              put(mi, "exact", PyLong_FromLong(MMNC_DEFAULT_MAX_ITER_EXACT)) ||
+              put(d, "lambda", PyFloat_FromDouble(MMNC_DEFAULT_LAMBDA)) ||
+              put(d, "cooc_window_max", PyLong_FromLong(MMNC_COOC_WINDOW_MAX)) ||
+              put(d, "cooc_memory_min", PyLong_FromLong(MMNC_COOC_MEMORY_MIN)) ||
+              PyDict_SetItemString(d, "params", prm) || PyDict_SetItemString(d, "read_opts", rd) ||
+              PyDict_SetItemString(d, "embed_opts", em) || PyDict_SetItemString(d, "cooc_opts", cc) ||
+              PyDict_SetItemString(d, "docs_opts", dd) || PyDict_SetItemString(d, "max_iter", mi);
+    Py_XDECREF(prm);
+    Py_XDECREF(rd);
+    Py_XDECREF(em);
+    Py_XDECREF(cc);
+    Py_XDECREF(dd);
+    Py_XDECREF(mi);
+    if (bad) {
+        Py_XDECREF(d);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    return d;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Module                                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -802,6 +889,7 @@ static PyMethodDef methods[] = {
     {"cooc", (PyCFunction)(void (*)(void))py_cooc, METH_VARARGS | METH_KEYWORDS, "mmnc_cooc_build"},
     {"embed", (PyCFunction)(void (*)(void))py_embed, METH_VARARGS | METH_KEYWORDS, "mmnc_embed on a CSR matrix"},
     {"evaluate", py_evaluate, METH_VARARGS, "mmnc_evaluate"},
+    {"defaults", py_defaults, METH_NOARGS, "the library's defaults (mmnc.h, \"Defaults\")"},
 #ifdef MMNC_PY_HAVE_MODEL
     {"model_read", py_model_read, METH_VARARGS, "mmnc_model_read(path) -> Model"},
 #endif

@@ -82,7 +82,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     if (s1 == MMNC_OK && prm->refine == MMNC_REFINE_EACH) {
         mmnc_params rp = *prm;
         mmnc_i_run rr = MMNC_I_RUN_INIT;
-        rp.max_iter = 100;
+        rp.max_iter = MMNC_DEFAULT_MAX_ITER_INFORMATION;
         rp.move_tol = 0.0;
         mmnc_i_argmax_labels(k, ny, w, lab);
         s1 = mmnc_i_default_start(c->p, &rp, c->tune, i, lab, w, &rr, NULL, err);
@@ -160,7 +160,7 @@ static int choose_and_refine(const starts *c)
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
         mmnc_i_run run = MMNC_I_RUN_INIT;
-        rp.max_iter = 100;
+        rp.max_iter = MMNC_DEFAULT_MAX_ITER_INFORMATION;
         rp.move_tol = 0.0;
         mmnc_i_argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_default_start(c->p, &rp, c->tune, r->best_restart, c->labels, r->W, &run, NULL, c->err)) !=
@@ -240,11 +240,13 @@ static void normalise(mmnc_params *prm, double *lambda, double *step)
 {
     if (!(prm->algorithm == MMNC_ALG_NUCLEAR && !prm->pz)) prm->refine = MMNC_REFINE_NONE; /* soft results */
     if (prm->max_iter == 0)
-        prm->max_iter = prm->algorithm == MMNC_ALG_NUCLEAR ? 300 : prm->algorithm == MMNC_ALG_INFORMATION ? 100
-                      : prm->exact_marginal ? 100 : 3000;
+        prm->max_iter = prm->algorithm == MMNC_ALG_NUCLEAR       ? MMNC_DEFAULT_MAX_ITER_NUCLEAR
+                      : prm->algorithm == MMNC_ALG_INFORMATION ? MMNC_DEFAULT_MAX_ITER_INFORMATION
+                      : prm->exact_marginal                    ? MMNC_DEFAULT_MAX_ITER_EXACT
+                                                               : MMNC_DEFAULT_MAX_ITER_FROBENIUS;
     *lambda = *step = 0.0;
     if (prm->algorithm == MMNC_ALG_FROBENIUS) {
-        *lambda = prm->lambda > 0 ? prm->lambda : 10.0;
+        *lambda = prm->lambda > 0 ? prm->lambda : MMNC_DEFAULT_LAMBDA;
         *step = prm->step > 0 ? prm->step : 1.0 / *lambda;
     }
 }

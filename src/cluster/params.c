@@ -10,31 +10,33 @@
 
 void mmnc_params_default(mmnc_params *p)
 {
-    memset(p, 0, sizeof *p);
-    p->algorithm = MMNC_ALG_INFORMATION;
-    p->k = 2;
-    p->seed = 1;
-    p->restarts = 8;
-    p->init = MMNC_INIT_RANDOM;
-    p->select = MMNC_SELECT_OBJECTIVE;
-    p->select_tol = 0.0;
-    p->refine = MMNC_REFINE_NONE;
-    p->size_prior = MMNC_SIZE_PRIOR_DEFAULT;
-    p->max_iter = 0; /* per algorithm */
-    p->tol = 1e-6;
-    p->move_tol = MMNC_MOVE_TOL_DEFAULT;
-    p->merge_split = MMNC_MERGE_SPLIT_DEFAULT;
-    p->agreement = 1;
-    p->pz = NULL;
-    p->lambda = 0.0;
-    p->step = 0.0;
-    p->threads = 0;
+    memset(p, 0, sizeof *p); /* pz, exact_marginal, progress: none */
+    p->algorithm = MMNC_DEFAULT_ALGORITHM;
+    p->k = MMNC_DEFAULT_K;
+    p->seed = MMNC_DEFAULT_SEED;
+    p->restarts = MMNC_DEFAULT_RESTARTS;
+    p->init = MMNC_DEFAULT_INIT;
+    p->select = MMNC_DEFAULT_SELECT;
+    p->select_tol = MMNC_DEFAULT_SELECT_TOL;
+    p->refine = MMNC_DEFAULT_REFINE;
+    p->size_prior = MMNC_DEFAULT_SIZE_PRIOR;
+    p->max_iter = MMNC_DEFAULT_MAX_ITER; /* 0: the cap of the algorithm, MMNC_DEFAULT_MAX_ITER_* */
+    p->tol = MMNC_DEFAULT_TOL;
+    p->move_tol = MMNC_DEFAULT_MOVE_TOL;
+    p->merge_split = MMNC_DEFAULT_MERGE_SPLIT;
+    p->agreement = MMNC_DEFAULT_AGREEMENT;
+    p->lambda = 0.0; /* <= 0: MMNC_DEFAULT_LAMBDA */
+    p->step = 0.0;   /* <= 0: 1 / lambda */
+    p->threads = MMNC_DEFAULT_THREADS;
 }
 
 void mmnc_params_paper(mmnc_params *p)
 {
     mmnc_params_default(p);
     p->algorithm = MMNC_ALG_NUCLEAR;
+    p->init = MMNC_INIT_RANDOM; /* the protocol whatever the defaults */
+    p->select = MMNC_SELECT_OBJECTIVE;
+    p->refine = MMNC_REFINE_NONE;
 }
 
 const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)

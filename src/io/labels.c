@@ -33,7 +33,7 @@ int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d, 
 
     if (mmnc_i_mat_sniff(path)) {
         mmnc_int nv;
-        if ((status = mmnc_i_mat_read_vector(path, mat_var ? mat_var : "gnd", &nv, &vec, err)))
+        if ((status = mmnc_i_mat_read_vector(path, mat_var ? mat_var : MMNC_DEFAULT_LABELS_VAR, &nv, &vec, err)))
             goto cleanup;
         MMNC_ALLOC(lab, nv, err, status);
         for (i = 0; i < nv; i++) {

@@ -162,7 +162,7 @@ int mmnc_i_mat_read(const char *path, const char *var, mmnc_data **out, mmnc_err
     if (!out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read: out is NULL");
     *out = NULL;
     if (!path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_read: path is NULL");
-    if (!var || !*var) var = "fea";
+    if (!var || !*var) var = MMNC_DEFAULT_MAT_VAR;
 
     if ((status = mat_open(path, &mat, err)) != MMNC_OK) goto cleanup;
     if (!(mv = mat_var(mat, path, var, err))) {
@@ -281,7 +281,7 @@ int mmnc_i_mat_read_vector(const char *path, const char *var, mmnc_int *n, doubl
     if (!n || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_labels_read: NULL output");
     *n = 0;
     *out = NULL;
-    if (!var || !*var) var = "gnd";
+    if (!var || !*var) var = MMNC_DEFAULT_LABELS_VAR;
     if ((status = mat_open(path, &mat, err)) != MMNC_OK) goto cleanup;
     if (!(mv = mat_var(mat, path, var, err))) {
         status = MMNC_EFORMAT;

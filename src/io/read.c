@@ -879,11 +879,11 @@ void mmnc_read_opts_default(mmnc_read_opts *o)
     if (!o) return;
     memset(o, 0, sizeof *o);
     o->format = MMNC_FMT_AUTO;
-    o->row_field = 1;
-    o->col_field = 2;
-    o->value_field = 3;
+    o->row_field = MMNC_DEFAULT_ROW_FIELD;
+    o->col_field = MMNC_DEFAULT_COL_FIELD;
+    o->value_field = MMNC_DEFAULT_VALUE_FIELD;
     o->delim = 0;
-    o->mat_var = "fea";
+    o->mat_var = MMNC_DEFAULT_MAT_VAR;
     o->libsvm_zero_based = 0;
 }
 
@@ -1031,7 +1031,7 @@ int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tun
         status = mmnc_data_read_bin(path, opts.bin_no_verify ? MMNC_BIN_NO_VERIFY : 0, &d, err);
         if (status) goto cleanup;
     } else if (fmt == MMNC_FMT_MAT) {
-        status = mmnc_i_mat_read(path, opts.mat_var ? opts.mat_var : "fea", &d, err);
+        status = mmnc_i_mat_read(path, opts.mat_var ? opts.mat_var : MMNC_DEFAULT_MAT_VAR, &d, err);
         if (status) goto cleanup;
     }
     if (d->A->nnz == 0) {

@@ -748,14 +748,14 @@ int mmnc_i_svds_progress(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, u
 
 void mmnc_embed_opts_default(mmnc_embed_opts *o)
 {
-    o->dim = 640;
+    o->dim = MMNC_DEFAULT_EMBED_DIM;
     o->keep_trivial = 0;
-    o->sigma_power = 0.0;
-    o->oversample = -1;
-    o->tol = 1e-3;
-    o->maxit = 50;
-    o->seed = 1;
-    o->threads = 0;
+    o->sigma_power = MMNC_DEFAULT_EMBED_SIGMA_POWER;
+    o->oversample = MMNC_DEFAULT_EMBED_OVERSAMPLE;
+    o->tol = MMNC_DEFAULT_EMBED_TOL;
+    o->maxit = MMNC_DEFAULT_EMBED_MAX_ITER;
+    o->seed = MMNC_DEFAULT_SEED;
+    o->threads = MMNC_DEFAULT_THREADS;
     o->progress = NULL;
     o->progress_ctx = NULL;
 }

@@ -56,23 +56,21 @@
 
 #define MAX_WORD 255          /* longer tokens are ignored (bytes of UTF-8) */
 #define CHUNK (1 << 20)       /* bytes of text per thread per block */
-#define MAX_WINDOW 1000
 #define EXACT_WINDOW 18       /* lcm(1..18) = 12252240 < 2^24 */
 #define ROUND_UNITS (1 << 24) /* units of 1/d beyond EXACT_WINDOW */
 #define MAX_LOAD(cap) ((cap) / 10 * 7)
-#define MIN_MEMORY ((size_t)64 << 10) /* smallest max_memory */
 #define MIN_TABLE 256                 /* slots of a pair table, at least */
 
 void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
 {
-    o->window = 5;
-    o->weighting = 1;
-    o->min_count = 5;
-    o->max_vocab = 0;
-    o->sentences = 1;
-    o->threads = 0;
+    o->window = MMNC_DEFAULT_COOC_WINDOW;
+    o->weighting = MMNC_DEFAULT_COOC_WEIGHTING;
+    o->min_count = MMNC_DEFAULT_COOC_MIN_COUNT;
+    o->max_vocab = MMNC_DEFAULT_COOC_MAX_VOCAB;
+    o->sentences = MMNC_DEFAULT_COOC_SENTENCES;
+    o->threads = MMNC_DEFAULT_THREADS;
     o->tokens = NULL;
-    o->max_memory = 0;
+    o->max_memory = MMNC_DEFAULT_COOC_MAX_MEMORY;
     o->progress = NULL;
     o->progress_ctx = NULL;
 }
@@ -935,8 +933,8 @@ int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opt
             return mmnc_i_err(err, MMNC_EINVAL, "standard input cannot be read twice: co-occurrence "
                               "counting reads its files in two passes; give file names");
     }
-    if (o->window < 1 || o->window > MAX_WINDOW)
-        return mmnc_i_err(err, MMNC_EINVAL, "window must be between 1 and %d (got %d)", MAX_WINDOW,
+    if (o->window < 1 || o->window > MMNC_COOC_WINDOW_MAX)
+        return mmnc_i_err(err, MMNC_EINVAL, "window must be between 1 and %d (got %d)", MMNC_COOC_WINDOW_MAX,
                           o->window);
     if (o->weighting != 0 && o->weighting != 1)
         return mmnc_i_err(err, MMNC_EINVAL, "weighting must be 0 (flat) or 1 (harmonic), got %d",
@@ -949,10 +947,10 @@ int mmnc_cooc_build_ex(const char *const *paths, int npaths, const mmnc_cooc_opt
                           INT32_MAX - 1, (long long)o->max_vocab);
     if (o->threads < 0)
         return mmnc_i_err(err, MMNC_EINVAL, "threads must be >= 0 (got %d)", o->threads);
-    if (o->max_memory > 0 && o->max_memory < MIN_MEMORY)
+    if (o->max_memory > 0 && o->max_memory < MMNC_COOC_MEMORY_MIN)
         return mmnc_i_err(err, MMNC_EINVAL,
                           "max_memory must be 0 (no limit) or at least %zu bytes (64 KiB), got %zu",
-                          MIN_MEMORY, o->max_memory);
+                          (size_t)MMNC_COOC_MEMORY_MIN, o->max_memory);
 
     saved = mmnc_i_threads_push(o->threads);
     pushed = 1;

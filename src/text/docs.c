@@ -67,9 +67,10 @@ void mmnc_docs_opts_default(mmnc_docs_opts *o)
 {
     if (!o) return;
     memset(o, 0, sizeof *o);
-    o->min_df = 1;
-    o->max_df = 1;
-    o->min_count = 1;
+    o->min_df = MMNC_DEFAULT_DOCS_MIN_DF;
+    o->max_df = MMNC_DEFAULT_DOCS_MAX_DF;
+    o->min_count = MMNC_DEFAULT_DOCS_MIN_COUNT;
+    o->max_vocab = MMNC_DEFAULT_DOCS_MAX_VOCAB;
 }
 
 /* ------------------------------------------------------------------------ */

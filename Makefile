@@ -10,8 +10,9 @@ DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-d
        python3-dev python3-setuptools python3-numpy python3-scipy python3-sklearn python3-pytest
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO = $(BUILD)/demo
+PREFIX ?= /usr/local
 
-.PHONY: all deps bench-deps bench-tools demo check asan fuzz bench clean
+.PHONY: all deps bench-deps bench-tools demo check install asan fuzz bench clean
 
 all: $(BUILD)/Makefile
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
@@ -37,6 +38,11 @@ demo: all
 
 check: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The binaries, libmmnc (shared and static), mmnc.h, mmnc.pc and the man
+# pages under PREFIX (make install PREFIX=$$HOME/.local).
+install: all
+	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan:

@@ -693,7 +693,12 @@ MMNC_API int mmnc_data_drop_empty_dist(mmnc_data *d, const mmnc_dist *dist, mmnc
  * digests are summed with dist->isum), so pass the dist of the job, or NULL
  * to hash every block locally.  Other formats are read whole and sliced
  * (memory O(file) per process while reading).  Collective when dist is
- * given. */
+ * given: before any other collective the ranks agree on what they read
+ * (how, rows, columns, nonzeros and a checksum: the binary header's, or an
+ * XXH64 of the parsed matrix), so a rank that cannot read the file, or
+ * reads another file under the same path, makes every rank return
+ * MMNC_EIO / MMNC_EFORMAT with a message naming the file and the ranks,
+ * never a hang or a mixed result. */
 MMNC_API int mmnc_data_read_part(const char *path, const mmnc_read_opts *o, int part, int nparts,
                         const mmnc_dist *dist, mmnc_data **out, mmnc_int *y0, mmnc_err *err);
 

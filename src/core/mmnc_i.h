@@ -256,6 +256,21 @@ static inline void mmnc_i_disum(const mmnc_pmf *p, int64_t *x, mmnc_int n)
  * MMNC_OK only if it succeeded everywhere; a rank that succeeded gets an
  * error naming the first rank that failed. */
 int mmnc_i_agree(const mmnc_dist *dist, int status, mmnc_err *err);
+/* What a rank read of its input, for mmnc_i_agree_input: ranks that read
+ * the same file make the same record. */
+typedef struct mmnc_i_input {
+    int64_t kind;              /* how it was read: 1 a binary matrix (in place), 2 parsed whole */
+    int64_t bytes;             /* the file's size (told, not compared: -1 unknown) */
+    int64_t nrows, ncols, nnz; /* the whole file's */
+    uint64_t sum;              /* a checksum of what was read: the binary header's, or of the data */
+} mmnc_i_input;
+/* mmnc_i_agree for reading path, the first collective after it: every rank
+ * returns MMNC_OK only if every rank read it and made the same record.  A
+ * rank whose read failed keeps its message; the others get it, prefixed
+ * with the rank.  Records that differ are MMNC_EIO on every rank, with one
+ * message naming the file and what rank 0 and the first other rank read.
+ * One allgather of about 1 KB a rank; a no-op without dist or on one rank. */
+int mmnc_i_agree_input(const mmnc_dist *dist, int status, const char *path, const mmnc_i_input *in, mmnc_err *err);
 /* Rows [first, end) of part `part` of `nparts` for a CSR row pointer read
  * through get(i) = rowptr[i] (balanced by nonzeros, see mmnc_data_read_part). */
 void mmnc_i_part_rows(mmnc_int nrows, mmnc_int (*get)(void *ctx, mmnc_int i), void *ctx, int part, int nparts,

@@ -153,7 +153,7 @@ typedef struct rd {
     int fd;
     const unsigned char *map; /* the whole file, or NULL: pread() into bounce */
     size_t maplen;
-    uint64_t size;
+    uint64_t size, hsum;      /* the file's bytes, the header's checksum */
     size_t block;             /* checksum block bytes */
     unsigned char *bounce;    /* one block per thread when not mapped */
     size_t bstride;           /* bytes of a thread's part of bounce: a block, or the largest
@@ -253,6 +253,7 @@ static int open_header(rd *r, mmnc_err *err)
     memset(h + H_CHECKSUM, 0, 8);
     if (mmnc_i_xxh64(h, BIN_HEADER, 0) != sum)
         return rd_err(r, MMNC_EFORMAT, err, "corrupt header (checksum mismatch)");
+    r->hsum = sum;
     fbytes = mmnc_i_get64(h + H_FILE_BYTES);
     if (fbytes > r->size)
         return rd_err(r, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %llu",
@@ -739,20 +740,31 @@ static mmnc_int part_rowptr(void *ctx, mmnc_int i)
     return p ? (mmnc_int)mmnc_i_get64(p) : -1; /* a read error shows as an invalid rowptr below */
 }
 
+/* Blocks of the largest section present (the slots verify_shared needs). */
+static uint64_t max_blocks(const rd *r)
+{
+    uint64_t most = 1;
+    for (int k = 0; k < SEC_USED; k++) {
+        uint64_t nb = (r->s[k].bytes + r->block - 1) / r->block;
+        if (r->s[k].off && nb > most) most = nb;
+    }
+    return most;
+}
+
 /* The checksums of every section present, the blocks shared among the
  * ranks of dist (each hashes a contiguous share; the digests are combined
- * by an integer sum of otherwise-zero slots).  Same verdict on every rank. */
-static int verify_shared(rd *r, const mmnc_dist *dist, mmnc_err *err)
+ * by an integer sum of otherwise-zero slots).  Same verdict on every rank,
+ * if every rank has the same header (agreed before) and enters: bh, of
+ * max_blocks(r) slots, is allocated before the agreement. */
+static int verify_shared(rd *r, const mmnc_dist *dist, int64_t *bh, mmnc_err *err)
 {
     int rank = dist ? dist->rank : 0, size = dist ? dist->size : 1, status = MMNC_OK;
-    int64_t *bh = NULL;
     for (int k = 0; k < SEC_USED; k++) {
         const sec *s = &r->s[k];
         uint64_t nb = (s->bytes + r->block - 1) / r->block, b0, b1;
         int ioerr = 0;
         if (!s->off) continue;
-        mmnc_i_free(bh);
-        MMNC_CALLOC(bh, nb ? nb : 1, err, status);
+        memset(bh, 0, (size_t)nb * sizeof *bh);
         b0 = nb * (uint64_t)rank / (uint64_t)size;
         b1 = nb * (uint64_t)(rank + 1) / (uint64_t)size;
 #pragma omp parallel for schedule(dynamic, 1) reduction(| : ioerr) if (b1 - b0 > 1)
@@ -772,11 +784,9 @@ static int verify_shared(rd *r, const mmnc_dist *dist, mmnc_err *err)
                             "checksum mismatch in the %s section (bytes %llu to %llu): the file is corrupt%s",
                             SEC_NAME[k], (unsigned long long)s->off, (unsigned long long)(s->off + s->bytes),
                             ioerr ? " or could not be read" : "");
-            goto cleanup;
+            break;
         }
     }
-cleanup:
-    mmnc_i_free(bh);
     return status;
 }
 
@@ -846,21 +856,32 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
     mmnc_int first = 0, end = 0, e0, e1, m;
     mmnc_data *d = NULL;
     unsigned char *buf = NULL;
+    int64_t *bh = NULL;
+    mmnc_i_input in;
 
     memset(&r, 0, sizeof r);
     r.fd = -1;
-    *out = NULL;
-    if (!MMNC_I_HOST_LITTLE)
-        return mmnc_i_err(err, MMNC_EUNSUP, "%s: binary matrices need a little-endian machine", path);
     r.path = path;
     r.verify = !(flags & MMNC_BIN_NO_VERIFY);
-    /* the header is the same on every rank: its errors are everyone's */
-    if ((status = open_header(&r, err)) != MMNC_OK) goto cleanup;
-    if (!(flags & MMNC_BIN_NO_MMAP) && (uint64_t)(size_t)r.size == r.size) {
+    *out = NULL;
+    if (!MMNC_I_HOST_LITTLE)
+        status = mmnc_i_err(err, MMNC_EUNSUP, "%s: binary matrices need a little-endian machine", path);
+    else status = open_header(&r, err);
+    if (status == MMNC_OK && !(flags & MMNC_BIN_NO_MMAP) && (uint64_t)(size_t)r.size == r.size) {
         void *mp = mmap(NULL, (size_t)r.size, PROT_READ, MAP_PRIVATE, r.fd, 0);
         if (mp != MAP_FAILED) r.map = mp, r.maplen = (size_t)r.size;
     }
-    if (r.verify && (status = verify_shared(&r, dist, err)) != MMNC_OK) goto cleanup;
+    if (status == MMNC_OK && r.verify && !(bh = mmnc_i_calloc((size_t)max_blocks(&r), sizeof *bh)))
+        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory"); /* not MMNC_CALLOC: agreed below */
+    /* Every rank must have opened the same file (its header's checksum
+     * covers the sections'), else the collective checks below would not
+     * match: the first rank that cannot open it, or a header that differs
+     * from rank 0's, ends the read on every rank. */
+    in = (mmnc_i_input){1, (int64_t)r.size, r.nrows, r.ncols, r.nnz, r.hsum};
+    if ((status = mmnc_i_agree_input(dist, status, path, &in, err)) != MMNC_OK) goto cleanup;
+    if (r.verify && (status = verify_shared(&r, dist, bh, err)) != MMNC_OK) goto cleanup;
+    mmnc_i_free(bh);
+    bh = NULL;
 
     /* from here on, errors are this rank's own (the caller agrees on them) */
     MMNC_ALLOC(buf, r.block, err, status);
@@ -942,6 +963,7 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
 cleanup:
     if (r.map) munmap((void *)r.map, r.maplen);
     if (r.fd >= 0) close(r.fd);
+    mmnc_i_free(bh);
     mmnc_i_free(buf);
     mmnc_data_free(d);
     return status;

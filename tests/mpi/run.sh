@@ -216,6 +216,59 @@ printf '\x7f' | dd of=damaged.bin bs=1 seek=$((size - 100)) conv=notrunc status=
 expect_fail corrupt "checksum mismatch" "${RUN[@]}" -np 4 "$MPI" cluster -q -o corrupt damaged.bin -k 3
 expect_fail missing "cannot open" "${RUN[@]}" -np 2 "$MPI" cluster -q -o missing nothere.bin -k 3
 expect_fail stdin "standard input reaches rank 0 only" "${RUN[@]}" -np 2 "$MPI" cluster -q -o stdin - -k 3 </dev/null
+# Ranks that do not read the same input: rank r runs in a directory of its
+# own (one application context a rank, -wdir), where the file is another
+# one, or missing.  The ranks agree on what they read before any
+# collective, so the job must end by itself within seconds, exit non-zero,
+# name the file on every rank (whichever rank failed: the job may end
+# before one rank's lines reach the terminal), and write nothing: never a
+# hang, never a clustering of rows from two files.
+STOP=60 # seconds; these jobs take about one
+ranks_fail() { # NAME PATTERN FILE DIR... (rank r in DIR number r)
+    local name=$1 pat=$2 file=$3 d r rc n=0 apps=() before=$fails
+    shift 3
+    for d in "$@"; do
+        apps+=(: -np 1 -wdir "$W/$d" "$MPI" cluster -q -t 1 -o "$W/$name" "$file" -k 3)
+        n=$((n + 1))
+    done
+    timeout "$STOP" "${RUN[@]}" "${apps[@]:1}" >/dev/null 2>"$name.err"
+    rc=$?
+    if [ $rc = 124 ]; then fail "$name: the job hung (still running after $STOP s)"; return; fi
+    [ $rc != 0 ] || fail "$name: exit status 0"
+    grep -q -- "$pat" "$name.err" || fail "$name: no '$pat' in: $(grep mmnc "$name.err" | head -3)"
+    for ((r = 0; r < n; r++)); do
+        grep -q -- "\[rank $r of $n\]: .*$file" "$name.err" || fail "$name: rank $r does not name $file"
+    done
+    [ -z "$(find . -name "$name.*" ! -name "$name.err")" ] || fail "$name: output files left behind"
+    [ $fails = "$before" ] && echo "ok: $name ($n ranks) fails cleanly"
+}
+mkdir -p r600 r700 rval none mixed
+"$MMNC" generate --rows 600 --cols 200 -k 3 --draws 10 --seed 1 -q -o r600/in.mtx || exit 1
+"$MMNC" generate --rows 700 --cols 200 -k 3 --draws 10 --seed 2 -q -o r700/in.mtx || exit 1
+for d in r600 r700; do
+    "$MMNC" convert -q $d/in.mtx $d/in.bin || exit 1
+    awk '/^%/ { next } !h { h = 1; next } { print "r" $1, "c" $2, $3 }' $d/in.mtx >$d/in.txt
+done
+# the same shape and ids, one value changed: only the checksum tells
+awk '{ if (NR == 100) $3 += 1; print }' r600/in.txt >rval/in.txt
+cp r700/in.mtx mixed/in.bin # Matrix Market under the binary's name
+ranks_fail bin_missing_2 "in.bin: cannot open" in.bin r600 none
+ranks_fail bin_missing_3 "in.bin: cannot open" in.bin r600 r600 none
+ranks_fail bin_differ_2 "in.bin: rank 1 read a binary matrix of 700 rows.* but rank 0 read a binary matrix of 600 rows" \
+    in.bin r600 r700
+ranks_fail bin_differ_3 "in.bin: rank 2 read a binary matrix of 700 rows.* every rank must see the same input" \
+    in.bin r600 r600 r700
+ranks_fail bin_text_3 "in.bin: rank 1 read 700 rows.* but rank 0 read a binary matrix of 600 rows" in.bin r600 mixed r600
+ranks_fail mtx_missing_2 "in.mtx: cannot open" in.mtx r600 none
+ranks_fail mtx_missing_3 "in.mtx: cannot open" in.mtx none r600 r600
+ranks_fail mtx_differ_2 "in.mtx: rank 1 read 700 rows.* but rank 0 read 600 rows" in.mtx r600 r700
+ranks_fail mtx_differ_3 "in.mtx: rank 1 read 600 rows.* but rank 0 read 700 rows" in.mtx r700 r600 r700
+ranks_fail txt_missing_2 "in.txt: cannot open" in.txt none r600
+ranks_fail txt_missing_3 "in.txt: cannot open" in.txt r600 none r600
+ranks_fail txt_differ_2 "in.txt: rank 1 read 700 rows.* but rank 0 read 600 rows" in.txt r600 r700
+ranks_fail txt_value_3 "in.txt: rank 2 read \(600 rows, 200 columns, [0-9]* nonzeros\) (.*) but rank 0 read \1" \
+    in.txt r600 r600 rval
+
 # One rank runs out of memory in the middle of the solver while the other
 # waits in a collective (k = 5000 needs about 3 GB per rank; rank 1 gets 2 GB
 # of address space, enough for Open MPI or MPICH itself): the job must end.

@@ -41,7 +41,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *what;
 } commands[] = {
-    {"cluster", cmd_cluster, "learn a clustering P_{Z|Y} (Algorithm 1 or 2 of the paper)"},
+    {"cluster", cmd_cluster, "learn a clustering P_{Z|Y}: the default (I(X;Z) with a size prior), Algorithm 1 or 2"},
     {"predict", cmd_predict, "assign new rows to the clusters of a saved model (cluster --save-model)"},
     {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
     {"sweep", cmd_sweep, "the objective against k, with a suggested k and a plot (model selection)"},
@@ -103,8 +103,9 @@ static void usage(FILE *fp)
     fprintf(fp, "mmnc %s -- probabilistic clustering by maximal matrix norm couplings\n\n"
                 "Usage: mmnc COMMAND [options] ...\n\nCommands:\n", MMNC_VERSION_STRING);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].what);
-    fprintf(fp, "\n'mmnc COMMAND --help' lists the options of a command and their defaults.\n");
+        fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].what);
+    fprintf(fp, "\n'mmnc COMMAND --help' (or 'mmnc help COMMAND') lists the options of a command and their\n"
+                "defaults; 'man mmnc-COMMAND' after make install.\n");
 }
 
 int main(int argc, char **argv)
@@ -113,6 +114,15 @@ int main(int argc, char **argv)
     openblas_set_num_threads(1);
     if (!screen_env_ok()) return CLI_EXIT_USAGE;
     if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "help") && argc >= 3) { /* mmnc help CMD: CMD's own help */
+        static char help_opt[] = "--help";
+        char *hargv[3] = {argv[2], help_opt, NULL};
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(argv[2], commands[i].name)) return commands[i].fn(2, hargv);
+        fprintf(stderr, "mmnc: unknown command '%s'\n", argv[2]);
         usage(stderr);
         return CLI_EXIT_USAGE;
     }

@@ -210,6 +210,18 @@ expect_rc 2
 expect_err "unknown command 'frobnicate'"
 end
 
+begin "mmnc help cluster -> the help of cluster, exit 0"
+run help cluster
+expect_rc 0
+expect_out "^Usage: mmnc cluster"
+end
+
+begin "mmnc help frobnicate -> unknown command, exit 2"
+run help frobnicate
+expect_rc 2
+expect_err "unknown command 'frobnicate'"
+end
+
 for c in cluster predict eval info cooc docs sweep generate; do
     begin "mmnc $c --help mentions every long option and defaults"
     run "$c" --help

@@ -675,13 +675,31 @@ coverage, overall and k-accuracy against the as many largest classes as there ar
 
 
 def evaluate(labels, truth):
-    """Score predicted labels against truth (any hashable labels; -1 counts as one more cluster): a Scores tuple."""
+    """Score predicted labels against truth: a Scores tuple.
+
+    Labels and classes are any hashable values, except that a predicted label
+    -1 is an unassigned row, not a cluster: the -1 that ``MMNC.fit`` gives a
+    row with no mass, that ``predict`` gives a row with no known column, and
+    that scikit-learn's DBSCAN and HDBSCAN give noise.  An unassigned row has
+    no cluster to be scored in, so labels holding -1 are refused (ValueError,
+    as ``mmnc eval`` refuses cluster -1): score the assigned rows explicitly,
+    ``keep = labels >= 0; evaluate(labels[keep], truth[keep])``, and report
+    the share left out beside the scores.  In truth, -1 is a class like any
+    other (libsvm's binary classes are -1 and +1).
+    """
     labels = np.asarray(labels).ravel()
     truth = np.asarray(truth).ravel()
     if labels.shape != truth.shape:
         raise ValueError(f"labels ({labels.size}) and truth ({truth.size}) differ in length")
     if labels.size == 0:
         raise ValueError("evaluate: no labels")
+    unassigned = int(np.count_nonzero(labels == -1)) if labels.dtype.kind in "iufcbO" else 0
+    if unassigned:
+        raise ValueError(
+            f"evaluate: {unassigned} of {labels.size} predicted labels are -1 (unassigned): a row with no "
+            f"mass, or DBSCAN's noise, has no cluster to be scored in; score the assigned rows explicitly with "
+            f"keep = labels >= 0; evaluate(labels[keep], truth[keep]), and report the "
+            f"{unassigned / labels.size:.1%} left out")
     pred = np.unique(labels, return_inverse=True)[1].astype(np.int64)
     ref = np.unique(truth, return_inverse=True)[1].astype(np.int64)
     r = _mmnc.evaluate(np.ascontiguousarray(pred), np.ascontiguousarray(ref))

@@ -20,6 +20,7 @@ purity against reference labels) and ``load`` (a saved model).
 """
 import collections
 import contextlib
+import errno
 import inspect
 import numbers
 import os
@@ -559,11 +560,14 @@ def cooc(texts_or_paths, window=_COOC["window"], min_count=_COOC["min_count"], *
     """The word x word co-occurrence matrix of texts or text files (mmnc_cooc_build).
 
     texts_or_paths: a sequence (or one item) of file names (plain, gzip or xz
-    text) or texts.  ``input="auto"`` takes an ``os.PathLike`` or a string
-    naming an existing file as a file and any other string as text;
-    ``"filename"`` and ``"content"`` force one reading.  Texts are written to a
-    temporary file, separated by blank lines, which windows never cross (as
-    they never cross the end of a file).  window: context words on each side
+    text) or texts, told apart by their form, never by whether a file
+    exists: an ``os.PathLike`` is a file name; with ``input="auto"`` a str
+    (or bytes) with a line break ("\\n" or "\\r") is a text and one without is
+    a file name, so a text of one line needs ``input="content"``;
+    ``"filename"`` and ``"content"`` read every str one way.  A file name
+    that names no file raises FileNotFoundError naming it.  Texts are written
+    to a temporary file, separated by blank lines, which windows never cross
+    (as they never cross the end of a file).  window: context words on each side
     (default $window, at most $window_max); min_count: the fewest occurrences of a
     vocabulary word (default $min_count); max_vocab: the most words kept, the most
     frequent (None: no limit); weighting: "harmonic" (a pair at distance d
@@ -590,14 +594,20 @@ def cooc(texts_or_paths, window=_COOC["window"], min_count=_COOC["min_count"], *
         raise ValueError("cooc: no text or file given")
     paths, texts = [], []
     for item in items:
-        is_path = isinstance(item, os.PathLike) or input == "filename" or (
-            input == "auto" and isinstance(item, (str, bytes)) and "\n" not in str(item) and os.path.isfile(item))
-        if is_path:
-            paths.append(os.fsdecode(item))
-        elif isinstance(item, (str, bytes)):
-            texts.append(item if isinstance(item, str) else item.decode("utf-8", "surrogateescape"))
-        else:
+        if not isinstance(item, (str, bytes, os.PathLike)):
             raise TypeError(f"cooc: expected file names or texts, got {type(item).__name__}")
+        # The rule is one of form, never of whether a file happens to exist: a missing file
+        # name read as a text would add its words to the vocabulary without a word of warning.
+        if input == "filename" or isinstance(item, os.PathLike) or (
+                input == "auto" and not any(c in item for c in (("\n", "\r") if isinstance(item, str)
+                                                                else (b"\n", b"\r")))):
+            if not os.path.exists(item):
+                raise FileNotFoundError(errno.ENOENT, "mmnc.cooc: no such file (a str without a line break is "
+                                        "a file name; pass texts of one line with input='content')",
+                                        os.fspath(item))
+            paths.append(os.fsdecode(item))
+        else:
+            texts.append(item if isinstance(item, str) else item.decode("utf-8", "surrogateescape"))
     tmpdir = tempfile.mkdtemp(prefix="mmnc-cooc-") if texts else None
     try:
         if texts:

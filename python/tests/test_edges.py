@@ -45,3 +45,30 @@ def test_evaluate_unassigned_rows_agrees_with_cli(tmp_path, cli):
     out = run(cli, "eval", pred, truth)
     assert out.returncode == 1 and out.stdout == ""
     assert "cluster -1 (unassigned)" in out.stderr and "p.labels.tsv:2" in out.stderr
+
+
+# -- cooc: a file name that names no file is an error, not a text ----------------
+
+def test_cooc_missing_path_is_an_error(tmp_path, monkeypatch):
+    """mmnc.cooc([existing, 'typo.txt']) read the missing name as a text: the vocabulary gained
+    'typo'.  A str without a line break is a file name, and a missing one is FileNotFoundError
+    naming it; a text of one line is passed with input='content'."""
+    path = tmp_path / "t.txt"
+    path.write_text("the cat sat on the mat\nthe dog sat on the log\n")
+    monkeypatch.chdir(tmp_path)
+    for item in ("typo.txt", tmp_path / "typo.txt", str(tmp_path / "typo.txt")):
+        with pytest.raises(FileNotFoundError, match="typo.txt") as e:
+            mmnc.cooc([str(path), item], window=2, min_count=1)
+        assert e.value.filename == os.fspath(item)
+        assert "input='content'" in str(e.value)
+    with pytest.raises(FileNotFoundError, match="typo.txt"):
+        mmnc.cooc(["typo.txt"], input="filename")
+    # one-line texts: input="content"; a text with a line break is a text as before
+    A, vocab = mmnc.cooc(["alpha beta alpha"], window=2, min_count=1, input="content")
+    B, vocab_b = mmnc.cooc(["alpha beta alpha\n"], window=2, min_count=1)
+    assert vocab == vocab_b == ["alpha", "beta"] and (A != B).nnz == 0
+    with pytest.raises(FileNotFoundError, match="alpha beta alpha"):
+        mmnc.cooc(["alpha beta alpha"], window=2, min_count=1)
+    # a file and a text in one call
+    C, vocab_c = mmnc.cooc([path, "alpha beta alpha\n"], window=2, min_count=1)
+    assert "alpha" in vocab_c and "cat" in vocab_c and "typo" not in vocab_c

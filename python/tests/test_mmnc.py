@@ -131,7 +131,7 @@ def test_canonical_csr_is_not_copied():
     assert np.shares_memory(indices, S.indices) and np.shares_memory(indptr, S.indptr)
     assert np.shares_memory(data, S.data)
     # and through fit's validation too
-    indptr, indices, data, _ = mmnc._arrays(mmnc.MMNC(3)._check_X(S, reset=True))
+    indptr, indices, data, _ = mmnc._arrays(mmnc.MMNC(3)._check_X(S, reset=True)[0])
     assert np.shares_memory(indices, S.indices) and np.shares_memory(data, S.data)
 
 

@@ -45,7 +45,9 @@ static void usage(FILE *fp)
             "  -h, --help       show this help and exit\n"
             "\n"
             "Items of TRUTH without a prediction are excluded (their number is printed on\n"
-            "stderr).  Exit status: 0 success, 1 bad input, 2 usage error.\n");
+            "stderr).  An item of PRED with cluster -1 (unassigned: 'mmnc predict' gives it\n"
+            "to a row with no known column) is refused: it has no cluster to be scored in.\n"
+            "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
 /* ---- a string -> index hash map ----------------------------------------- */
@@ -250,6 +252,18 @@ static int read_pred(const char *path, pred_file *p)
         *f3++ = '\0';
         errno = 0;
         k = strtoll(f2, &end, 10);
+        if (k == -1 && end != f2 && *end == '\0') {
+            /* An unassigned row ('mmnc predict' gives -1 to a row with no
+             * known column) is no cluster: scoring it as one would count it
+             * right when it is alone in its class. */
+            rc = cli_fail(CMD,
+                          "%s:%lld: item '%s' has cluster -1 (unassigned): it has no cluster to "
+                          "be scored in; score the assigned items explicitly (e.g. "
+                          "awk -F'\\t' '$2 != -1' %s > assigned.tsv) and report how many were "
+                          "left out",
+                          path, lineno, line, path);
+            goto cleanup;
+        }
         if (end == f2 || *end != '\0' || errno == ERANGE || k < 1) {
             rc = cli_fail(CMD, "%s:%lld: expected a cluster number >= 1, got '%s'", path,
                           lineno, f2);

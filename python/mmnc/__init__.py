@@ -20,6 +20,7 @@ purity against reference labels) and ``load`` (a saved model).
 """
 import collections
 import contextlib
+import errno
 import inspect
 import numbers
 import os
@@ -27,6 +28,7 @@ import pickle
 import shutil
 import string
 import tempfile
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -37,9 +39,9 @@ from ._mmnc import MmncError
 __version__ = _mmnc.version
 __all__ = ["MMNC", "MmncError", "Scores", "cooc", "embed", "evaluate", "load", "__version__"]
 
-try:  # scikit-learn is optional: its base classes and validation when present
+try:  # scikit-learn is optional: its base classes and public validation functions when present
     from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
-    from sklearn.utils.validation import check_is_fitted, check_non_negative
+    from sklearn.utils.validation import check_array, check_is_fitted, check_non_negative
 
     _SKLEARN = True
 except ImportError:  # pragma: no cover - exercised only without scikit-learn
@@ -176,6 +178,54 @@ def _validate_nonsklearn(X):
     return X
 
 
+def _feature_names(X):
+    """The column names of a DataFrame X by scikit-learn's rule: an object array when every name is
+    a str; None when none is (a RangeIndex, say) or X has no columns; TypeError when some are."""
+    columns = getattr(X, "columns", None)
+    if columns is None or isinstance(X, np.ndarray) or sp.issparse(X):
+        return None
+    names = np.asarray(list(columns), dtype=object)
+    is_str = [isinstance(n, str) for n in names]
+    if names.size and all(is_str):
+        return names
+    if any(is_str):
+        kinds = sorted({type(n).__name__ for n in names})
+        raise TypeError(f"X's column names are of the types {kinds}: they are names only when all are str "
+                        f"(X.columns = X.columns.astype(str) makes them so); mixed, they are refused")
+    return None
+
+
+def _check_names(names):
+    """names as an object array of distinct, nonempty str without NUL, the ids a model knows columns by."""
+    names = np.asarray(list(names), dtype=object)
+    first = {}
+    for j, n in enumerate(names):
+        if not isinstance(n, str):
+            raise TypeError(f"column name {j} is a {type(n).__name__}, not a str")
+        if not n or "\0" in n:
+            raise ValueError(f"column name {j} is {'empty' if not n else 'holding a NUL byte'}: "
+                             f"the model knows columns by their names")
+        if first.setdefault(n, j) != j:
+            raise ValueError(f"column name {n!r} is given twice (columns {first[n]} and {j}): "
+                             f"the model knows columns by their names")
+    return names
+
+
+def _positional_ids(ids):
+    """True if a model's column ids are 1-based positions (ids "1", "2", ... increasing, as ``mmnc
+    cluster`` names the columns of data without names), not names."""
+    last = 0
+    for i in ids:
+        if not (i.isascii() and i.isdigit() and i[0] != "0") or int(i) <= last:
+            return False
+        last = int(i)
+    return True
+
+
+def _shown(names, most=20):
+    return " ".join(map(str, names[:most])) + (" ..." if len(names) > most else "")
+
+
 class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     """Clustering of the rows of a co-occurrence matrix by maximal matrix norm couplings.
 
@@ -297,6 +347,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     empty_rows_, empty_columns_ : ndarray of int64
         Rows and columns of X with no mass, left out of the clustering.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str (object)
+        The names of X's columns, when fit had them: a pandas DataFrame
+        whose column names are all str (scikit-learn's rule), or
+        ``columns=``.  Then the model knows its columns by name, as a model
+        of ``mmnc cluster --names`` does (a loaded one has the names of the
+        training columns with mass): ``predict`` matches the columns of new
+        data by name and refuses data without names.  Absent otherwise.
     """
 
     def __init__(self, n_clusters=_P["k"], *, algorithm=_name(_ALGORITHMS, _P["algorithm"]),
@@ -327,23 +384,44 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.exact_marginal = exact_marginal
         self.verbose = verbose
 
-    def _more_tags(self):
+    def _more_tags(self):  # scikit-learn < 1.6; __sklearn_tags__ below for 1.6 and later
         return {"requires_positive_X": True, "preserves_dtype": [np.float64]}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        tags.input_tags.sparse = True
+        if tags.transformer_tags is not None:
+            tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
 
     # -- validation --------------------------------------------------------
 
-    def _check_X(self, X, reset):
+    def _check_X(self, X, reset, columns=None):
+        """X validated as a canonical CSR matrix, and the names of its columns (a DataFrame's str
+        column names, or columns=) or None.  With reset (fit), n_features_in_ and
+        feature_names_in_ are set.  Only public scikit-learn functions: BaseEstimator's
+        _validate_data and its helpers are gone from scikit-learn 1.7."""
+        names = _feature_names(X)
+        if columns is not None:
+            given = _check_names(columns)
+            if names is not None and not np.array_equal(given, names):
+                raise ValueError("columns= and the column names of the DataFrame X differ: give the names once")
+            names = given
         if _SKLEARN:
-            X = self._validate_data(X, accept_sparse="csr", dtype=np.float64, reset=reset)
+            X = check_array(X, accept_sparse="csr", dtype=np.float64, estimator=self, input_name="X")
         else:
             X = _validate_nonsklearn(X)
-            n = X.shape[1]
-            if reset:
-                self.n_features_in_ = n
-            elif getattr(self, "n_features_in_", None) is not None and n != self.n_features_in_:
-                raise ValueError(f"X has {n} features, but MMNC is expecting {self.n_features_in_} features as input")
+        if names is not None and len(names) != X.shape[1]:
+            raise ValueError(f"columns= names {len(names)} columns, but X has {X.shape[1]} columns")
+        if reset:
+            self.n_features_in_ = X.shape[1]
+            if names is not None:
+                self.feature_names_in_ = _check_names(names)
+            elif hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
         check_non_negative(X, "MMNC (input X)")
-        return _csr(X)
+        return _csr(X), names
 
     def _check_params(self):
         def choice(name, table):
@@ -399,16 +477,20 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     # -- fitting -----------------------------------------------------------
 
-    def fit(self, X, y=None):
-        """Cluster the rows of X (dense or SciPy sparse, nonnegative).  y is ignored.
+    def fit(self, X, y=None, *, columns=None):
+        """Cluster the rows of X (dense, SciPy sparse or a DataFrame, nonnegative).  y is ignored.
 
         Rows and columns with no mass are left out, as ``mmnc cluster`` drops
         them: such a row gets label -1 and a zero row in ``row_proba_``.
         Raises ValueError for negative, NaN or infinite values, for X without
         a positive entry, and for n_clusters above the rows with mass.
+        columns: the names of X's columns (as ``mmnc cluster --names``), for a
+        matrix without them (a cooc matrix and its vocabulary); a DataFrame's
+        str column names are taken without it.  With names the model knows its
+        columns by name (``feature_names_in_``); they must be distinct.
         """
         params = self._check_params()
-        X = self._check_X(X, reset=True)
+        X, names = self._check_X(X, reset=True, columns=columns)
         A, rows, cols = _drop_empty(X)
         n_rows = int(rows.sum())
         if A.nnz == 0:
@@ -418,9 +500,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                              f"(n_samples = {n_rows})")
         options = "python: " + " ".join(f"{k}={v!r}" for k, v in sorted(self.get_params().items())
                                         if k != "target_marginal") + f" n_features_in={X.shape[1]}"
+        if names is not None:
+            options += " feature_names=1"  # the model's column ids are names (_from_model)
         with _one_blas_thread():
             r = _mmnc.cluster(*_arrays(A), col_orig=cols, orig_cols=X.shape[1], model=True, options=options,
-                              **params)
+                              col_names=None if names is None else list(names[cols]), **params)
         k = params["k"]
         label = np.frombuffer(r["label"], dtype=np.int64)
         self.labels_ = np.full(X.shape[0], -1, dtype=np.int64)
@@ -458,30 +542,82 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                 "need a library built with src/model/model.c; labels_ and row_proba_ hold the training results")
         return self._model
 
-    def _predict(self, X, proba):
+    def _predict(self, X, proba, columns):
         model = self._require_model()
-        X = self._check_X(X, reset=False)
+        X, names = self._check_X(X, reset=False, columns=columns)
+        if hasattr(self, "feature_names_in_"):
+            names = self._named_columns(model, X, names)
+        else:
+            if getattr(self, "n_features_in_", None) is not None and X.shape[1] != self.n_features_in_:
+                raise ValueError(f"X has {X.shape[1]} features, but MMNC is expecting {self.n_features_in_} "
+                                 f"features as input")
+            if columns is not None:
+                raise ValueError("columns= names X's columns for a model that knows its columns by name; this "
+                                 "MMNC was fitted without column names: its columns are matched by position")
+            if names is not None:  # scikit-learn's warning, and its rule: by position
+                warnings.warn("X has feature names, but MMNC was fitted without feature names", UserWarning,
+                              stacklevel=3)
+                names = None
         labels = np.empty(X.shape[0], dtype=np.int64)
         out = np.empty((X.shape[0], model.k)) if proba else None
-        model.predict(*_arrays(X), labels, out)
+        model.predict(*_arrays(X), labels, out, None if names is None else list(names))
         return labels, out
 
-    def predict(self, X):
+    def _named_columns(self, model, X, names):
+        """The names of X's columns for a model that knows its columns by name, as ``mmnc predict
+        --names`` matches them: refused without names or when none is known, unknown ones said."""
+        if names is None:
+            raise ValueError(
+                f"X has no column names, but this MMNC's columns are named ({_shown(self.feature_names_in_, 3)}; "
+                f"fitted on a DataFrame or with columns=, or saved by mmnc cluster --names): pass X as a pandas "
+                f"DataFrame with those column names, or name X's columns with columns=[...] "
+                f"(columns=model.feature_names_in_ for X's columns in that order).  By position, the model "
+                f"would know none of them and label every row -1")
+        ids = set(model.col_ids)
+        if not any(n in ids for n in names):
+            raise ValueError(f"none of the {len(names)} columns of X is known to the model (X's columns like "
+                             f"{names[0]!r}, the model's like {model.col_ids[0]!r})")
+        seen = set(self.feature_names_in_)  # training columns without mass are known names, and ignored
+        unknown = [n for n in names if n not in seen and n not in ids]
+        if unknown:
+            warnings.warn(f"{len(unknown)} of {X.shape[1]} columns of X are not in the model and are ignored: "
+                          f"{_shown(unknown)}", UserWarning, stacklevel=4)
+        return names
+
+    def predict(self, X, *, columns=None):
         """Cluster of each row of X by the saved model's out-of-sample rule (mmnc_model_predict).
 
-        Columns are matched to the training columns by position (a column
-        that was empty in training is unknown and ignored); a row with no mass
-        on a known column gets -1.
+        A model fitted without column names matches X's columns to the
+        training columns by position (a column that was empty in training is
+        ignored); X must be as wide as the training data.  A model that knows
+        its columns by name (``feature_names_in_``: fitted on a DataFrame or
+        with ``columns=``, or loaded from ``mmnc cluster --names``) matches
+        them by name, as ``mmnc predict --names`` does, in any order: X is a
+        DataFrame with str column names, or any matrix with ``columns=`` the
+        names of its columns (``columns=model.feature_names_in_`` for the
+        training order); X without names is refused (ValueError), since by
+        position no column would be known.  Columns the model does not know
+        are ignored with a UserWarning naming them; none known is a
+        ValueError.  A row with no mass on a known column gets -1.
         """
-        return self._predict(X, False)[0]
+        return self._predict(X, False, columns)[0]
 
-    def predict_proba(self, X):
-        """P(z | row) of each row of X under the model's rule, n x k, rows summing to 1 (zeros for a -1 row)."""
-        return self._predict(X, True)[1]
+    def predict_proba(self, X, *, columns=None):
+        """P(z | row) of each row of X under the model's rule, n x k, rows summing to 1 (zeros for a -1
+        row).  Columns are matched as ``predict`` matches them."""
+        return self._predict(X, True, columns)[1]
 
-    def transform(self, X):
+    def transform(self, X, *, columns=None):
         """The soft assignment P(z | row) of each row of X (predict_proba): n x k."""
-        return self.predict_proba(X)
+        return self.predict_proba(X, columns=columns)
+
+    def fit_predict(self, X, y=None, *, columns=None):
+        """fit(X, columns=columns).labels_."""
+        return self.fit(X, columns=columns).labels_
+
+    def fit_transform(self, X, y=None, *, columns=None):
+        """fit(X, columns=columns).transform(X, columns=columns)."""
+        return self.fit(X, columns=columns).transform(X, columns=columns)
 
     # -- model files and pickling -------------------------------------------
 
@@ -504,9 +640,17 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         est.cluster_marginal_ = np.frombuffer(model.pz, dtype=np.float64).copy()
         est.mutual_information_ = model.mutual_information
         est.objective_ = model.objective
-        for item in model.options.split():  # the width of the training X, if a Python fit wrote the file
+        items = model.options.split()
+        for item in items:  # the width of the training X, if a Python fit wrote the file
             if item.startswith("n_features_in="):
                 est.n_features_in_ = int(item.split("=", 1)[1])
+        # Column ids are names when a Python fit had them, or when they are not the positions
+        # "1", "2", ... that mmnc cluster gives the columns of data without names.
+        python = bool(items) and items[0] == "python:"
+        ids = model.col_ids
+        if ("feature_names=1" in items) if python else not _positional_ids(ids):
+            est.feature_names_in_ = np.asarray(ids, dtype=object)
+            est.n_features_in_ = len(ids)
         return est
 
     def __getstate__(self):
@@ -559,11 +703,14 @@ def cooc(texts_or_paths, window=_COOC["window"], min_count=_COOC["min_count"], *
     """The word x word co-occurrence matrix of texts or text files (mmnc_cooc_build).
 
     texts_or_paths: a sequence (or one item) of file names (plain, gzip or xz
-    text) or texts.  ``input="auto"`` takes an ``os.PathLike`` or a string
-    naming an existing file as a file and any other string as text;
-    ``"filename"`` and ``"content"`` force one reading.  Texts are written to a
-    temporary file, separated by blank lines, which windows never cross (as
-    they never cross the end of a file).  window: context words on each side
+    text) or texts, told apart by their form, never by whether a file
+    exists: an ``os.PathLike`` is a file name; with ``input="auto"`` a str
+    (or bytes) with a line break ("\\n" or "\\r") is a text and one without is
+    a file name, so a text of one line needs ``input="content"``;
+    ``"filename"`` and ``"content"`` read every str one way.  A file name
+    that names no file raises FileNotFoundError naming it.  Texts are written
+    to a temporary file, separated by blank lines, which windows never cross
+    (as they never cross the end of a file).  window: context words on each side
     (default $window, at most $window_max); min_count: the fewest occurrences of a
     vocabulary word (default $min_count); max_vocab: the most words kept, the most
     frequent (None: no limit); weighting: "harmonic" (a pair at distance d
@@ -590,14 +737,20 @@ def cooc(texts_or_paths, window=_COOC["window"], min_count=_COOC["min_count"], *
         raise ValueError("cooc: no text or file given")
     paths, texts = [], []
     for item in items:
-        is_path = isinstance(item, os.PathLike) or input == "filename" or (
-            input == "auto" and isinstance(item, (str, bytes)) and "\n" not in str(item) and os.path.isfile(item))
-        if is_path:
-            paths.append(os.fsdecode(item))
-        elif isinstance(item, (str, bytes)):
-            texts.append(item if isinstance(item, str) else item.decode("utf-8", "surrogateescape"))
-        else:
+        if not isinstance(item, (str, bytes, os.PathLike)):
             raise TypeError(f"cooc: expected file names or texts, got {type(item).__name__}")
+        # The rule is one of form, never of whether a file happens to exist: a missing file
+        # name read as a text would add its words to the vocabulary without a word of warning.
+        if input == "filename" or isinstance(item, os.PathLike) or (
+                input == "auto" and not any(c in item for c in (("\n", "\r") if isinstance(item, str)
+                                                                else (b"\n", b"\r")))):
+            if not os.path.exists(item):
+                raise FileNotFoundError(errno.ENOENT, "mmnc.cooc: no such file (a str without a line break is "
+                                        "a file name; pass texts of one line with input='content')",
+                                        os.fspath(item))
+            paths.append(os.fsdecode(item))
+        else:
+            texts.append(item if isinstance(item, str) else item.decode("utf-8", "surrogateescape"))
     tmpdir = tempfile.mkdtemp(prefix="mmnc-cooc-") if texts else None
     try:
         if texts:
@@ -675,13 +828,31 @@ coverage, overall and k-accuracy against the as many largest classes as there ar
 
 
 def evaluate(labels, truth):
-    """Score predicted labels against truth (any hashable labels; -1 counts as one more cluster): a Scores tuple."""
+    """Score predicted labels against truth: a Scores tuple.
+
+    Labels and classes are any hashable values, except that a predicted label
+    -1 is an unassigned row, not a cluster: the -1 that ``MMNC.fit`` gives a
+    row with no mass, that ``predict`` gives a row with no known column, and
+    that scikit-learn's DBSCAN and HDBSCAN give noise.  An unassigned row has
+    no cluster to be scored in, so labels holding -1 are refused (ValueError,
+    as ``mmnc eval`` refuses cluster -1): score the assigned rows explicitly,
+    ``keep = labels >= 0; evaluate(labels[keep], truth[keep])``, and report
+    the share left out beside the scores.  In truth, -1 is a class like any
+    other (libsvm's binary classes are -1 and +1).
+    """
     labels = np.asarray(labels).ravel()
     truth = np.asarray(truth).ravel()
     if labels.shape != truth.shape:
         raise ValueError(f"labels ({labels.size}) and truth ({truth.size}) differ in length")
     if labels.size == 0:
         raise ValueError("evaluate: no labels")
+    unassigned = int(np.count_nonzero(labels == -1)) if labels.dtype.kind in "iufcbO" else 0
+    if unassigned:
+        raise ValueError(
+            f"evaluate: {unassigned} of {labels.size} predicted labels are -1 (unassigned): a row with no "
+            f"mass, or DBSCAN's noise, has no cluster to be scored in; score the assigned rows explicitly with "
+            f"keep = labels >= 0; evaluate(labels[keep], truth[keep]), and report the "
+            f"{unassigned / labels.size:.1%} left out")
     pred = np.unique(labels, return_inverse=True)[1].astype(np.int64)
     ref = np.unique(truth, return_inverse=True)[1].astype(np.int64)
     r = _mmnc.evaluate(np.ascontiguousarray(pred), np.ascontiguousarray(ref))

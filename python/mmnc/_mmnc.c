@@ -260,6 +260,50 @@ static int on_progress(void *ctx, int restart, int iter, double objective)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Column names                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* names (None, or a sequence of n str) as the char ** of mmnc_data.col_names:
+ * *out (NULL for None; PyMem_Free it) points into *keep (a list of UTF-8
+ * bytes; Py_XDECREF it after the call that reads *out).  Returns 0, or -1
+ * with an exception set.  The binding checks the names themselves (not
+ * empty, no NUL, distinct) before; here only their number and type. */
+static int names_get(PyObject *names, Py_ssize_t n, PyObject **keep, char ***out)
+{
+    PyObject *seq;
+    *keep = NULL;
+    *out = NULL;
+    if (names == Py_None) return 0;
+    if (!(seq = PySequence_Fast(names, "column names must be a sequence of str"))) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd column names for %zd columns", PySequence_Fast_GET_SIZE(seq), n);
+        goto fail;
+    }
+    if (!(*keep = PyList_New(n)) || !(*out = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *)))) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, j), *b;
+        if (!PyUnicode_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "column name %zd is a %s, not a str", j, Py_TYPE(item)->tp_name);
+            goto fail;
+        }
+        if (!(b = PyUnicode_AsEncodedString(item, "utf-8", "surrogateescape"))) goto fail;
+        PyList_SET_ITEM(*keep, j, b);
+        (*out)[j] = PyBytes_AS_STRING(b);
+    }
+    Py_DECREF(seq);
+    return 0;
+fail:
+    Py_DECREF(seq);
+    Py_CLEAR(*keep);
+    PyMem_Free(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Models (mmnc_model_*)                                                     */
 /* ------------------------------------------------------------------------ */
 
@@ -301,6 +345,19 @@ static PyObject *model_get(ModelObject *o, void *what)
     if (!strcmp(w, "version")) return PyUnicode_FromString(o->m->version ? o->m->version : "");
     if (!strcmp(w, "options")) return PyUnicode_FromString(o->m->options ? o->m->options : "");
     if (!strcmp(w, "pz")) return PyByteArray_FromStringAndSize((const char *)o->m->pz, (Py_ssize_t)(o->m->k * 8));
+    if (!strcmp(w, "col_ids")) {
+        PyObject *list = PyList_New((Py_ssize_t)o->m->ncols);
+        for (mmnc_int j = 0; list && j < o->m->ncols; j++) {
+            const char *id = o->m->col_ids[j];
+            PyObject *str = PyUnicode_DecodeUTF8(id, (Py_ssize_t)strlen(id), "surrogateescape");
+            if (!str) {
+                Py_CLEAR(list);
+                break;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)j, str);
+        }
+        return list;
+    }
     Py_RETURN_NONE;
 }
 
@@ -315,6 +372,8 @@ static PyGetSetDef model_getset[] = {
     {"version", (getter)model_get, NULL, "mmnc version that made it", "version"},
     {"options", (getter)model_get, NULL, "options of the run (free text)", "options"},
     {"pz", (getter)model_get, NULL, "P_Z as float64 bytes", "pz"},
+    {"col_ids", (getter)model_get, NULL, "the id of each column (a name, or its 1-based index as text)",
+     "col_ids"},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyObject *model_write(ModelObject *o, PyObject *args)
@@ -330,12 +389,13 @@ static PyObject *model_write(ModelObject *o, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* predict(indptr, indices, data, ncols, labels_out, proba_out or None):
- * the rows of a CSR matrix whose columns are ids 1..ncols, matched to the
- * model's by id (mmnc_model_match); returns (unknown columns, empty rows). */
+/* predict(indptr, indices, data, ncols, labels_out, proba_out or None,
+ * col_names=None): the rows of a CSR matrix whose columns are col_names, or
+ * without them ids 1..ncols, matched to the model's by id
+ * (mmnc_model_match); returns (unknown columns, empty rows). */
 static PyObject *model_predict(ModelObject *o, PyObject *args)
 {
-    PyObject *indptr, *indices, *data, *lab_o, *proba_o;
+    PyObject *indptr, *indices, *data, *lab_o, *proba_o, *names_o = Py_None, *keep = NULL;
     Py_ssize_t ncols;
     csr_view v;
     Py_buffer lab, proba;
@@ -343,7 +403,10 @@ static PyObject *model_predict(ModelObject *o, PyObject *args)
     mmnc_int *map = NULL, unknown = 0, empty = 0;
     mmnc_err err = {0, ""};
     mmnc_data d;
-    if (!PyArg_ParseTuple(args, "OOOnOO", &indptr, &indices, &data, &ncols, &lab_o, &proba_o)) return NULL;
+    char **names = NULL;
+    if (!PyArg_ParseTuple(args, "OOOnOO|O", &indptr, &indices, &data, &ncols, &lab_o, &proba_o, &names_o))
+        return NULL;
+    if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) goto fail0;
     if (get_buffer(lab_o, &lab, 'q', v.A.nrows, 1, "labels") != 0) goto fail1;
     if (proba_o != Py_None) {
@@ -359,6 +422,7 @@ static PyObject *model_predict(ModelObject *o, PyObject *args)
     d.A = &v.A;
     d.orig_rows = v.A.nrows;
     d.orig_cols = ncols;
+    d.col_names = names;
     Py_BEGIN_ALLOW_THREADS
     s = mmnc_csr_check(&v.A, &err);
     if (s == MMNC_OK) s = mmnc_model_match(o->m, &d, map, &unknown, &err);
@@ -369,6 +433,8 @@ static PyObject *model_predict(ModelObject *o, PyObject *args)
     if (have_proba) PyBuffer_Release(&proba);
     PyBuffer_Release(&lab);
     csr_view_release(&v);
+    PyMem_Free(names);
+    Py_XDECREF(keep);
     if (s != MMNC_OK) return raise_status(s, &err);
     return Py_BuildValue("LL", (long long)unknown, (long long)empty);
 fail3:
@@ -378,13 +444,15 @@ fail2:
 fail1:
     csr_view_release(&v);
 fail0:
+    PyMem_Free(names);
+    Py_XDECREF(keep);
     return NULL;
 }
 
 static PyMethodDef model_methods[] = {
     {"write", (PyCFunction)model_write, METH_VARARGS, "write(path): the model file (mmnc_model_write)"},
     {"predict", (PyCFunction)model_predict, METH_VARARGS,
-     "predict(indptr, indices, data, ncols, labels, proba): mmnc_model_predict"},
+     "predict(indptr, indices, data, ncols, labels, proba, col_names=None): mmnc_model_predict"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ModelType = {
@@ -454,18 +522,21 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
  * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
- * agreement, verbose) -> dict:
+ * agreement, verbose, col_names) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
- * that the model names its columns by. */
+ * that the model names its columns by, unless col_names (ncols str) name
+ * them. */
 static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
-                             "move_tol", "merge_split", "agreement", "verbose", NULL};
+                             "move_tol", "merge_split", "agreement", "verbose", "col_names", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
+    PyObject *names_o = Py_None, *keep = NULL;
+    char **names = NULL;
     Py_ssize_t ncols, k, orig_cols = 0;
     const char *options = NULL;
     unsigned long long seed;
@@ -484,14 +555,17 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement;
     select_tol = c.prm.select_tol, tol = c.prm.tol, lambda = c.prm.lambda, step = c.prm.step;
     size_prior = c.prm.size_prior, move_tol = c.prm.move_tol;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipi", kwlist, &indptr, &indices, &data,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiO", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
-                                     &move_tol, &merge_split, &agreement, &verbose))
+                                     &move_tol, &merge_split, &agreement, &verbose, &names_o))
         return NULL;
+    if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
         csr_view_release(&v);
+        PyMem_Free(names);
+        Py_XDECREF(keep);
         return NULL;
     }
     if (pz_o != Py_None) {
@@ -563,6 +637,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
             memset(&dd, 0, sizeof dd);
             dd.A = &v.A;
             dd.col_orig = have_corig ? corig.buf : NULL;
+            dd.col_names = names;
             dd.orig_rows = v.A.nrows;
             dd.orig_cols = orig_cols > 0 ? orig_cols : ncols;
             Py_BEGIN_ALLOW_THREADS
@@ -586,6 +661,8 @@ done:
     if (have_pz) PyBuffer_Release(&pzb);
     if (have_corig) PyBuffer_Release(&corig);
     csr_view_release(&v);
+    PyMem_Free(names);
+    Py_XDECREF(keep);
     return out;
 }
 

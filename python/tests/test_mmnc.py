@@ -131,7 +131,7 @@ def test_canonical_csr_is_not_copied():
     assert np.shares_memory(indices, S.indices) and np.shares_memory(indptr, S.indptr)
     assert np.shares_memory(data, S.data)
     # and through fit's validation too
-    indptr, indices, data, _ = mmnc._arrays(mmnc.MMNC(3)._check_X(S, reset=True))
+    indptr, indices, data, _ = mmnc._arrays(mmnc.MMNC(3)._check_X(S, reset=True)[0])
     assert np.shares_memory(indices, S.indices) and np.shares_memory(data, S.data)
 
 
@@ -330,7 +330,8 @@ def test_cooc_texts_files_and_cli(tmp_path, cli):
     np.testing.assert_allclose(M.toarray(), A.toarray(), rtol=1e-12)
     assert (tmp_path / "c.vocab").read_text().split("\n")[:len(vocab)] == vocab
     # two texts do not share windows: the pair across them is not counted
-    D, v = mmnc.cooc(["alpha beta", "gamma delta"], window=5, min_count=1, weighting="flat")
+    D, v = mmnc.cooc(["alpha beta", "gamma delta"], window=5, min_count=1, weighting="flat",
+                     input="content")
     i, j = v.index("beta"), v.index("gamma")
     assert D[i, j] == 0 and D[v.index("alpha"), i] == 1
 
@@ -342,11 +343,11 @@ def test_cooc_gzip_and_errors(tmp_path):
     A, vocab = mmnc.cooc(path, window=3, min_count=2)
     assert A.shape == (len(vocab), len(vocab))
     with pytest.raises(ValueError, match="occurs at least 5 times"):
-        mmnc.cooc(["one two three"], min_count=5)
+        mmnc.cooc(["one two three"], min_count=5, input="content")
     with pytest.raises(OSError):
         mmnc.cooc(tmp_path / "missing.txt")
     with pytest.raises(ValueError, match="NUL"):
-        mmnc.cooc(["a\0b a b a b"], min_count=1)
+        mmnc.cooc(["a\0b a b a b"], min_count=1, input="content")
 
 
 def test_cooc_max_memory(tmp_path):

@@ -439,6 +439,11 @@ int mmnc_evaluate(mmnc_int n, const mmnc_int *pred, const mmnc_int *truth, mmnc_
                           !pred ? "pred" : !truth ? "truth" : "out");
     if (n <= 0) return mmnc_i_err(err, MMNC_EINVAL, "evaluate: no items (n = %lld)", (long long)n);
     for (mmnc_int i = 0; i < n; i++) {
+        if (pred[i] == -1) /* not one more cluster: it would be right when alone in its class */
+            return mmnc_i_err(err, MMNC_EINVAL,
+                              "evaluate: pred[%lld] = -1, an unassigned item (mmnc_model_predict's -1), "
+                              "has no cluster to be scored in: leave such items out and count them",
+                              (long long)i);
         if (pred[i] < 0)
             return mmnc_i_err(err, MMNC_EINVAL, "evaluate: pred[%lld] = %lld is negative",
                               (long long)i, (long long)pred[i]);

@@ -7,7 +7,7 @@ FUZZ_TARGETS ?= mtx triplets libsvm bin vectors labels names cooc model dense do
 JOBS ?= 2
 CMAKE ?= cmake
 DEPS = build-essential cmake pkg-config libopenblas-dev liblapacke-dev libglpk-dev libmatio-dev zlib1g-dev liblzma-dev gnuplot-nox libopenmpi-dev openmpi-bin \
-       python3-dev python3-venv python3-wheel python3-setuptools python3-numpy python3-scipy python3-sklearn python3-pytest
+       python3-dev python3-venv python3-wheel python3-setuptools python3-numpy python3-scipy python3-sklearn python3-pandas python3-pytest
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO = $(BUILD)/demo
 PREFIX ?= /usr/local

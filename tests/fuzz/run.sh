@@ -8,6 +8,9 @@
 # BUILD_DIR/corpus/NAME, seeded from tests/fuzz/corpus/NAME, under ASan+UBSan
 # with a 512 MB memory limit (RSS and any single allocation: a small input
 # that allocates more is a finding, issue 19) and a 10 s limit per input.
+# Inputs grow to 4096 bytes; to 64 KB for the text harnesses cooc, dense
+# and docs, whose seeds are pages of real text and tables; to 16 KB for
+# docs_files (many small files).
 # FUZZ_SEED fixes libFuzzer's seed (CI: the same inputs every run, so a
 # finding reproduces; `make fuzz` by hand explores anew).
 # Prints per harness the executions and the coverage (libFuzzer's final
@@ -24,7 +27,8 @@ export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 bad=0
 for t in "$@"; do
     mkdir -p "$B/corpus/$t"
-    "$B/fuzz_$t" -rss_limit_mb=512 -malloc_limit_mb=512 -timeout=10 -max_len=4096 \
+    case $t in cooc | dense | docs) max_len=65536 ;; docs_files) max_len=16384 ;; *) max_len=4096 ;; esac
+    "$B/fuzz_$t" -rss_limit_mb=512 -malloc_limit_mb=512 -timeout=10 -max_len=$max_len \
         -max_total_time="$SECS" ${FUZZ_SEED:+-seed=$FUZZ_SEED} -print_final_stats=1 -artifact_prefix="$B/artifacts/$t-" \
         "$B/corpus/$t" "$SRC/tests/fuzz/corpus/$t" >"$B/fuzz_$t.log" 2>&1
     rc=$?

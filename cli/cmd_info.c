@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #ifdef _OPENMP
@@ -18,8 +19,8 @@ static void help(void)
     printf("Usage: mmnc info [options] DATA\n       mmnc info [--json] MODEL\n\n"
            "Shape, nonzeros, marginals, connected components (= multiplicity of the DTM's singular\n"
            "value 1) and optionally the leading singular values of the DTM B_{Y,X}.  Given a model\n"
-           "saved by 'mmnc cluster --save-model' (told by its magic bytes), what it holds: the run\n"
-           "that made it, its clusters and the rule that assigns new rows.\n\n"
+           "saved by 'mmnc cluster --save-model' (a regular file, told by its magic bytes), what it holds:\n"
+           "the run that made it, its clusters and the rule that assigns new rows.\n\n"
            "Options:\n"
            "  --sv N              compute the N leading singular values of the DTM (default 0: none)\n"
            "  --seed N            seed of the randomised SVD (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
@@ -41,14 +42,18 @@ static void marginal(const double *p, mmnc_int n, double *mn, double *mx, double
 }
 
 /* 1 if path is a regular file that starts with a model's magic bytes
- * (docs/model-format.md): "\x89MMOD". */
+ * (docs/model-format.md): "\x89MMOD".  Anything else is left unopened: the
+ * bytes read here from a pipe, a FIFO or standard input would be gone for
+ * the data reader, which recognises a model's magic itself and says so. */
 static int is_model(const char *path)
 {
     static const unsigned char magic[5] = {0x89, 'M', 'M', 'O', 'D'};
     unsigned char head[5];
     size_t n = 0;
-    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-    if (!fp) return 0;
+    struct stat st;
+    FILE *fp;
+    if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    if (!(fp = fopen(path, "rb"))) return 0;
     n = fread(head, 1, sizeof head, fp);
     fclose(fp);
     return n == sizeof head && !memcmp(head, magic, sizeof head);

@@ -989,6 +989,12 @@ int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tun
             size_t hn;
             const unsigned char *h = mmnc_i_in_head(in, &hn);
             int regular = mmnc_i_in_regular(in);
+            if (hn >= 5 && !memcmp(h, "\x89MMOD", 5)) { /* docs/model-format.md */
+                mmnc_i_in_close(in);
+                status = mmnc_i_err(err, MMNC_EFORMAT, "%s: a model saved by mmnc cluster --save-model, not a data "
+                                    "file (mmnc_model_read and mmnc info read models from regular files)", path);
+                goto cleanup;
+            }
             if (mmnc_i_bin_magic(h, hn)) fmt = MMNC_FMT_BIN;
             else if (hn >= 6 && !memcmp(h, "MATLAB", 6)) fmt = MMNC_FMT_MAT;
             if (fmt != MMNC_FMT_AUTO) {

@@ -1656,6 +1656,29 @@ awk -F'\t' 'NR > 1 && !($5 > 0) { bad = 1 } END { exit bad }' b.top.tsv || fail_
 [ "$(awk 'NR > 1' b.top.tsv | wc -l)" -eq 6 ] || fail_because "expected 3 columns per cluster in top.tsv"
 end
 
+# ---- inputs read right at the edges (issue 40) ------------------------------------
+
+begin "inputs: info reads a pipe and a FIFO once (a model's magic is looked for in regular files only)"
+printf 'u1\ti7\t3\nu2\ti8\t1\nu1\ti8\t2\n' >r.tsv
+run info <(cat r.tsv)
+expect_rc 0
+expect_out "2 rows x 2 columns, 3 nonzeros"
+mkfifo fifo
+(cat r.tsv >fifo &)
+timeout 10 "$MMNC" info fifo >"$OUT" 2>"$ERR"
+RC=$?
+: 3<>fifo # frees a writer still waiting when mmnc did not open the FIFO
+expect_rc 0
+expect_out "2 rows x 2 columns, 3 nonzeros"
+"$MMNC" cluster -q -k 2 -o b --save-model M "$BLOCKS" 2>"$ERR" || fail_because "no model"
+run info <(cat M)
+expect_rc 1
+expect_err "/dev/fd/[0-9]+: a model saved by mmnc cluster --save-model, not a data file"
+run info M
+expect_rc 0
+expect_out "^model +written by mmnc"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

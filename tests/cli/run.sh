@@ -1679,6 +1679,22 @@ expect_rc 0
 expect_out "^model +written by mmnc"
 end
 
+begin "inputs: info --format libsvm with feature index 10^9 sizes by the entries, not the claimed columns"
+printf '0 1000000000:1 1:1\n' >wide.svm
+if nm "$MMNC" 2>/dev/null | grep -q ' __asan_init'; then # ASan's shadow memory defeats ulimit -v
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=256:allocator_may_return_null=1" \
+        timeout 20 "$MMNC" info --format libsvm wide.svm >"$OUT" 2>"$ERR"
+    RC=$?
+else
+    (ulimit -v 262144 && OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=1 exec timeout 20 "$MMNC" info --format libsvm wide.svm) \
+        >"$OUT" 2>"$ERR"
+    RC=$?
+fi
+expect_rc 0
+expect_out "1 rows x 1000000000 columns, 2 nonzeros"
+expect_out "empty +0 rows, 999999998 columns"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -441,7 +441,11 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     pointer per row: a claim of 10^9 rows would cost 8 GB before any
  *     entry is read); more is MMNC_EFORMAT naming the line and the size.
  *     Columns are only a number (a claim of 10^12 costs nothing).  Without the banner (AUTO as above,
- *     or MMNC_FMT_MTX) the file is read as coordinate real general.
+ *     or MMNC_FMT_MTX) the file is read as coordinate real general.  With
+ *     it, the file is read as Matrix Market only: a forced MMNC_FMT_TRIPLET,
+ *     MMNC_FMT_DENSE or MMNC_FMT_LIBSVM, or o->header, would read its size
+ *     line as data and is MMNC_EFORMAT "file:1: a Matrix Market file
+ *     ('%%MatrixMarket ...'), not dense: ...".
  *   - Triplets: lines of fields; '#' and '%' start comment lines; keys are
  *     arbitrary strings, mapped to rows/columns in order of first appearance;
  *     row_names/col_names keep them (a key whose entries are all 0 still

@@ -931,6 +931,24 @@ static int detect(const mmnc_i_lreader *r, int dense)
     }
 }
 
+/* A file that opens with the Matrix Market banner, read in another text
+ * format because it was forced (or because a header was asked for), would
+ * have its size line read as data: MMNC_EFORMAT naming the banner. */
+static int not_mtx(const mmnc_i_lreader *r, mmnc_format fmt, int header, mmnc_err *err)
+{
+    const char *p = r->buf + r->beg, *end = r->buf + r->end, *nl;
+    char ex[80];
+    if (end - p < 14 || p[0] != '%' || p[1] != '%' || !word_is(p + 2, p + 14, "matrixmarket")) return MMNC_OK;
+    nl = memchr(p, '\n', (size_t)(end - p));
+    if (!nl) nl = end;
+    if (nl > p && nl[-1] == '\r') nl--;
+    return mmnc_i_err(err, MMNC_EFORMAT, "%s:1: a Matrix Market file ('%s'), not %s%s: read it as Matrix Market "
+                      "(MMNC_FMT_MTX or MMNC_FMT_AUTO; mmnc --format mtx or auto%s)", r->path,
+                      mmnc_i_excerpt(p, (size_t)(nl - p), ex),
+                      fmt == MMNC_FMT_DENSE ? "dense" : fmt == MMNC_FMT_LIBSVM ? "libsvm" : "triplet",
+                      header ? " with a header line" : "", header ? ", without --header" : "");
+}
+
 /* MMNC_EINVAL with a readable message for read options that contradict each other. */
 static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 {
@@ -1026,6 +1044,8 @@ int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tun
                 fmt = (mmnc_format)got;
                 if (opts.header && fmt != MMNC_FMT_DENSE) fmt = MMNC_FMT_TRIPLET; /* only they have one */
             }
+            if (fmt != MMNC_FMT_MTX && (status = not_mtx(&r, fmt, opts.format == MMNC_FMT_AUTO, err)) != MMNC_OK)
+                goto cleanup;
             if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, tune, &d, err);
             else if (fmt == MMNC_FMT_DENSE) status = mmnc_i_read_dense(&r, &opts, &d, err);
             else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);

@@ -1695,6 +1695,23 @@ expect_out "1 rows x 1000000000 columns, 2 nonzeros"
 expect_out "empty +0 rows, 999999998 columns"
 end
 
+begin "inputs: a forced --format dense, triplet or libsvm on a Matrix Market file is refused, naming the banner"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n2 3 4\n' >m.mtx
+snapshot
+for f in dense triplet libsvm; do
+    run cluster -k 1 -o m --format $f m.mtx
+    expect_rc 1
+    expect_err "m\.mtx:1: a Matrix Market file \('%%MatrixMarket matrix coordinate real general'\), not $f"
+done
+run info --header m.mtx
+expect_rc 1
+expect_err "m\.mtx:1: a Matrix Market file .*not triplet"
+expect_nonew
+run info --format mtx m.mtx
+expect_rc 0
+expect_out "3 rows x 3 columns, 2 nonzeros"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -460,7 +460,12 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     with double quotes ("" inside is one quote).  The first line is a
  *     header of column names (col_names) when o->dense_header or o->header
  *     say so, or, undecided, when one of its fields after the first is not
- *     a number or its first field is empty.  The first field of each line
+ *     a number or its first field is empty, or when it is the plain
+ *     integers 0, 1, ..., n-1 or 1, 2, ..., n (n >= 2: what pandas' to_csv
+ *     writes for columns without names) and a data line below it in the
+ *     first block (at most 64) holds a number not written as an integer
+ *     ("5.1", "3.0", "1e-3"); over integers alone such a line may be a row
+ *     of counts and stays data (say o->header).  The first field of each line
  *     names the row (row_names) when o->dense_row_names says so, or,
  *     undecided, when the first field of the first data line is not a
  *     number, when the header has one field fewer than the data lines (R's

@@ -1712,6 +1712,33 @@ expect_rc 0
 expect_out "3 rows x 3 columns, 2 nonzeros"
 end
 
+begin "inputs: dense, pandas' header 0..n-1 (or 1..n) over fractional numbers is a header"
+printf '0,1,2,3\n5.1,3.5,1.4,0.2\n4.9,3.0,1.4,0.2\n6.2,3.4,5.4,2.3\n' >iris.csv
+run info iris.csv
+expect_rc 0
+expect_out "3 rows x 4 columns"
+run convert iris.csv iris.mtx
+expect_rc 0
+printf '0\n1\n2\n3\n' >want.cols
+expect_same iris.cols want.cols
+printf '1\t2\t3\t4\n5.1\t3.5\t1.4\t0.2\n4.9\t3\t1.4\t0.2\n' >one.tsv
+run info one.tsv
+expect_rc 0
+expect_out "2 rows x 4 columns"
+run info --format dense --no-header iris.csv
+expect_rc 0
+expect_out "4 rows x 4 columns"
+printf '0,1,2\n5.1,3.5,1.4\n4.9,3.0,1.4\n' >three.csv
+run info --format dense three.csv
+expect_rc 0
+expect_out "2 rows x 3 columns"
+# integers below: the first line may be data (counts), so it stays data
+printf '0,1,2,3\n4,0,2,1\n' >ints.csv
+run info ints.csv
+expect_rc 0
+expect_out "2 rows x 4 columns"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -449,7 +449,11 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *   - Triplets: lines of fields; '#' and '%' start comment lines; keys are
  *     arbitrary strings, mapped to rows/columns in order of first appearance;
  *     row_names/col_names keep them (a key whose entries are all 0 still
- *     gets its row/column).  Duplicates are summed.
+ *     gets its row/column).  Duplicates are summed.  In MMNC_FMT_AUTO a
+ *     file whose row and column keys are all numbers not written as
+ *     integers ("6.70", "1e-3") is MMNC_EFORMAT naming its first data line:
+ *     it is a table of numbers split at delim (read it with
+ *     MMNC_FMT_DENSE); MMNC_FMT_TRIPLET keeps such keys as strings.
  *   - libsvm: one row per line (blank and '#' lines are skipped, "qid:" and
  *     trailing "# ..." are ignored), the label is ignored (read labels with
  *     mmnc_labels_read); ids are row numbers and feature indices; ncols is

@@ -457,6 +457,20 @@ static void test_triplets(void)
         o.delim = ',';
         CHECK(mmnc_data_read(test_tmpfile("a,,1\n", ".txt"), &o, &d, &e) == MMNC_EFORMAT &&
               strstr(e.msg, ":1:") && strstr(e.msg, "empty"));
+        /* every key a fractional number: a 3-column table, not triplets (auto); forced: string keys */
+        CHECK(mmnc_data_read(test_tmpfile("# t\n6.70,6.64,0.49\n1.25,3.5e0,2.75\n", ".csv"), &o, &d, &e) ==
+                  MMNC_EFORMAT &&
+              strstr(e.msg, ":2: every row and column key is a number with a fraction ('6.70' and '6.64'") &&
+              strstr(e.msg, "MMNC_FMT_DENSE"));
+        o.format = MMNC_FMT_TRIPLET;
+        d = READ_OK(test_tmpfile("6.70,6.64,0.49\n1.25,3.50,2.75\n", ".csv"), &o);
+        if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 2 && strcmp(d->col_names[1], "3.50") == 0);
+        mmnc_data_free(d);
+        /* one integer key among them: triplets, as before */
+        o.format = MMNC_FMT_AUTO;
+        d = READ_OK(test_tmpfile("6.70,6.64,0.49\n1.25,3,2.75\n", ".csv"), &o);
+        if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 2);
+        mmnc_data_free(d);
     }
 }
 

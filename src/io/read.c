@@ -708,15 +708,29 @@ cleanup:
 /* Triplets                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* 1 if the key [b, e) is a number not written as an integer ("6.70",
+ * "1e-3"): keys that all look so are the values of a table. */
+static int fraction_key(const char *b, const char *e)
+{
+    double x;
+    int marked = 0;
+    for (const char *p = b; p < e && !marked; p++) marked = *p == '.' || *p == 'e' || *p == 'E';
+    return marked && mmnc_i_parse_double(b, e, &x);
+}
+
 /* Triplet text: one entry a line, its row key, column key and value in the
  * fields o names (value 1 without a value field), fields split at blanks
  * or at o->delim.  Keys are strings, numbered in order of first appearance
  * and kept as the row and column names.  A line with more fields than
  * named is an error unless o->extra_fields, so that a dense table read as
- * triplets is caught with a hint. */
+ * triplets is caught with a hint; so is, in auto mode, a file whose keys
+ * are all fractional numbers (a 3-column table split at o->delim). */
 static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, header = o->header;
+    int frac_keys = o->format == MMNC_FMT_AUTO; /* every key so far a number with a fraction */
+    long long first_line = 0;
+    char k1[80] = "", k2[80] = "";
     int maxf = o->row_field;
     mmnc_i_keymap rows = {0}, cols = {0};
     tbuf t = {0};
@@ -782,12 +796,30 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
             }
             if ((status = check_value(r, v, vb, ve, err)) != MMNC_OK) goto cleanup;
         }
+        if (frac_keys) {
+            const char *rb = b[o->row_field - 1], *re = e[o->row_field - 1];
+            const char *cb = b[o->col_field - 1], *ce = e[o->col_field - 1];
+            if (!first_line) {
+                first_line = r->line;
+                mmnc_i_excerpt(rb, (size_t)(re - rb), k1);
+                mmnc_i_excerpt(cb, (size_t)(ce - cb), k2);
+            }
+            frac_keys = fraction_key(rb, re) && fraction_key(cb, ce);
+        }
         if ((status = mmnc_i_keymap_get(&rows, b[o->row_field - 1],
                                  (size_t)(e[o->row_field - 1] - b[o->row_field - 1]), &i, err)) ||
             (status = mmnc_i_keymap_get(&cols, b[o->col_field - 1],
                                  (size_t)(e[o->col_field - 1] - b[o->col_field - 1]), &j, err)) ||
             (status = tbuf_push(&t, i, j, v, err)))
             goto cleanup;
+    }
+    if (frac_keys && first_line) {
+        status = mmnc_i_err(err, MMNC_EFORMAT,
+                            "%s:%lld: every row and column key is a number with a fraction ('%s' and '%s' on this "
+                            "line): a table of numbers read as triplets?  Read it as a dense table (MMNC_FMT_DENSE, "
+                            "mmnc --format dense), or force triplets to keep such keys (MMNC_FMT_TRIPLET, mmnc "
+                            "--format triplet)", r->path, first_line, k1, k2);
+        goto cleanup;
     }
     if ((status = make_data(&t, rows.n, cols.n, &d, err)) != MMNC_OK) goto cleanup;
     d->row_names = rows.names;

@@ -1739,6 +1739,25 @@ expect_rc 0
 expect_out "2 rows x 4 columns"
 end
 
+begin "inputs: triplets whose keys are all fractional numbers (a table read with --delim ,) are refused"
+printf '6.70,6.64,0.49\n1.25,3.50,2.75\n0.10,0.20,0.30\n' >f3.csv
+snapshot
+run cluster -k 1 -o f --delim , f3.csv
+expect_rc 1
+expect_err "f3\.csv:1: every row and column key is a number with a fraction .*--format dense"
+expect_nonew
+run info --format dense f3.csv
+expect_rc 0
+expect_out "3 rows x 3 columns"
+run info --format triplet --delim , f3.csv
+expect_rc 0
+expect_out "3 rows x 3 columns"
+printf 'a,1.5,2\nb,2.5,3\n' >keys.csv
+run info --delim , keys.csv
+expect_rc 0
+expect_out "2 rows x 2 columns"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -201,3 +201,17 @@ int cli_pmf_flags(const char *cmd, const cli_load *l, const mmnc_csr *A, int qui
     }
     return MMNC_PMF_TAKE;
 }
+
+char *cli_side_file(const char *data, const char *ext)
+{
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
+    if (mmnc_mtx_side_path(data, ext, &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
+}

@@ -1758,6 +1758,35 @@ expect_rc 0
 expect_out "2 rows x 2 columns"
 end
 
+begin "inputs: predict picks up DATA.rows / DATA.cols, refuses data whose mass is mostly on unknown columns"
+cp -r "$FIX/docs" train
+mkdir new other
+printf 'The cat and the dog are fed fish.\n' >new/pet.txt
+printf 'The bank pays interest on stocks.\n' >new/cash.txt
+printf 'Zebra, quokka and wombat; a cat.\n' >other/zoo.txt
+"$MMNC" docs -q train --stop-words english -o train.mtx 2>"$ERR" &&
+    "$MMNC" cluster -q -k 2 -o tr --save-model M train.mtx 2>>"$ERR" &&
+    "$MMNC" docs -q new --stop-words english -o new.mtx 2>>"$ERR" &&
+    "$MMNC" docs -q other --stop-words english -o other.mtx 2>>"$ERR" || fail_because "setup failed"
+run predict -o p M new.mtx
+expect_rc 0
+expect_err "names from new\.rows and new\.cols"
+expect_out "0 of [0-9]+ columns unknown"
+cl() { awk -F'\t' -v id="$2" '$1 == id { print $2 }' "$1" 2>/dev/null; }
+[ -n "$(cl p.labels.tsv new/pet.txt)" ] && [ "$(cl p.labels.tsv new/pet.txt)" = "$(cl tr.labels.tsv train/pets/cat.txt)" ] ||
+    fail_because "new/pet.txt not named or not with the pets"
+[ -n "$(cl p.labels.tsv new/cash.txt)" ] && [ "$(cl p.labels.tsv new/cash.txt)" = "$(cl tr.labels.tsv train/money/bank.txt)" ] ||
+    fail_because "new/cash.txt not named or not with the money"
+snapshot
+run predict -o q M other.mtx
+expect_rc 1
+expect_err "other\.mtx: 3 of 4 columns \(75% of the mass\) are not known to M: 1 matched.*--allow-unknown"
+expect_nonew
+run predict -q -o q --allow-unknown M other.mtx
+expect_rc 0
+expect_file q.labels.tsv
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

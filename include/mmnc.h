@@ -353,9 +353,10 @@ MMNC_API int mmnc_mtx_side_path(const char *path, const char *ext, char **out, m
  * the side file ".rows" (mmnc_mtx_side_path); likewise the columns to
  * ".cols".  All the files or none: each goes to a temporary name first,
  * the side files are renamed after the matrix.  *wrote_rows, *wrote_cols
- * (may be NULL): 1 if that side file was written.  Errors: MMNC_EINVAL,
- * MMNC_EIO naming the file, MMNC_ENOMEM.  O(nnz + nrows + ncols + id
- * bytes). */
+ * (may be NULL): 1 if that side file was written.  Errors: MMNC_EINVAL
+ * (also for a name holding a line break, which a side file of one name a
+ * line cannot hold; nothing is written), MMNC_EIO naming the file,
+ * MMNC_ENOMEM.  O(nnz + nrows + ncols + id bytes). */
 MMNC_API int mmnc_data_write_mtx(const mmnc_data *d, const char *path, int *wrote_rows, int *wrote_cols,
                                  mmnc_err *err);
 
@@ -1435,6 +1436,12 @@ typedef struct mmnc_docs_info {
  * depend on the order the file system lists them.  Each file is a document
  * named by its path (the path given, joined with '/' to the entries below
  * a directory), or, with o->lines, each non-blank line is one ("PATH:N").
+ * The path in a name is escaped so that a name is one line of a .rows
+ * file, one field of a TSV and valid UTF-8 in JSON: a backslash is
+ * doubled, a newline, tab and carriage return are written \n, \t, \r, and
+ * every other control byte and every byte that is not part of a valid
+ * UTF-8 character (RFC 3629) is \xHH (two lower-case hex digits); valid
+ * UTF-8 characters are kept.  printf '%b' gives the path back.
  * Tokens: mmnc_tokenize's rules (lower-cased ASCII, UTF-8, inner ' and -;
  * no sentence or paragraph breaks matter here).
  * Terms: stop words are removed first; then the terms seen min_count times

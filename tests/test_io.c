@@ -1137,6 +1137,26 @@ static void test_detect(void)
     EXPECT_ERROR("% c\n2 2 1\n3 3 1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "out of range");
 }
 
+/* A name with a line break is refused by the writer of side files (it
+ * would shift every later name), and nothing is written. */
+static void test_write_names(void)
+{
+    mmnc_data *d = READ_OK(test_tmpfile("a b 1\nc b 2\n", ".txt"), NULL);
+    char *out = strdup(test_tmpfile("", ".mtx")), *side = NULL;
+    mmnc_err e;
+    int wr = -1, wc = -1;
+    if (!d || !out) return;
+    remove(out);
+    mmnc_free(d->row_names[1]);
+    d->row_names[1] = strdup("c\nd");
+    CHECK(mmnc_data_write_mtx(d, out, &wr, &wc, &e) == MMNC_EINVAL && wr == 0 && wc == 0 &&
+          strstr(e.msg, "the name of row 2 holds a line break"));
+    CHECK(mmnc_mtx_side_path(out, ".rows", &side, &e) == MMNC_OK && access(out, F_OK) != 0 && access(side, F_OK) != 0);
+    mmnc_free(side);
+    free(out);
+    mmnc_data_free(d);
+}
+
 int main(void)
 {
     test_mtx();
@@ -1148,6 +1168,7 @@ int main(void)
     test_mtx_parallel_errors();
     test_mtx_parallel_alloc();
     test_labels_names();
+    test_write_names();
 #ifdef MMNC_HAVE_MATIO
     test_mat_small();
 #endif

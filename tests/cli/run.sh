@@ -1787,6 +1787,32 @@ expect_rc 0
 expect_file q.labels.tsv
 end
 
+begin "inputs: docs names hold no line break, tab or invalid UTF-8 (backslash escapes), so names stay one a line"
+mkdir c
+printf 'cat dog cat pet\n' >c/a.txt
+printf 'dog cat pet fur\n' >"c/b
+x.txt"
+printf 'money bank loan\n' >"c/c	t.txt"
+printf 'bank money cash\n' >"$(printf 'c/d\351.txt')"
+printf 'loan cash bank\n' >'c/e\f.txt'
+run docs c -o t.mtx
+expect_rc 0
+printf '%s\n' 'c/a.txt' 'c/b\nx.txt' 'c/c\tt.txt' 'c/d\xe9.txt' 'c/e\\f.txt' >want.rows
+expect_same t.rows want.rows
+run cluster -k 2 -o r t.mtx
+expect_rc 0
+grep -q 'names for' "$ERR" && fail_because "names and rows do not match"
+awk -F'\t' 'NF != 3 { bad = 1 } END { exit bad }' r.labels.tsv || fail_because "r.labels.tsv: a line without 3 fields"
+grep -qF 'c/c\tt.txt' r.labels.tsv || fail_because "r.labels.tsv lacks the escaped name"
+for f in t.rows r.labels.tsv; do
+    if [ "$HAVE_PY" = 1 ]; then
+        python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$f" 2>/dev/null ||
+            fail_because "$f is not UTF-8"
+    fi
+done
+expect_json r.json input
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -635,7 +635,11 @@ typedef struct mmnc_pmf {
 
 /* Normalise A to a joint pmf.  MMNC_EINVAL if A is empty, has a negative or
  * non-finite value, or a zero row or column (drop them first with
- * mmnc_data_drop_empty).  O(nnz) time, 2 nnz extra memory. */
+ * mmnc_data_drop_empty), or a row or column whose values are all below
+ * 2^-91 of the total (the resolution of the exact sums of py and px: values
+ * spanning more than about 27 orders of magnitude; the message names the
+ * row or column, its largest value and the total).  O(nnz) time, 2 nnz
+ * extra memory. */
 MMNC_API int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
 MMNC_API void mmnc_pmf_free(mmnc_pmf *p);
 

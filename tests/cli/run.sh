@@ -1813,6 +1813,23 @@ done
 expect_json r.json input
 end
 
+begin "inputs: values 1e30 times the others: the true reason (the range of the values), not 'zero mass'"
+printf '1 1 1\n1 2 2\n2 1 1e30\n2 3 1\n3 2 3\n3 3 1\n' >big.tsv
+printf '1 1 1e30\n1 2 1\n2 1 1e30\n2 3 1\n' >bigcol.tsv
+snapshot
+run cluster -k 2 -o b big.tsv
+expect_rc 1
+expect_err "big\.tsv: row 1 has values \(up to 2\) below 2\^-91 of the total 1e\+30"
+grep -q 'drop empty rows' "$ERR" && fail_because "the old reason"
+run info big.tsv
+expect_rc 1
+expect_err "big\.tsv: row 1 has values"
+run cluster -k 1 -o b bigcol.tsv
+expect_rc 1
+expect_err "bigcol\.tsv: column 2 has values \(up to 1\) below 2\^-91 of the total 2e\+30"
+expect_nonew
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

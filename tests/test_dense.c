@@ -203,7 +203,8 @@ static void test_detect(void)
     mmnc_data_free(d);
     /* a Matrix Market file read as a forced text format: refused at its banner */
     d = rd("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
-    CHECK(st == MMNC_EFORMAT && has(&e, ":1: a Matrix Market file ('%%MatrixMarket matrix coordinate real general'), not dense"));
+    CHECK(st == MMNC_EFORMAT &&
+          has(&e, ":1: a Matrix Market file ('%%MatrixMarket matrix coordinate real general'), not dense"));
     d = rd("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", MMNC_FMT_TRIPLET, 0, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, "not triplet"));
     /* bad options */

@@ -177,7 +177,8 @@ static int no_mass(const mmnc_pmf *p, int cols, mmnc_int i, mmnc_int shown, mmnc
             if (P->val[e] > mx) mx = P->val[e];
     }
     if (!(mx > 0.0))
-        return mmnc_i_err(err, MMNC_EINVAL, "%s %lld has zero mass: drop empty %ss first", what, (long long)shown, what);
+        return mmnc_i_err(err, MMNC_EINVAL, "%s %lld has zero mass: drop empty %ss first", what, (long long)shown,
+                          what);
     return mmnc_i_err(err, MMNC_EINVAL, "%s %lld has values (up to %g) below 2^-91 of the total %g, under the "
                       "resolution of the exact sums: the values span more than about 27 orders of magnitude; "
                       "rescale them (e.g. a log1p map) or remove the outliers", what, (long long)shown,

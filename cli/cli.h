@@ -181,6 +181,11 @@ int cli_other_option(const char *cmd, int c, char **argv, cli_load *load, const 
 int cli_pmf_flags(const char *cmd, const cli_load *l, const mmnc_csr *A, int quiet);
 /* Help text for the load options. */
 void cli_load_help(FILE *fp);
+/* The side file DATA.rows or DATA.cols (ext) of a Matrix Market DATA
+ * (written by mmnc docs and mmnc convert: line i names row i), if it
+ * exists (free with mmnc_free); else NULL.  cluster and predict take them
+ * as the names of the rows and columns unless names are given. */
+char *cli_side_file(const char *data, const char *ext);
 /* Read and transform; prints what was dropped to stderr unless quiet.
  * Returns 0 or an exit status. */
 int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,

@@ -118,23 +118,6 @@ static int check_applies(int algorithm, int exact, int given_tol, int given_lamb
     return CLI_EXIT_OK;
 }
 
-/* The side file DATA.rows or DATA.cols of a Matrix Market DATA (written by
- * mmnc docs and mmnc convert: line i names row i), if it exists (free with
- * mmnc_free); else NULL. */
-static char *side_file(const char *data, const char *ext)
-{
-    char *p = NULL;
-    FILE *fp;
-    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
-    if (mmnc_mtx_side_path(data, ext, &p, NULL) != MMNC_OK) return NULL;
-    if (!(fp = fopen(p, "rb"))) {
-        mmnc_free(p);
-        return NULL;
-    }
-    fclose(fp);
-    return p;
-}
-
 typedef struct progress_ctx {
     cli_progress pr;
     int restarts;
@@ -663,8 +646,8 @@ int cmd_cluster(int argc, char **argv)
     /* DATA.rows and DATA.cols name the rows and columns unless names are given (swapped by --transpose) */
     if (!names_keyed) {
         int tr = load.lo.transpose;
-        if (!rnames_path && (side_rows = side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
-        if (!names_path && (side_cols = side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
+        if (!rnames_path && (side_rows = cli_side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
+        if (!names_path && (side_cols = cli_side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
         if ((side_rows || side_cols) && !quiet && cli_rank() == 0)
             fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
                     side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #ifdef _OPENMP
@@ -18,8 +19,8 @@ static void help(void)
     printf("Usage: mmnc info [options] DATA\n       mmnc info [--json] MODEL\n\n"
            "Shape, nonzeros, marginals, connected components (= multiplicity of the DTM's singular\n"
            "value 1) and optionally the leading singular values of the DTM B_{Y,X}.  Given a model\n"
-           "saved by 'mmnc cluster --save-model' (told by its magic bytes), what it holds: the run\n"
-           "that made it, its clusters and the rule that assigns new rows.\n\n"
+           "saved by 'mmnc cluster --save-model' (a regular file, told by its magic bytes), what it holds:\n"
+           "the run that made it, its clusters and the rule that assigns new rows.\n\n"
            "Options:\n"
            "  --sv N              compute the N leading singular values of the DTM (default 0: none)\n"
            "  --seed N            seed of the randomised SVD (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
@@ -41,17 +42,59 @@ static void marginal(const double *p, mmnc_int n, double *mn, double *mx, double
 }
 
 /* 1 if path is a regular file that starts with a model's magic bytes
- * (docs/model-format.md): "\x89MMOD". */
+ * (docs/model-format.md): "\x89MMOD".  Anything else is left unopened: the
+ * bytes read here from a pipe, a FIFO or standard input would be gone for
+ * the data reader, which recognises a model's magic itself and says so. */
 static int is_model(const char *path)
 {
     static const unsigned char magic[5] = {0x89, 'M', 'M', 'O', 'D'};
     unsigned char head[5];
     size_t n = 0;
-    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-    if (!fp) return 0;
+    struct stat st;
+    FILE *fp;
+    if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    if (!(fp = fopen(path, "rb"))) return 0;
     n = fread(head, 1, sizeof head, fp);
     fclose(fp);
     return n == sizeof head && !memcmp(head, magic, sizeof head);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    mmnc_int x = *(const mmnc_int *)a, y = *(const mmnc_int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Rows and columns without mass (--map may leave zeros).  A matrix far
+ * wider than its entries (a libsvm file with index 10^9) gets no
+ * per-column array, as in mmnc_data_drop_empty: the columns of its positive
+ * entries are sorted and the distinct ones counted instead. */
+static int count_empty(const mmnc_csr *A, mmnc_int *erows, mmnc_int *ecols)
+{
+    *erows = *ecols = 0;
+    for (mmnc_int i = 0; i < A->nrows; i++) {
+        double s = 0.0;
+        for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) s += A->val[e];
+        if (!(s > 0)) ++*erows;
+    }
+    if (A->ncols <= 8 * (A->nnz + 1024)) {
+        double *cs = calloc((size_t)A->ncols + 1, sizeof(double));
+        if (!cs) return cli_fail(CMD, "out of memory");
+        for (mmnc_int e = 0; e < A->nnz; e++) cs[A->colind[e]] += A->val[e];
+        for (mmnc_int j = 0; j < A->ncols; j++)
+            if (!(cs[j] > 0)) ++*ecols;
+        free(cs);
+    } else {
+        mmnc_int *c = malloc((size_t)(A->nnz ? A->nnz : 1) * sizeof(mmnc_int)), n = 0, live = 0;
+        if (!c) return cli_fail(CMD, "out of memory");
+        for (mmnc_int e = 0; e < A->nnz; e++)
+            if (A->val[e] > 0) c[n++] = A->colind[e];
+        qsort(c, (size_t)n, sizeof(mmnc_int), cmp_int);
+        for (mmnc_int e = 0; e < n; e++) live += e == 0 || c[e] != c[e - 1];
+        *ecols = A->ncols - live;
+        free(c);
+    }
+    return CLI_EXIT_OK;
 }
 
 static int model_info(const char *path, int json)
@@ -115,7 +158,7 @@ int cmd_info(int argc, char **argv)
     int json = 0, quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS;
     mmnc_data *d = NULL;
     mmnc_pmf *p = NULL;
-    mmnc_int rd = 0, cd = 0, ncomp = 0;
+    mmnc_int rd = 0, cd = 0;
     double *sv = NULL;
     int sv_status = MMNC_OK;
     mmnc_err err = {0, ""};
@@ -144,19 +187,7 @@ int cmd_info(int argc, char **argv)
     if ((rc = cli_load_data(CMD, argv[optind], &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
     mmnc_int nrows = d->A->nrows, ncols = d->A->ncols, nnz = d->A->nnz;
     mmnc_int erows = 0, ecols = 0;
-    {
-        double *cs = calloc((size_t)ncols + 1, sizeof(double));
-        if (!cs) { rc = cli_fail(CMD, "out of memory"); goto done; }
-        for (mmnc_int i = 0; i < nrows; i++) {
-            double s = 0.0;
-            for (mmnc_int e = d->A->rowptr[i]; e < d->A->rowptr[i + 1]; e++) s += d->A->val[e], cs[d->A->colind[e]] += d->A->val[e];
-            if (!(s > 0)) erows++;
-        }
-        for (mmnc_int j = 0; j < ncols; j++)
-            if (!(cs[j] > 0)) ecols++;
-        free(cs);
-    }
-    if (mmnc_components(d->A, &ncomp, NULL, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if ((rc = count_empty(d->A, &erows, &ecols)) != CLI_EXIT_OK) goto done;
     if (mmnc_data_drop_empty(d, &rd, &cd, &err) != MMNC_OK || mmnc_pmf_build_ex(d->A, load.low_memory ? MMNC_PMF_NO_TRANSPOSE : 0, &p, &err) != MMNC_OK) {
         rc = cli_fail(CMD, "%s: %s", argv[optind], err.msg);
         goto done;

@@ -2,8 +2,11 @@
  * cmd_predict.c -- `mmnc predict MODEL DATA`: assign the rows of new data
  * to the clusters of a model saved by `mmnc cluster --save-model`, with the
  * model's out-of-sample rule (src/model/model.c).  Columns are matched by id (or
- * by --names); unknown columns are reported and ignored, rows without a
- * known column are reported and labelled -1.
+ * by --names, or by DATA.cols beside a .mtx DATA); unknown columns are
+ * reported and ignored, rows without a known column are reported and
+ * labelled -1.  Data whose mass lies mostly on unknown columns is refused
+ * (unless --allow-unknown): its columns are then most likely not the
+ * model's.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -22,8 +25,10 @@ static void help(void)
            "Assign the rows of DATA to the clusters of MODEL (written by 'mmnc cluster --save-model'),\n"
            "with the rule of the objective the model was learned with (README, \"Saving a model\").\n"
            "DATA is read as 'mmnc cluster' reads it (give the same load options, e.g. --map); its columns\n"
-           "are matched to the model's by id, or by name with --names.  Columns the model does not know\n"
-           "are ignored and reported; a row with no known column gets cluster -1.\n\n"
+           "are matched to the model's by id, or by name with --names (default: DATA.cols beside a .mtx\n"
+           "DATA, as mmnc docs writes it).  Columns the model does not know are ignored and reported; a\n"
+           "row with no known column gets cluster -1.  When more than half of DATA's mass lies on unknown\n"
+           "columns, nothing is predicted (exit 1) unless --allow-unknown.\n\n"
            "Options:\n"
            "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json (default: DATA's\n"
            "                        file name without extensions; PREFIX ending in '/' is a directory)\n"
@@ -33,6 +38,9 @@ static void help(void)
            "      --col-names FILE  the same as --names\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines (default off)\n"
            "      --row-names FILE  row names, one per line; used instead of the ids in the outputs\n"
+           "                        (default: DATA.rows beside a .mtx DATA)\n"
+           "      --allow-unknown   predict even when most of DATA's mass is on columns the model does\n"
+           "                        not know (default off: refused)\n"
            "  -t, --threads N       threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS)
            "); results do not depend on it\n"
            "  -q, --quiet           no summary on stdout, no report of unknown columns on stderr\n"
@@ -202,19 +210,44 @@ static int match_columns(const pred *r, mmnc_int *map, mmnc_int *unknown)
     return rc;
 }
 
+/* Unknown columns that hold more than half of the data's mass mean that
+ * the data's columns are not the model's (ids against names, another
+ * vocabulary): refused, naming how many matched, unless allowed. */
+static int check_unknown_mass(const pred *r, const mmnc_int *map, int allow)
+{
+    const mmnc_csr *A = r->d->A;
+    double total = 0.0, unknown = 0.0;
+    mmnc_int x0 = -1;
+    char buf[32];
+    if (allow || r->unknown == 0) return CLI_EXIT_OK;
+    for (mmnc_int e = 0; e < A->nnz; e++) {
+        total += A->val[e];
+        if (map[A->colind[e]] < 0) unknown += A->val[e];
+    }
+    if (!(unknown > 0.5 * total)) return CLI_EXIT_OK;
+    for (mmnc_int x = 0; x < A->ncols && x0 < 0; x++)
+        if (map[x] < 0) x0 = x;
+    return cli_fail(CMD, "%s: %lld of %lld columns (%.0f%% of the mass) are not known to %s: %lld matched "
+                         "(unknown ids like '%s', model ids like '%s'): give the column names the model was saved "
+                         "with (--names), or --allow-unknown to predict from the known columns alone",
+                    r->data_path, (long long)r->unknown, (long long)A->ncols, 100.0 * unknown / total, r->model_path,
+                    (long long)(A->ncols - r->unknown), col_label(r, x0, buf), r->m->col_ids[0]);
+}
+
 int cmd_predict(int argc, char **argv)
 {
-    enum { O_NOSOFT = 256, O_NAMES, O_NAMESK, O_ROWNAMES };
+    enum { O_NOSOFT = 256, O_NAMES, O_NAMESK, O_ROWNAMES, O_ALLOWUNK };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'}, {"no-soft", no_argument, 0, O_NOSOFT},
         {"names", required_argument, 0, O_NAMES}, {"col-names", required_argument, 0, O_NAMES},
         {"names-keyed", no_argument, 0, O_NAMESK}, {"row-names", required_argument, 0, O_ROWNAMES},
+        {"allow-unknown", no_argument, 0, O_ALLOWUNK},
         {"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     cli_load load;
     const char *prefix_arg = NULL, *names_path = NULL, *rnames_path = NULL, *model_path, *data_path;
-    char *prefix = NULL;
-    int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS;
+    char *prefix = NULL, *side_rows = NULL, *side_cols = NULL;
+    int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS, allow_unknown = 0;
     long long v;
     mmnc_model *m = NULL;
     mmnc_data *d = NULL;
@@ -239,6 +272,7 @@ int cmd_predict(int argc, char **argv)
         case O_NAMES: names_path = optarg; break;
         case O_NAMESK: r.nm.keyed = 1; break;
         case O_ROWNAMES: rnames_path = optarg; break;
+        case O_ALLOWUNK: allow_unknown = 1; break;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
             break;
@@ -254,6 +288,15 @@ int cmd_predict(int argc, char **argv)
     if (threads > 0) omp_set_num_threads(threads);
 #endif
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
+    /* DATA.rows and DATA.cols name the rows and columns unless names are given, as in cluster */
+    if (!r.nm.keyed) {
+        int tr = load.lo.transpose;
+        if (!rnames_path && (side_rows = cli_side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
+        if (!names_path && (side_cols = cli_side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
+        if ((side_rows || side_cols) && !quiet)
+            fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
+                    side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
+    }
     if (mmnc_model_read(model_path, &m, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nm.d = d, r.nnz = d->A->nnz;
@@ -268,6 +311,7 @@ int cmd_predict(int argc, char **argv)
     proba = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * (size_t)m->k * sizeof(double));
     if (!map || !label || !proba) { rc = cli_fail(CMD, "out of memory"); goto done; }
     if ((rc = match_columns(&r, map, &r.unknown)) != CLI_EXIT_OK) goto done;
+    if ((rc = check_unknown_mass(&r, map, allow_unknown)) != CLI_EXIT_OK) goto done;
     if (mmnc_model_predict(m, d->A, map, label, proba, &r.empty, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     r.label = label, r.proba = proba;
     if (!quiet) report(&r, map);
@@ -287,5 +331,7 @@ done:
     free(label);
     free(proba);
     free(prefix);
+    mmnc_free(side_rows);
+    mmnc_free(side_cols);
     return rc;
 }

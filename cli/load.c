@@ -119,7 +119,7 @@ void cli_load_help(FILE *fp)
           "                      whitespace; dense: a tab, ';' or ',' if the first line has one)\n"
           "  --header            triplet: the first line (not a comment) names the fields: skipped;\n"
           "                      dense: the first line names the columns (default for dense: when it is\n"
-          "                      not all numbers)\n"
+          "                      not all numbers, or is 0,1,2,... or 1,2,3,... over fractional numbers)\n"
           "  --no-header         dense: the first line is data\n"
           "  --first-column X    dense: names (of the rows) | values | auto (names when not a number, or the\n"
           "                      header is one field short or starts empty) (default auto)\n"
@@ -200,4 +200,18 @@ int cli_pmf_flags(const char *cmd, const cli_load *l, const mmnc_csr *A, int qui
         return MMNC_PMF_TAKE | MMNC_PMF_NO_TRANSPOSE;
     }
     return MMNC_PMF_TAKE;
+}
+
+char *cli_side_file(const char *data, const char *ext)
+{
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
+    if (mmnc_mtx_side_path(data, ext, &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
 }

@@ -37,10 +37,16 @@ def page(name, summary, lines, version, date):
     """A man page from the lines of a --help text."""
     out = ['.TH "%s" 1 "%s" "mmnc %s" "mmnc manual"' % (name.upper(), date, version),
            ".SH NAME", "%s \\- %s" % (roff(name), roff(summary))]
-    usage = [l for l in lines if l.startswith("Usage:")]
+    usage, body = [], []
+    for l in lines:                     # "Usage: ..." and the indented usage lines right after it
+        if l.startswith("Usage:") or (usage and not body and re.match(r"^\s+mmnc\b", l)):
+            usage.append(l[len("Usage:"):].strip() if l.startswith("Usage:") else l.strip())
+        else:
+            body.append(l)
     if usage:
-        out += [".SH SYNOPSIS", ".B " + roff(usage[0][len("Usage:"):].strip())]
-    body = [l for l in lines if not l.startswith("Usage:")]
+        out.append(".SH SYNOPSIS")
+        for i, u in enumerate(usage):
+            out += ([".br"] if i else []) + [".B " + roff(u)]
     if body and body[0].startswith("mmnc ") and " -- " in body[0]:
         body = body[1:]              # the banner line of `mmnc --help`
     section, opt, para = "DESCRIPTION", None, []
@@ -54,12 +60,14 @@ def page(name, summary, lines, version, date):
             out.extend([".PP", roff(" ".join(para).strip())])
         opt, para = None, []
 
+    prev = ""
     for line in body:
+        blank_before, prev = not prev.strip(), line
         if not line.strip():
             flush()
             continue
-        m = re.match(r"^(\S.*):$", line)
-        if m and not line.startswith(" "):      # a section heading: "Clustering options:"
+        m = re.match(r"^([A-Z][A-Za-z ,()/-]{0,40}):$", line)
+        if m and blank_before:           # a section heading: "Clustering options:"
             flush()
             section = m.group(1).upper()
             out.append(".SH " + roff(section))

@@ -353,9 +353,10 @@ MMNC_API int mmnc_mtx_side_path(const char *path, const char *ext, char **out, m
  * the side file ".rows" (mmnc_mtx_side_path); likewise the columns to
  * ".cols".  All the files or none: each goes to a temporary name first,
  * the side files are renamed after the matrix.  *wrote_rows, *wrote_cols
- * (may be NULL): 1 if that side file was written.  Errors: MMNC_EINVAL,
- * MMNC_EIO naming the file, MMNC_ENOMEM.  O(nnz + nrows + ncols + id
- * bytes). */
+ * (may be NULL): 1 if that side file was written.  Errors: MMNC_EINVAL
+ * (also for a name holding a line break, which a side file of one name a
+ * line cannot hold; nothing is written), MMNC_EIO naming the file,
+ * MMNC_ENOMEM.  O(nnz + nrows + ncols + id bytes). */
 MMNC_API int mmnc_data_write_mtx(const mmnc_data *d, const char *path, int *wrote_rows, int *wrote_cols,
                                  mmnc_err *err);
 
@@ -441,11 +442,19 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     pointer per row: a claim of 10^9 rows would cost 8 GB before any
  *     entry is read); more is MMNC_EFORMAT naming the line and the size.
  *     Columns are only a number (a claim of 10^12 costs nothing).  Without the banner (AUTO as above,
- *     or MMNC_FMT_MTX) the file is read as coordinate real general.
+ *     or MMNC_FMT_MTX) the file is read as coordinate real general.  With
+ *     it, the file is read as Matrix Market only: a forced MMNC_FMT_TRIPLET,
+ *     MMNC_FMT_DENSE or MMNC_FMT_LIBSVM, or o->header, would read its size
+ *     line as data and is MMNC_EFORMAT "file:1: a Matrix Market file
+ *     ('%%MatrixMarket ...'), not dense: ...".
  *   - Triplets: lines of fields; '#' and '%' start comment lines; keys are
  *     arbitrary strings, mapped to rows/columns in order of first appearance;
  *     row_names/col_names keep them (a key whose entries are all 0 still
- *     gets its row/column).  Duplicates are summed.
+ *     gets its row/column).  Duplicates are summed.  In MMNC_FMT_AUTO a
+ *     file whose row and column keys are all numbers not written as
+ *     integers ("6.70", "1e-3") is MMNC_EFORMAT naming its first data line:
+ *     it is a table of numbers split at delim (read it with
+ *     MMNC_FMT_DENSE); MMNC_FMT_TRIPLET keeps such keys as strings.
  *   - libsvm: one row per line (blank and '#' lines are skipped, "qid:" and
  *     trailing "# ..." are ignored), the label is ignored (read labels with
  *     mmnc_labels_read); ids are row numbers and feature indices; ncols is
@@ -456,7 +465,12 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     with double quotes ("" inside is one quote).  The first line is a
  *     header of column names (col_names) when o->dense_header or o->header
  *     say so, or, undecided, when one of its fields after the first is not
- *     a number or its first field is empty.  The first field of each line
+ *     a number or its first field is empty, or when it is the plain
+ *     integers 0, 1, ..., n-1 or 1, 2, ..., n (n >= 2: what pandas' to_csv
+ *     writes for columns without names) and a data line below it in the
+ *     first block (at most 64) holds a number not written as an integer
+ *     ("5.1", "3.0", "1e-3"); over integers alone such a line may be a row
+ *     of counts and stays data (say o->header).  The first field of each line
  *     names the row (row_names) when o->dense_row_names says so, or,
  *     undecided, when the first field of the first data line is not a
  *     number, when the header has one field fewer than the data lines (R's
@@ -621,7 +635,11 @@ typedef struct mmnc_pmf {
 
 /* Normalise A to a joint pmf.  MMNC_EINVAL if A is empty, has a negative or
  * non-finite value, or a zero row or column (drop them first with
- * mmnc_data_drop_empty).  O(nnz) time, 2 nnz extra memory. */
+ * mmnc_data_drop_empty), or a row or column whose values are all below
+ * 2^-91 of the total (the resolution of the exact sums of py and px: values
+ * spanning more than about 27 orders of magnitude; the message names the
+ * row or column, its largest value and the total).  O(nnz) time, 2 nnz
+ * extra memory. */
 MMNC_API int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err);
 MMNC_API void mmnc_pmf_free(mmnc_pmf *p);
 
@@ -1427,6 +1445,12 @@ typedef struct mmnc_docs_info {
  * depend on the order the file system lists them.  Each file is a document
  * named by its path (the path given, joined with '/' to the entries below
  * a directory), or, with o->lines, each non-blank line is one ("PATH:N").
+ * The path in a name is escaped so that a name is one line of a .rows
+ * file, one field of a TSV and valid UTF-8 in JSON: a backslash is
+ * doubled, a newline, tab and carriage return are written \n, \t, \r, and
+ * every other control byte and every byte that is not part of a valid
+ * UTF-8 character (RFC 3629) is \xHH (two lower-case hex digits); valid
+ * UTF-8 characters are kept.  printf '%b' gives the path back.
  * Tokens: mmnc_tokenize's rules (lower-cased ASCII, UTF-8, inner ' and -;
  * no sentence or paragraph breaks matter here).
  * Terms: stop words are removed first; then the terms seen min_count times

@@ -3,7 +3,9 @@
  * column detected or forced, each separator, quoted fields, zeros not
  * stored; ragged, non-numeric, negative and NaN cells refused with file and
  * line; MMNC_FMT_AUTO recognising a dense table only where the rules of
- * mmnc.h say so (triplets stay triplets); every out-of-memory exit.
+ * mmnc.h say so (triplets stay triplets), pandas' header 0, 1, ... over
+ * fractions; a Matrix Market banner under a forced text format refused;
+ * every out-of-memory exit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +179,34 @@ static void test_detect(void)
     d = rd("1 1:1 4:2\n2 2:3\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
     CHECK(st == MMNC_OK && d && d->A->ncols == 4);
     mmnc_data_free(d);
+    /* pandas' to_csv(index=False) of a frame without names: 0, 1, ... over fractions names the columns */
+    d = rd("0,1,2,3\n5.1,3.5,1.4,0.2\n4.9,3.0,1.4,0.2\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 4 && d->col_names &&
+          !strcmp(d->col_names[3], "3") && !d->row_names);
+    mmnc_data_free(d);
+    /* 1 .. n with tabs: a header, hence dense; "3" among the fractions is still a fraction column */
+    d = rd("# made by hand\n1\t2\t3\t4\n\n5.1\t3\t1.4\t0.2\n4.9\t3\t1.4\t0.2\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && d->A->ncols == 4 && d->col_names && !strcmp(d->col_names[0], "1"));
+    mmnc_data_free(d);
+    /* over integers the line may be a row of counts: data; likewise numbers that do not count up */
+    d = rd("0,1,2,3\n4,0,2,1\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && !d->col_names);
+    mmnc_data_free(d);
+    d = rd("0,1,3,4\n5.1,3.5,1.4,0.2\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && !d->col_names);
+    mmnc_data_free(d);
+    d = rd("0,1,2,3\n5.1,3.5,1.4,0.2\n", MMNC_FMT_DENSE, -1, 0, &st, &e, NULL); /* no header, as told */
+    CHECK(st == MMNC_OK && d && d->A->nrows == 2 && !d->col_names);
+    mmnc_data_free(d);
+    d = rd("0,1,2\n5.1,3.5,1.4\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL); /* three columns, forced */
+    CHECK(st == MMNC_OK && d && d->A->nrows == 1 && d->A->ncols == 3 && d->col_names);
+    mmnc_data_free(d);
+    /* a Matrix Market file read as a forced text format: refused at its banner */
+    d = rd("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT &&
+          has(&e, ":1: a Matrix Market file ('%%MatrixMarket matrix coordinate real general'), not dense"));
+    d = rd("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", MMNC_FMT_TRIPLET, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, "not triplet"));
     /* bad options */
     d = rd("1,2,3,4\n", MMNC_FMT_DENSE, 2, 0, &st, &e, NULL);
     CHECK(st == MMNC_EINVAL);
@@ -193,6 +223,12 @@ static void test_alloc_failures(void)
     CHECK(bad == 0 && failures > 5);
     CHECK(mmnc_data_read(p, NULL, &d, &e) == MMNC_OK && d->A->nrows == 3 && d->A->nnz == 8);
     mmnc_data_free(d);
+    unlink(p);
+    /* the look below an index line (pandas' header) */
+    p = test_tmpfile("0,1,2,3\n5.1,3.5,1.4,0.2\n4.9,3.0,1.4,0.2\n", ".csv");
+    bad = 0;
+    failures = test_each_alloc_failure(read_auto, (void *)p, &bad);
+    CHECK(bad == 0 && failures > 5);
     unlink(p);
 }
 

@@ -4,7 +4,8 @@
  * document per file or per line, gzip input, counts, the column order, the
  * filters (stop words, min_count, min_df / max_df as counts and fractions,
  * max_vocab), empty documents kept or dropped, the English stop words, the
- * errors (each naming its file) and every out-of-memory exit.
+ * names of paths with line breaks, tabs or bytes that are not UTF-8
+ * (escaped), the errors (each naming its file) and every out-of-memory exit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,45 @@ static void test_lines(void)
     mmnc_data_free(d);
 }
 
+/* Names from paths with a line break, a tab, a backslash, a control byte
+ * and bytes that are not UTF-8: escaped, one line and one field of valid
+ * UTF-8 each; valid UTF-8 kept as it is. */
+static void test_names(void)
+{
+    static const char *const file[] = {"b\nx.txt", "c\tt.txt", "d\xe9.txt", "e\\f.txt", "f\xc3\xa9.txt",
+                                       "g\xed\xa0\x80.txt", "h\x01\x7f.txt"};
+    static const char *const name[] = {"b\\nx.txt", "c\\tt.txt", "d\\xe9.txt", "e\\\\f.txt", "f\xc3\xa9.txt",
+                                       "g\\xed\\xa0\\x80.txt", "h\\x01\\x7f.txt"};
+    char sub[300], rel[64], one[400], want[400];
+    const char *paths[1] = {sub};
+    mmnc_docs_opts o;
+    mmnc_data *d = NULL;
+    mmnc_err e;
+    snprintf(sub, sizeof sub, "%s/names", dir);
+    mkdir(sub, 0700);
+    for (int i = 0; i < 7; i++) {
+        snprintf(rel, sizeof rel, "names/%s", file[i]);
+        put(rel, "alpha beta\n", 0);
+    }
+    mmnc_docs_opts_default(&o);
+    CHECK_OK(mmnc_docs_build(paths, 1, &o, &d, NULL, &e));
+    CHECK(d && d->A->nrows == 7);
+    for (int i = 0; d && i < 7; i++) {
+        snprintf(want, sizeof want, "%s/%s", sub, name[i]);
+        CHECK(!strcmp(d->row_names[i], want));
+    }
+    mmnc_data_free(d);
+    /* per line: the escaped path, then ":N" */
+    o.lines = 1;
+    snprintf(one, sizeof one, "%s/%s", sub, file[1]);
+    paths[0] = one;
+    d = NULL;
+    CHECK_OK(mmnc_docs_build(paths, 1, &o, &d, NULL, &e));
+    snprintf(want, sizeof want, "%s/%s:1", sub, name[1]);
+    CHECK(d && d->A->nrows == 1 && !strcmp(d->row_names[0], want));
+    mmnc_data_free(d);
+}
+
 static void test_stop_words(void)
 {
     const char *const *w = mmnc_stop_words_english();
@@ -255,6 +295,7 @@ int main(void)
     test_stop_tokens();
     test_lines();
     test_errors();
+    test_names(); /* last: it adds files to dir */
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

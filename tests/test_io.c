@@ -457,6 +457,20 @@ static void test_triplets(void)
         o.delim = ',';
         CHECK(mmnc_data_read(test_tmpfile("a,,1\n", ".txt"), &o, &d, &e) == MMNC_EFORMAT &&
               strstr(e.msg, ":1:") && strstr(e.msg, "empty"));
+        /* every key a fractional number: a 3-column table, not triplets (auto); forced: string keys */
+        CHECK(mmnc_data_read(test_tmpfile("# t\n6.70,6.64,0.49\n1.25,3.5e0,2.75\n", ".csv"), &o, &d, &e) ==
+                  MMNC_EFORMAT &&
+              strstr(e.msg, ":2: every row and column key is a number with a fraction ('6.70' and '6.64'") &&
+              strstr(e.msg, "MMNC_FMT_DENSE"));
+        o.format = MMNC_FMT_TRIPLET;
+        d = READ_OK(test_tmpfile("6.70,6.64,0.49\n1.25,3.50,2.75\n", ".csv"), &o);
+        if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 2 && strcmp(d->col_names[1], "3.50") == 0);
+        mmnc_data_free(d);
+        /* one integer key among them: triplets, as before */
+        o.format = MMNC_FMT_AUTO;
+        d = READ_OK(test_tmpfile("6.70,6.64,0.49\n1.25,3,2.75\n", ".csv"), &o);
+        if (d) CHECK(d->A->nrows == 2 && d->A->ncols == 2);
+        mmnc_data_free(d);
     }
 }
 
@@ -1123,6 +1137,26 @@ static void test_detect(void)
     EXPECT_ERROR("% c\n2 2 1\n3 3 1\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "out of range");
 }
 
+/* A name with a line break is refused by the writer of side files (it
+ * would shift every later name), and nothing is written. */
+static void test_write_names(void)
+{
+    mmnc_data *d = READ_OK(test_tmpfile("a b 1\nc b 2\n", ".txt"), NULL);
+    char *out = strdup(test_tmpfile("", ".mtx")), *side = NULL;
+    mmnc_err e;
+    int wr = -1, wc = -1;
+    if (!d || !out) return;
+    remove(out);
+    mmnc_free(d->row_names[1]);
+    d->row_names[1] = strdup("c\nd");
+    CHECK(mmnc_data_write_mtx(d, out, &wr, &wc, &e) == MMNC_EINVAL && wr == 0 && wc == 0 &&
+          strstr(e.msg, "the name of row 2 holds a line break"));
+    CHECK(mmnc_mtx_side_path(out, ".rows", &side, &e) == MMNC_OK && access(out, F_OK) != 0 && access(side, F_OK) != 0);
+    mmnc_free(side);
+    free(out);
+    mmnc_data_free(d);
+}
+
 int main(void)
 {
     test_mtx();
@@ -1134,6 +1168,7 @@ int main(void)
     test_mtx_parallel_errors();
     test_mtx_parallel_alloc();
     test_labels_names();
+    test_write_names();
 #ifdef MMNC_HAVE_MATIO
     test_mat_small();
 #endif

@@ -115,6 +115,14 @@ static int is_number(const char *b, const char *e)
     return b < e && mmnc_i_parse_double(b, e, &x);
 }
 
+/* 1 if one of the characters of set occurs in [b, e). */
+static int strpbrk_range(const char *b, const char *e, const char *set)
+{
+    for (; b < e; b++)
+        if (strchr(set, *b)) return 1;
+    return 0;
+}
+
 /* 1 if the split first line is a header: a field after the first that is
  * not a number, or an empty first field. */
 static int looks_like_header(const fields *f)
@@ -123,6 +131,68 @@ static int looks_like_header(const fields *f)
     for (size_t j = 1; j < f->n; j++)
         if (!is_number(f->b[j], f->e[j])) return 1;
     return 0;
+}
+
+/* 1 if the split line is 0, 1, ..., n-1 or 1, 2, ..., n (n >= 2), plain
+ * integers: the column names pandas' to_csv writes for a frame without
+ * names (and the column numbers of other tools). */
+static int index_line(const fields *f)
+{
+    mmnc_int first, x;
+    if (f->n < 2 || !mmnc_i_parse_index(f->b[0], f->e[0], &first) || first > 1) return 0;
+    for (size_t j = 1; j < f->n; j++)
+        if (!mmnc_i_parse_index(f->b[j], f->e[j], &x) || x != first + (mmnc_int)j) return 0;
+    return 1;
+}
+
+/* 1 if one of the next data lines in p[0..end) (complete lines, the last
+ * too when at_eof; at most 64, split at sep) holds a number not written
+ * as an integer ("5.1", "3.0", "1e-3"): the columns are fractional, so an
+ * index line above them (index_line) names them rather than being a row
+ * of data.  0 if not, -1 when out of memory. */
+static int later_fraction(const char *p, const char *end, int at_eof, int sep)
+{
+    fields f = {0};
+    char *tmp = NULL;
+    size_t tcap = 0;
+    int ndata = 0, result = 0;
+    const char *bad;
+    while (p < end && ndata < 64 && !result) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
+        size_t n;
+        if (!nl && !at_eof) break;
+        if (!nl) nl = end;
+        n = (size_t)(nl - p);
+        while (q < nl && is_blank(*q)) q++;
+        if (q == nl || *q == '#' || *q == '%') {
+            p = nl + 1;
+            continue;
+        }
+        if (n + 1 > tcap) {
+            char *t = mmnc_i_realloc(tmp, n + 1, 1);
+            if (!t) goto nomem;
+            tmp = t;
+            tcap = n + 1;
+        }
+        memcpy(tmp, p, n);
+        tmp[n] = '\0';
+        p = nl + 1;
+        ndata++;
+        switch (split(tmp, sep, &f, &bad)) {
+        case MMNC_OK: break;
+        case MMNC_ENOMEM: goto nomem;
+        default: continue;
+        }
+        for (size_t j = 0; j < f.n && !result; j++)
+            result = is_number(f.b[j], f.e[j]) && strpbrk_range(f.b[j], f.e[j], ".eE");
+    }
+    goto done;
+nomem:
+    result = -1;
+done:
+    fields_free(&f);
+    mmnc_i_free(tmp);
+    return result;
 }
 
 int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
@@ -161,9 +231,13 @@ int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
         case MMNC_ENOMEM: goto nomem;
         default: goto done;
         }
-        if (Fh < 0 && F < 0 && looks_like_header(&f)) {
-            Fh = (long long)f.n;
-            continue;
+        if (Fh < 0 && F < 0) {
+            int h = looks_like_header(&f) || (index_line(&f) ? later_fraction(p, end, at_eof, sep) : 0);
+            if (h < 0) goto nomem;
+            if (h) {
+                Fh = (long long)f.n;
+                continue;
+            }
         }
         if (Fh < 0) Fh = 0; /* no header */
         if (sep == ',' || sep == ';') { /* not default triplets: the first data line decides */
@@ -302,6 +376,15 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
                                            : mmnc_i_line_err(r, MMNC_EFORMAT, err, "unbalanced quote at column %zu",
                                                              (size_t)(bad - s) + 1);
             goto cleanup;
+        }
+        if (!hdr && F == 0 && want_header == 0 && !looks_like_header(&f) && index_line(&f)) {
+            /* 0, 1, 2, ... over fractional numbers: pandas' names, not a row */
+            int h = later_fraction(r->buf + r->beg, r->buf + r->end, r->eof, sep);
+            if (h < 0) {
+                status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                goto cleanup;
+            }
+            if (h) want_header = 1;
         }
         if (!hdr && F == 0 && want_header >= 0 && (want_header > 0 || looks_like_header(&f))) {
             want_header = -1; /* read */

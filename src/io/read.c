@@ -708,15 +708,29 @@ cleanup:
 /* Triplets                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* 1 if the key [b, e) is a number not written as an integer ("6.70",
+ * "1e-3"): keys that all look so are the values of a table. */
+static int fraction_key(const char *b, const char *e)
+{
+    double x;
+    int marked = 0;
+    for (const char *p = b; p < e && !marked; p++) marked = *p == '.' || *p == 'e' || *p == 'E';
+    return marked && mmnc_i_parse_double(b, e, &x);
+}
+
 /* Triplet text: one entry a line, its row key, column key and value in the
  * fields o names (value 1 without a value field), fields split at blanks
  * or at o->delim.  Keys are strings, numbered in order of first appearance
  * and kept as the row and column names.  A line with more fields than
  * named is an error unless o->extra_fields, so that a dense table read as
- * triplets is caught with a hint. */
+ * triplets is caught with a hint; so is, in auto mode, a file whose keys
+ * are all fractional numbers (a 3-column table split at o->delim). */
 static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK, header = o->header;
+    int frac_keys = o->format == MMNC_FMT_AUTO; /* every key so far a number with a fraction */
+    long long first_line = 0;
+    char k1[80] = "", k2[80] = "";
     int maxf = o->row_field;
     mmnc_i_keymap rows = {0}, cols = {0};
     tbuf t = {0};
@@ -782,12 +796,30 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
             }
             if ((status = check_value(r, v, vb, ve, err)) != MMNC_OK) goto cleanup;
         }
+        if (frac_keys) {
+            const char *rb = b[o->row_field - 1], *re = e[o->row_field - 1];
+            const char *cb = b[o->col_field - 1], *ce = e[o->col_field - 1];
+            if (!first_line) {
+                first_line = r->line;
+                mmnc_i_excerpt(rb, (size_t)(re - rb), k1);
+                mmnc_i_excerpt(cb, (size_t)(ce - cb), k2);
+            }
+            frac_keys = fraction_key(rb, re) && fraction_key(cb, ce);
+        }
         if ((status = mmnc_i_keymap_get(&rows, b[o->row_field - 1],
                                  (size_t)(e[o->row_field - 1] - b[o->row_field - 1]), &i, err)) ||
             (status = mmnc_i_keymap_get(&cols, b[o->col_field - 1],
                                  (size_t)(e[o->col_field - 1] - b[o->col_field - 1]), &j, err)) ||
             (status = tbuf_push(&t, i, j, v, err)))
             goto cleanup;
+    }
+    if (frac_keys && first_line) {
+        status = mmnc_i_err(err, MMNC_EFORMAT,
+                            "%s:%lld: every row and column key is a number with a fraction ('%s' and '%s' on this "
+                            "line): a table of numbers read as triplets?  Read it as a dense table (MMNC_FMT_DENSE, "
+                            "mmnc --format dense), or force triplets to keep such keys (MMNC_FMT_TRIPLET, mmnc "
+                            "--format triplet)", r->path, first_line, k1, k2);
+        goto cleanup;
     }
     if ((status = make_data(&t, rows.n, cols.n, &d, err)) != MMNC_OK) goto cleanup;
     d->row_names = rows.names;
@@ -931,6 +963,24 @@ static int detect(const mmnc_i_lreader *r, int dense)
     }
 }
 
+/* A file that opens with the Matrix Market banner, read in another text
+ * format because it was forced (or because a header was asked for), would
+ * have its size line read as data: MMNC_EFORMAT naming the banner. */
+static int not_mtx(const mmnc_i_lreader *r, mmnc_format fmt, int header, mmnc_err *err)
+{
+    const char *p = r->buf + r->beg, *end = r->buf + r->end, *nl;
+    char ex[80];
+    if (end - p < 14 || p[0] != '%' || p[1] != '%' || !word_is(p + 2, p + 14, "matrixmarket")) return MMNC_OK;
+    nl = memchr(p, '\n', (size_t)(end - p));
+    if (!nl) nl = end;
+    if (nl > p && nl[-1] == '\r') nl--;
+    return mmnc_i_err(err, MMNC_EFORMAT, "%s:1: a Matrix Market file ('%s'), not %s%s: read it as Matrix Market "
+                      "(MMNC_FMT_MTX or MMNC_FMT_AUTO; mmnc --format mtx or auto%s)", r->path,
+                      mmnc_i_excerpt(p, (size_t)(nl - p), ex),
+                      fmt == MMNC_FMT_DENSE ? "dense" : fmt == MMNC_FMT_LIBSVM ? "libsvm" : "triplet",
+                      header ? " with a header line" : "", header ? ", without --header" : "");
+}
+
 /* MMNC_EINVAL with a readable message for read options that contradict each other. */
 static int check_opts(const mmnc_read_opts *o, mmnc_err *err)
 {
@@ -989,6 +1039,12 @@ int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tun
             size_t hn;
             const unsigned char *h = mmnc_i_in_head(in, &hn);
             int regular = mmnc_i_in_regular(in);
+            if (hn >= 5 && !memcmp(h, "\x89MMOD", 5)) { /* docs/model-format.md */
+                mmnc_i_in_close(in);
+                status = mmnc_i_err(err, MMNC_EFORMAT, "%s: a model saved by mmnc cluster --save-model, not a data "
+                                    "file (mmnc_model_read and mmnc info read models from regular files)", path);
+                goto cleanup;
+            }
             if (mmnc_i_bin_magic(h, hn)) fmt = MMNC_FMT_BIN;
             else if (hn >= 6 && !memcmp(h, "MATLAB", 6)) fmt = MMNC_FMT_MAT;
             if (fmt != MMNC_FMT_AUTO) {
@@ -1020,6 +1076,8 @@ int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tun
                 fmt = (mmnc_format)got;
                 if (opts.header && fmt != MMNC_FMT_DENSE) fmt = MMNC_FMT_TRIPLET; /* only they have one */
             }
+            if (fmt != MMNC_FMT_MTX && (status = not_mtx(&r, fmt, opts.format == MMNC_FMT_AUTO, err)) != MMNC_OK)
+                goto cleanup;
             if (fmt == MMNC_FMT_MTX) status = read_mtx(&r, tune, &d, err);
             else if (fmt == MMNC_FMT_DENSE) status = mmnc_i_read_dense(&r, &opts, &d, err);
             else if (fmt == MMNC_FMT_LIBSVM) status = read_libsvm(&r, opts.libsvm_zero_based, &d, err);

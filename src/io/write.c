@@ -36,6 +36,15 @@ static void write_ids(FILE *fp, const mmnc_data *d, int cols)
         fprintf(fp, "%s\n", cols ? mmnc_data_col_id(d, i, buf) : mmnc_data_row_id(d, i, buf));
 }
 
+/* The first name (1-based) holding a line break, which would shift every
+ * later line of a side file; 0 if none. */
+static mmnc_int broken_name(char *const *names, mmnc_int n)
+{
+    for (mmnc_int i = 0; names && i < n; i++)
+        if (names[i] && strpbrk(names[i], "\n\r")) return i + 1;
+    return 0;
+}
+
 int mmnc_data_write_mtx(const mmnc_data *d, const char *path, int *wrote_rows, int *wrote_cols, mmnc_err *err)
 {
     int need[2], status = MMNC_OK;
@@ -46,6 +55,12 @@ int mmnc_data_write_mtx(const mmnc_data *d, const char *path, int *wrote_rows, i
     if (!d || !d->A || !path) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_data_write_mtx: NULL argument");
     need[0] = d->row_names || d->row_orig;
     need[1] = d->col_names || d->col_orig;
+    for (int t = 0; t < 2; t++) {
+        mmnc_int b = broken_name(t ? d->col_names : d->row_names, t ? d->A->ncols : d->A->nrows);
+        if (b)
+            return mmnc_i_err(err, MMNC_EINVAL, "%s: the name of %s %lld holds a line break: a side file has one "
+                              "name a line", path, t ? "column" : "row", (long long)b);
+    }
     /* the side files first, to temporary names: all files or none */
     for (int t = 0; t < 2; t++) {
         if (!need[t]) continue;

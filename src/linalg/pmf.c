@@ -157,6 +157,34 @@ int mmnc_i_pmf_px(mmnc_pmf *p, mmnc_err *err)
     return MMNC_OK;
 }
 
+/* Why row (cols = 0) or column i of P (shown as number `shown`) has no
+ * mass.  Either it has no positive entry, or its entries are below the
+ * resolution of the exact sums (2^-91; mmnc_i_fix_add) once divided by the
+ * total: values spanning more than about 27 orders of magnitude, which
+ * cannot be held together (doubles could, the exact sums cannot).
+ * O(nnz) for a column; collective for a column of a distributed pmf. */
+static int no_mass(const mmnc_pmf *p, int cols, mmnc_int i, mmnc_int shown, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    const char *what = cols ? "column" : "row";
+    double mx = 0.0;
+    if (cols) { /* P_X is global, so every rank gets here for the same column: a collective is safe */
+        for (mmnc_int e = 0; e < P->nnz; e++)
+            if (P->colind[e] == i && P->val[e] > mx) mx = P->val[e];
+        if (p->dist && p->dist->size > 1) p->dist->max(p->dist, &mx, 1);
+    } else {
+        for (mmnc_int e = P->rowptr[i]; e < P->rowptr[i + 1]; e++)
+            if (P->val[e] > mx) mx = P->val[e];
+    }
+    if (!(mx > 0.0))
+        return mmnc_i_err(err, MMNC_EINVAL, "%s %lld has zero mass: drop empty %ss first", what, (long long)shown,
+                          what);
+    return mmnc_i_err(err, MMNC_EINVAL, "%s %lld has values (up to %g) below 2^-91 of the total %g, under the "
+                      "resolution of the exact sums: the values span more than about 27 orders of magnitude; "
+                      "rescale them (e.g. a log1p map) or remove the outliers", what, (long long)shown,
+                      mx * p->total, p->total);
+}
+
 int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
 {
     return mmnc_pmf_build_ex((mmnc_csr *)A, 0, out, err); /* without MMNC_PMF_TAKE, A is only read */
@@ -185,12 +213,12 @@ int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err)
     if ((status = mmnc_i_pmf_fill(p, A, flags, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < p->ny; y++)
         if (!(p->py[y] > 0.0)) {
-            status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first", (long long)y + 1);
+            status = no_mass(p, 0, y, y + 1, err);
             goto cleanup;
         }
     for (mmnc_int x = 0; x < p->nx; x++)
         if (!(p->px[x] > 0.0)) {
-            status = mmnc_i_err(err, MMNC_EINVAL, "column %lld has zero mass: drop empty columns first", (long long)x + 1);
+            status = no_mass(p, 1, x, x + 1, err);
             goto cleanup;
         }
     *out = p;
@@ -247,14 +275,12 @@ int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf 
     }
     status = mmnc_i_pmf_fill(p, A, flags, err); /* P_X below, once the ranks agree */
     for (mmnc_int y = 0; y < p->ny && status == MMNC_OK; y++)
-        if (!(p->py[y] > 0.0))
-            status = mmnc_i_err(err, MMNC_EINVAL, "row %lld has zero mass: drop empty rows first",
-                                (long long)(p->y0 + y) + 1);
+        if (!(p->py[y] > 0.0)) status = no_mass(p, 0, y, p->y0 + y + 1, err);
     if ((status = mmnc_i_agree(dist, status, err)) != MMNC_OK) goto cleanup;
     if ((status = mmnc_i_pmf_px(p, err)) != MMNC_OK) goto cleanup; /* P_X summed across the ranks */
     for (mmnc_int x = 0; x < p->nx; x++)
         if (!(p->px[x] > 0.0)) {
-            status = mmnc_i_err(err, MMNC_EINVAL, "column %lld has zero mass: drop empty columns first", (long long)x + 1);
+            status = no_mass(p, 1, x, x + 1, err);
             goto cleanup;
         }
     *out = p;

@@ -244,7 +244,54 @@ static int id_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One document: text[0..n) named name + suffix (suffix may be NULL). */
+/* The length of the valid UTF-8 character at s[0..n) (ASCII included), or
+ * 0 for a byte that does not start one: the ranges of RFC 3629, so no
+ * overlong form, surrogate or code point above U+10FFFF passes. */
+static size_t utf8_char(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0], lo = 0x80, hi = 0xBF;
+    size_t k;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) k = 1;
+    else if (c >= 0xE0 && c <= 0xEF) k = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) k = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else return 0;
+    if (k >= n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t j = 2; j <= k; j++)
+        if ((s[j] & 0xC0) != 0x80) return 0;
+    return k + 1;
+}
+
+/* A path as a document's name (mmnc.h, mmnc_docs_build): one line and one
+ * field of valid UTF-8, from which printf '%b' gives the path back.
+ * Returns its length; writes it to out (NULL: only counts). */
+static size_t escape_name(const char *path, size_t n, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)path;
+    size_t i = 0, k = 0, len;
+    while (i < n) {
+        unsigned char ch = u[i];
+        char e[4];
+        size_t m = 2;
+        if (ch == '\\' || ch == '\n' || ch == '\t' || ch == '\r') {
+            e[0] = '\\', e[1] = ch == '\\' ? '\\' : ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
+        } else if (ch < 0x20 || ch == 0x7F || !(len = utf8_char(u + i, n - i))) {
+            e[0] = '\\', e[1] = 'x', e[2] = hex[ch >> 4], e[3] = hex[ch & 15], m = 4;
+        } else { /* a character as it is */
+            if (out) memcpy(out + k, u + i, len);
+            k += len;
+            i += len;
+            continue;
+        }
+        if (out) memcpy(out + k, e, m);
+        k += m;
+        i++;
+    }
+    return k;
+}
+
+/* One document: text[0..n) named path (escaped) + suffix (suffix may be NULL). */
 static int add_doc(counter *c, const char *name, const char *suffix, const char *text, size_t n)
 {
     size_t ln = strlen(name), ls = suffix ? strlen(suffix) : 0, i = 0;
@@ -280,8 +327,8 @@ static int add_doc(counter *c, const char *name, const char *suffix, const char 
         c->docs = a;
         c->dcap = nc;
     }
-    if (!(s = mmnc_i_malloc(ln + ls + 1, 1))) goto nomem;
-    memcpy(s, name, ln);
+    if (!(s = mmnc_i_malloc(escape_name(name, ln, NULL) + ls + 1, 1))) goto nomem;
+    ln = escape_name(name, ln, s);
     if (ls) memcpy(s + ln, suffix, ls);
     s[ln + ls] = '\0';
     c->docs[c->ndocs++] = s;

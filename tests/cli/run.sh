@@ -1668,6 +1668,180 @@ awk -F'\t' 'NR > 1 && !($5 > 0) { bad = 1 } END { exit bad }' b.top.tsv || fail_
 [ "$(awk 'NR > 1' b.top.tsv | wc -l)" -eq 6 ] || fail_because "expected 3 columns per cluster in top.tsv"
 end
 
+# ---- inputs read right at the edges (issue 40) ------------------------------------
+
+begin "inputs: info reads a pipe and a FIFO once (a model's magic is looked for in regular files only)"
+printf 'u1\ti7\t3\nu2\ti8\t1\nu1\ti8\t2\n' >r.tsv
+run info <(cat r.tsv)
+expect_rc 0
+expect_out "2 rows x 2 columns, 3 nonzeros"
+mkfifo fifo
+(cat r.tsv >fifo &)
+timeout 10 "$MMNC" info fifo >"$OUT" 2>"$ERR"
+RC=$?
+: 3<>fifo # frees a writer still waiting when mmnc did not open the FIFO
+expect_rc 0
+expect_out "2 rows x 2 columns, 3 nonzeros"
+"$MMNC" cluster -q -k 2 -o b --save-model M "$BLOCKS" 2>"$ERR" || fail_because "no model"
+run info <(cat M)
+expect_rc 1
+expect_err "/dev/fd/[0-9]+: a model saved by mmnc cluster --save-model, not a data file"
+run info M
+expect_rc 0
+expect_out "^model +written by mmnc"
+end
+
+begin "inputs: info --format libsvm with feature index 10^9 sizes by the entries, not the claimed columns"
+printf '0 1000000000:1 1:1\n' >wide.svm
+if nm "$MMNC" 2>/dev/null | grep -q ' __asan_init'; then # ASan's shadow memory defeats ulimit -v
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=256:allocator_may_return_null=1" \
+        timeout 20 "$MMNC" info --format libsvm wide.svm >"$OUT" 2>"$ERR"
+    RC=$?
+else
+    (ulimit -v 262144 && OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=1 exec timeout 20 "$MMNC" info --format libsvm wide.svm) \
+        >"$OUT" 2>"$ERR"
+    RC=$?
+fi
+expect_rc 0
+expect_out "1 rows x 1000000000 columns, 2 nonzeros"
+expect_out "empty +0 rows, 999999998 columns"
+end
+
+begin "inputs: a forced --format dense, triplet or libsvm on a Matrix Market file is refused, naming the banner"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n2 3 4\n' >m.mtx
+snapshot
+for f in dense triplet libsvm; do
+    run cluster -k 1 -o m --format $f m.mtx
+    expect_rc 1
+    expect_err "m\.mtx:1: a Matrix Market file \('%%MatrixMarket matrix coordinate real general'\), not $f"
+done
+run info --header m.mtx
+expect_rc 1
+expect_err "m\.mtx:1: a Matrix Market file .*not triplet"
+expect_nonew
+run info --format mtx m.mtx
+expect_rc 0
+expect_out "3 rows x 3 columns, 2 nonzeros"
+end
+
+begin "inputs: dense, pandas' header 0..n-1 (or 1..n) over fractional numbers is a header"
+printf '0,1,2,3\n5.1,3.5,1.4,0.2\n4.9,3.0,1.4,0.2\n6.2,3.4,5.4,2.3\n' >iris.csv
+run info iris.csv
+expect_rc 0
+expect_out "3 rows x 4 columns"
+run convert iris.csv iris.mtx
+expect_rc 0
+printf '0\n1\n2\n3\n' >want.cols
+expect_same iris.cols want.cols
+printf '1\t2\t3\t4\n5.1\t3.5\t1.4\t0.2\n4.9\t3\t1.4\t0.2\n' >one.tsv
+run info one.tsv
+expect_rc 0
+expect_out "2 rows x 4 columns"
+run info --format dense --no-header iris.csv
+expect_rc 0
+expect_out "4 rows x 4 columns"
+printf '0,1,2\n5.1,3.5,1.4\n4.9,3.0,1.4\n' >three.csv
+run info --format dense three.csv
+expect_rc 0
+expect_out "2 rows x 3 columns"
+# integers below: the first line may be data (counts), so it stays data
+printf '0,1,2,3\n4,0,2,1\n' >ints.csv
+run info ints.csv
+expect_rc 0
+expect_out "2 rows x 4 columns"
+end
+
+begin "inputs: triplets whose keys are all fractional numbers (a table read with --delim ,) are refused"
+printf '6.70,6.64,0.49\n1.25,3.50,2.75\n0.10,0.20,0.30\n' >f3.csv
+snapshot
+run cluster -k 1 -o f --delim , f3.csv
+expect_rc 1
+expect_err "f3\.csv:1: every row and column key is a number with a fraction .*--format dense"
+expect_nonew
+run info --format dense f3.csv
+expect_rc 0
+expect_out "3 rows x 3 columns"
+run info --format triplet --delim , f3.csv
+expect_rc 0
+expect_out "3 rows x 3 columns"
+printf 'a,1.5,2\nb,2.5,3\n' >keys.csv
+run info --delim , keys.csv
+expect_rc 0
+expect_out "2 rows x 2 columns"
+end
+
+begin "inputs: predict picks up DATA.rows / DATA.cols, refuses data whose mass is mostly on unknown columns"
+cp -r "$FIX/docs" train
+mkdir new other
+printf 'The cat and the dog are fed fish.\n' >new/pet.txt
+printf 'The bank pays interest on stocks.\n' >new/cash.txt
+printf 'Zebra, quokka and wombat; a cat.\n' >other/zoo.txt
+"$MMNC" docs -q train --stop-words english -o train.mtx 2>"$ERR" &&
+    "$MMNC" cluster -q -k 2 -o tr --save-model M train.mtx 2>>"$ERR" &&
+    "$MMNC" docs -q new --stop-words english -o new.mtx 2>>"$ERR" &&
+    "$MMNC" docs -q other --stop-words english -o other.mtx 2>>"$ERR" || fail_because "setup failed"
+run predict -o p M new.mtx
+expect_rc 0
+expect_err "names from new\.rows and new\.cols"
+expect_out "0 of [0-9]+ columns unknown"
+cl() { awk -F'\t' -v id="$2" '$1 == id { print $2 }' "$1" 2>/dev/null; }
+[ -n "$(cl p.labels.tsv new/pet.txt)" ] && [ "$(cl p.labels.tsv new/pet.txt)" = "$(cl tr.labels.tsv train/pets/cat.txt)" ] ||
+    fail_because "new/pet.txt not named or not with the pets"
+[ -n "$(cl p.labels.tsv new/cash.txt)" ] && [ "$(cl p.labels.tsv new/cash.txt)" = "$(cl tr.labels.tsv train/money/bank.txt)" ] ||
+    fail_because "new/cash.txt not named or not with the money"
+snapshot
+run predict -o q M other.mtx
+expect_rc 1
+expect_err "other\.mtx: 3 of 4 columns \(75% of the mass\) are not known to M: 1 matched.*--allow-unknown"
+expect_nonew
+run predict -q -o q --allow-unknown M other.mtx
+expect_rc 0
+expect_file q.labels.tsv
+end
+
+begin "inputs: docs names hold no line break, tab or invalid UTF-8 (backslash escapes), so names stay one a line"
+mkdir c
+printf 'cat dog cat pet\n' >c/a.txt
+printf 'dog cat pet fur\n' >"c/b
+x.txt"
+printf 'money bank loan\n' >"c/c	t.txt"
+printf 'bank money cash\n' >"$(printf 'c/d\351.txt')"
+printf 'loan cash bank\n' >'c/e\f.txt'
+run docs c -o t.mtx
+expect_rc 0
+printf '%s\n' 'c/a.txt' 'c/b\nx.txt' 'c/c\tt.txt' 'c/d\xe9.txt' 'c/e\\f.txt' >want.rows
+expect_same t.rows want.rows
+run cluster -k 2 -o r t.mtx
+expect_rc 0
+grep -q 'names for' "$ERR" && fail_because "names and rows do not match"
+awk -F'\t' 'NF != 3 { bad = 1 } END { exit bad }' r.labels.tsv || fail_because "r.labels.tsv: a line without 3 fields"
+grep -qF 'c/c\tt.txt' r.labels.tsv || fail_because "r.labels.tsv lacks the escaped name"
+for f in t.rows r.labels.tsv; do
+    if [ "$HAVE_PY" = 1 ]; then
+        python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$f" 2>/dev/null ||
+            fail_because "$f is not UTF-8"
+    fi
+done
+expect_json r.json input
+end
+
+begin "inputs: values 1e30 times the others: the true reason (the range of the values), not 'zero mass'"
+printf '1 1 1\n1 2 2\n2 1 1e30\n2 3 1\n3 2 3\n3 3 1\n' >big.tsv
+printf '1 1 1e30\n1 2 1\n2 1 1e30\n2 3 1\n' >bigcol.tsv
+snapshot
+run cluster -k 2 -o b big.tsv
+expect_rc 1
+expect_err "big\.tsv: row 1 has values \(up to 2\) below 2\^-91 of the total 1e\+30"
+grep -q 'drop empty rows' "$ERR" && fail_because "the old reason"
+run info big.tsv
+expect_rc 1
+expect_err "big\.tsv: row 1 has values"
+run cluster -k 1 -o b bigcol.tsv
+expect_rc 1
+expect_err "bigcol\.tsv: column 2 has values \(up to 1\) below 2\^-91 of the total 2e\+30"
+expect_nonew
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -108,8 +108,8 @@ const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
 int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what);
 
 /* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
- * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"
- * until renamed.  cli_tmp_watch(path) registers that name (before the file
+ * atomic outputs (mmnc_outfile, and its writers) live under the name of
+ * mmnc_outfile_tmp_path until renamed.  cli_tmp_watch(path) registers that name (before the file
  * is made: unlinking a name that was never created is harmless) and
  * installs, once, a handler that unlinks every registered name and
  * re-raises the signal (async-signal-safe: unlink, sigaction, raise only).

@@ -300,9 +300,13 @@ void cli_tmp_watch(const char *path)
             sigaction(sigs[i], &sa, NULL);
         }
     }
-    if (n >= TMP_MAX_NAMES) return;
-    int len = snprintf(tmp_names[n], PATH_MAX, "%s.tmp.%ld", path, (long)getpid());
-    if (len > 0 && len < PATH_MAX) tmp_count = n + 1;
+    char *tmp = NULL;
+    if (n >= TMP_MAX_NAMES || mmnc_outfile_tmp_path(path, &tmp, NULL) != MMNC_OK) return;
+    if (strlen(tmp) < PATH_MAX) {
+        strcpy(tmp_names[n], tmp);
+        tmp_count = n + 1;
+    }
+    mmnc_free(tmp);
 }
 
 void cli_tmp_forget(void)

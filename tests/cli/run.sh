@@ -9,7 +9,7 @@
 # Every case runs in its own empty directory under a fresh temporary directory
 # (removed on exit).  Bad input must give a non-zero exit (1 bad data, 2 usage),
 # a message naming the file (and line where there is one) and leave no file
-# behind: no PREFIX.* and no *.tmp.* in the case directory.
+# behind: no PREFIX.* and no temporary file (.mmnc-*) in the case directory.
 #
 # Prints one line per case, then "N passed, N failed"; exits 0 when all pass,
 # 1 otherwise.  Fixtures (all tiny, hand-made) live next to this script:
@@ -233,7 +233,7 @@ expect_grep '"algorithm": "information"' b.json
 expect_grep '"size_prior": 7,' b.json
 expect_grep '"size_prior_kept": (true|false),' b.json
 expect_out "information objective: I\(X;Z\) - 7 \(rows / nonzeros\) H\(cluster sizes\)"
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "cluster --size-prior: negative is a usage error"
@@ -252,7 +252,7 @@ expect_grep '"algorithm": "nuclear"' b.json
 expect_soft_rows_sum1 b.soft.tsv
 expect_out "8 rows x 6 columns, 26 nonzeros"
 expect_out "^singular values: 1\.0000 "
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "cluster top.tsv: header and rows have the same number of fields"
@@ -641,7 +641,7 @@ expect_rc 0
 expect_file w.mtx w.vocab
 expect_same w.mtx "$FIX/words.expected.mtx"
 expect_same w.vocab "$FIX/words.expected.vocab"
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "cooc: vocabulary by frequency, windows stop at blank lines"
@@ -1026,7 +1026,7 @@ run convert -q b.bin via.mtx.gz
 gzip -dc via.mtx.gz >unzipped.mtx 2>/dev/null
 expect_same direct.mtx unzipped.mtx
 [ "$(head -c 8 b.bin | od -An -t x1 | tr -d ' ')" = 894d4d4e430d0a1a ] || fail_because "b.bin lacks the magic"
-expect_nofile *.tmp.* b.rows b.cols via.rows
+expect_nofile .mmnc-* b.rows b.cols via.rows
 end
 
 begin "convert a generated matrix round trip; cluster on .bin = on .mtx"
@@ -1230,7 +1230,7 @@ for attempt in 1 2 3; do
     "$MMNC" cluster -q -k 20 -r 1 --max-iter 2 -o sc sig.mtx >"$OUT" 2>"$ERR" &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
-        if compgen -G "sc.*.tmp.*" >/dev/null; then
+        if compgen -G ".mmnc-*" >/dev/null; then
             kill -TERM "$pid"
             caught=1
             break
@@ -1245,6 +1245,7 @@ done
 if [ "$caught" = 1 ]; then
     expect_rc 143
     compgen -G "sc.*" >/dev/null && fail_because "left $(echo sc.*)"
+    compgen -G ".mmnc-*" >/dev/null && fail_because "left $(echo .mmnc-*)"
 else
     echo "      (the write phase was too short to catch here)"
 fi
@@ -1362,7 +1363,7 @@ for a in nuclear information frobenius; do
     expect_soft_rows_sum1 p.soft.tsv
     expect_json p.json model rows unknown_columns unknown_column_ids empty_rows empty_row_ids cluster_sizes rule
     expect_out "8 rows assigned to the 2 clusters of b\.mmnc"
-    expect_nofile *.tmp.*
+    expect_nofile .mmnc-*
     end
 done
 
@@ -1479,7 +1480,7 @@ head -1 d.cols >first
 printf 'the\n' >want.first
 expect_same first want.first
 grep -q never d.cols && fail_because "the hidden file was read"
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "docs: --lines with stop words, golden matrix, rows and columns (empty line kept)"

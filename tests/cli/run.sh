@@ -9,7 +9,8 @@
 # Every case runs in its own empty directory under a fresh temporary directory
 # (removed on exit).  Bad input must give a non-zero exit (1 bad data, 2 usage),
 # a message naming the file (and line where there is one) and leave no file
-# behind: no PREFIX.* and no temporary file (.mmnc-*) in the case directory.
+# behind: no PREFIX.* and no temporary file or directory (.mmnc-*) in the case
+# directory.
 #
 # Prints one line per case, then "N passed, N failed"; exits 0 when all pass,
 # 1 otherwise.  Fixtures (all tiny, hand-made) live next to this script:
@@ -1230,7 +1231,8 @@ for attempt in 1 2 3; do
     "$MMNC" cluster -q -k 20 -r 1 --max-iter 2 -o sc sig.mtx >"$OUT" 2>"$ERR" &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
-        if compgen -G ".mmnc-*" >/dev/null; then
+        # the outputs are written in a staging directory .mmnc-XXXXXX beside them
+        if compgen -G ".mmnc-*/.mmnc-*" >/dev/null || compgen -G ".mmnc-*/sc.*" >/dev/null; then
             kill -TERM "$pid"
             caught=1
             break

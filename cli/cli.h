@@ -74,18 +74,53 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
 /* The output prefix of a command that writes PREFIX.<ext> files: -o's
  * value (prefix_arg), or DATA's base name without its extensions when
  * there is none; a value that ends in '/' (or is "." or "..") is a
- * directory, where the files get DATA's base name.  Checked before any work
- * by creating and removing the temporary file of PREFIX<probe_ext> there,
- * on rank 0 (collective), so that an unwritable place is found at once, not
- * after the clustering.  *out is malloc'd.  0 or an exit status (message
- * printed). */
-int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
-                      char **out);
+ * directory, where the files get DATA's base name.  *out is malloc'd.  0 or
+ * an exit status (message printed).  The files are then checked and
+ * written as a cli_outset. */
+int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, char **out);
 
-/* Check before any work that path can be written: its temporary file is
- * made and removed on rank 0 (collective).  0 or an exit status (message
- * printed). */
-int cli_output_check(const char *cmd, const char *path);
+/*
+ * The output files of a run, all of them or none (cli/outset.c), as rsync
+ * and git write theirs.  Before any work: cli_outset_input names each file
+ * the run reads and cli_outset_add each one it writes (at most 8), then
+ * cli_outset_check (collective) refuses, with a usage error, an output that
+ * is an input (the same file, or the same name) or another output of the
+ * run, and makes in each directory of outputs a staging directory
+ * ".mmnc-XXXXXX", so that a place that cannot be written is found at once
+ * (exit 1).  The run writes each output to cli_outset_path (in the staging
+ * directory, under the output's own base name: rank 0 only; NULL
+ * elsewhere), with mmnc_outfile or the library's writers.  cli_outset_commit
+ * (rank 0) then, holding an advisory lock (flock) on each directory of
+ * outputs, so that two runs never interleave their files, and with the
+ * signals held off (cli_tmp_hold), renames every file into place and
+ * removes the staging directories: a SIGINT, SIGTERM or SIGHUP leaves all
+ * of the run's outputs or none of them (and an earlier run's intact).
+ * cli_outset_free removes whatever an uncommitted set staged; so does a
+ * signal (cli_tmp_name).  Temporary names never grow with the outputs'
+ * (the staging directory's is 12 bytes; the library's, mmnc_outfile_tmp_path).
+ */
+typedef struct cli_outset cli_outset;
+/* cli_outset_add flags: CLI_OUT_SIDE, a file that the writer of another
+ * output may leave out (the ".rows" and ".cols" of mmnc_data_write_mtx);
+ * when it does, an earlier file of that name is removed with the renames,
+ * since it would name the rows or columns of a matrix it does not belong to. */
+#define CLI_OUT_SIDE 1
+/* NULL when out of memory. */
+cli_outset *cli_outset_new(const char *cmd);
+/* what: how the help names it ("DATA", "--names"); path may be NULL or "-"
+ * (not a file: ignored); kept, not copied, like what. */
+void cli_outset_input(cli_outset *s, const char *path, const char *what);
+/* what: the option or the name pattern ("--save-model", "PREFIX.json");
+ * path kept, not copied, like what; NULL for a file not written this time
+ * (it keeps its index).  The output's index (0, 1, ...). */
+int cli_outset_add(cli_outset *s, const char *path, const char *what, int flags);
+int cli_outset_check(cli_outset *s);
+const char *cli_outset_path(const cli_outset *s, int i);
+int cli_outset_commit(cli_outset *s);
+void cli_outset_free(cli_outset *s);
+/* cli_lib_fail with an output's staged path in the message replaced by
+ * the output's own. */
+int cli_outset_lib_fail(const cli_outset *s, const mmnc_err *err);
 
 /* A display name from a names file (--names, --row-names): with keyed
  * names, the entry whose numeric id is `id`; else the entry at the
@@ -107,16 +142,23 @@ const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
  * more are warned about.  what: "columns" or "rows".  0 or an exit status. */
 int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what);
 
-/* Temporary output files on SIGINT, SIGTERM and SIGHUP: the library's
- * atomic outputs (mmnc_outfile, and its writers) live as "PATH.tmp.PID"
- * until renamed.  cli_tmp_watch(path) registers that name (before the file
- * is made: unlinking a name that was never created is harmless) and
- * installs, once, a handler that unlinks every registered name and
- * re-raises the signal (async-signal-safe: unlink, sigaction, raise only).
- * A signal that was ignored when the handler would be installed stays
- * ignored.  At most 32 names; cli_tmp_forget() drops them all. */
+/* Temporary files on SIGINT, SIGTERM and SIGHUP.  cli_tmp_watch(path)
+ * registers the temporary file of the library's atomic outputs
+ * (mmnc_outfile_tmp_path: known before the file is made; unlinking a name
+ * that was never created is harmless); cli_tmp_name registers a name as
+ * it is (a file, or with dir an empty directory, removed after the files).
+ * Both install, once, a handler that removes every registered name and
+ * re-raises the signal (async-signal-safe: unlink, rmdir, sigaction, raise
+ * only).  A signal that was ignored when the handler would be installed
+ * stays ignored.  At most 40 names; cli_tmp_forget() drops them all.
+ * Between cli_tmp_hold() and cli_tmp_release() a signal is held off, on
+ * every thread, and delivered by cli_tmp_release: what runs between (the
+ * renames of a cli_outset) is never cut in the middle. */
 void cli_tmp_watch(const char *path);
+void cli_tmp_name(const char *name, int dir);
 void cli_tmp_forget(void);
+void cli_tmp_hold(void);
+void cli_tmp_release(void);
 
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);

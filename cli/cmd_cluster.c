@@ -202,7 +202,11 @@ typedef struct run {
     double t_load, comm_s, comm_b;
     const char *path_labels, *path_soft, *path_json, *path_top, *path_model;
     int write_soft;
+    cli_outset *outs; /* the files above; written to their staged paths (cli_outset_path) */
 } run;
+
+/* The outputs' indices in run.outs. */
+enum { OUT_LABELS, OUT_JSON, OUT_TOP, OUT_SOFT, OUT_MODEL };
 
 /* PREFIX.labels.tsv and PREFIX.soft.tsv: every rank formats its rows, rank
  * 0 writes them in order (out: rank 0's open files).  Collective. */
@@ -348,33 +352,29 @@ static int write_json(const run *r, FILE *fp)
     return CLI_EXIT_OK;
 }
 
-/* The outputs, all to temporary files renamed only when all succeed
- * (rank 0's; the other ranks send their rows).  *nopen: files still open
- * on return (to abort).  Collective. */
+/* The outputs to their staged paths (rank 0's; the other ranks send their
+ * rows), renamed into place by the caller (cli_outset_commit) with the
+ * model.  *nopen: files still open on return (to abort).  Collective. */
 static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *part)
 {
-    const char *paths[4] = {r->path_labels, r->path_json, r->path_top, r->path_soft};
     int nout = r->write_soft ? 4 : 3, root = cli_rank() == 0, rc = CLI_EXIT_OK;
     mmnc_err err = {0, ""};
     if (root)
-        for (*nopen = 0; *nopen < nout; (*nopen)++) {
-            cli_tmp_watch(paths[*nopen]); /* removed on SIGINT or SIGTERM */
-            if (mmnc_outfile_open(&out[*nopen], paths[*nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); break; }
-        }
+        for (*nopen = 0; *nopen < nout; (*nopen)++)
+            if (mmnc_outfile_open(&out[*nopen], cli_outset_path(r->outs, *nopen), &err) != MMNC_OK) {
+                rc = cli_outset_lib_fail(r->outs, &err);
+                break;
+            }
     if ((rc = cli_agree(rc)) != CLI_EXIT_OK) return rc;
     if ((rc = write_rows(r, out, part)) != CLI_EXIT_OK) return rc;
     if (!root) return CLI_EXIT_OK; /* the rest is rank 0's */
-    write_top(r, out[2].fp);
-    if ((rc = write_json(r, out[1].fp)) != CLI_EXIT_OK) return rc;
-    for (int i = 0; i < nout; i++) {
-        if (mmnc_outfile_commit(&out[i], &err) != MMNC_OK) {
-            for (int j = i + 1; j < nout; j++) mmnc_outfile_abort(&out[j]);
-            for (int j = 0; j < i; j++) remove(paths[j]);
-            *nopen = 0;
-            return cli_lib_fail(CMD, &err);
+    write_top(r, out[OUT_TOP].fp);
+    if ((rc = write_json(r, out[OUT_JSON].fp)) != CLI_EXIT_OK) return rc;
+    for (; *nopen > 0; (*nopen)--)
+        if (mmnc_outfile_commit(&out[*nopen - 1], &err) != MMNC_OK) {
+            (*nopen)--;
+            return cli_outset_lib_fail(r->outs, &err);
         }
-    }
-    *nopen = 0;
     return CLI_EXIT_OK;
 }
 
@@ -397,7 +397,7 @@ static uint64_t file_hash(const char *path)
 /* --save-model: the model of the run, its columns named as in the outputs
  * (--names, else the data's ids), the command line as its options.
  * Collective (P_{Z,X} is summed over the ranks); rank 0 writes. */
-static int save_model(const run *r, const char *path, int argc, char **argv)
+static int save_model(const run *r, int argc, char **argv)
 {
     mmnc_int nx = r->p->nx;
     mmnc_data view = *r->d;
@@ -414,9 +414,9 @@ static int save_model(const run *r, const char *path, int argc, char **argv)
     view.col_names = cn;
     if (mmnc_model_from_result(r->p, &view, r->res, r->prm, cli_rank() == 0 ? file_hash(r->data_path) : 0, opts, &m,
                                &err) != MMNC_OK)
-        rc = cli_fail(CMD, "--save-model %s: %s", path, err.msg);
-    else if (cli_rank() == 0 && mmnc_model_write(m, path, &err) != MMNC_OK)
-        rc = cli_lib_fail(CMD, &err);
+        rc = cli_fail(CMD, "--save-model %s: %s", r->path_model, err.msg);
+    else if (cli_rank() == 0 && mmnc_model_write(m, cli_outset_path(r->outs, OUT_MODEL), &err) != MMNC_OK)
+        rc = cli_outset_lib_fail(r->outs, &err);
 done:
     rc = cli_agree(rc);
     mmnc_model_free(m);
@@ -565,6 +565,7 @@ int cmd_cluster(int argc, char **argv)
     int nopen = 0, root = 1, alg_set = 0, paper = 0;
     mmnc_int nnz_all = 0, *labels_all = NULL;
     cli_part part = {0};
+    cli_outset *outs = NULL;
     progress_ctx pctx;
     double t_start = cli_now(), t_load, comm_s = 0.0, comm_b = 0.0;
 
@@ -638,11 +639,7 @@ int cmd_cluster(int argc, char **argv)
     if ((rc = check_applies(prm.algorithm, prm.exact_marginal, given_tol, given_lambda, given_step,
                             names_keyed && !names_path && !rnames_path, truth_path ? NULL : truth_var)) != CLI_EXIT_OK)
         return rc;
-    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
-    if (save_model_path && (rc = cli_output_check(CMD, save_model_path)) != CLI_EXIT_OK) {
-        free(prefix);
-        return rc;
-    }
+    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, &prefix)) != CLI_EXIT_OK) return rc;
     /* DATA.rows and DATA.cols name the rows and columns unless names are given (swapped by --transpose) */
     if (!names_keyed) {
         int tr = load.lo.transpose;
@@ -652,6 +649,27 @@ int cmd_cluster(int argc, char **argv)
             fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
                     side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
     }
+
+    /* the outputs: none an input or another output, all of them or none */
+    path_labels = join(prefix, ".labels.tsv");
+    path_soft = join(prefix, ".soft.tsv");
+    path_json = join(prefix, ".json");
+    path_top = join(prefix, ".top.tsv");
+    if (!path_labels || !path_soft || !path_json || !path_top || !(outs = cli_outset_new(CMD))) {
+        rc = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    cli_outset_input(outs, data_path, "DATA");
+    cli_outset_input(outs, truth_path, "--truth");
+    cli_outset_input(outs, names_path, side_cols ? "the column names" : "--names");
+    cli_outset_input(outs, rnames_path, side_rows ? "the row names" : "--row-names");
+    cli_outset_add(outs, path_labels, "PREFIX.labels.tsv", 0); /* in the order of enum OUT_* */
+    cli_outset_add(outs, path_json, "PREFIX.json", 0);
+    cli_outset_add(outs, path_top, "PREFIX.top.tsv", 0);
+    if (write_soft) cli_outset_add(outs, path_soft, "PREFIX.soft.tsv", 0);
+    else cli_outset_add(outs, NULL, NULL, 0); /* OUT_SOFT: none */
+    if (save_model_path) cli_outset_add(outs, save_model_path, "--save-model", 0);
+    if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto done;
 
     root = cli_rank() == 0;
     if (!root) quiet = 1; /* rank 0 speaks for the job */
@@ -702,22 +720,15 @@ int cmd_cluster(int argc, char **argv)
 
     run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
              nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
-             t_load, comm_s, comm_b, NULL, NULL, NULL, NULL, save_model_path, write_soft};
-    r.path_labels = path_labels = join(prefix, ".labels.tsv");
-    r.path_soft = path_soft = join(prefix, ".soft.tsv");
-    r.path_json = path_json = join(prefix, ".json");
-    r.path_top = path_top = join(prefix, ".top.tsv");
-    if (!path_labels || !path_soft || !path_json || !path_top) { rc = cli_fail(CMD, "out of memory"); goto done; }
-    /* the model first: if the other outputs then fail, it is removed */
-    if (save_model_path && (rc = save_model(&r, save_model_path, argc, argv)) != CLI_EXIT_OK) goto done;
-    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK) {
-        if (save_model_path && root) remove(save_model_path);
-        goto done;
-    }
+             t_load, comm_s, comm_b, path_labels, path_soft, path_json, path_top, save_model_path, write_soft, outs};
+    if (save_model_path && (rc = save_model(&r, argc, argv)) != CLI_EXIT_OK) goto done;
+    if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK) goto done;
     if (!root) goto done;
+    if ((rc = cli_outset_commit(outs)) != CLI_EXIT_OK) goto done;
     if (!quiet) rc = print_summary(&r);
 done:
     for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);
+    cli_outset_free(outs); /* after an error: nothing of this run appears */
     mmnc_result_free(res);
     mmnc_pmf_free(p);
     mmnc_data_free(d);

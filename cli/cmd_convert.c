@@ -27,7 +27,8 @@ static void help(void)
            "columns without mass are not dropped); OUT is written atomically.  The binary format keeps\n"
            "the row and column ids (triplet keys, original indices); Matrix Market has only 1-based\n"
            "indices, so ids other than 1..n go to OUT's stem + .rows / .cols, one per line (for\n"
-           "cluster --row-names / --names).\n\n"
+           "cluster --row-names / --names; where the ids are 1..n, an earlier .rows / .cols of that\n"
+           "name is removed, which would name the wrong rows).  OUT may not be IN.\n\n"
            "Options:\n"
            "      --to FMT          output format bin | mtx, whatever OUT's name (default: from the name)\n"
            "      --check           only read and check IN (every checksum of a binary file); no OUT\n"
@@ -47,27 +48,33 @@ static double file_mb(const char *path)
 }
 
 /* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files
- * (mmnc_data_write_mtx: all of them or none). */
-static int write_mtx(const char *out, const mmnc_data *d, int quiet)
+ * side[] (mmnc_data_write_mtx, to the staged paths of outs: the output,
+ * then its side files). */
+static int write_mtx(cli_outset *outs, char *const *side, const mmnc_data *d, int quiet)
 {
     mmnc_err err = {0, ""};
-    int wrote[2];
-    cli_tmp_watch(out);
-    for (int t = 0; t < 2; t++) {
-        char *side = NULL;
-        if (mmnc_mtx_side_path(out, t ? ".cols" : ".rows", &side, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
-        cli_tmp_watch(side);
-        mmnc_free(side);
-    }
-    if (mmnc_data_write_mtx(d, out, &wrote[0], &wrote[1], &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
-    for (int t = 0; t < 2; t++) {
-        char *side = NULL;
-        if (!wrote[t] || quiet) continue;
-        if (mmnc_mtx_side_path(out, t ? ".cols" : ".rows", &side, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
-        fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side);
-        mmnc_free(side);
-    }
+    int wrote[2], rc;
+    if (mmnc_data_write_mtx(d, cli_outset_path(outs, 0), &wrote[0], &wrote[1], &err) != MMNC_OK)
+        return cli_outset_lib_fail(outs, &err);
+    if ((rc = cli_outset_commit(outs)) != CLI_EXIT_OK) return rc;
+    for (int t = 0; t < 2; t++)
+        if (wrote[t] && !quiet) fprintf(stderr, "mmnc convert: %s ids written to %s\n", t ? "column" : "row", side[t]);
     return CLI_EXIT_OK;
+}
+
+/* OUT (and for Matrix Market its side files, side[]: the ids, where this
+ * run writes them; else an earlier file of that name is removed), checked
+ * before any work: none is IN, all of them or none. */
+static int outputs_check(cli_outset *outs, const char *in, const char *out, int to_mtx, char **side)
+{
+    mmnc_err err = {0, ""};
+    cli_outset_input(outs, in, "IN");
+    cli_outset_add(outs, out, "OUT", 0);
+    for (int t = 0; to_mtx && t < 2; t++) {
+        if (mmnc_mtx_side_path(out, t ? ".cols" : ".rows", &side[t], &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
+        cli_outset_add(outs, side[t], t ? "the column ids (OUT.cols)" : "the row ids (OUT.rows)", CLI_OUT_SIDE);
+    }
+    return cli_outset_check(outs);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -85,6 +92,8 @@ int cmd_convert(int argc, char **argv)
     mmnc_int rd = 0, cd = 0;
     mmnc_err err = {0, ""};
     double t0, t1, t2;
+    cli_outset *outs = NULL;
+    char *side[2] = {NULL, NULL};
 
     cli_load_default(&load);
     load.lo.drop_empty = 0; /* a converter keeps the matrix as it is */
@@ -124,12 +133,17 @@ int cmd_convert(int argc, char **argv)
     }
 
     if (load.low_memory) return cli_usage_error(CMD, "--low-memory is for the commands that cluster or embed");
+    if (out && (!(outs = cli_outset_new(CMD)) || (rc = outputs_check(outs, in, out, to_mtx, side)) != CLI_EXIT_OK)) {
+        if (!outs) rc = cli_fail(CMD, "out of memory");
+        goto done;
+    }
     t0 = cli_now();
-    if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) return rc;
+    if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     t1 = cli_now();
     if (out) {
-        if (to_mtx) rc = write_mtx(out, d, quiet);
-        else if ((cli_tmp_watch(out), mmnc_data_write_bin(d, out, &err)) != MMNC_OK) rc = cli_lib_fail(CMD, &err);
+        if (to_mtx) rc = write_mtx(outs, side, d, quiet);
+        else if (mmnc_data_write_bin(d, cli_outset_path(outs, 0), &err) != MMNC_OK) rc = cli_outset_lib_fail(outs, &err);
+        else rc = cli_outset_commit(outs);
     }
     t2 = cli_now();
     if (rc == CLI_EXIT_OK && !quiet) {
@@ -142,6 +156,10 @@ int cmd_convert(int argc, char **argv)
                     file_mb(out), t2 - t1);
         fputc('\n', stderr);
     }
+done:
+    cli_outset_free(outs);
+    mmnc_free(side[0]);
+    mmnc_free(side[1]);
     mmnc_data_free(d);
     return rc;
 }

@@ -130,6 +130,8 @@ int cmd_cooc(int argc, char **argv)
     const char *vocab_path = NULL;
     char *vocab_owned = NULL;
     mmnc_outfile vo = {0};
+    cli_outset *outs = NULL;
+    const char *tokens = NULL;
     int quiet = 0, c, rc = CLI_EXIT_OK, nfiles, bin;
     cooc_progress pr = {{0.0, 0.0, 0}, 0.0};
     long long v;
@@ -191,46 +193,46 @@ int cmd_cooc(int argc, char **argv)
     bin = cli_ends_with(output, ".bin");
     if (!vocab_opt && !(vocab_owned = cli_vocab_path(output))) return cli_fail(CMD, "out of memory");
     vocab_path = vocab_opt ? vocab_opt : vocab_owned;
-    if (strcmp(vocab_path, output) == 0) {
-        mmnc_free(vocab_owned);
-        return cli_usage_error(CMD, "the vocabulary and the matrix would both be written to '%s'",
-                               output);
-    }
 
-    if (o.tokens) cli_tmp_watch(o.tokens);
-    cli_tmp_watch(vocab_path);
-    cli_tmp_watch(output);
+    /* the matrix, its vocabulary and the tokens: none a text read, all of them or none */
+    if (!(outs = cli_outset_new(CMD))) {
+        rc = cli_fail(CMD, "out of memory");
+        goto cleanup;
+    }
+    for (int i = optind; i < argc; i++) cli_outset_input(outs, argv[i], "TEXT");
+    cli_outset_add(outs, output, "-o", 0);
+    cli_outset_add(outs, vocab_path, vocab_opt ? "--vocab" : "the vocabulary (OUT.vocab)", 0);
+    if ((tokens = o.tokens)) cli_outset_add(outs, tokens, "--tokens", 0);
+    if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto cleanup;
+    if (tokens) o.tokens = cli_outset_path(outs, 2);
     tbuild = cli_now();
     cli_progress_start(&pr.pr, quiet);
     o.progress = on_progress; /* about once a second after the first */
     o.progress_ctx = &pr;
     if (mmnc_cooc_build_ex((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &info,
                            &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+        rc = cli_outset_lib_fail(outs, &err);
         goto cleanup;
     }
     tbuild = cli_now() - tbuild;
 
-    /* Both files or neither: the vocabulary goes to a temporary name first,
-     * the matrix is written atomically, then the vocabulary is renamed. */
-    if (mmnc_outfile_open(&vo, vocab_path, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+    if (mmnc_outfile_open(&vo, cli_outset_path(outs, 1), &err) != MMNC_OK) {
+        rc = cli_outset_lib_fail(outs, &err);
         goto cleanup;
     }
     for (mmnc_int i = 0; i < nv; i++) fprintf(vo.fp, "%s\n", words[i]);
     if (bin) {
         mmnc_data d = {A, NULL, NULL, NULL, NULL, A->nrows, A->ncols};
-        if (mmnc_data_write_bin(&d, output, &err) != MMNC_OK) {
-            rc = cli_lib_fail(CMD, &err);
+        if (mmnc_data_write_bin(&d, cli_outset_path(outs, 0), &err) != MMNC_OK) {
+            rc = cli_outset_lib_fail(outs, &err);
             goto cleanup;
         }
-    } else if (mmnc_csr_write_mtx(A, output, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+    } else if (mmnc_csr_write_mtx(A, cli_outset_path(outs, 0), &err) != MMNC_OK) {
+        rc = cli_outset_lib_fail(outs, &err);
         goto cleanup;
     }
-    if (mmnc_outfile_commit(&vo, &err) != MMNC_OK) {
-        remove(output);
-        rc = cli_lib_fail(CMD, &err);
+    if (mmnc_outfile_commit(&vo, &err) != MMNC_OK || (rc = cli_outset_commit(outs)) != CLI_EXIT_OK) {
+        if (rc == CLI_EXIT_OK) rc = cli_outset_lib_fail(outs, &err);
         goto cleanup;
     }
     if (!quiet) {
@@ -249,6 +251,7 @@ int cmd_cooc(int argc, char **argv)
 
 cleanup:
     mmnc_outfile_abort(&vo);
+    cli_outset_free(outs);
     mmnc_csr_free(A);
     mmnc_names_free(nv, words);
     mmnc_free(vocab_owned);

@@ -87,6 +87,7 @@ int cmd_docs(int argc, char **argv)
     mmnc_int nfile[16] = {0};
     char **files[16] = {NULL};
     double t0 = cli_now();
+    cli_outset *outs = NULL;
 
     mmnc_docs_opts_default(&o);
     optind = 1;
@@ -127,6 +128,25 @@ int cmd_docs(int argc, char **argv)
     if (o.min_df >= 1 && o.max_df > 1 && o.min_df > o.max_df)
         return cli_usage_error(CMD, "--min-df %g exceeds --max-df %g", o.min_df, o.max_df);
 
+    /* the matrix and its .rows and .cols: none an input, all of them or none */
+    if (!(outs = cli_outset_new(CMD))) return cli_fail(CMD, "out of memory");
+    for (int i = optind; i < argc; i++) cli_outset_input(outs, argv[i], "FILE");
+    for (int i = 0; i < nstop; i++) cli_outset_input(outs, strcmp(stop_args[i], "english") ? stop_args[i] : NULL, "--stop-words");
+    cli_outset_add(outs, output, "-o", 0);
+    for (int t = 0; t < 2; t++) {
+        if (mmnc_mtx_side_path(output, t ? ".cols" : ".rows", &side[t], &err) != MMNC_OK) {
+            rc = cli_lib_fail(CMD, &err);
+            goto cleanup;
+        }
+        if (!strcmp(side[t], output)) {
+            rc = cli_usage_error(CMD, "the output should end in .mtx or .mtx.gz ('%s' would be overwritten by its "
+                                      "side file)", output);
+            goto cleanup;
+        }
+        cli_outset_add(outs, side[t], t ? "the terms (OUT.cols)" : "the documents (OUT.rows)", CLI_OUT_SIDE);
+    }
+    if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto cleanup;
+
     /* the stop words: the lists given, one array (NULL-terminated) */
     for (int i = 0; i < nstop; i++) {
         if (!strcmp(stop_args[i], "english")) {
@@ -152,24 +172,12 @@ int cmd_docs(int argc, char **argv)
         o.stop_words = (const char *const *)stop;
     }
 
-    for (int t = 0; t < 2; t++) {
-        if (mmnc_mtx_side_path(output, t ? ".cols" : ".rows", &side[t], &err) != MMNC_OK) {
-            rc = cli_lib_fail(CMD, &err);
-            goto cleanup;
-        }
-        if (!strcmp(side[t], output)) {
-            rc = cli_usage_error(CMD, "the output should end in .mtx or .mtx.gz ('%s' would be overwritten by its "
-                                      "side file)", output);
-            goto cleanup;
-        }
-        cli_tmp_watch(side[t]);
-    }
-    cli_tmp_watch(output);
     if (mmnc_docs_build((const char *const *)(argv + optind), argc - optind, &o, &d, &info, &err) != MMNC_OK ||
-        mmnc_data_write_mtx(d, output, &wrote[0], &wrote[1], &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+        mmnc_data_write_mtx(d, cli_outset_path(outs, 0), &wrote[0], &wrote[1], &err) != MMNC_OK) {
+        rc = cli_outset_lib_fail(outs, &err);
         goto cleanup;
     }
+    if ((rc = cli_outset_commit(outs)) != CLI_EXIT_OK) goto cleanup;
     if (!quiet)
         fprintf(stderr,
                 "mmnc docs: %lld file%s, %lld documents (%lld without a kept term, %s), %lld tokens (%lld stop "
@@ -180,6 +188,7 @@ int cmd_docs(int argc, char **argv)
                 side[0], side[1]);
 
 cleanup:
+    cli_outset_free(outs);
     for (int i = 0; i < nstop; i++)
         if (files[i]) mmnc_names_free(nfile[i], files[i]);
     free(stop);

@@ -110,6 +110,7 @@ int cmd_embed(int argc, char **argv)
     mmnc_err err = {0, ""};
     mmnc_outfile svo;
     int sv_open = 0;
+    cli_outset *outs = NULL;
 
     mmnc_embed_opts_default(&eo);
     cli_load_default(&load);
@@ -143,6 +144,13 @@ int cmd_embed(int argc, char **argv)
     data_path = argv[optind];
     if (binary < 0) binary = cli_ends_with(out, ".bin");
     if (!rnames_path && !load.lo.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
+    /* the vectors and the singular values: neither an input, both or neither */
+    if (!(outs = cli_outset_new(CMD))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    cli_outset_input(outs, data_path, "DATA");
+    cli_outset_input(outs, rnames_path, vocab_guess ? "the row names (DATA.vocab)" : "--row-names");
+    cli_outset_add(outs, out, "-o", 0);
+    if (sv_path) cli_outset_add(outs, sv_path, "--sv", 0);
+    if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto done;
 
     if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
@@ -203,11 +211,11 @@ int cmd_embed(int argc, char **argv)
             if (!words[y]) { rc = cli_fail(CMD, "out of memory"); goto done; }
         }
     }
-    /* The singular values go to a temporary file first, renamed into place
-     * only after the vectors are written, so a failure leaves neither. */
     if (sv_path) {
-        cli_tmp_watch(sv_path);
-        if (mmnc_outfile_open(&svo, sv_path, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_open(&svo, cli_outset_path(outs, 1), &err) != MMNC_OK) {
+            rc = cli_outset_lib_fail(outs, &err);
+            goto done;
+        }
         sv_open = 1;
         for (mmnc_int j = 0; j < eo.dim; j++)
             if (res)
@@ -215,19 +223,19 @@ int cmd_embed(int argc, char **argv)
             else
                 fprintf(svo.fp, "%.17g\n", sigma[j]);
     }
-    cli_tmp_watch(out);
-    if (mmnc_vectors_write(out, p->ny_all, eo.dim, words, Eall ? Eall : E, binary, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+    if (mmnc_vectors_write(cli_outset_path(outs, 0), p->ny_all, eo.dim, words, Eall ? Eall : E, binary, &err) !=
+        MMNC_OK) {
+        rc = cli_outset_lib_fail(outs, &err);
         goto done;
     }
     if (sv_open) {
         sv_open = 0;
         if (mmnc_outfile_commit(&svo, &err) != MMNC_OK) {
-            remove(out);
-            rc = cli_lib_fail(CMD, &err);
+            rc = cli_outset_lib_fail(outs, &err);
             goto done;
         }
     }
+    if ((rc = cli_outset_commit(outs)) != CLI_EXIT_OK) goto done;
     if (!quiet) {
         fprintf(stderr, "mmnc embed: %lld rows x %lld dimensions, %d iterations; sigma %.4f ... %.4f; load %.2f s, SVD %.2f s, "
                         "total %.2f s -> %s (%s)\n",
@@ -240,6 +248,7 @@ int cmd_embed(int argc, char **argv)
 
 done:
     if (sv_open) mmnc_outfile_abort(&svo);
+    cli_outset_free(outs);
     if (words && !rnames && (orig_all || !(d && d->row_names)))
         for (mmnc_int y = 0; p && y < p->ny_all; y++) free(words[y]);
     free(words);

@@ -94,6 +94,7 @@ int cmd_generate(int argc, char **argv)
     char *truthpath = NULL;
     int quiet = 0, c, rc = CLI_EXIT_OK;
     mmnc_outfile om = {0}, ot = {0};
+    cli_outset *outs = NULL;
     mmnc_int *buf = NULL, cap = 0, nnz = 0;
     mmnc_err err = {0, ""};
     double t0 = cli_now();
@@ -128,10 +129,14 @@ int cmd_generate(int argc, char **argv)
         if (n > 4 && !strcmp(truthpath + n - 4, ".mtx")) truthpath[n - 4] = '\0';
         strcat(truthpath, ".truth");
     }
-    cli_tmp_watch(outpath);
-    cli_tmp_watch(truthpath);
-    if (mmnc_outfile_open(&om, outpath, &err) != MMNC_OK || mmnc_outfile_open(&ot, truthpath, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+    /* the matrix and its labels: both or neither */
+    if (!(outs = cli_outset_new(CMD))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    cli_outset_add(outs, outpath, "-o", 0);
+    cli_outset_add(outs, truthpath, "the labels (OUT.truth)", 0);
+    if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto done;
+    if (mmnc_outfile_open(&om, cli_outset_path(outs, 0), &err) != MMNC_OK ||
+        mmnc_outfile_open(&ot, cli_outset_path(outs, 1), &err) != MMNC_OK) {
+        rc = cli_outset_lib_fail(outs, &err);
         goto done;
     }
     fprintf(om.fp, "%%%%MatrixMarket matrix coordinate integer general\n");
@@ -174,18 +179,18 @@ int cmd_generate(int argc, char **argv)
     }
     if (fseek(om.fp, header_pos, SEEK_SET) != 0) { rc = cli_fail(CMD, "%s: cannot seek to patch the size line", outpath); goto done; }
     fprintf(om.fp, "%lld %lld %lld", rows, cols, (long long)nnz);
-    if (mmnc_outfile_commit(&om, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (mmnc_outfile_commit(&ot, &err) != MMNC_OK) {
-        remove(outpath);
-        rc = cli_lib_fail(CMD, &err);
+    if (mmnc_outfile_commit(&om, &err) != MMNC_OK || mmnc_outfile_commit(&ot, &err) != MMNC_OK) {
+        rc = cli_outset_lib_fail(outs, &err);
         goto done;
     }
+    if ((rc = cli_outset_commit(outs)) != CLI_EXIT_OK) goto done;
     if (!quiet)
         fprintf(stderr, "mmnc generate: %lld x %lld, %lld nonzeros, %lld groups -> %s, %s (%.2f s)\n", rows, cols,
                 (long long)nnz, k, outpath, truthpath, cli_now() - t0);
 done:
     if (om.fp) mmnc_outfile_abort(&om);
     if (ot.fp) mmnc_outfile_abort(&ot);
+    cli_outset_free(outs);
     free(buf);
     free(truthpath);
     return rc;

@@ -245,6 +245,7 @@ int cmd_msr(int argc, char **argv)
     question *qs = NULL;
     long nq = 0, qcap = 0;
     mmnc_err err = {0, ""};
+    cli_outset *outs = NULL;
 
     optind = 1;
     opterr = 0;
@@ -273,8 +274,17 @@ int cmd_msr(int argc, char **argv)
     qpath = argv[optind + 1];
     if (argc - optind == 3) apath = argv[optind + 2];
     if (ignore_top > 0 && !vocab_path) return cli_usage_error(CMD, "--ignore-top needs --vocab FILE");
+    if (out) { /* the predictions: not an input */
+        if (!(outs = cli_outset_new(CMD))) return cli_fail(CMD, "out of memory");
+        cli_outset_input(outs, vpath, "VECTORS");
+        cli_outset_input(outs, qpath, "QUESTIONS.csv");
+        cli_outset_input(outs, apath, "ANSWERS.csv");
+        cli_outset_input(outs, vocab_path, "--vocab");
+        cli_outset_add(outs, out, "-o", 0);
+        if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto done;
+    }
 
-    if (mmnc_vectors_read(vpath, -1, &n, &d, &words, &E, &err) != MMNC_OK) return cli_lib_fail(CMD, &err);
+    if (mmnc_vectors_read(vpath, -1, &n, &d, &words, &E, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     unit = malloc((size_t)(n * d) * sizeof(double));
     cand = malloc((size_t)d * sizeof(double));
     if (!unit || !cand || wmap_build(&m, words, n)) { rc = cli_fail(CMD, "out of memory"); goto done; }
@@ -415,8 +425,7 @@ int cmd_msr(int argc, char **argv)
     }
     if (out) {
         mmnc_outfile o;
-        cli_tmp_watch(out);
-        if (mmnc_outfile_open(&o, out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_open(&o, cli_outset_path(outs, 0), &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
         fprintf(o.fp, "id\tanswer\ta\tb\tc\td\te\n");
         for (long i = 0; i < nq; i++) {
             fprintf(o.fp, "%ld\t%c", qs[i].id, qs[i].pred >= 0 ? 'a' + qs[i].pred : '-');
@@ -426,7 +435,8 @@ int cmd_msr(int argc, char **argv)
             }
             fputc('\n', o.fp);
         }
-        if (mmnc_outfile_commit(&o, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if (mmnc_outfile_commit(&o, &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
+        if ((rc = cli_outset_commit(outs)) != CLI_EXIT_OK) goto done;
     }
     if (!quiet) {
         printf("vectors   %lld words x %lld dimensions (%s)\n", (long long)n, (long long)d, vpath);
@@ -439,6 +449,7 @@ int cmd_msr(int argc, char **argv)
     else if (!quiet) printf("no answers given: see -o for the predictions\n");
 
 done:
+    cli_outset_free(outs);
     free(ignored);
     free(qs);
     free(qbuf);

@@ -129,37 +129,44 @@ static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
     free(size);
 }
 
-/* All the outputs or none. */
-static int write_outputs(const pred *r, const mmnc_int *map, const char *prefix)
+static const char *const out_ext[3] = {".labels.tsv", ".json", ".soft.tsv"};
+
+/* The outputs PREFIX.labels.tsv, .json and .soft.tsv (paths[]; NULL: not
+ * written), checked before any work: none an input, all of them or none. */
+static int outputs_check(cli_outset *outs, const char *prefix, int write_soft, char **paths)
 {
-    static const char *ext[3] = {".labels.tsv", ".json", ".soft.tsv"};
-    char *paths[3] = {NULL, NULL, NULL};
+    static const char *const what[3] = {"PREFIX.labels.tsv", "PREFIX.json", "PREFIX.soft.tsv"};
+    for (int i = 0; i < (write_soft ? 3 : 2); i++) {
+        if (!(paths[i] = malloc(strlen(prefix) + strlen(out_ext[i]) + 1))) return cli_fail(CMD, "out of memory");
+        sprintf(paths[i], "%s%s", prefix, out_ext[i]);
+        cli_outset_add(outs, paths[i], what[i], 0);
+    }
+    return cli_outset_check(outs);
+}
+
+/* All the outputs or none. */
+static int write_outputs(const pred *r, const mmnc_int *map, cli_outset *outs)
+{
     mmnc_outfile out[3];
     mmnc_err err = {0, ""};
     int nout = r->write_soft ? 3 : 2, nopen = 0, rc = CLI_EXIT_OK;
-    for (int i = 0; i < nout; i++) {
-        if (!(paths[i] = malloc(strlen(prefix) + strlen(ext[i]) + 1))) { rc = cli_fail(CMD, "out of memory"); goto done; }
-        sprintf(paths[i], "%s%s", prefix, ext[i]);
-    }
-    for (; nopen < nout; nopen++) {
-        cli_tmp_watch(paths[nopen]);
-        if (mmnc_outfile_open(&out[nopen], paths[nopen], &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    }
+    for (; nopen < nout; nopen++)
+        if (mmnc_outfile_open(&out[nopen], cli_outset_path(outs, nopen), &err) != MMNC_OK) {
+            rc = cli_outset_lib_fail(outs, &err);
+            goto done;
+        }
     write_labels(r, out[0].fp);
     write_json(r, map, out[1].fp);
     if (r->write_soft) write_soft(r, out[2].fp);
-    for (int i = 0; i < nout; i++)
-        if (mmnc_outfile_commit(&out[i], &err) != MMNC_OK) {
-            for (int j = i + 1; j < nout; j++) mmnc_outfile_abort(&out[j]);
-            for (int j = 0; j < i; j++) remove(paths[j]);
-            nopen = 0;
-            rc = cli_lib_fail(CMD, &err);
+    for (; nopen > 0; nopen--)
+        if (mmnc_outfile_commit(&out[nopen - 1], &err) != MMNC_OK) {
+            nopen--;
+            rc = cli_outset_lib_fail(outs, &err);
             goto done;
         }
-    nopen = 0;
+    rc = cli_outset_commit(outs);
 done:
     for (int i = 0; i < nopen; i++) mmnc_outfile_abort(&out[i]);
-    for (int i = 0; i < 3; i++) free(paths[i]);
     return rc;
 }
 
@@ -246,7 +253,8 @@ int cmd_predict(int argc, char **argv)
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     cli_load load;
     const char *prefix_arg = NULL, *names_path = NULL, *rnames_path = NULL, *model_path, *data_path;
-    char *prefix = NULL, *side_rows = NULL, *side_cols = NULL;
+    char *prefix = NULL, *side_rows = NULL, *side_cols = NULL, *paths[3] = {NULL, NULL, NULL};
+    cli_outset *outs = NULL;
     int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS, allow_unknown = 0;
     long long v;
     mmnc_model *m = NULL;
@@ -287,7 +295,7 @@ int cmd_predict(int argc, char **argv)
 #ifdef _OPENMP
     if (threads > 0) omp_set_num_threads(threads);
 #endif
-    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, ".labels.tsv", &prefix)) != CLI_EXIT_OK) return rc;
+    if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, &prefix)) != CLI_EXIT_OK) return rc;
     /* DATA.rows and DATA.cols name the rows and columns unless names are given, as in cluster */
     if (!r.nm.keyed) {
         int tr = load.lo.transpose;
@@ -297,6 +305,12 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
                     side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
     }
+    if (!(outs = cli_outset_new(CMD))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    cli_outset_input(outs, model_path, "MODEL");
+    cli_outset_input(outs, data_path, "DATA");
+    cli_outset_input(outs, names_path, "--names");
+    cli_outset_input(outs, rnames_path, "--row-names");
+    if ((rc = outputs_check(outs, prefix, r.write_soft, paths)) != CLI_EXIT_OK) goto done;
     if (mmnc_model_read(model_path, &m, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nm.d = d, r.nnz = d->A->nnz;
@@ -315,7 +329,7 @@ int cmd_predict(int argc, char **argv)
     if (mmnc_model_predict(m, d->A, map, label, proba, &r.empty, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     r.label = label, r.proba = proba;
     if (!quiet) report(&r, map);
-    if ((rc = write_outputs(&r, map, prefix)) != CLI_EXIT_OK) goto done;
+    if ((rc = write_outputs(&r, map, outs)) != CLI_EXIT_OK) goto done;
     if (!quiet)
         printf("%s: %lld rows assigned to the %lld clusters of %s (rule: %s), %lld without a known column; "
                "%lld of %lld columns unknown\nwrote %s.labels.tsv, %s%s%s.json\n",
@@ -323,6 +337,8 @@ int cmd_predict(int argc, char **argv)
                (long long)r.empty, (long long)r.unknown, (long long)d->A->ncols, prefix, r.write_soft ? prefix : "",
                r.write_soft ? ".soft.tsv, " : "", prefix);
 done:
+    cli_outset_free(outs);
+    for (int i = 0; i < 3; i++) free(paths[i]);
     mmnc_model_free(m);
     mmnc_data_free(d);
     if (r.nm.cn) mmnc_names_free(r.nm.nc, r.nm.cn);

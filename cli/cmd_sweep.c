@@ -64,16 +64,17 @@ static void gp_path(FILE *gp, const char *path)
     fputc('\'', gp);
 }
 
-/* Draw the curve with gnuplot into a temporary file, then rename it into place. */
-static int plot(const char *tsv, const char *out, const char *fmt, int column, const char *metric, long long best)
+/* Draw the curve of tsv (staged) with gnuplot into tmp, the staged path of
+ * out (cli_outset: renamed into place with the table). */
+static int plot(const char *tsv, const char *tmp, const char *out, const char *fmt, int column, const char *metric,
+                long long best)
 {
-    char tmp[4096], cmd[8192];
+    char cmd[8192];
     FILE *gp;
     int rc;
     /* a line break would end the gnuplot command: no quoting carries it */
-    if (strpbrk(tsv, "\r\n") || strpbrk(out, "\r\n"))
+    if (strpbrk(tsv, "\r\n") || strpbrk(tmp, "\r\n"))
         return cli_fail(CMD, "a path with a line break cannot be given to gnuplot: plot skipped");
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
     gp = popen("gnuplot 2>/dev/null", "w");
     if (!gp) return cli_fail(CMD, "cannot run gnuplot: plot skipped");
     fprintf(gp, "set terminal %s size 640,420\n", !strcmp(fmt, "png") ? "pngcairo" : "svg");
@@ -87,7 +88,7 @@ static int plot(const char *tsv, const char *out, const char *fmt, int column, c
     gp_path(gp, tsv);
     fprintf(gp, " using 1:%d with linespoints pointtype 7 title '%s'\n", column, metric);
     rc = pclose(gp);
-    if (rc != 0 || access(tmp, F_OK) != 0 || rename(tmp, out) != 0) {
+    if (rc != 0 || access(tmp, F_OK) != 0) {
         remove(tmp);
         snprintf(cmd, sizeof cmd, "gnuplot failed (is it installed? apt-get install gnuplot-nox): %s not written", out);
         return cli_fail(CMD, "%s", cmd);
@@ -119,6 +120,7 @@ int cmd_sweep(int argc, char **argv)
     double *obj = NULL, *frob = NULL, *nuc = NULL, *mi = NULL, *secs = NULL, *agree = NULL;
     mmnc_err err = {0, ""};
     mmnc_outfile out = {0};
+    cli_outset *outs = NULL;
 
     /* the paper's model-selection curve: its protocol (random starts, the best
      * norm kept, no refinement), so that the curve is the norm's */
@@ -150,7 +152,18 @@ int cmd_sweep(int argc, char **argv)
     }
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     if (kmin > kmax) return cli_usage_error(CMD, "--kmin %lld is larger than --kmax %lld", kmin, kmax);
-    if ((rc = cli_output_prefix(CMD, prefix_arg, argv[optind], ".sweep.tsv", &prefix)) != CLI_EXIT_OK) return rc;
+    if ((rc = cli_output_prefix(CMD, prefix_arg, argv[optind], &prefix)) != CLI_EXIT_OK) return rc;
+    /* the table and the plot: checked before any work, renamed into place together */
+    tsv = malloc(strlen(prefix) + 16);
+    img = malloc(strlen(prefix) + 16);
+    if (!tsv || !img || !(outs = cli_outset_new(CMD))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    sprintf(tsv, "%s.sweep.tsv", prefix);
+    sprintf(img, "%s.sweep.%s", prefix, plotfmt);
+    cli_outset_input(outs, argv[optind], "DATA");
+    cli_outset_add(outs, tsv, "PREFIX.sweep.tsv", 0);
+    /* a plot gnuplot could not draw is left out, and an earlier one removed: not beside this table */
+    if (strcmp(plotfmt, "none")) cli_outset_add(outs, img, "the plot", CLI_OUT_SIDE);
+    if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto done;
     if (cli_rank() != 0) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, argv[optind], &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (kmax > p->ny_all) {
@@ -166,12 +179,8 @@ int cmd_sweep(int argc, char **argv)
     mi = calloc((size_t)n, sizeof(double));
     secs = calloc((size_t)n, sizeof(double));
     agree = calloc((size_t)n, sizeof(double));
-    tsv = malloc(strlen(prefix) + 16);
-    img = malloc(strlen(prefix) + 16);
-    if (!obj || !frob || !nuc || !mi || !secs || !agree || !tsv || !img) { rc = cli_fail(CMD, "out of memory"); goto done; }
+    if (!obj || !frob || !nuc || !mi || !secs || !agree) { rc = cli_fail(CMD, "out of memory"); goto done; }
     const double *curve = info ? mi : obj;
-    sprintf(tsv, "%s.sweep.tsv", prefix);
-    sprintf(img, "%s.sweep.%s", prefix, plotfmt);
     for (mmnc_int i = 0; i < n; i++) {
         mmnc_result *r = NULL;
         prm.k = kmin + i;
@@ -202,8 +211,7 @@ int cmd_sweep(int argc, char **argv)
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR     ? "nuclear norm ||B_{Z,X}||_*"
                          : prm.algorithm == MMNC_ALG_FROBENIUS ? "objective (Frobenius)"
                                                                : "I(X;Z) (information)";
-    cli_tmp_watch(tsv);
-    if (mmnc_outfile_open(&out, tsv, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_open(&out, cli_outset_path(outs, 0), &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tagreement\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-9s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)",
            "agreement", "seconds");
@@ -214,17 +222,20 @@ int cmd_sweep(int argc, char **argv)
         printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-9.3f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain,
                nuc[i], frob[i], mi[i], agree[i], secs[i], kmin + i == best ? "  <- suggested" : "");
     }
-    if (mmnc_outfile_commit(&out, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_outfile_commit(&out, &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
+    if (strcmp(plotfmt, "none"))
+        rc = plot(cli_outset_path(outs, 0), cli_outset_path(outs, 1), img, plotfmt, info ? 6 : 2, metric, best);
+    int rc_commit = cli_outset_commit(outs);
+    if (rc_commit != CLI_EXIT_OK) { rc = rc_commit; goto done; }
     printf("suggested k = %lld (the gain of one more cluster drops most after it); wrote %s", best, tsv);
-    if (strcmp(plotfmt, "none")) {
-        if ((rc = plot(tsv, img, plotfmt, info ? 6 : 2, metric, best)) == CLI_EXIT_OK) printf(", %s", img);
-    }
+    if (strcmp(plotfmt, "none") && rc == CLI_EXIT_OK) printf(", %s", img);
     printf("\n");
     if (info) /* stability, a second reading (Lange, Roth, Braun, Buhmann 2004) */
         printf("agreement: the mean adjusted Rand index between the %d starts' partitions (where the data has k\n"
                "groups the starts tend to find them again; k = 2 is often stable whatever the data)\n", prm.restarts);
 done:
     if (out.fp) mmnc_outfile_abort(&out);
+    cli_outset_free(outs);
     mmnc_pmf_free(p);
     mmnc_data_free(d);
     free(obj), free(frob), free(nuc), free(mi), free(secs), free(agree), free(tsv), free(img);

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,16 +268,36 @@ void cli_part_close(cli_part *part)
     memset(part, 0, sizeof *part);
 }
 
-/* The registered temporary names: written before tmp_count grows past
- * them, so the handler only reads complete names. */
-#define TMP_MAX_NAMES 32
+/* ---- temporary files on a signal (cli.h) ----------------------------------- */
+
+/* The registered names: each written before tmp_count grows past it, so the
+ * handler reads only complete names.  tmp_state says what a signal does:
+ * TMP_IDLE, remove the names and end the process with the signal; TMP_HELD
+ * (between cli_tmp_hold and cli_tmp_release, on any thread: OpenMP's keep
+ * the signals unblocked), remember it for cli_tmp_release; TMP_DYING, a
+ * handler is at work already. */
+#define TMP_MAX_NAMES 40
+enum { TMP_IDLE, TMP_HELD, TMP_DYING };
 static char tmp_names[TMP_MAX_NAMES][PATH_MAX];
-static volatile sig_atomic_t tmp_count;
+static char tmp_isdir[TMP_MAX_NAMES];
+static volatile sig_atomic_t tmp_count, tmp_pending;
+static atomic_int tmp_state;
+static const int tmp_sigs[] = {SIGINT, SIGTERM, SIGHUP};
 
 static void tmp_on_signal(int sig)
 {
     struct sigaction dfl;
-    for (sig_atomic_t i = 0; i < tmp_count; i++) unlink(tmp_names[i]);
+    int idle = TMP_IDLE;
+    if (!atomic_compare_exchange_strong(&tmp_state, &idle, TMP_DYING)) {
+        if (idle == TMP_HELD) {
+            tmp_pending = sig;
+            return;
+        }
+        for (;;) pause(); /* another thread's handler removes the names and ends the process */
+    }
+    for (int pass = 0; pass < 2; pass++) /* the files, then their (then empty) directories */
+        for (sig_atomic_t i = 0; i < tmp_count; i++)
+            if (tmp_isdir[i] == pass) (pass ? rmdir : unlink)(tmp_names[i]);
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
@@ -283,31 +305,68 @@ static void tmp_on_signal(int sig)
     raise(sig); /* the default action: the exit status says which signal */
 }
 
-void cli_tmp_watch(const char *path)
+static void tmp_install(void)
 {
     static int installed;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    int n = tmp_count;
-    if (!installed) {
-        installed = 1;
-        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-            struct sigaction sa, old;
-            if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
-            memset(&sa, 0, sizeof sa);
-            sa.sa_handler = tmp_on_signal;
-            sigemptyset(&sa.sa_mask);
-            for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
-            sigaction(sigs[i], &sa, NULL);
-        }
+    if (installed) return;
+    installed = 1;
+    for (size_t i = 0; i < sizeof tmp_sigs / sizeof tmp_sigs[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(tmp_sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = tmp_on_signal;
+        sa.sa_flags = SA_RESTART; /* a signal held off returns to the interrupted call */
+        sigemptyset(&sa.sa_mask);
+        for (size_t j = 0; j < sizeof tmp_sigs / sizeof tmp_sigs[0]; j++) sigaddset(&sa.sa_mask, tmp_sigs[j]);
+        sigaction(tmp_sigs[i], &sa, NULL);
     }
-    if (n >= TMP_MAX_NAMES) return;
-    int len = snprintf(tmp_names[n], PATH_MAX, "%s.tmp.%ld", path, (long)getpid());
-    if (len > 0 && len < PATH_MAX) tmp_count = n + 1;
+}
+
+void cli_tmp_name(const char *name, int dir)
+{
+    int n = tmp_count;
+    tmp_install();
+    if (n >= TMP_MAX_NAMES || strlen(name) >= PATH_MAX) return;
+    strcpy(tmp_names[n], name);
+    tmp_isdir[n] = (char)(dir != 0);
+    tmp_count = n + 1;
+}
+
+void cli_tmp_watch(const char *path)
+{
+    char *tmp = NULL;
+    if (mmnc_outfile_tmp_path(path, &tmp, NULL) != MMNC_OK) return;
+    cli_tmp_name(tmp, 0);
+    mmnc_free(tmp);
 }
 
 void cli_tmp_forget(void)
 {
     tmp_count = 0;
+}
+
+void cli_tmp_hold(void)
+{
+    sigset_t set;
+    int idle = TMP_IDLE;
+    tmp_install();
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof tmp_sigs / sizeof tmp_sigs[0]; i++) sigaddset(&set, tmp_sigs[i]);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    if (!atomic_compare_exchange_strong(&tmp_state, &idle, TMP_HELD))
+        for (;;) pause(); /* a handler on another thread is ending the process */
+}
+
+void cli_tmp_release(void)
+{
+    sigset_t set;
+    int sig = tmp_pending;
+    tmp_pending = 0;
+    atomic_store(&tmp_state, TMP_IDLE);
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof tmp_sigs / sizeof tmp_sigs[0]; i++) sigaddset(&set, tmp_sigs[i]);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* a signal that came meanwhile to this thread is handled here */
+    if (sig) raise(sig);                      /* and one that another thread held off */
 }
 
 /* DATA's base name without directory and extensions. */
@@ -317,21 +376,6 @@ static char *data_stem(const char *path)
     char *p = strdup(b ? b + 1 : path), *dot;
     if (p && (dot = strchr(p, '.')) != NULL && dot != p) *dot = '\0';
     return p;
-}
-
-int cli_output_check(const char *cmd, const char *path)
-{
-    mmnc_outfile o;
-    mmnc_err err = {0, ""};
-    int rc = CLI_EXIT_OK;
-    if (cli_rank() == 0) {
-        cli_tmp_watch(path);
-        if (mmnc_outfile_open(&o, path, &err) != MMNC_OK)
-            rc = cli_fail(cmd, "cannot write the outputs (checked before any work): %s", err.msg);
-        else
-            mmnc_outfile_abort(&o);
-    }
-    return cli_agree(rc);
 }
 
 const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig)
@@ -387,12 +431,11 @@ int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want
     return CLI_EXIT_OK;
 }
 
-int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, const char *probe_ext,
-                      char **out)
+int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, char **out)
 {
     const char *b;
-    char *prefix = NULL, *probe = NULL, *stem = NULL;
-    int rc = CLI_EXIT_OK, dir;
+    char *prefix = NULL, *stem = NULL;
+    int dir;
     *out = NULL;
     b = prefix_arg ? strrchr(prefix_arg, '/') : NULL;
     b = b ? b + 1 : prefix_arg;
@@ -408,17 +451,7 @@ int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_
     } else {
         prefix = strdup(prefix_arg);
     }
-    if (!prefix || !(probe = malloc(strlen(prefix) + strlen(probe_ext) + 1))) {
-        free(prefix);
-        return cli_fail(cmd, "out of memory");
-    }
-    sprintf(probe, "%s%s", prefix, probe_ext);
-    rc = cli_output_check(cmd, probe);
-    free(probe);
-    if (rc != CLI_EXIT_OK) {
-        free(prefix);
-        return rc;
-    }
+    if (!prefix) return cli_fail(cmd, "out of memory");
     *out = prefix;
     return CLI_EXIT_OK;
 }

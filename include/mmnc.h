@@ -230,16 +230,26 @@ MMNC_API int mmnc_file_read_all(const char *path, char **data, size_t *len, mmnc
 
 /*
  * An output file that appears whole or not at all: mmnc_outfile_open
- * creates "<path>.tmp.<pid>" and opens it for writing in o->fp (binary
- * mode); write to o->fp with stdio; mmnc_outfile_commit closes it, checks
- * that every write succeeded and renames it to path (replacing a file
- * there); mmnc_outfile_abort closes and removes it.  Every opened file must
- * be committed or aborted (abort after a commit, or on a zeroed struct, does
+ * creates a temporary file beside path (mmnc_outfile_tmp_path) and opens
+ * it for writing in o->fp (binary mode); write to o->fp with stdio;
+ * mmnc_outfile_commit closes it, checks that every write succeeded, flushes
+ * it to the disk (fsync) and renames it to path (replacing a file there);
+ * mmnc_outfile_abort closes and removes it.  Every opened file must be
+ * committed or aborted (abort after a commit, or on a zeroed struct, does
  * nothing).  The library's own writers (mmnc_csr_write_mtx,
- * mmnc_data_write_bin, mmnc_vectors_write) write this way.
+ * mmnc_data_write_bin, mmnc_vectors_write, mmnc_model_write) write this way.
  * Errors: MMNC_EIO naming path (cannot create the temporary file; a write,
- * close or rename failed, in which case the temporary file is removed),
- * MMNC_ENOMEM.  After an error o->fp is NULL and nothing is left to free.
+ * close, sync or rename failed, in which case the temporary file is
+ * removed), MMNC_ENOMEM.  After an error o->fp is NULL and nothing is left
+ * to free.
+ *
+ * mmnc_outfile_tmp_path: the temporary name that mmnc_outfile_open uses for
+ * path in this process: path's directory, then ".mmnc-PID-HASH" (the
+ * process id, 16 hex digits of a hash of path's base name).  It is short
+ * and does not grow with path's base name, so any name that fits the file
+ * system has one; and it is known before the file exists, for a caller that
+ * removes temporary files when a signal ends the process.  *tmp: free with
+ * mmnc_free.  Errors: MMNC_EINVAL (NULL argument), MMNC_ENOMEM.  O(length).
  */
 typedef struct mmnc_outfile {
     FILE *fp;   /* write here between open and commit */
@@ -248,6 +258,7 @@ typedef struct mmnc_outfile {
 } mmnc_outfile;
 MMNC_API int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err);
 MMNC_API int mmnc_outfile_commit(mmnc_outfile *o, mmnc_err *err);
+MMNC_API int mmnc_outfile_tmp_path(const char *path, char **tmp, mmnc_err *err);
 MMNC_API void mmnc_outfile_abort(mmnc_outfile *o);
 
 /*

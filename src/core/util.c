@@ -178,23 +178,43 @@ double mmnc_i_now(void)
 
 /* ---- atomic output files -------------------------------------------------- */
 
-/* Output goes to "path.tmp.PID" and is renamed over path only when every
- * write succeeded, so a failed or interrupted run leaves no partial file
- * (and an earlier file of that name intact). */
+/* Output goes to a temporary file beside path and is renamed over path only
+ * when every write succeeded and the bytes are on the disk (fsync), so a
+ * failed or interrupted run leaves no partial file (and an earlier file of
+ * that name intact), and a crash just after the rename no empty one.  The
+ * temporary name is short and of one length, ".mmnc-PID-HASH" (the hash of
+ * path's base name), whatever path's: a base name near the file system's
+ * limit of 255 bytes still gets one.  It is known before the file exists,
+ * so that a caller can remove it on a signal (mmnc_outfile_tmp_path). */
+
+int mmnc_outfile_tmp_path(const char *path, char **tmp, mmnc_err *err)
+{
+    const char *slash, *base;
+    size_t dir, n;
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    if (!path || !tmp) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_outfile_tmp_path: NULL argument");
+    slash = strrchr(path, '/');
+    base = slash ? slash + 1 : path;
+    dir = (size_t)(base - path);
+    for (const unsigned char *c = (const unsigned char *)base; *c; c++) h = (h ^ *c) * 0x100000001b3ULL;
+    n = dir + sizeof ".mmnc--" + 20 + 16;
+    if (!(*tmp = mmnc_i_malloc(n, 1))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    memcpy(*tmp, path, dir);
+    snprintf(*tmp + dir, n - dir, ".mmnc-%ld-%016llx", (long)getpid(), (unsigned long long)h);
+    return MMNC_OK;
+}
 
 int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err)
 {
-    size_t n = strlen(path) + 40;
+    int status;
     o->fp = NULL;
-    o->path = mmnc_i_strdup(path);
-    o->tmp = mmnc_i_malloc(n, 1);
-    if (!o->path || !o->tmp) {
+    o->path = o->tmp = NULL;
+    if (!(o->path = mmnc_i_strdup(path))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_outfile_tmp_path(path, &o->tmp, err)) != MMNC_OK) {
         mmnc_i_free(o->path);
-        mmnc_i_free(o->tmp);
-        o->path = o->tmp = NULL;
-        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        o->path = NULL;
+        return status;
     }
-    snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
     o->fp = fopen(o->tmp, "wb");
     if (!o->fp) {
         int e = errno;
@@ -208,11 +228,14 @@ int mmnc_outfile_open(mmnc_outfile *o, const char *path, mmnc_err *err)
 
 int mmnc_outfile_commit(mmnc_outfile *o, mmnc_err *err)
 {
-    int bad = ferror(o->fp);
-    bad |= fclose(o->fp) != 0;
+    int e = EIO, bad = ferror(o->fp) != 0;
+    if (!bad && fflush(o->fp) != 0) bad = 1, e = errno;
+    /* on the disk before the rename makes it the file (EINVAL: a file that cannot be synced) */
+    if (!bad && fsync(fileno(o->fp)) != 0 && errno != EINVAL) bad = 1, e = errno;
+    if (fclose(o->fp) != 0 && !bad) bad = 1, e = errno;
     o->fp = NULL;
-    if (bad || rename(o->tmp, o->path) != 0) {
-        int e = errno;
+    if (!bad && rename(o->tmp, o->path) != 0) bad = 1, e = errno;
+    if (bad) {
         remove(o->tmp);
         mmnc_i_err(err, MMNC_EIO, "%s: write failed: %s", o->path, strerror(e));
         mmnc_i_free(o->path);

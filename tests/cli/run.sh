@@ -9,7 +9,8 @@
 # Every case runs in its own empty directory under a fresh temporary directory
 # (removed on exit).  Bad input must give a non-zero exit (1 bad data, 2 usage),
 # a message naming the file (and line where there is one) and leave no file
-# behind: no PREFIX.* and no *.tmp.* in the case directory.
+# behind: no PREFIX.* and no temporary file or directory (.mmnc-*) in the case
+# directory.
 #
 # Prints one line per case, then "N passed, N failed"; exits 0 when all pass,
 # 1 otherwise.  Fixtures (all tiny, hand-made) live next to this script:
@@ -245,7 +246,7 @@ expect_grep '"algorithm": "information"' b.json
 expect_grep '"size_prior": 7,' b.json
 expect_grep '"size_prior_kept": (true|false),' b.json
 expect_out "information objective: I\(X;Z\) - 7 \(rows / nonzeros\) H\(cluster sizes\)"
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "cluster --size-prior: negative is a usage error"
@@ -264,7 +265,7 @@ expect_grep '"algorithm": "nuclear"' b.json
 expect_soft_rows_sum1 b.soft.tsv
 expect_out "8 rows x 6 columns, 26 nonzeros"
 expect_out "^singular values: 1\.0000 "
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "cluster top.tsv: header and rows have the same number of fields"
@@ -653,7 +654,7 @@ expect_rc 0
 expect_file w.mtx w.vocab
 expect_same w.mtx "$FIX/words.expected.mtx"
 expect_same w.vocab "$FIX/words.expected.vocab"
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "cooc: vocabulary by frequency, windows stop at blank lines"
@@ -1038,7 +1039,7 @@ run convert -q b.bin via.mtx.gz
 gzip -dc via.mtx.gz >unzipped.mtx 2>/dev/null
 expect_same direct.mtx unzipped.mtx
 [ "$(head -c 8 b.bin | od -An -t x1 | tr -d ' ')" = 894d4d4e430d0a1a ] || fail_because "b.bin lacks the magic"
-expect_nofile *.tmp.* b.rows b.cols via.rows
+expect_nofile .mmnc-* b.rows b.cols via.rows
 end
 
 begin "convert a generated matrix round trip; cluster on .bin = on .mtx"
@@ -1242,7 +1243,8 @@ for attempt in 1 2 3; do
     "$MMNC" cluster -q -k 20 -r 1 --max-iter 2 -o sc sig.mtx >"$OUT" 2>"$ERR" &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
-        if compgen -G "sc.*.tmp.*" >/dev/null; then
+        # the outputs are written in a staging directory .mmnc-XXXXXX beside them
+        if compgen -G ".mmnc-*/.mmnc-*" >/dev/null || compgen -G ".mmnc-*/sc.*" >/dev/null; then
             kill -TERM "$pid"
             caught=1
             break
@@ -1257,6 +1259,7 @@ done
 if [ "$caught" = 1 ]; then
     expect_rc 143
     compgen -G "sc.*" >/dev/null && fail_because "left $(echo sc.*)"
+    compgen -G ".mmnc-*" >/dev/null && fail_because "left $(echo .mmnc-*)"
 else
     echo "      (the write phase was too short to catch here)"
 fi
@@ -1374,7 +1377,7 @@ for a in nuclear information frobenius; do
     expect_soft_rows_sum1 p.soft.tsv
     expect_json p.json model rows unknown_columns unknown_column_ids empty_rows empty_row_ids cluster_sizes rule
     expect_out "8 rows assigned to the 2 clusters of b\.mmnc"
-    expect_nofile *.tmp.*
+    expect_nofile .mmnc-*
     end
 done
 
@@ -1491,7 +1494,7 @@ head -1 d.cols >first
 printf 'the\n' >want.first
 expect_same first want.first
 grep -q never d.cols && fail_because "the hidden file was read"
-expect_nofile *.tmp.*
+expect_nofile .mmnc-*
 end
 
 begin "docs: --lines with stop words, golden matrix, rows and columns (empty line kept)"
@@ -1840,6 +1843,226 @@ run cluster -k 1 -o b bigcol.tsv
 expect_rc 1
 expect_err "bigcol\.tsv: column 2 has values \(up to 1\) below 2\^-91 of the total 2e\+30"
 expect_nonew
+# ---- outputs: never an input, each file once, all of a run's files or none ---------
+
+# stamp FILE...: remember the bytes and the modification time of these files;
+# expect_stamped: they are still the same (a refused or failed run touches no output).
+stamp() {
+    local f
+    for f; do printf '%s %s %s\n' "$f" "$(cksum <"$f")" "$(stat -c %y "$f")"; done >"$LOG/$ncase.stamp"
+}
+expect_stamped() {
+    local f rest
+    while read -r f rest; do
+        [ "$rest" = "$(cksum <"$f" 2>/dev/null) $(stat -c %y "$f" 2>/dev/null)" ] ||
+            fail_because "$f was touched"
+    done <"$LOG/$ncase.stamp"
+}
+
+begin "cluster --save-model DATA: refused before any work, DATA untouched"
+cp "$BLOCKS" k.mtx
+stamp k.mtx
+snapshot
+run cluster -q -k 2 -o b --save-model k.mtx k.mtx
+expect_rc 2
+expect_err "--save-model 'k\.mtx' is an input of this run \(DATA\)"
+run cluster -q -k 2 -o b --save-model ./k.mtx k.mtx
+expect_rc 2
+expect_err "--save-model '\./k\.mtx' is an input of this run \(DATA 'k\.mtx'\): it would be overwritten"
+expect_stamped
+expect_nonew
+end
+
+begin "cluster --save-model PREFIX.labels.tsv: refused before any work, the outputs untouched"
+run cluster -q -k 2 -o b "$BLOCKS"
+stamp b.labels.tsv b.soft.tsv b.json b.top.tsv
+snapshot
+run cluster -q -k 2 -s 7 -o b --save-model b.labels.tsv "$BLOCKS"
+expect_rc 2
+expect_err "--save-model 'b\.labels\.tsv' is also PREFIX\.labels\.tsv: one file cannot hold both"
+run cluster -q -k 2 -s 7 -o b --save-model ./b.json "$BLOCKS"
+expect_rc 2
+expect_err "--save-model '\./b\.json' is also PREFIX\.json 'b\.json'"
+run cluster -q -k 9 -s 7 -o b --save-model b.mmnc "$BLOCKS"
+expect_rc 2
+expect_err "k = 9 exceeds"
+expect_stamped
+expect_nonew
+end
+
+begin "cooc -o INPUT: refused before any work, the text untouched"
+cp "$FIX/words.txt" t.txt
+stamp t.txt
+snapshot
+run cooc -q --min-count 1 t.txt -o t.txt
+expect_rc 2
+expect_err "'t\.txt' is an input of this run"
+run cooc -q --min-count 1 t.txt -o w.mtx --vocab t.txt
+expect_rc 2
+expect_err "--vocab 't\.txt' is an input of this run"
+expect_stamped
+expect_nonew
+end
+
+begin "cooc --tokens INPUT (or another output): refused before any work"
+cp "$FIX/words.txt" t.txt
+stamp t.txt
+snapshot
+run cooc -q --min-count 1 t.txt -o w.mtx --tokens t.txt
+expect_rc 2
+expect_err "--tokens 't\.txt' is an input of this run"
+run cooc -q --min-count 1 t.txt -o w.mtx --tokens w.vocab
+expect_rc 2
+expect_err "--tokens 'w\.vocab' is also the vocabulary \(OUT\.vocab\)"
+expect_stamped
+expect_nonew
+end
+
+begin "embed -o INPUT (or --sv on its vocabulary): refused before any work"
+cp "$FIX/words.expected.mtx" D.mtx
+cp "$FIX/words.expected.vocab" D.vocab
+stamp D.mtx D.vocab
+snapshot
+run embed -q D.mtx -d 1 -o D.mtx
+expect_rc 2
+expect_err "'D\.mtx' is an input of this run \(DATA\)"
+run embed -q D.mtx -d 1 -o v.txt --sv D.vocab
+expect_rc 2
+expect_err "--sv 'D\.vocab' is an input of this run"
+run embed -q D.mtx -d 1 -o v.txt --sv v.txt
+expect_rc 2
+expect_err "--sv 'v\.txt' is also"
+expect_stamped
+expect_nonew
+end
+
+begin "convert, docs, predict, sweep, msr: an output that is an input is refused"
+cp "$BLOCKS" k.mtx
+cp "$FIX/words.txt" a.txt
+msr_files
+run cluster -q -k 2 -o mm --save-model m.json "$BLOCKS"
+stamp k.mtx a.txt q.csv m.json
+snapshot
+run convert -q k.mtx k.mtx
+expect_rc 2
+expect_err "'k\.mtx' is an input"
+run docs -q a.txt -o a.txt
+expect_rc 2
+expect_err "'a\.txt' is an input"
+run predict -q -o m m.json "$BLOCKS"
+expect_rc 2
+expect_err "'m\.json' is an input"
+cp k.mtx s.sweep.tsv
+run sweep -q --kmax 2 --plot none --format mtx -o s s.sweep.tsv
+expect_rc 2
+expect_err "'s\.sweep\.tsv' is an input"
+rm s.sweep.tsv
+run msr -q v.txt q.csv a.csv -o q.csv
+expect_rc 2
+expect_err "'q\.csv' is an input"
+expect_stamped
+expect_nonew
+end
+
+begin "a 240-character output prefix works: the temporary names do not grow with it"
+p=$(printf 'p%.0s' $(seq 240))
+w=$(printf 'w%.0s' $(seq 245))
+# expect_long FILE...: like expect_file, naming the files by their ends
+expect_long() { for f; do [ -f "$f" ] || fail_because "no file ${f:0:3}...${f: -12}"; done; }
+run cluster -q -k 2 -o "$p" --save-model "$p.mmnc" "$BLOCKS"
+expect_rc 0
+expect_long "$p.labels.tsv" "$p.soft.tsv" "$p.json" "$p.top.tsv" "$p.mmnc"
+run cooc -q --min-count 1 "$FIX/words.txt" -o "$w.mtx" --tokens "$w.tok"
+expect_rc 0
+expect_long "$w.mtx" "$w.vocab" "$w.tok"
+run embed -q "$w.mtx" -d 1 -o "$w.vec" --sv "$w.sv"
+expect_rc 0
+expect_long "$w.vec" "$w.sv"
+[ "$(ls -A | wc -l)" = 10 ] || fail_because "other files left: $(ls -A | cut -c1-20 | tr '\n' ' ')"
+end
+
+# set_of DIR: which run's outputs DIR holds: "A" or "B" (all of them byte for byte
+# as in the reference directories A/ and B/, the JSON's seed too), "none", or
+# "mixed: ..." naming the odd files (and any file that is not an output).
+set_of() {
+    local d=$1 f who=
+    local files="r.labels.tsv r.soft.tsv r.top.tsv r.mmnc"
+    if [ -z "$(ls -A "$d")" ]; then echo none; return; fi
+    for f in $files; do
+        if cmp -s "$d/$f" "A/$f"; then who="$who A"
+        elif cmp -s "$d/$f" "B/$f"; then who="$who B"
+        else who="$who $f?"; fi
+    done
+    if grep -q '"seed": 1,' "$d/r.json" 2>/dev/null; then who="$who A"
+    elif grep -q '"seed": 2,' "$d/r.json" 2>/dev/null; then who="$who B"
+    else who="$who r.json?"; fi
+    case "$who" in
+    " A A A A A") echo A ;;
+    " B B B B B") echo B ;;
+    *) echo "mixed:$who; files: $(ls -A "$d" | tr '\n' ' ')" ;;
+    esac
+}
+
+begin "SIGTERM at any moment leaves all of a run's outputs or none of them"
+# A run over an earlier run's outputs (seed 1), killed 16 times: at a random moment of
+# the run (odd attempts), or a random few ms after a first output is complete in the
+# staging directory, i.e. close to the renames (even ones).  Each time, the files are
+# the earlier run's (a) or the new run's (b), all of them.
+run generate -q --rows 20000 --cols 100 -k 50 -d 3 -o g.mtx
+mkdir A B T
+ARGS="cluster -q -t 1 -k 50 -a nuclear --init random -r 1 --max-iter 2 -o r --save-model r.mmnc ../g.mtx"
+(cd A && "$MMNC" $ARGS -s 1 >/dev/null 2>&1) || fail_because "reference run A failed"
+t0=$(date +%s%N)
+(cd B && "$MMNC" $ARGS -s 2 >/dev/null 2>&1) || fail_because "reference run B failed"
+ms=$((($(date +%s%N) - t0) / 1000000))
+cp A/r.* T/
+tally=
+for i in $(seq 16); do
+    (cd T && exec "$MMNC" $ARGS -s 2 >/dev/null 2>&1) &
+    pid=$!
+    if [ $((i % 2)) = 1 ]; then
+        sleep "$(awk -v r="$RANDOM" -v ms="$ms" 'BEGIN { printf "%.3f", r / 32768 * ms * 1.2 / 1000 }')"
+    else
+        while kill -0 "$pid" 2>/dev/null && ! compgen -G "T/.mmnc-*/r.*" >/dev/null; do sleep 0.002; done
+        sleep "0.0$((RANDOM % 50))"
+    fi
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid"
+    got=$(set_of T)
+    case $got in
+    A) tally="${tally}a" ;;
+    B) tally="${tally}b"; rm -f T/r.*; cp A/r.* T/ ;;
+    *) fail_because "after SIGTERM $i: $got"; break ;;
+    esac
+done
+echo "      ($ms ms a run; after each SIGTERM: $tally, a = the earlier outputs kept, b = the new ones whole)"
+end
+
+begin "two runs writing one prefix at once leave the outputs of one of them"
+# Run A (k = 50: much to write) and run B (k = 2, another seed) started a random
+# moment apart, six times: whichever renames last, the files are all A's or all B's.
+run generate -q --rows 20000 --cols 100 -k 50 -d 3 -o g.mtx
+mkdir A B T
+ARGS="cluster -q -t 1 -a nuclear --init random -r 1 --max-iter 2 -o r --save-model r.mmnc ../g.mtx"
+(cd A && "$MMNC" $ARGS -k 50 -s 1 >/dev/null 2>&1) || fail_because "reference run A failed"
+(cd B && "$MMNC" $ARGS -k 2 -s 2 >/dev/null 2>&1) || fail_because "reference run B failed"
+tally=
+for i in $(seq 6); do
+    rm -f T/r.*
+    (cd T && exec "$MMNC" $ARGS -k 50 -s 1 >/dev/null 2>&1) &
+    p1=$!
+    sleep "0.$((RANDOM % 5))$((RANDOM % 10))"
+    (cd T && exec "$MMNC" $ARGS -k 2 -s 2 >/dev/null 2>&1) &
+    p2=$!
+    wait "$p1" || fail_because "run A of pair $i failed"
+    wait "$p2" || fail_because "run B of pair $i failed"
+    got=$(set_of T)
+    case $got in
+    A | B) tally="$tally$got" ;;
+    *) fail_because "after the pair $i: $got"; break ;;
+    esac
+done
+echo "      (the outputs left by each pair: $tally)"
 end
 
 # ---- summary ----------------------------------------------------------------------

@@ -344,7 +344,14 @@ static PyObject *model_get(ModelObject *o, void *what)
     if (!strcmp(w, "mutual_information")) return PyFloat_FromDouble(o->m->mutual_information);
     if (!strcmp(w, "version")) return PyUnicode_FromString(o->m->version ? o->m->version : "");
     if (!strcmp(w, "options")) return PyUnicode_FromString(o->m->options ? o->m->options : "");
+    if (!strcmp(w, "refine")) return PyLong_FromLong(o->m->refine);
+    if (!strcmp(w, "alpha")) return PyFloat_FromDouble(o->m->alpha);
+    if (!strcmp(w, "train_mass")) return PyFloat_FromDouble(o->m->train_mass);
+    if (!strcmp(w, "seed")) return PyLong_FromUnsignedLongLong((unsigned long long)o->m->seed);
     if (!strcmp(w, "pz")) return PyByteArray_FromStringAndSize((const char *)o->m->pz, (Py_ssize_t)(o->m->k * 8));
+    if (!strcmp(w, "px")) return PyByteArray_FromStringAndSize((const char *)o->m->px, (Py_ssize_t)(o->m->ncols * 8));
+    if (!strcmp(w, "pzx"))
+        return PyByteArray_FromStringAndSize((const char *)o->m->pzx, (Py_ssize_t)(o->m->k * o->m->ncols * 8));
     if (!strcmp(w, "col_ids")) {
         PyObject *list = PyList_New((Py_ssize_t)o->m->ncols);
         for (mmnc_int j = 0; list && j < o->m->ncols; j++) {
@@ -371,7 +378,13 @@ static PyGetSetDef model_getset[] = {
     {"mutual_information", (getter)model_get, NULL, "I(X;Z) of the training clustering", "mutual_information"},
     {"version", (getter)model_get, NULL, "mmnc version that made it", "version"},
     {"options", (getter)model_get, NULL, "options of the run (free text)", "options"},
+    {"refine", (getter)model_get, NULL, "mmnc_refine applied (REFINE_NONE for soft results)", "refine"},
+    {"alpha", (getter)model_get, NULL, "the information rule's smoothing, in average training rows", "alpha"},
+    {"train_mass", (getter)model_get, NULL, "the training matrix's sum before normalisation", "train_mass"},
+    {"seed", (getter)model_get, NULL, "the run's seed", "seed"},
     {"pz", (getter)model_get, NULL, "P_Z as float64 bytes", "pz"},
+    {"px", (getter)model_get, NULL, "P_X of the training columns as float64 bytes", "px"},
+    {"pzx", (getter)model_get, NULL, "P_{Z,X} as k x ncols float64 bytes, row-major", "pzx"},
     {"col_ids", (getter)model_get, NULL, "the id of each column (a name, or its 1-based index as text)",
      "col_ids"},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -449,8 +462,54 @@ fail0:
     return NULL;
 }
 
+/* match(ncols, map_out, col_names=None): map_out[j] = the model's column
+ * whose id is that of column j of data with ncols columns (col_names, or
+ * without them ids 1..ncols), or -1 (mmnc_model_match); returns the number
+ * of columns the model does not know. */
+static PyObject *model_match(ModelObject *o, PyObject *args)
+{
+    PyObject *map_o, *names_o = Py_None, *keep = NULL;
+    Py_ssize_t ncols;
+    Py_buffer map;
+    mmnc_int unknown = 0, rowptr0 = 0;
+    mmnc_csr A;
+    mmnc_data d;
+    mmnc_err err = {0, ""};
+    char **names = NULL;
+    int s;
+    if (!PyArg_ParseTuple(args, "nO|O", &ncols, &map_o, &names_o)) return NULL;
+    if (ncols < 0) {
+        PyErr_SetString(PyExc_ValueError, "ncols < 0");
+        return NULL;
+    }
+    if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
+    if (get_buffer(map_o, &map, 'q', ncols, 1, "map") != 0) {
+        PyMem_Free(names);
+        Py_XDECREF(keep);
+        return NULL;
+    }
+    /* mmnc_model_match reads the ids of the columns only: a matrix without rows stands for the data */
+    memset(&A, 0, sizeof A);
+    A.ncols = ncols;
+    A.rowptr = &rowptr0;
+    memset(&d, 0, sizeof d);
+    d.A = &A;
+    d.orig_cols = ncols;
+    d.col_names = names;
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_model_match(o->m, &d, map.buf, &unknown, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&map);
+    PyMem_Free(names);
+    Py_XDECREF(keep);
+    if (s != MMNC_OK) return raise_status(s, &err);
+    return PyLong_FromLongLong((long long)unknown);
+}
+
 static PyMethodDef model_methods[] = {
     {"write", (PyCFunction)model_write, METH_VARARGS, "write(path): the model file (mmnc_model_write)"},
+    {"match", (PyCFunction)model_match, METH_VARARGS,
+     "match(ncols, map, col_names=None) -> unknown columns: mmnc_model_match into the int64 buffer map"},
     {"predict", (PyCFunction)model_predict, METH_VARARGS,
      "predict(indptr, indices, data, ncols, labels, proba, col_names=None): mmnc_model_predict"},
     {NULL, NULL, 0, NULL}};

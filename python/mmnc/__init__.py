@@ -32,6 +32,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import logsumexp as _logsumexp
 
 from . import _mmnc
 from ._mmnc import MmncError
@@ -542,7 +543,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                 "need a library built with src/model/model.c; labels_ and row_proba_ hold the training results")
         return self._model
 
-    def _predict(self, X, proba, columns):
+    def _check_new(self, X, columns):
+        """The model, X validated as CSR and the names to match X's columns by (None: by position), as
+        predict, predict_proba, transform and score take new data."""
         model = self._require_model()
         X, names = self._check_X(X, reset=False, columns=columns)
         if hasattr(self, "feature_names_in_"):
@@ -556,8 +559,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                                  "MMNC was fitted without column names: its columns are matched by position")
             if names is not None:  # scikit-learn's warning, and its rule: by position
                 warnings.warn("X has feature names, but MMNC was fitted without feature names", UserWarning,
-                              stacklevel=3)
+                              stacklevel=4)
                 names = None
+        return model, X, names
+
+    def _predict(self, X, proba, columns):
+        model, X, names = self._check_new(X, columns)
         labels = np.empty(X.shape[0], dtype=np.int64)
         out = np.empty((X.shape[0], model.k)) if proba else None
         model.predict(*_arrays(X), labels, out, None if names is None else list(names))
@@ -581,7 +588,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         unknown = [n for n in names if n not in seen and n not in ids]
         if unknown:
             warnings.warn(f"{len(unknown)} of {X.shape[1]} columns of X are not in the model and are ignored: "
-                          f"{_shown(unknown)}", UserWarning, stacklevel=4)
+                          f"{_shown(unknown)}", UserWarning, stacklevel=5)
         return names
 
     def predict(self, X, *, columns=None):
@@ -606,6 +613,57 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         """P(z | row) of each row of X under the model's rule, n x k, rows summing to 1 (zeros for a -1
         row).  Columns are matched as ``predict`` matches them."""
         return self._predict(X, True, columns)[1]
+
+    def score(self, X, y=None, *, columns=None):
+        """The log-likelihood of X's rows per unit of their mass under the model's mixture of
+        multinomials (higher is better; GridSearchCV uses it when no ``scoring`` is given).
+
+        ::
+
+            score(X) = sum_y log sum_z P_Z(z) prod_x q(x|z)^n(y,x)  /  sum_y sum_x n(y,x),
+            q(x|z)   = (P(z,x) + a P(x)) / (P(z) + a),
+
+        with n(y,x) the values of X (as counts) on the columns the model
+        knows, matched as ``predict`` matches them (mass on other columns is
+        left out; a row with none counts for nothing), and P_{Z,X}, P_X, P_Z
+        and the smoothing a those of the model file (docs/predict.md).  It
+        is the mean log-likelihood per token, up to the rows' multinomial
+        coefficients, which do not depend on the model: exp(-score) is the
+        perplexity per token.  The mixture is the one whose posterior
+        ``predict_proba`` gives under the information rule (the default,
+        and any ``refine``); for Algorithms 1 and 2 without refinement,
+        whose rules are no posteriors, it is the same generative reading
+        of their learned joint P_{Z,X}.
+
+        Score held-out rows: with one cluster the model is the unigram
+        P_X, and clusters that the held-out rows do not bear out lower
+        their likelihood, whereas on the training rows it mostly grows
+        with n_clusters.  So GridSearchCV(MMNC(), {"n_clusters": [...]})
+        compares k by cross-validated likelihood.  y is ignored; columns:
+        as in ``predict``.  ValueError if no row of X has mass on a column
+        the model knows.
+        """
+        model, X, names = self._check_new(X, columns)
+        cmap = np.empty(X.shape[1], dtype=np.int64)
+        model.match(X.shape[1], cmap, None if names is None else list(names))
+        col = cmap[X.indices]
+        known = col >= 0
+        rows = np.repeat(np.arange(X.shape[0], dtype=np.int64), np.diff(X.indptr))
+        N = sp.csr_matrix((X.data[known], (rows[known], col[known])), shape=(X.shape[0], model.ncols))
+        mass = np.asarray(N.sum(axis=1)).ravel()
+        total = mass.sum()
+        if not total > 0:
+            raise ValueError("score: no row of X has mass on a column the model knows")
+        k, nx = model.k, model.ncols
+        px = np.frombuffer(model.px, dtype=np.float64)
+        pz = np.frombuffer(model.pz, dtype=np.float64)
+        pzx = np.frombuffer(model.pzx, dtype=np.float64).reshape(k, nx)
+        a = model.alpha / model.train_rows  # the rule's pseudo-mass, as src/model/model.c forms it
+        log_q = np.log(pzx + a * px) - np.log(pz + a)[:, None]
+        with np.errstate(divide="ignore"):  # an empty cluster has weight 0: log 0 = -inf drops it
+            log_pz = np.log(pz)
+        loglik = _logsumexp(np.asarray(N @ log_q.T) + log_pz, axis=1)
+        return float(loglik[mass > 0].sum() / total)
 
     def transform(self, X, *, columns=None):
         """The soft assignment P(z | row) of each row of X (predict_proba): n x k."""

@@ -311,8 +311,21 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         Cluster of each training row, 0..k-1; -1 for a row with no mass
         (dropped before clustering, as ``mmnc cluster`` drops it).
     row_proba_ : ndarray (n_samples, k)
-        The learned kernel W: row y is P(z|y) (one-hot for the hard
-        algorithms; zeros for a row with no mass).
+        P(z | y) of each training row, rows summing to 1 (zeros for a row
+        with no mass).  Where the fit's kernel W is hard and the model has
+        a posterior (the information objective, the default, and any
+        ``refine``): that posterior, ``predict_proba(X)`` of the training
+        rows (the mixture of smoothed multinomials of ``score``), whose
+        argmax is ``labels_`` for most rows, not all (docs/predict.md, "The
+        training rows predicted back").  Elsewhere ``kernel_`` itself: the
+        soft W of Algorithm 1 and of a prescribed ``target_marginal``, and
+        Algorithm 2's one-hot W without refinement, whose rule is hard and
+        so has no posterior.
+    kernel_ : ndarray (n_samples, k)
+        The learned kernel W = P(z|y) that the solver optimised, what
+        ``mmnc cluster`` writes to PREFIX.soft.tsv: one-hot for the hard
+        algorithms (argmax = ``labels_``), soft for Algorithm 1 and the LP;
+        zeros for a row with no mass.
     cluster_marginal_ : ndarray (k,)
         P_Z.
     singular_values_ : ndarray (k,)
@@ -482,7 +495,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         """Cluster the rows of X (dense, SciPy sparse or a DataFrame, nonnegative).  y is ignored.
 
         Rows and columns with no mass are left out, as ``mmnc cluster`` drops
-        them: such a row gets label -1 and a zero row in ``row_proba_``.
+        them: such a row gets label -1 and zero rows in ``row_proba_`` and ``kernel_``.
         Raises ValueError for negative, NaN or infinite values, for X without
         a positive entry, and for n_clusters above the rows with mass.
         columns: the names of X's columns (as ``mmnc cluster --names``), for a
@@ -510,8 +523,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         label = np.frombuffer(r["label"], dtype=np.int64)
         self.labels_ = np.full(X.shape[0], -1, dtype=np.int64)
         self.labels_[rows] = label
-        self.row_proba_ = np.zeros((X.shape[0], k))
-        self.row_proba_[rows] = np.frombuffer(r["W"], dtype=np.float64).reshape(n_rows, k)
+        self.kernel_ = np.zeros((X.shape[0], k))
+        self.kernel_[rows] = np.frombuffer(r["W"], dtype=np.float64).reshape(n_rows, k)
+        self.row_proba_ = self.kernel_
+        model = r.get("model")
+        if model is not None and _has_posterior(model):  # W is one-hot; the model's rule has a posterior
+            self.row_proba_ = np.empty((X.shape[0], k))
+            model.predict(*_arrays(X), np.empty(X.shape[0], dtype=np.int64), self.row_proba_,
+                          None if names is None else list(names))
         self.cluster_marginal_ = np.frombuffer(r["pz"], dtype=np.float64).copy()
         self.singular_values_ = np.frombuffer(r["sigma"], dtype=np.float64).copy()
         self.nuclear_norm_ = r["nuclear_norm"]
@@ -730,6 +749,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
 _fill_doc(MMNC, **{"lambda": repr(_DEFAULTS["lambda"])},
           **{f"max_iter_{alg}": str(n) for alg, n in _DEFAULTS["max_iter"].items()})
+
+
+def _has_posterior(model):
+    """True if model's kernel W was hard and its out-of-sample rule is the information rule, the
+    posterior of a mixture of multinomials (src/model/model.c): then row_proba_ is that posterior of
+    the training rows, not W.  Algorithm 1 and the LP give a soft W; Algorithm 2 without refinement
+    has a hard rule, whose one-hot answer would only repeat W less faithfully."""
+    return bool(model.hard) and (model.algorithm == _mmnc.ALG_INFORMATION or model.refine != _mmnc.REFINE_NONE)
 
 
 def _model_bytes(model):

@@ -59,3 +59,54 @@ def test_gridsearch_without_scoring():
     assert np.isfinite(scores).all()
     assert grid.best_params_ == {"n_clusters": 3}
     assert scores[2] > scores[0]
+
+
+# -- row_proba_ and kernel_ ----------------------------------------------------
+
+def test_row_proba_is_the_posterior_where_the_kernel_is_hard():
+    """The default's W is one-hot; row_proba_ is the information rule's posterior of the training
+    rows (predict_proba), soft where rows are ambiguous, and W stays as kernel_."""
+    X, _ = planted(n_rows=90, n_cols=40, k=3, inside=1.2, outside=0.7, seed=5)
+    X[7] = 0
+    m = mmnc.MMNC(3).fit(X)
+    np.testing.assert_array_equal(m.row_proba_, m.predict_proba(X))
+    assert ((m.row_proba_ > 0.01) & (m.row_proba_ < 0.99)).any()  # real probabilities, not one-hot
+    np.testing.assert_allclose(m.row_proba_[m.labels_ >= 0].sum(axis=1), 1.0)
+    assert (m.row_proba_[7] == 0).all() and (m.kernel_[7] == 0).all()
+    assert set(np.unique(m.kernel_)) == {0.0, 1.0}
+    np.testing.assert_array_equal(m.kernel_[m.labels_ >= 0].argmax(axis=1), m.labels_[m.labels_ >= 0])
+    # the posterior's argmax is the rule's label: the fitted label for most rows, not all
+    assert (m.row_proba_.argmax(axis=1) == m.labels_)[m.labels_ >= 0].mean() > 0.9
+    # any refine makes the rule the information rule
+    r = mmnc.MMNC(3, algorithm="nuclear", refine="chosen").fit(X)
+    np.testing.assert_array_equal(r.row_proba_, r.predict_proba(X))
+
+
+@pytest.mark.parametrize("params", [{"algorithm": "frobenius", "n_init": 2}, {"algorithm": "nuclear"}])
+def test_row_proba_is_the_kernel_elsewhere(params):
+    """Algorithm 1's W is soft, and Algorithm 2's rule is hard (one-hot): row_proba_ is W."""
+    X, _ = planted(seed=9, inside=1.0, outside=0.8)
+    m = mmnc.MMNC(3, **params).fit(X)
+    assert m.row_proba_ is m.kernel_
+    np.testing.assert_array_equal(m.kernel_.argmax(axis=1), m.labels_)
+
+
+def test_kernel_is_the_cli_soft_tsv(tmp_path, cli):
+    """kernel_ is what `mmnc cluster` writes to PREFIX.soft.tsv (its semantics are the CLI's)."""
+    import csv
+    import scipy.io
+    import scipy.sparse as sp
+    from test_mmnc import run_cli
+    X, _ = planted(seed=9, inside=1.0, outside=0.8)
+    X[4] = 0
+    path = str(tmp_path / "x.mtx")
+    scipy.io.mmwrite(path, sp.csr_matrix(X))
+    for params, flags in (({}, []), ({"algorithm": "frobenius"}, ["-a", "frobenius"])):
+        run_cli(cli, "cluster", path, "-k", 3, "-q", "-o", tmp_path / "out", *flags)
+        with open(tmp_path / "out.soft.tsv") as f:
+            rows = list(csv.reader(f, delimiter="\t"))[1:]
+        soft = np.zeros((X.shape[0], 3))
+        for row in rows:
+            soft[int(row[0]) - 1] = [float(v) for v in row[1:]]
+        m = mmnc.MMNC(3, **params).fit(X)
+        np.testing.assert_allclose(m.kernel_, soft, atol=1e-6)

@@ -18,10 +18,12 @@ Also here: ``cooc`` (word co-occurrences of texts or files), ``embed`` (row
 embeddings from the DTM's singular vectors), ``evaluate`` (ACC, NMI, ARI,
 purity against reference labels) and ``load`` (a saved model).
 """
+import ast
 import collections
 import contextlib
 import errno
 import inspect
+import json
 import numbers
 import os
 import pickle
@@ -548,9 +550,28 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.best_restart_ = r["best_restart"]
         self.empty_rows_ = np.flatnonzero(~rows).astype(np.int64)
         self.empty_columns_ = np.setdiff1d(np.arange(X.shape[1], dtype=np.int64), cols)
-        self._model = r.get("model")
+        self._model = model
+        if model is not None:  # the run's diagnostics, known only now, go with the options (load)
+            options += " fitted=" + json.dumps(self._fit_record(names), separators=(",", ":"))
+            model.options = options
         self._options = options
         return self
+
+    def _fit_record(self, names):
+        """What load restores beyond the model's arrays and header: the fit's diagnostics, the
+        parameters that are no single token of the options (target_marginal) and, for columns known
+        by name, the names of the training columns without mass, which the model's ids leave out."""
+        record = {"n_iter": int(self.n_iter_), "best_restart": int(self.best_restart_),
+                  "size_prior_kept": self.size_prior_kept_, "size_prior_refused": self.size_prior_refused_,
+                  "agreement": None if self.agreement_ is None else list(self.agreement_),
+                  "restart_objectives": self.restart_objectives_.tolist(),
+                  "restart_scores": self.restart_scores_.tolist(),
+                  "target_marginal": (None if self.target_marginal is None
+                                      else np.asarray(self.target_marginal, dtype=np.float64).tolist())}
+        if names is not None and self.empty_columns_.size:
+            record["empty_columns"] = self.empty_columns_.tolist()
+            record["empty_column_names"] = [str(names[j]) for j in self.empty_columns_]
+        return record
 
     # -- prediction (the model API) -----------------------------------------
 
@@ -704,30 +725,89 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     @classmethod
     def load(cls, path):
-        """An estimator that predicts with the model file at path (no training attributes but P_Z)."""
+        """The fitted estimator of the model file at path (mmnc.load), as far as the file holds it.
+
+        Restored from any model file (``MMNC.save`` or ``mmnc cluster
+        --save-model``): ``cluster_marginal_``, ``objective_``,
+        ``mutual_information_``, and ``singular_values_``, ``nuclear_norm_``,
+        ``frobenius_norm_`` recomputed from the stored P_{Z,X}, P_Z, P_X
+        (equal to the fit's to rounding); the parameters ``n_clusters``,
+        ``algorithm``, ``refine`` and ``random_state`` (the seed the fit
+        used); ``feature_names_in_`` when the columns are known by name.
+        From a file of ``MMNC.save``, whose options text records the
+        Python fit, also every other parameter, ``n_features_in_``,
+        ``empty_columns_`` (and the names of the training columns without
+        mass in ``feature_names_in_``), ``n_iter_``, ``best_restart_``,
+        ``restart_objectives_``, ``restart_scores_``, ``size_prior_kept_``,
+        ``size_prior_refused_`` and ``agreement_``: every fitted attribute
+        but four.
+
+        Not restored: ``labels_``, ``row_proba_``, ``kernel_`` and
+        ``empty_rows_``, one entry per training row.  The model file holds
+        no rows, only their count (it is the learned P_{Z,X}, k x columns,
+        whatever the rows); ``predict(X_train)`` and
+        ``predict_proba(X_train)`` give the rule's labels and posterior of
+        the training rows.  A pickled estimator keeps everything.  From a
+        file of ``mmnc cluster``, whose options are its command line (shown
+        by ``mmnc info``), the other parameters keep their defaults.
+        """
         if not _mmnc.have_model:
             raise NotImplementedError("this libmmnc has no model API (mmnc_model_*): models cannot be read")
         return cls._from_model(_mmnc.model_read(os.fspath(path)))
 
     @classmethod
     def _from_model(cls, model):
-        est = cls(n_clusters=model.k)
+        est = cls(n_clusters=model.k, algorithm=_name(_ALGORITHMS, model.algorithm), random_state=model.seed)
+        if model.refine != _mmnc.REFINE_NONE:
+            est.refine = _name(_REFINES, model.refine)
         est._model = model
         est._options = model.options
+        head, _, tail = model.options.partition(" fitted=")
+        items = head.split()
+        python = items[:1] == ["python:"]
+        fitted = {}
+        if python:  # the parameters, the width and whether the columns are names, as fit wrote them
+            params = set(cls._get_param_names()) - {"random_state", "target_marginal"}
+            for item in items[1:]:
+                key, _, value = item.partition("=")
+                if key == "n_features_in":
+                    est.n_features_in_ = int(value)
+                elif key in params:
+                    with contextlib.suppress(ValueError, SyntaxError):
+                        setattr(est, key, ast.literal_eval(value))
+            if tail:
+                fitted = json.loads(tail)
         est.cluster_marginal_ = np.frombuffer(model.pz, dtype=np.float64).copy()
+        est.singular_values_, est.nuclear_norm_, est.frobenius_norm_ = _spectrum(model)
         est.mutual_information_ = model.mutual_information
         est.objective_ = model.objective
-        items = model.options.split()
-        for item in items:  # the width of the training X, if a Python fit wrote the file
-            if item.startswith("n_features_in="):
-                est.n_features_in_ = int(item.split("=", 1)[1])
         # Column ids are names when a Python fit had them, or when they are not the positions
         # "1", "2", ... that mmnc cluster gives the columns of data without names.
-        python = bool(items) and items[0] == "python:"
         ids = model.col_ids
         if ("feature_names=1" in items) if python else not _positional_ids(ids):
-            est.feature_names_in_ = np.asarray(ids, dtype=object)
-            est.n_features_in_ = len(ids)
+            empty = fitted.get("empty_columns", [])
+            names = np.empty(len(ids) + len(empty), dtype=object)
+            kept = np.ones(names.size, dtype=bool)
+            kept[empty] = False
+            names[kept] = ids
+            names[~kept] = fitted.get("empty_column_names", [])
+            est.feature_names_in_ = names
+            est.n_features_in_ = names.size
+            if python:
+                est.empty_columns_ = np.asarray(empty, dtype=np.int64)
+        elif python and hasattr(est, "n_features_in_"):
+            est.empty_columns_ = np.setdiff1d(np.arange(est.n_features_in_, dtype=np.int64),
+                                              np.asarray([int(i) - 1 for i in ids], dtype=np.int64))
+        if fitted:
+            est.target_marginal = (None if fitted["target_marginal"] is None
+                                   else np.asarray(fitted["target_marginal"], dtype=np.float64))
+            est.n_iter_ = fitted["n_iter"]
+            est.best_restart_ = fitted["best_restart"]
+            est.size_prior_kept_ = fitted["size_prior_kept"]
+            est.size_prior_refused_ = fitted["size_prior_refused"]
+            est.agreement_ = None if fitted["agreement"] is None else tuple(fitted["agreement"])
+            est.restart_objectives_ = np.asarray(fitted["restart_objectives"], dtype=np.float64)
+            est.restart_scores_ = np.asarray(fitted["restart_scores"], dtype=np.float64)
         return est
 
     def __getstate__(self):
@@ -749,6 +829,23 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
 _fill_doc(MMNC, **{"lambda": repr(_DEFAULTS["lambda"])},
           **{f"max_iter_{alg}": str(n) for alg, n in _DEFAULTS["max_iter"].items()})
+
+
+def _spectrum(model):
+    """The singular values of B_{Z,X} = [P_Z]^{-1/2} P_{Z,X} [P_X]^{-1/2} from a model's arrays (k of
+    them, descending; an empty cluster adds a zero), with their sum and the root of their squares:
+    singular_values_, nuclear_norm_ and frobenius_norm_ of the fit that made the model."""
+    k, nx = model.k, model.ncols
+    pz = np.frombuffer(model.pz, dtype=np.float64)
+    px = np.frombuffer(model.px, dtype=np.float64)
+    B = np.frombuffer(model.pzx, dtype=np.float64).reshape(k, nx) / np.sqrt(px)
+    used = pz > 0
+    B[used] /= np.sqrt(pz[used])[:, None]
+    B[~used] = 0.0
+    with _one_blas_thread():
+        sigma = np.linalg.svd(B, compute_uv=False)
+    sigma = np.concatenate([sigma, np.zeros(k - sigma.size)])
+    return sigma, float(sigma.sum()), float(np.sqrt(np.square(sigma).sum()))
 
 
 def _has_posterior(model):
@@ -776,7 +873,8 @@ def _model_from_bytes(data):
 
 
 def load(path):
-    """The MMNC estimator of a model file written by MMNC.save or ``mmnc cluster`` (predict, predict_proba)."""
+    """The fitted MMNC estimator of a model file written by MMNC.save or ``mmnc cluster --save-model``:
+    every fitted attribute the file holds (MMNC.load says which), predict, predict_proba and score."""
     return MMNC.load(path)
 
 

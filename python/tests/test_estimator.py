@@ -110,3 +110,95 @@ def test_kernel_is_the_cli_soft_tsv(tmp_path, cli):
             soft[int(row[0]) - 1] = [float(v) for v in row[1:]]
         m = mmnc.MMNC(3, **params).fit(X)
         np.testing.assert_allclose(m.kernel_, soft, atol=1e-6)
+
+
+# -- load restores the fit -------------------------------------------------------
+
+PER_ROW = {"labels_", "row_proba_", "kernel_", "empty_rows_"}  # the model file holds no rows
+
+
+def assert_same(a, b, name):
+    if isinstance(a, np.ndarray) and a.dtype.kind == "f":
+        np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-14, err_msg=name)
+    elif isinstance(a, np.ndarray):
+        np.testing.assert_array_equal(b, a, err_msg=name)
+    elif isinstance(a, float):
+        assert b == pytest.approx(a, rel=1e-12), name
+    else:
+        assert b == a and type(b) is type(a), name
+
+
+def fitted(est):
+    return {a: v for a, v in vars(est).items() if a.endswith("_") and not a.startswith("_")}
+
+
+def assert_restored(m, back):
+    """back = load(save(m)) has every fitted attribute of m but the per-row ones, equal (the spectrum
+    to rounding: it is recomputed from the stored joint), and m's parameters."""
+    ours, theirs = fitted(m), fitted(back)
+    assert set(theirs) == set(ours) - PER_ROW
+    for name in theirs:
+        assert_same(ours[name], theirs[name], name)
+    for name, value in m.get_params().items():
+        assert_same(value if value is None or not hasattr(value, "__len__") or isinstance(value, str)
+                    else np.asarray(value, dtype=np.float64), back.get_params()[name], name)
+
+
+@pytest.mark.parametrize("params", [{}, {"n_init": 3, "random_state": 7, "merge_split": 0},
+                                    {"algorithm": "nuclear", "select": "predictive", "refine": "chosen"},
+                                    {"algorithm": "frobenius", "n_init": 2, "target_marginal": [0.2, 0.3, 0.5],
+                                     "marginal_penalty": 0.5}])
+def test_load_restores_every_fitted_attribute(tmp_path, params):
+    X, _ = planted(seed=14)
+    X[5] = 0
+    X[:, [2, 7]] = 0
+    m = mmnc.MMNC(3, **params).fit(X)
+    m.save(tmp_path / "m.model")
+    back = mmnc.load(tmp_path / "m.model")
+    assert_restored(m, back)
+    np.testing.assert_array_equal(back.empty_columns_, [2, 7])
+    np.testing.assert_array_equal(back.predict_proba(X), m.predict_proba(X))
+    assert back.score(X) == m.score(X)
+    # what a fit gives of the training rows, the loaded model gives through its rule
+    if m.row_proba_ is not m.kernel_:
+        np.testing.assert_array_equal(back.predict_proba(X), m.row_proba_)
+    # and a loaded model saves what it loaded
+    back.save(tmp_path / "again.model")
+    assert_restored(m, mmnc.load(tmp_path / "again.model"))
+
+
+def test_load_restores_names_of_empty_columns(tmp_path, pandas):
+    X, _ = planted(seed=15)
+    X[:, 4] = 0
+    names = [f"w{j}" for j in range(X.shape[1])]
+    m = mmnc.MMNC(3).fit(pandas.DataFrame(X, columns=names))
+    m.save(tmp_path / "m.model")
+    back = mmnc.load(tmp_path / "m.model")
+    assert_restored(m, back)
+    assert list(back.feature_names_in_) == names and list(back.empty_columns_) == [4]
+
+
+def test_load_of_a_cli_model(tmp_path, cli):
+    """A model of `mmnc cluster --save-model`: the header's parameters, the norms and spectrum of
+    its run (as its PREFIX.json reports them); its options are a command line, not a Python fit."""
+    import json
+    import scipy.io
+    import scipy.sparse as sp
+    from test_mmnc import run_cli
+    X, _ = planted(seed=16)
+    path = str(tmp_path / "x.mtx")
+    scipy.io.mmwrite(path, sp.csr_matrix(X))
+    run_cli(cli, "cluster", path, "-k", 3, "--seed", 5, "-a", "nuclear", "--refine", "chosen", "-q",
+            "-o", tmp_path / "out", "--save-model", tmp_path / "cli.model")
+    back = mmnc.load(tmp_path / "cli.model")
+    with open(tmp_path / "out.json") as f:
+        summary = json.load(f)
+    params = back.get_params()
+    assert (params["n_clusters"], params["algorithm"], params["refine"], params["random_state"]) == \
+        (3, "nuclear", "chosen", 5)
+    np.testing.assert_allclose(back.singular_values_, summary["singular_values"], rtol=1e-9)
+    assert back.nuclear_norm_ == pytest.approx(summary["nuclear_norm"], rel=1e-12)
+    assert back.mutual_information_ == pytest.approx(summary["mutual_information"], rel=1e-12)
+    np.testing.assert_allclose(back.cluster_marginal_, summary["pz"], rtol=1e-12)
+    assert set(fitted(back)) == {"cluster_marginal_", "singular_values_", "nuclear_norm_", "frobenius_norm_",
+                                 "mutual_information_", "objective_"}

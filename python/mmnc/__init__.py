@@ -400,7 +400,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.exact_marginal = exact_marginal
         self.verbose = verbose
 
-    def _more_tags(self):  # scikit-learn < 1.6; __sklearn_tags__ below for 1.6 and later
+    # Nonnegative, sparse-capable input, float64 output, told to scikit-learn both ways: 1.6 and later
+    # read __sklearn_tags__ (and accept _more_tags beside it in the same class without a warning;
+    # 1.7 ignores it), older versions such as Debian's 1.2 read _more_tags and never call
+    # __sklearn_tags__, whose super() exists only from 1.6.
+    def _more_tags(self):
         return {"requires_positive_X": True, "preserves_dtype": [np.float64]}
 
     def __sklearn_tags__(self):
@@ -767,7 +771,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         python = items[:1] == ["python:"]
         fitted = {}
         if python:  # the parameters, the width and whether the columns are names, as fit wrote them
-            params = set(cls._get_param_names()) - {"random_state", "target_marginal"}
+            params = set(est.get_params(deep=False)) - {"random_state", "target_marginal"}
             for item in items[1:]:
                 key, _, value = item.partition("=")
                 if key == "n_features_in":

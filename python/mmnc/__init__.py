@@ -797,7 +797,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             names[~kept] = fitted.get("empty_column_names", [])
             est.feature_names_in_ = names
             est.n_features_in_ = names.size
-            if python:
+            if fitted:  # a file written before fitted= named only the columns with mass
                 est.empty_columns_ = np.asarray(empty, dtype=np.int64)
         elif python and hasattr(est, "n_features_in_"):
             est.empty_columns_ = np.setdiff1d(np.arange(est.n_features_in_, dtype=np.int64),

@@ -202,3 +202,23 @@ def test_load_of_a_cli_model(tmp_path, cli):
     np.testing.assert_allclose(back.cluster_marginal_, summary["pz"], rtol=1e-12)
     assert set(fitted(back)) == {"cluster_marginal_", "singular_values_", "nuclear_norm_", "frobenius_norm_",
                                  "mutual_information_", "objective_"}
+
+
+def test_load_of_a_file_without_the_fit_record(tmp_path, pandas):
+    """A file that MMNC.save wrote before the options carried `fitted=`: what its options and
+    arrays give (parameters, width, names of the columns with mass, spectrum), nothing invented."""
+    X, _ = planted(seed=17)
+    X[:, 4] = 0
+    names = [f"w{j}" for j in range(X.shape[1])]
+    for data in (X, pandas.DataFrame(X, columns=names)):
+        m = mmnc.MMNC(3, n_init=3).fit(data)
+        m._model.options = m._options.partition(" fitted=")[0]
+        m.save(tmp_path / "old.model")
+        back = mmnc.load(tmp_path / "old.model")
+        assert back.get_params() == m.get_params()
+        np.testing.assert_allclose(back.singular_values_, m.singular_values_, rtol=1e-12)
+        assert not hasattr(back, "n_iter_") and not hasattr(back, "restart_objectives_")
+        if hasattr(m, "feature_names_in_"):
+            assert list(back.feature_names_in_) == names[:4] + names[5:] and not hasattr(back, "empty_columns_")
+        else:
+            assert back.n_features_in_ == X.shape[1] and list(back.empty_columns_) == [4]

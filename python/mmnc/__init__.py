@@ -18,10 +18,12 @@ Also here: ``cooc`` (word co-occurrences of texts or files), ``embed`` (row
 embeddings from the DTM's singular vectors), ``evaluate`` (ACC, NMI, ARI,
 purity against reference labels) and ``load`` (a saved model).
 """
+import ast
 import collections
 import contextlib
 import errno
 import inspect
+import json
 import numbers
 import os
 import pickle
@@ -32,6 +34,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import logsumexp as _logsumexp
 
 from . import _mmnc
 from ._mmnc import MmncError
@@ -310,8 +313,21 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         Cluster of each training row, 0..k-1; -1 for a row with no mass
         (dropped before clustering, as ``mmnc cluster`` drops it).
     row_proba_ : ndarray (n_samples, k)
-        The learned kernel W: row y is P(z|y) (one-hot for the hard
-        algorithms; zeros for a row with no mass).
+        P(z | y) of each training row, rows summing to 1 (zeros for a row
+        with no mass).  Where the fit's kernel W is hard and the model has
+        a posterior (the information objective, the default, and any
+        ``refine``): that posterior, ``predict_proba(X)`` of the training
+        rows (the mixture of smoothed multinomials of ``score``), whose
+        argmax is ``labels_`` for most rows, not all (docs/predict.md, "The
+        training rows predicted back").  Elsewhere ``kernel_`` itself: the
+        soft W of Algorithm 1 and of a prescribed ``target_marginal``, and
+        Algorithm 2's one-hot W without refinement, whose rule is hard and
+        so has no posterior.
+    kernel_ : ndarray (n_samples, k)
+        The learned kernel W = P(z|y) that the solver optimised, what
+        ``mmnc cluster`` writes to PREFIX.soft.tsv: one-hot for the hard
+        algorithms (argmax = ``labels_``), soft for Algorithm 1 and the LP;
+        zeros for a row with no mass.
     cluster_marginal_ : ndarray (k,)
         P_Z.
     singular_values_ : ndarray (k,)
@@ -384,7 +400,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.exact_marginal = exact_marginal
         self.verbose = verbose
 
-    def _more_tags(self):  # scikit-learn < 1.6; __sklearn_tags__ below for 1.6 and later
+    # Nonnegative, sparse-capable input, float64 output, told to scikit-learn both ways: 1.6 and later
+    # read __sklearn_tags__ (and accept _more_tags beside it in the same class without a warning;
+    # 1.7 ignores it), older versions such as Debian's 1.2 read _more_tags and never call
+    # __sklearn_tags__, whose super() exists only from 1.6.
+    def _more_tags(self):
         return {"requires_positive_X": True, "preserves_dtype": [np.float64]}
 
     def __sklearn_tags__(self):
@@ -481,7 +501,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         """Cluster the rows of X (dense, SciPy sparse or a DataFrame, nonnegative).  y is ignored.
 
         Rows and columns with no mass are left out, as ``mmnc cluster`` drops
-        them: such a row gets label -1 and a zero row in ``row_proba_``.
+        them: such a row gets label -1 and zero rows in ``row_proba_`` and ``kernel_``.
         Raises ValueError for negative, NaN or infinite values, for X without
         a positive entry, and for n_clusters above the rows with mass.
         columns: the names of X's columns (as ``mmnc cluster --names``), for a
@@ -509,8 +529,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         label = np.frombuffer(r["label"], dtype=np.int64)
         self.labels_ = np.full(X.shape[0], -1, dtype=np.int64)
         self.labels_[rows] = label
-        self.row_proba_ = np.zeros((X.shape[0], k))
-        self.row_proba_[rows] = np.frombuffer(r["W"], dtype=np.float64).reshape(n_rows, k)
+        self.kernel_ = np.zeros((X.shape[0], k))
+        self.kernel_[rows] = np.frombuffer(r["W"], dtype=np.float64).reshape(n_rows, k)
+        self.row_proba_ = self.kernel_
+        model = r.get("model")
+        if model is not None and _has_posterior(model):  # W is one-hot; the model's rule has a posterior
+            self.row_proba_ = np.empty((X.shape[0], k))
+            model.predict(*_arrays(X), np.empty(X.shape[0], dtype=np.int64), self.row_proba_,
+                          None if names is None else list(names))
         self.cluster_marginal_ = np.frombuffer(r["pz"], dtype=np.float64).copy()
         self.singular_values_ = np.frombuffer(r["sigma"], dtype=np.float64).copy()
         self.nuclear_norm_ = r["nuclear_norm"]
@@ -528,9 +554,28 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.best_restart_ = r["best_restart"]
         self.empty_rows_ = np.flatnonzero(~rows).astype(np.int64)
         self.empty_columns_ = np.setdiff1d(np.arange(X.shape[1], dtype=np.int64), cols)
-        self._model = r.get("model")
+        self._model = model
+        if model is not None:  # the run's diagnostics, known only now, go with the options (load)
+            options += " fitted=" + json.dumps(self._fit_record(names), separators=(",", ":"))
+            model.options = options
         self._options = options
         return self
+
+    def _fit_record(self, names):
+        """What load restores beyond the model's arrays and header: the fit's diagnostics, the
+        parameters that are no single token of the options (target_marginal) and, for columns known
+        by name, the names of the training columns without mass, which the model's ids leave out."""
+        record = {"n_iter": int(self.n_iter_), "best_restart": int(self.best_restart_),
+                  "size_prior_kept": self.size_prior_kept_, "size_prior_refused": self.size_prior_refused_,
+                  "agreement": None if self.agreement_ is None else list(self.agreement_),
+                  "restart_objectives": self.restart_objectives_.tolist(),
+                  "restart_scores": self.restart_scores_.tolist(),
+                  "target_marginal": (None if self.target_marginal is None
+                                      else np.asarray(self.target_marginal, dtype=np.float64).tolist())}
+        if names is not None and self.empty_columns_.size:
+            record["empty_columns"] = self.empty_columns_.tolist()
+            record["empty_column_names"] = [str(names[j]) for j in self.empty_columns_]
+        return record
 
     # -- prediction (the model API) -----------------------------------------
 
@@ -542,7 +587,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                 "need a library built with src/model/model.c; labels_ and row_proba_ hold the training results")
         return self._model
 
-    def _predict(self, X, proba, columns):
+    def _check_new(self, X, columns):
+        """The model, X validated as CSR and the names to match X's columns by (None: by position), as
+        predict, predict_proba, transform and score take new data."""
         model = self._require_model()
         X, names = self._check_X(X, reset=False, columns=columns)
         if hasattr(self, "feature_names_in_"):
@@ -556,8 +603,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                                  "MMNC was fitted without column names: its columns are matched by position")
             if names is not None:  # scikit-learn's warning, and its rule: by position
                 warnings.warn("X has feature names, but MMNC was fitted without feature names", UserWarning,
-                              stacklevel=3)
+                              stacklevel=4)
                 names = None
+        return model, X, names
+
+    def _predict(self, X, proba, columns):
+        model, X, names = self._check_new(X, columns)
         labels = np.empty(X.shape[0], dtype=np.int64)
         out = np.empty((X.shape[0], model.k)) if proba else None
         model.predict(*_arrays(X), labels, out, None if names is None else list(names))
@@ -581,7 +632,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         unknown = [n for n in names if n not in seen and n not in ids]
         if unknown:
             warnings.warn(f"{len(unknown)} of {X.shape[1]} columns of X are not in the model and are ignored: "
-                          f"{_shown(unknown)}", UserWarning, stacklevel=4)
+                          f"{_shown(unknown)}", UserWarning, stacklevel=5)
         return names
 
     def predict(self, X, *, columns=None):
@@ -607,6 +658,57 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         row).  Columns are matched as ``predict`` matches them."""
         return self._predict(X, True, columns)[1]
 
+    def score(self, X, y=None, *, columns=None):
+        """The log-likelihood of X's rows per unit of their mass under the model's mixture of
+        multinomials (higher is better; GridSearchCV uses it when no ``scoring`` is given).
+
+        ::
+
+            score(X) = sum_y log sum_z P_Z(z) prod_x q(x|z)^n(y,x)  /  sum_y sum_x n(y,x),
+            q(x|z)   = (P(z,x) + a P(x)) / (P(z) + a),
+
+        with n(y,x) the values of X (as counts) on the columns the model
+        knows, matched as ``predict`` matches them (mass on other columns is
+        left out; a row with none counts for nothing), and P_{Z,X}, P_X, P_Z
+        and the smoothing a those of the model file (docs/predict.md).  It
+        is the mean log-likelihood per token, up to the rows' multinomial
+        coefficients, which do not depend on the model: exp(-score) is the
+        perplexity per token.  The mixture is the one whose posterior
+        ``predict_proba`` gives under the information rule (the default,
+        and any ``refine``); for Algorithms 1 and 2 without refinement,
+        whose rules are no posteriors, it is the same generative reading
+        of their learned joint P_{Z,X}.
+
+        Score held-out rows: with one cluster the model is the unigram
+        P_X, and clusters that the held-out rows do not bear out lower
+        their likelihood, whereas on the training rows it mostly grows
+        with n_clusters.  So GridSearchCV(MMNC(), {"n_clusters": [...]})
+        compares k by cross-validated likelihood.  y is ignored; columns:
+        as in ``predict``.  ValueError if no row of X has mass on a column
+        the model knows.
+        """
+        model, X, names = self._check_new(X, columns)
+        cmap = np.empty(X.shape[1], dtype=np.int64)
+        model.match(X.shape[1], cmap, None if names is None else list(names))
+        col = cmap[X.indices]
+        known = col >= 0
+        rows = np.repeat(np.arange(X.shape[0], dtype=np.int64), np.diff(X.indptr))
+        N = sp.csr_matrix((X.data[known], (rows[known], col[known])), shape=(X.shape[0], model.ncols))
+        mass = np.asarray(N.sum(axis=1)).ravel()
+        total = mass.sum()
+        if not total > 0:
+            raise ValueError("score: no row of X has mass on a column the model knows")
+        k, nx = model.k, model.ncols
+        px = np.frombuffer(model.px, dtype=np.float64)
+        pz = np.frombuffer(model.pz, dtype=np.float64)
+        pzx = np.frombuffer(model.pzx, dtype=np.float64).reshape(k, nx)
+        a = model.alpha / model.train_rows  # the rule's pseudo-mass, as src/model/model.c forms it
+        log_q = np.log(pzx + a * px) - np.log(pz + a)[:, None]
+        with np.errstate(divide="ignore"):  # an empty cluster has weight 0: log 0 = -inf drops it
+            log_pz = np.log(pz)
+        loglik = _logsumexp(np.asarray(N @ log_q.T) + log_pz, axis=1)
+        return float(loglik[mass > 0].sum() / total)
+
     def transform(self, X, *, columns=None):
         """The soft assignment P(z | row) of each row of X (predict_proba): n x k."""
         return self.predict_proba(X, columns=columns)
@@ -627,30 +729,89 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
 
     @classmethod
     def load(cls, path):
-        """An estimator that predicts with the model file at path (no training attributes but P_Z)."""
+        """The fitted estimator of the model file at path (mmnc.load), as far as the file holds it.
+
+        Restored from any model file (``MMNC.save`` or ``mmnc cluster
+        --save-model``): ``cluster_marginal_``, ``objective_``,
+        ``mutual_information_``, and ``singular_values_``, ``nuclear_norm_``,
+        ``frobenius_norm_`` recomputed from the stored P_{Z,X}, P_Z, P_X
+        (equal to the fit's to rounding); the parameters ``n_clusters``,
+        ``algorithm``, ``refine`` and ``random_state`` (the seed the fit
+        used); ``feature_names_in_`` when the columns are known by name.
+        From a file of ``MMNC.save``, whose options text records the
+        Python fit, also every other parameter, ``n_features_in_``,
+        ``empty_columns_`` (and the names of the training columns without
+        mass in ``feature_names_in_``), ``n_iter_``, ``best_restart_``,
+        ``restart_objectives_``, ``restart_scores_``, ``size_prior_kept_``,
+        ``size_prior_refused_`` and ``agreement_``: every fitted attribute
+        but four.
+
+        Not restored: ``labels_``, ``row_proba_``, ``kernel_`` and
+        ``empty_rows_``, one entry per training row.  The model file holds
+        no rows, only their count (it is the learned P_{Z,X}, k x columns,
+        whatever the rows); ``predict(X_train)`` and
+        ``predict_proba(X_train)`` give the rule's labels and posterior of
+        the training rows.  A pickled estimator keeps everything.  From a
+        file of ``mmnc cluster``, whose options are its command line (shown
+        by ``mmnc info``), the other parameters keep their defaults.
+        """
         if not _mmnc.have_model:
             raise NotImplementedError("this libmmnc has no model API (mmnc_model_*): models cannot be read")
         return cls._from_model(_mmnc.model_read(os.fspath(path)))
 
     @classmethod
     def _from_model(cls, model):
-        est = cls(n_clusters=model.k)
+        est = cls(n_clusters=model.k, algorithm=_name(_ALGORITHMS, model.algorithm), random_state=model.seed)
+        if model.refine != _mmnc.REFINE_NONE:
+            est.refine = _name(_REFINES, model.refine)
         est._model = model
         est._options = model.options
+        head, _, tail = model.options.partition(" fitted=")
+        items = head.split()
+        python = items[:1] == ["python:"]
+        fitted = {}
+        if python:  # the parameters, the width and whether the columns are names, as fit wrote them
+            params = set(est.get_params(deep=False)) - {"random_state", "target_marginal"}
+            for item in items[1:]:
+                key, _, value = item.partition("=")
+                if key == "n_features_in":
+                    est.n_features_in_ = int(value)
+                elif key in params:
+                    with contextlib.suppress(ValueError, SyntaxError):
+                        setattr(est, key, ast.literal_eval(value))
+            if tail:
+                fitted = json.loads(tail)
         est.cluster_marginal_ = np.frombuffer(model.pz, dtype=np.float64).copy()
+        est.singular_values_, est.nuclear_norm_, est.frobenius_norm_ = _spectrum(model)
         est.mutual_information_ = model.mutual_information
         est.objective_ = model.objective
-        items = model.options.split()
-        for item in items:  # the width of the training X, if a Python fit wrote the file
-            if item.startswith("n_features_in="):
-                est.n_features_in_ = int(item.split("=", 1)[1])
         # Column ids are names when a Python fit had them, or when they are not the positions
         # "1", "2", ... that mmnc cluster gives the columns of data without names.
-        python = bool(items) and items[0] == "python:"
         ids = model.col_ids
         if ("feature_names=1" in items) if python else not _positional_ids(ids):
-            est.feature_names_in_ = np.asarray(ids, dtype=object)
-            est.n_features_in_ = len(ids)
+            empty = fitted.get("empty_columns", [])
+            names = np.empty(len(ids) + len(empty), dtype=object)
+            kept = np.ones(names.size, dtype=bool)
+            kept[empty] = False
+            names[kept] = ids
+            names[~kept] = fitted.get("empty_column_names", [])
+            est.feature_names_in_ = names
+            est.n_features_in_ = names.size
+            if fitted:  # a file written before fitted= named only the columns with mass
+                est.empty_columns_ = np.asarray(empty, dtype=np.int64)
+        elif python and hasattr(est, "n_features_in_"):
+            est.empty_columns_ = np.setdiff1d(np.arange(est.n_features_in_, dtype=np.int64),
+                                              np.asarray([int(i) - 1 for i in ids], dtype=np.int64))
+        if fitted:
+            est.target_marginal = (None if fitted["target_marginal"] is None
+                                   else np.asarray(fitted["target_marginal"], dtype=np.float64))
+            est.n_iter_ = fitted["n_iter"]
+            est.best_restart_ = fitted["best_restart"]
+            est.size_prior_kept_ = fitted["size_prior_kept"]
+            est.size_prior_refused_ = fitted["size_prior_refused"]
+            est.agreement_ = None if fitted["agreement"] is None else tuple(fitted["agreement"])
+            est.restart_objectives_ = np.asarray(fitted["restart_objectives"], dtype=np.float64)
+            est.restart_scores_ = np.asarray(fitted["restart_scores"], dtype=np.float64)
         return est
 
     def __getstate__(self):
@@ -674,6 +835,31 @@ _fill_doc(MMNC, **{"lambda": repr(_DEFAULTS["lambda"])},
           **{f"max_iter_{alg}": str(n) for alg, n in _DEFAULTS["max_iter"].items()})
 
 
+def _spectrum(model):
+    """The singular values of B_{Z,X} = [P_Z]^{-1/2} P_{Z,X} [P_X]^{-1/2} from a model's arrays (k of
+    them, descending; an empty cluster adds a zero), with their sum and the root of their squares:
+    singular_values_, nuclear_norm_ and frobenius_norm_ of the fit that made the model."""
+    k, nx = model.k, model.ncols
+    pz = np.frombuffer(model.pz, dtype=np.float64)
+    px = np.frombuffer(model.px, dtype=np.float64)
+    B = np.frombuffer(model.pzx, dtype=np.float64).reshape(k, nx) / np.sqrt(px)
+    used = pz > 0
+    B[used] /= np.sqrt(pz[used])[:, None]
+    B[~used] = 0.0
+    with _one_blas_thread():
+        sigma = np.linalg.svd(B, compute_uv=False)
+    sigma = np.concatenate([sigma, np.zeros(k - sigma.size)])
+    return sigma, float(sigma.sum()), float(np.sqrt(np.square(sigma).sum()))
+
+
+def _has_posterior(model):
+    """True if model's kernel W was hard and its out-of-sample rule is the information rule, the
+    posterior of a mixture of multinomials (src/model/model.c): then row_proba_ is that posterior of
+    the training rows, not W.  Algorithm 1 and the LP give a soft W; Algorithm 2 without refinement
+    has a hard rule, whose one-hot answer would only repeat W less faithfully."""
+    return bool(model.hard) and (model.algorithm == _mmnc.ALG_INFORMATION or model.refine != _mmnc.REFINE_NONE)
+
+
 def _model_bytes(model):
     with tempfile.TemporaryDirectory(prefix="mmnc-") as d:
         path = os.path.join(d, "model")
@@ -691,7 +877,8 @@ def _model_from_bytes(data):
 
 
 def load(path):
-    """The MMNC estimator of a model file written by MMNC.save or ``mmnc cluster`` (predict, predict_proba)."""
+    """The fitted MMNC estimator of a model file written by MMNC.save or ``mmnc cluster --save-model``:
+    every fitted attribute the file holds (MMNC.load says which), predict, predict_proba and score."""
     return MMNC.load(path)
 
 

@@ -311,6 +311,7 @@ fail:
 typedef struct {
     PyObject_HEAD
     mmnc_model *m;
+    PyObject *options; /* bytes that replace m->options when set (Model.options = str), or NULL */
 } ModelObject;
 
 static PyTypeObject ModelType;
@@ -323,13 +324,44 @@ static PyObject *model_wrap(mmnc_model *m)
         return NULL;
     }
     o->m = m;
+    o->options = NULL;
     return (PyObject *)o;
 }
 
 static void model_dealloc(ModelObject *o)
 {
     mmnc_model_free(o->m);
+    Py_XDECREF(o->options);
     PyObject_Free(o);
+}
+
+/* The model as written and described: o->m with the options that Python set, if it did (a
+ * shallow copy, so that the library's model, and its allocator's strings, stay as they are). */
+static mmnc_model model_view(const ModelObject *o)
+{
+    mmnc_model v = *o->m;
+    if (o->options) v.options = PyBytes_AS_STRING(o->options);
+    return v;
+}
+
+/* Model.options = str: the free text of the options section (the Python fit's parameters and
+ * diagnostics), without NUL bytes. */
+static int model_set_options(ModelObject *o, PyObject *value, void *what)
+{
+    PyObject *b;
+    (void)what;
+    if (!value || !PyUnicode_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "Model.options must be a str");
+        return -1;
+    }
+    if (!(b = PyUnicode_AsUTF8String(value))) return -1;
+    if (strlen(PyBytes_AS_STRING(b)) != (size_t)PyBytes_GET_SIZE(b)) {
+        Py_DECREF(b);
+        PyErr_SetString(PyExc_ValueError, "Model.options must not hold a NUL byte");
+        return -1;
+    }
+    Py_XSETREF(o->options, b);
+    return 0;
 }
 
 static PyObject *model_get(ModelObject *o, void *what)
@@ -343,8 +375,19 @@ static PyObject *model_get(ModelObject *o, void *what)
     if (!strcmp(w, "objective")) return PyFloat_FromDouble(o->m->objective);
     if (!strcmp(w, "mutual_information")) return PyFloat_FromDouble(o->m->mutual_information);
     if (!strcmp(w, "version")) return PyUnicode_FromString(o->m->version ? o->m->version : "");
-    if (!strcmp(w, "options")) return PyUnicode_FromString(o->m->options ? o->m->options : "");
+    if (!strcmp(w, "options")) {
+        mmnc_model v = model_view(o);
+        return PyUnicode_DecodeUTF8(v.options ? v.options : "", v.options ? (Py_ssize_t)strlen(v.options) : 0,
+                                    "surrogateescape");
+    }
+    if (!strcmp(w, "refine")) return PyLong_FromLong(o->m->refine);
+    if (!strcmp(w, "alpha")) return PyFloat_FromDouble(o->m->alpha);
+    if (!strcmp(w, "train_mass")) return PyFloat_FromDouble(o->m->train_mass);
+    if (!strcmp(w, "seed")) return PyLong_FromUnsignedLongLong((unsigned long long)o->m->seed);
     if (!strcmp(w, "pz")) return PyByteArray_FromStringAndSize((const char *)o->m->pz, (Py_ssize_t)(o->m->k * 8));
+    if (!strcmp(w, "px")) return PyByteArray_FromStringAndSize((const char *)o->m->px, (Py_ssize_t)(o->m->ncols * 8));
+    if (!strcmp(w, "pzx"))
+        return PyByteArray_FromStringAndSize((const char *)o->m->pzx, (Py_ssize_t)(o->m->k * o->m->ncols * 8));
     if (!strcmp(w, "col_ids")) {
         PyObject *list = PyList_New((Py_ssize_t)o->m->ncols);
         for (mmnc_int j = 0; list && j < o->m->ncols; j++) {
@@ -370,8 +413,15 @@ static PyGetSetDef model_getset[] = {
     {"objective", (getter)model_get, NULL, "the run's objective", "objective"},
     {"mutual_information", (getter)model_get, NULL, "I(X;Z) of the training clustering", "mutual_information"},
     {"version", (getter)model_get, NULL, "mmnc version that made it", "version"},
-    {"options", (getter)model_get, NULL, "options of the run (free text)", "options"},
+    {"options", (getter)model_get, (setter)model_set_options, "options of the run (free text; settable)",
+     "options"},
+    {"refine", (getter)model_get, NULL, "mmnc_refine applied (REFINE_NONE for soft results)", "refine"},
+    {"alpha", (getter)model_get, NULL, "the information rule's smoothing, in average training rows", "alpha"},
+    {"train_mass", (getter)model_get, NULL, "the training matrix's sum before normalisation", "train_mass"},
+    {"seed", (getter)model_get, NULL, "the run's seed", "seed"},
     {"pz", (getter)model_get, NULL, "P_Z as float64 bytes", "pz"},
+    {"px", (getter)model_get, NULL, "P_X of the training columns as float64 bytes", "px"},
+    {"pzx", (getter)model_get, NULL, "P_{Z,X} as k x ncols float64 bytes, row-major", "pzx"},
     {"col_ids", (getter)model_get, NULL, "the id of each column (a name, or its 1-based index as text)",
      "col_ids"},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -380,11 +430,15 @@ static PyObject *model_write(ModelObject *o, PyObject *args)
 {
     const char *path;
     mmnc_err err = {0, ""};
+    mmnc_model v = model_view(o);
+    PyObject *keep = o->options; /* v.options points into it: kept while another thread may set options */
     int s;
     if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
+    Py_XINCREF(keep);
     Py_BEGIN_ALLOW_THREADS
-    s = mmnc_model_write(o->m, path, &err);
+    s = mmnc_model_write(&v, path, &err);
     Py_END_ALLOW_THREADS
+    Py_XDECREF(keep);
     if (s != MMNC_OK) return raise_status(s, &err);
     Py_RETURN_NONE;
 }
@@ -449,8 +503,54 @@ fail0:
     return NULL;
 }
 
+/* match(ncols, map_out, col_names=None): map_out[j] = the model's column
+ * whose id is that of column j of data with ncols columns (col_names, or
+ * without them ids 1..ncols), or -1 (mmnc_model_match); returns the number
+ * of columns the model does not know. */
+static PyObject *model_match(ModelObject *o, PyObject *args)
+{
+    PyObject *map_o, *names_o = Py_None, *keep = NULL;
+    Py_ssize_t ncols;
+    Py_buffer map;
+    mmnc_int unknown = 0, rowptr0 = 0;
+    mmnc_csr A;
+    mmnc_data d;
+    mmnc_err err = {0, ""};
+    char **names = NULL;
+    int s;
+    if (!PyArg_ParseTuple(args, "nO|O", &ncols, &map_o, &names_o)) return NULL;
+    if (ncols < 0) {
+        PyErr_SetString(PyExc_ValueError, "ncols < 0");
+        return NULL;
+    }
+    if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
+    if (get_buffer(map_o, &map, 'q', ncols, 1, "map") != 0) {
+        PyMem_Free(names);
+        Py_XDECREF(keep);
+        return NULL;
+    }
+    /* mmnc_model_match reads the ids of the columns only: a matrix without rows stands for the data */
+    memset(&A, 0, sizeof A);
+    A.ncols = ncols;
+    A.rowptr = &rowptr0;
+    memset(&d, 0, sizeof d);
+    d.A = &A;
+    d.orig_cols = ncols;
+    d.col_names = names;
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_model_match(o->m, &d, map.buf, &unknown, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&map);
+    PyMem_Free(names);
+    Py_XDECREF(keep);
+    if (s != MMNC_OK) return raise_status(s, &err);
+    return PyLong_FromLongLong((long long)unknown);
+}
+
 static PyMethodDef model_methods[] = {
     {"write", (PyCFunction)model_write, METH_VARARGS, "write(path): the model file (mmnc_model_write)"},
+    {"match", (PyCFunction)model_match, METH_VARARGS,
+     "match(ncols, map, col_names=None) -> unknown columns: mmnc_model_match into the int64 buffer map"},
     {"predict", (PyCFunction)model_predict, METH_VARARGS,
      "predict(indptr, indices, data, ncols, labels, proba, col_names=None): mmnc_model_predict"},
     {NULL, NULL, 0, NULL}};

@@ -28,3 +28,9 @@ def cli():
             pytest.skip("the mmnc tool is not built (make) and MMNC_CLI is not set")
         path = found
     return path
+
+
+@pytest.fixture(scope="session")
+def pandas():
+    """pandas, or the test is skipped (make deps installs python3-pandas)."""
+    return pytest.importorskip("pandas")

@@ -77,11 +77,6 @@ def test_cooc_missing_path_is_an_error(tmp_path, monkeypatch):
 
 # -- predict on a model whose columns are named -----------------------------------
 
-@pytest.fixture(scope="module")
-def pandas():
-    return pytest.importorskip("pandas")
-
-
 def named_data(seed=4):
     from conftest import planted
     X, _ = planted(seed=seed)

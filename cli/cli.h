@@ -162,6 +162,9 @@ void cli_tmp_release(void);
 
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
+/* s as one field of a TSV line: a tab, newline or CR in it written as the
+ * two characters \t, \n, \r (a name from a quoted CSV field may hold them). */
+void cli_tsv_field(FILE *fp, const char *s);
 
 /* FNV-1a of s[0..n) with its high bits folded into the low ones: the
  * CLI's one string hash (the tool's hash tables). */

@@ -220,9 +220,10 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
     FILE *fp = root ? out[0].fp : NULL;
     if (root) fprintf(fp, "id\tcluster\tprobability\n");
     if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
-    for (mmnc_int y = 0; y < p->ny; y++)
-        fprintf(part->fp, "%s\t%lld\t%.6g\n", cli_row_label(&r->nm, y, buf), (long long)res->label[y] + 1,
-                res->W[y * k + res->label[y]]);
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        cli_tsv_field(part->fp, cli_row_label(&r->nm, y, buf));
+        fprintf(part->fp, "\t%lld\t%.6g\n", (long long)res->label[y] + 1, res->W[y * k + res->label[y]]);
+    }
     if ((rc = cli_part_write(CMD, part, fp)) != CLI_EXIT_OK) return rc;
     if (r->write_soft) {
         fp = root ? out[3].fp : NULL;
@@ -233,7 +234,7 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
         }
         if ((rc = cli_part_open(CMD, part, fp)) != CLI_EXIT_OK) return rc;
         for (mmnc_int y = 0; y < p->ny; y++) {
-            fputs(cli_row_label(&r->nm, y, buf), part->fp);
+            cli_tsv_field(part->fp, cli_row_label(&r->nm, y, buf));
             for (mmnc_int z = 0; z < k; z++) fprintf(part->fp, "\t%.6g", res->W[y * k + z]);
             fputc('\n', part->fp);
         }
@@ -255,8 +256,11 @@ static void write_top(const run *r, FILE *fp)
             mmnc_int x = r->topc[z * ntop + i];
             if (x < 0 || !(r->tops[z * ntop + i] > 0)) break; /* only columns more frequent in z than overall */
             const char *id = mmnc_data_col_id(r->d, x, buf2);
-            fprintf(fp, "%lld\t%lld\t%s\t%s\t%.6g\n", (long long)z + 1, (long long)i + 1, id, cli_col_label(&r->nm, x, buf),
-                    r->tops[z * ntop + i]);
+            fprintf(fp, "%lld\t%lld\t", (long long)z + 1, (long long)i + 1);
+            cli_tsv_field(fp, id);
+            fputc('\t', fp);
+            cli_tsv_field(fp, cli_col_label(&r->nm, x, buf));
+            fprintf(fp, "\t%.6g\n", r->tops[z * ntop + i]);
         }
 }
 

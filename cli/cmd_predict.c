@@ -70,7 +70,8 @@ static void write_labels(const pred *r, FILE *fp)
     fprintf(fp, "id\tcluster\tprobability\n");
     for (mmnc_int y = 0; y < r->d->A->nrows; y++) {
         mmnc_int z = r->label[y];
-        fprintf(fp, "%s\t%lld\t%.6g\n", row_label(r, y, buf), z < 0 ? -1LL : (long long)z + 1,
+        cli_tsv_field(fp, row_label(r, y, buf));
+        fprintf(fp, "\t%lld\t%.6g\n", z < 0 ? -1LL : (long long)z + 1,
                 z < 0 ? 0.0 : r->proba[y * k + z]);
     }
 }
@@ -83,7 +84,7 @@ static void write_soft(const pred *r, FILE *fp)
     for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\tp%lld", (long long)z + 1);
     fputc('\n', fp);
     for (mmnc_int y = 0; y < r->d->A->nrows; y++) {
-        fputs(row_label(r, y, buf), fp);
+        cli_tsv_field(fp, row_label(r, y, buf));
         for (mmnc_int z = 0; z < k; z++) fprintf(fp, "\t%.6g", r->proba[y * k + z]);
         fputc('\n', fp);
     }

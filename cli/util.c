@@ -77,10 +77,41 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double min
     return 0;
 }
 
+/* The length of the valid UTF-8 sequence at c (1 to 4), or 0 if its bytes
+ * are not one (a stray continuation byte, an overlong form, a surrogate, a
+ * code point above U+10FFFF, or a sequence cut short). */
+static int utf8_len(const unsigned char *c)
+{
+    int n;
+    unsigned cp;
+    if (c[0] < 0x80) return 1;
+    if (c[0] >= 0xc2 && c[0] <= 0xdf) n = 2, cp = c[0] & 0x1f;
+    else if (c[0] >= 0xe0 && c[0] <= 0xef) n = 3, cp = c[0] & 0x0f;
+    else if (c[0] >= 0xf0 && c[0] <= 0xf4) n = 4, cp = c[0] & 0x07;
+    else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((c[i] & 0xc0) != 0x80) return 0; /* also the terminating NUL */
+        cp = cp << 6 | (c[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
 void cli_json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        int n = utf8_len(c);
+        if (n == 0) { /* not UTF-8: the byte as the text \xHH, as mmnc docs names such bytes */
+            fprintf(fp, "\\\\x%02X", *c);
+            continue;
+        }
+        if (n > 1) {
+            fwrite(c, 1, (size_t)n, fp);
+            c += n - 1;
+            continue;
+        }
         switch (*c) {
         case '"': fputs("\\\"", fp); break;
         case '\\': fputs("\\\\", fp); break;
@@ -93,6 +124,16 @@ void cli_json_string(FILE *fp, const char *s)
         }
     }
     fputc('"', fp);
+}
+
+void cli_tsv_field(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\t') fputs("\\t", fp);
+        else if (*s == '\n') fputs("\\n", fp);
+        else if (*s == '\r') fputs("\\r", fp);
+        else fputc(*s, fp);
+    }
 }
 
 uint64_t cli_hash(const char *s, size_t n)

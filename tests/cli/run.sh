@@ -2065,6 +2065,26 @@ done
 echo "      (the outputs left by each pair: $tally)"
 end
 
+begin "outputs: a data path that is not UTF-8 gives valid JSON (the byte as the text \\xHH)"
+cp "$BLOCKS" "$(printf 'b\xe9.mtx')"
+run cluster -k 2 -o u8 "$(printf 'b\xe9.mtx')"
+expect_rc 0
+grep -q '"input": ".*b\\\\xE9\.mtx"' u8.json || fail_because "the JSON's input is not b\\xE9.mtx"
+if command -v python3 >/dev/null; then
+    python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' u8.json 2>>"$ERR" ||
+        fail_because "u8.json is not valid UTF-8 JSON"
+fi
+end
+
+begin "outputs: a name with a tab or a newline stays one TSV field (written as \\t, \\n)"
+printf 'r\t1\nr2\nr3\nr4\nr5\nr6\nr7\nr8\n' >tab.names
+run cluster -k 2 -o tab --row-names tab.names "$BLOCKS"
+expect_rc 0
+[ "$(awk -F'\t' '{print NF}' tab.labels.tsv | sort -u)" = 3 ] || fail_because "tab.labels.tsv has a line of other than 3 fields"
+[ "$(awk -F'\t' '{print NF}' tab.soft.tsv | sort -u | wc -l)" = 1 ] || fail_because "tab.soft.tsv lines differ in fields"
+grep -q '^r\\t1'"$(printf '\t')" tab.labels.tsv || fail_because "the name is not written as r\\t1"
+end
+
 # ---- summary ----------------------------------------------------------------------
 
 echo "$npass passed, $nfail failed"

@@ -10,7 +10,7 @@ restart_objectives), and so the start racing would have kept.  It prints, for ea
 relative loss of the kept J against the default's (0 where the same start is kept) and the
 share of the starts' sweeps that racing would have saved.  The rule it was judged by, stated
 before it was run: the smallest S of 2, 3, 5 whose loss is at most 1e-3 on every setting (the
-move tolerance's rule, README "The default"); none, no racing.  Labels are not read.
+move tolerance's rule, bench/README.md); none, no racing.  Labels are not read.
 
 Usage: race_sim.py MMNC_TRACE_BUILD [--data-dir DIR] [--sweeps 2,3,5]
 """

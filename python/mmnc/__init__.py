@@ -235,7 +235,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     The rows Y of a nonnegative matrix X (n_samples x n_features) are clustered
     into Z by a kernel W = P(z|y) that maximises the mutual information I(X;Z)
     with a prior on the cluster sizes, by single-row moves (``"information"``;
-    see README, "The default"), ||B_{Z,X}||_* (Algorithm 2 of Qiu, Makur,
+    see docs/default.md), ||B_{Z,X}||_* (Algorithm 2 of Qiu, Makur,
     Zheng 2018; ``algorithm="nuclear"``) or ||B_{Z,X}||_F^2 (Algorithm 1,
     ``"frobenius"``, a soft kernel).  Only the direction of a row counts
     (P(x|y)) and its total as its weight P(y): scaling a row changes its
@@ -342,7 +342,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     size_prior_kept_ : bool or None
         With the size prior (information moves, size_prior > 0): True if the
         clustering is the prior's partition, False if the guard returned the
-        prior-free optimum (see README, "The default"); None without a prior.
+        prior-free optimum (see docs/default.md); None without a prior.
     size_prior_refused_ : str or None
         Where size_prior_kept_ is False, why: "nuclear norm" (the prior's
         partition lowered it), "predictive information" (its clusters

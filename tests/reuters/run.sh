@@ -3,7 +3,7 @@
 # (--paper: random starts, 8 restarts, seed 1, the best start chosen by
 # objective only): the nuclear norm and the paper's overall accuracy must not
 # fall below what mmnc reached when these floors were set
-# (bench/reuters-k-sweep).  The default (README, "The default"): I(X;Z), the
+# (bench/reuters-k-sweep).  The default (docs/default.md): I(X;Z), the
 # overall accuracy and NMI at k = 2..10 and 65 as measured when it was set
 # (k = 6 and 65 again when the merge-split trials joined it: at k = 6 their
 # partition has the higher J with a lower I(X;Z), the prior's trade).  The data is

@@ -104,7 +104,7 @@ void cli_json_string(FILE *fp, const char *s)
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
         int n = utf8_len(c);
         if (n == 0) { /* not UTF-8: the byte as the text \xHH, as mmnc docs names such bytes */
-            fprintf(fp, "\\\\x%02X", *c);
+            fprintf(fp, "\\\\x%02x", *c);
             continue;
         }
         if (n > 1) {

@@ -2069,7 +2069,7 @@ begin "outputs: a data path that is not UTF-8 gives valid JSON (the byte as the 
 cp "$BLOCKS" "$(printf 'b\xe9.mtx')"
 run cluster -k 2 -o u8 "$(printf 'b\xe9.mtx')"
 expect_rc 0
-grep -q '"input": ".*b\\\\xE9\.mtx"' u8.json || fail_because "the JSON's input is not b\\xE9.mtx"
+grep -q '"input": ".*b\\\\xe9\.mtx"' u8.json || fail_because "the JSON's input is not b\\xe9.mtx"
 if command -v python3 >/dev/null; then
     python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' u8.json 2>>"$ERR" ||
         fail_because "u8.json is not valid UTF-8 JSON"

@@ -20,7 +20,8 @@
  *
  * Three builds: (1) the directory with the default options: the rows must
  * be exactly the visible files (no component starting with '.', links to
- * files included), named by their paths, in bytewise order; (2) the
+ * files included), named by their paths (escaped as mmnc.h says), in bytewise
+ * order of the paths; (2) the
  * directory with the options of byte 0; (3) the list of those files, in
  * that order, with the same options: the same status, matrix and names as
  * (2) (unless nested too deep).  Each result must pass mmnc_csr_check,
@@ -121,6 +122,45 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
     (void)st, (void)flag, (void)f;
     return remove(p) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* A path as mmnc_docs_build names its document (mmnc.h): \\, \n, \t, \r for
+ * those characters, \xhh for other control bytes, DEL and bytes that are
+ * not valid UTF-8, every other character as it is.  out holds 4 strlen(p)
+ * + 1 bytes. */
+static void escaped(const char *p, char *out)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t n = strlen(p), i = 0;
+    while (i < n) {
+        unsigned char c = u[i];
+        size_t len = 0;
+        if (c == '\\' || c == '\n' || c == '\t' || c == '\r') {
+            *out++ = '\\';
+            *out++ = c == '\\' ? '\\' : c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+            i++;
+            continue;
+        }
+        if (c >= 0x20 && c < 0x7f) len = 1;
+        else if (c >= 0xc2 && c <= 0xdf) len = 2;
+        else if (c >= 0xe0 && c <= 0xef) len = 3;
+        else if (c >= 0xf0 && c <= 0xf4) len = 4;
+        if (len > 1) { /* a valid sequence: continuation bytes, no overlong form, surrogate or > U+10FFFF */
+            unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80, hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+            if (i + len > n || u[i + 1] < lo || u[i + 1] > hi) len = 0;
+            for (size_t j = 2; len && j < len; j++)
+                if ((u[i + j] & 0xc0) != 0x80) len = 0;
+        }
+        if (len == 0) {
+            out += sprintf(out, "\\x%02x", c);
+            i++;
+            continue;
+        }
+        memcpy(out, u + i, len);
+        out += len;
+        i += len;
+    }
+    *out = '\0';
 }
 
 static int by_bytes(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -226,8 +266,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_result(d1, &info, &def);
         if (info.files != t.nrel || d1->A->nrows != t.nrel) abort();
         for (int k = 0; k < t.nrel; k++) {
-            char want[FULL_MAX];
-            snprintf(want, sizeof want, "%s/%s", t.root, t.rel[k]);
+            char path[FULL_MAX], want[4 * FULL_MAX + 1];
+            snprintf(path, sizeof path, "%s/%s", t.root, t.rel[k]);
+            escaped(path, want);
             if (strcmp(d1->row_names[k], want) != 0) abort();
         }
     }

@@ -145,6 +145,39 @@ static int index_line(const fields *f)
     return 1;
 }
 
+/* The next data line of *p .. end (complete lines, the last one too when
+ * at_eof; blank lines and '#' or '%' comments skipped), copied into *tmp
+ * (grown as needed, *tcap bytes) as a string, *p moved past it.  Returns 1
+ * for a line, 0 when none is left (or only an incomplete one), 2 for a
+ * line with a NUL byte (not text), -1 when out of memory. */
+static int next_data_line(const char **p, const char *end, int at_eof, char **tmp, size_t *tcap)
+{
+    while (*p < end) {
+        const char *nl = memchr(*p, '\n', (size_t)(end - *p)), *q = *p;
+        size_t n;
+        if (!nl && !at_eof) return 0;
+        if (!nl) nl = end;
+        n = (size_t)(nl - *p);
+        while (q < nl && is_blank(*q)) q++;
+        if (memchr(*p, '\0', n)) return 2;
+        if (q == nl || *q == '#' || *q == '%') {
+            *p = nl + 1;
+            continue;
+        }
+        if (n + 1 > *tcap) {
+            char *t = mmnc_i_realloc(*tmp, n + 1, 1);
+            if (!t) return -1;
+            *tmp = t;
+            *tcap = n + 1;
+        }
+        memcpy(*tmp, *p, n);
+        (*tmp)[n] = '\0';
+        *p = nl + 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* 1 if one of the next data lines in p[0..end) (complete lines, the last
  * too when at_eof; at most 64, split at sep) holds a number not written
  * as an integer ("5.1", "3.0", "1e-3"): the columns are fractional, so an
@@ -157,26 +190,10 @@ static int later_fraction(const char *p, const char *end, int at_eof, int sep)
     size_t tcap = 0;
     int ndata = 0, result = 0;
     const char *bad;
-    while (p < end && ndata < 64 && !result) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
-        size_t n;
-        if (!nl && !at_eof) break;
-        if (!nl) nl = end;
-        n = (size_t)(nl - p);
-        while (q < nl && is_blank(*q)) q++;
-        if (q == nl || *q == '#' || *q == '%') {
-            p = nl + 1;
-            continue;
-        }
-        if (n + 1 > tcap) {
-            char *t = mmnc_i_realloc(tmp, n + 1, 1);
-            if (!t) goto nomem;
-            tmp = t;
-            tcap = n + 1;
-        }
-        memcpy(tmp, p, n);
-        tmp[n] = '\0';
-        p = nl + 1;
+    while (ndata < 64 && !result) {
+        int got = next_data_line(&p, end, at_eof, &tmp, &tcap);
+        if (got < 0) goto nomem;
+        if (got != 1) break;
         ndata++;
         switch (split(tmp, sep, &f, &bad)) {
         case MMNC_OK: break;
@@ -204,27 +221,11 @@ int mmnc_i_dense_detect(const char *p, const char *end, int at_eof)
     int sep = -1, result = 0;
     const char *bad;
 
-    while (p < end && ndata < 64) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
-        size_t n;
-        if (!nl && !at_eof) break; /* an incomplete line */
-        if (!nl) nl = end;
-        n = (size_t)(nl - p);
-        while (q < nl && is_blank(*q)) q++;
-        if (memchr(p, '\0', n)) goto done; /* not text */
-        if (q == nl || *q == '#' || *q == '%') {
-            p = nl + 1;
-            continue;
-        }
-        if (n + 1 > tcap) {
-            char *t = mmnc_i_realloc(tmp, n + 1, 1);
-            if (!t) goto nomem;
-            tmp = t;
-            tcap = n + 1;
-        }
-        memcpy(tmp, p, n);
-        tmp[n] = '\0';
-        p = nl + 1;
+    while (ndata < 64) {
+        int got = next_data_line(&p, end, at_eof, &tmp, &tcap);
+        if (got < 0) goto nomem;
+        if (got == 2) goto done; /* not text */
+        if (got == 0) break;     /* no more lines, or an incomplete one */
         if (sep < 0) sep = pick_sep(tmp);
         switch (split(tmp, sep, &f, &bad)) {
         case MMNC_OK: break;

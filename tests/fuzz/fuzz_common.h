@@ -88,4 +88,19 @@ static inline void fuzz_read_matrix(const uint8_t *data, size_t size, const mmnc
         return 0;                                                                \
     }
 
+/* The options of mmnc_docs_build that a fuzz input's selector byte picks:
+ * one document per line, English stop words, min_df, max_df, max_vocab,
+ * drop_empty and min_count, each from its bits. */
+static inline void fuzz_docs_opts(uint8_t sel, mmnc_docs_opts *o)
+{
+    mmnc_docs_opts_default(o);
+    o->lines = sel & 1;
+    o->stop_words = (sel & 2) ? mmnc_stop_words_english() : NULL;
+    o->min_df = (sel & 4) ? 2 : ((sel & 8) ? 0.3 : 1);
+    o->max_df = (sel & 16) ? 0.8 : 1;
+    o->max_vocab = (sel & 32) ? 5 : 0;
+    o->drop_empty = (sel >> 6) & 1;
+    o->min_count = 1 + (sel >> 7);
+}
+
 #endif

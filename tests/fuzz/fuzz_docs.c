@@ -21,14 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size == 0) return 0;
     sel = data[0];
-    mmnc_docs_opts_default(&o);
-    o.lines = sel & 1;
-    o.stop_words = (sel & 2) ? mmnc_stop_words_english() : NULL;
-    o.min_df = (sel & 4) ? 2 : ((sel & 8) ? 0.3 : 1);
-    o.max_df = (sel & 16) ? 0.8 : 1;
-    o.max_vocab = (sel & 32) ? 5 : 0;
-    o.drop_empty = (sel >> 6) & 1;
-    o.min_count = 1 + (sel >> 7);
+    fuzz_docs_opts(sel, &o);
     if ((fd = fuzz_file(data + 1, size - 1, path)) < 0) return 0;
     if (mmnc_docs_build(paths, 1, &o, &d, &info, &e) == MMNC_OK) {
         const mmnc_csr *A = d->A;

@@ -274,14 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* (2) the options of byte 0 on the directory (given once or twice) */
-    mmnc_docs_opts_default(&o);
-    o.lines = sel & 1;
-    o.stop_words = (sel & 2) ? mmnc_stop_words_english() : NULL;
-    o.min_df = (sel & 4) ? 2 : ((sel & 8) ? 0.3 : 1);
-    o.max_df = (sel & 16) ? 0.8 : 1;
-    o.max_vocab = (sel & 32) ? 5 : 0;
-    o.drop_empty = (sel >> 6) & 1;
-    o.min_count = 1 + (sel >> 7);
+    fuzz_docs_opts(sel, &o);
     s2 = mmnc_docs_build(dirs, ndirs, &o, &d2, &info, &e);
     if ((s2 == MMNC_OK) != (d2 != NULL) || (deep && s2 != MMNC_EINVAL)) abort();
     if (s2 == MMNC_OK) check_result(d2, &info, &o);

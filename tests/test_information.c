@@ -510,7 +510,7 @@ static void test_merge_split(void)
         before = run.objective;
         CHECK_NEAR(before, exact_j(p, 4, lab, gamma), 1e-9);
         run.prior_kept = prior ? 1 : -1;
-        CHECK_OK(mmnc_i_default_merge_split(p, &prm, &tune, 0, lab, W, &run, &tried, &kept, NULL));
+        CHECK_OK(mmnc_i_default_merge_split(p, &prm, &tune, 0, -HUGE_VAL, lab, W, &run, &tried, &kept, NULL));
         CHECK(tried >= 1 && tried <= prm.merge_split && kept >= 1);
         CHECK(run.objective > before);
         CHECK_NEAR(run.objective, exact_j(p, 4, lab, gamma), 1e-9);
@@ -535,7 +535,7 @@ static void test_merge_split(void)
         before = exact_j(p, 6, lab6, prm.size_prior);
         CHECK_NEAR(run.objective, before, 1e-9);
         run.prior_kept = 0;
-        CHECK_OK(mmnc_i_default_merge_split(p, &prm, &tune, 0, lab6, W6, &run, &tried, &kept, NULL));
+        CHECK_OK(mmnc_i_default_merge_split(p, &prm, &tune, 0, -HUGE_VAL, lab6, W6, &run, &tried, &kept, NULL));
         CHECK(run.objective >= before && tried >= 1);
         CHECK_NEAR(run.objective, exact_j(p, 6, lab6, prm.size_prior), 1e-9);
         CHECK(kept == 0 || run.prior_kept >= 0);

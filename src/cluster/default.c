@@ -43,7 +43,9 @@
  *    the cluster that describes its rows worst (merge_split.c), then runs
  *    as a start does, both phases and the guard; a round tries two pairs
  *    side by side, and the better trial is kept if its J is higher (by more
- *    than 1e-12 relative).  A round without a gain ends the search, as does
+ *    than 1e-12 relative).  A trial whose guard refused the prior returns a
+ *    prior-free partition and is judged as one: its I(X;Z) must also rise,
+ *    and reach the kept start's prior-free optimum (prior_free_ok).  A round without a gain ends the search, as does
  *    the budget of mmnc_params.merge_split trials; the last kept trial is
  *    polished, so the result is again a local optimum of single-row moves.
  *
@@ -151,6 +153,9 @@ int mmnc_i_default_start(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i
         goto cleanup;
     run->objective = mmnc_i_info_objective(p, k, mmnc_i_moves_T(m), mmnc_i_moves_pz(m), mmnc_i_moves_nc(m),
                                            prm->size_prior, mmnc_i_moves_nnz(m));
+    run->information = prior ? mmnc_i_info_objective(p, k, mmnc_i_moves_T(m), mmnc_i_moves_pz(m),
+                                                     mmnc_i_moves_nc(m), 0.0, mmnc_i_moves_nnz(m))
+                             : run->objective;
     {
         int64_t decided, exact;
         mmnc_i_moves_counts(m, &ds->pruned, &decided, &exact);
@@ -280,7 +285,11 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
         run.prior_kept = r->size_prior_kept;
         run.prior_why = r->size_prior_refused;
         mmnc_i_argmax_labels(k, ny, r->W, labels);
-        if ((status = mmnc_i_default_merge_split(d->p, prm, d->tune, r->best_restart, labels, r->W, &run,
+        /* the floor: the kept start's prior-free optimum, which a trial that returns a prior-free
+         * partition must reach (where the prior ran; the guard or the polish already keeps a
+         * prior-free current partition at or above it) */
+        double floor = prm->size_prior > 0.0 ? d->rec[r->best_restart].free_objective : -HUGE_VAL;
+        if ((status = mmnc_i_default_merge_split(d->p, prm, d->tune, r->best_restart, floor, labels, r->W, &run,
                                                  &r->merge_split_tried, &r->merge_split_kept, err)) != MMNC_OK)
             return status;
         r->objective = run.objective;
@@ -295,6 +304,18 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
 
 #define MERGE_SPLIT_TRIALS 2 /* trials a round */
 
+/* A trial whose guard refused the prior returns a prior-free partition,
+ * which is judged as one: its J may rise only because a poor prior-free
+ * optimum has less entropy of sizes, so it must also raise I(X;Z) above
+ * the current partition's and reach the floor (the kept start's prior-free
+ * optimum).  Then a result that reports the prior refused is never below
+ * the prior-free optimum it started from. */
+static int prior_free_ok(const mmnc_i_run *r, double cur_info, double floor)
+{
+    if (r->prior_kept != 0) return 1;
+    return r->information > cur_info + 1e-12 * fabs(cur_info) && r->information >= floor;
+}
+
 /* Trial t of the merge-split search: its partition (merge_split.c), then a
  * start from there. */
 static int trial(const mmnc_pmf *p, const mmnc_params *rp, const mmnc_i_tuning *tune, int restart, int t, mmnc_int i,
@@ -306,11 +327,12 @@ static int trial(const mmnc_pmf *p, const mmnc_params *rp, const mmnc_i_tuning *
 }
 
 int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart,
-                               mmnc_int *labels, double *W, mmnc_i_run *run, int *tried, int *kept, mmnc_err *err)
+                               double floor, mmnc_int *labels, double *W, mmnc_i_run *run, int *tried, int *kept,
+                               mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny, ny1 = ny > 0 ? ny : 1;
     mmnc_i_ms *ms = NULL;
-    double *W2 = NULL, cur = 0.0;
+    double *W2 = NULL, cur = 0.0, cur_info = 0.0;
     mmnc_int *lab2 = NULL;
     mmnc_params rp = *prm;
     mmnc_err errs[MERGE_SPLIT_TRIALS];
@@ -331,7 +353,7 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
         int st[MERGE_SPLIT_TRIALS], n = 0, best = -1;
         if (!ranked) { /* the current labels' sums (collective), losses and gains */
             mmnc_i_ms_rank(ms, labels);
-            if (*tried == 0) cur = mmnc_i_ms_objective(ms);
+            if (*tried == 0) cur = mmnc_i_ms_objective(ms), cur_info = mmnc_i_ms_information(ms);
             ranked = 1;
         }
         /* a round: the best pairs in rank, as many as MERGE_SPLIT_TRIALS and the budget allow */
@@ -359,7 +381,8 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
             }
             TRACE_MERGE_SPLIT(*tried + t, ci[t], cj[t], gain[t], cs[t], cur, r2[t].objective, r2[t].iterations);
             run->iterations += r2[t].iterations;
-            if (r2[t].objective > cur + 1e-12 * fabs(cur) && (best < 0 || r2[t].objective > r2[best].objective))
+            if (r2[t].objective > cur + 1e-12 * fabs(cur) && prior_free_ok(&r2[t], cur_info, floor) &&
+                (best < 0 || r2[t].objective > r2[best].objective))
                 best = t;
         }
         *tried += n;
@@ -367,6 +390,7 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
         memcpy(labels, lab2 + best * ny1, (size_t)ny * sizeof *labels);
         memcpy(W, W2 + best * ny1 * k, (size_t)(ny * k) * sizeof *W);
         cur = r2[best].objective;
+        cur_info = r2[best].information;
         run->prior_kept = r2[best].prior_kept;
         run->prior_why = r2[best].prior_why;
         (*kept)++;

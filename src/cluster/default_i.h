@@ -36,12 +36,16 @@ int mmnc_i_default_start(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i
  * run->prior_kept says on which objective (J: 1; I(X;Z) where the guard
  * kept the prior-free partition: 0; -1 no prior): at most prm->merge_split
  * trials, each a start from a merge-split partition (merge_split_i.h), the
- * better of a round kept where its J is higher.  labels and W (one-hot)
+ * better of a round kept where its J is higher (and, where its guard
+ * refused the prior, its I(X;Z) higher than the current partition's and at
+ * least `floor`, the kept start's prior-free optimum; -HUGE_VAL for none).
+ * labels and W (one-hot)
  * become each kept trial's; run->objective (J of the result),
  * run->prior_kept, prior_why and iterations (the sweeps) updated; *tried,
  * *kept counted.  Collective. */
 int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart,
-                               mmnc_int *labels, double *W, mmnc_i_run *run, int *tried, int *kept, mmnc_err *err);
+                               double floor, mmnc_int *labels, double *W, mmnc_i_run *run, int *tried, int *kept,
+                               mmnc_err *err);
 
 /* The default's state across the starts of one mmnc_cluster: a record per
  * start, and the partitions of the agreement rule where it applies. */

@@ -174,6 +174,11 @@ double mmnc_i_ms_objective(const mmnc_i_ms *ms)
     return mmnc_i_info_objective(ms->p, ms->k, ms->T, ms->pz, ms->nc, ms->size_prior, ms->nnz_all);
 }
 
+double mmnc_i_ms_information(const mmnc_i_ms *ms)
+{
+    return mmnc_i_info_objective(ms->p, ms->k, ms->T, ms->pz, ms->nc, 0.0, ms->nnz_all);
+}
+
 int mmnc_i_ms_pair(const mmnc_i_ms *ms, mmnc_int q, mmnc_int *i, mmnc_int *j, mmnc_int *s, double *gain)
 {
     mmnc_int k = ms->k, split = -1;

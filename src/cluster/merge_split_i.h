@@ -23,6 +23,9 @@ void mmnc_i_ms_rank(mmnc_i_ms *ms, const mmnc_int *labels);
 /* J of the ranked partition (information.c's mmnc_i_info_objective). */
 double mmnc_i_ms_objective(const mmnc_i_ms *ms);
 
+/* I(X;Z) of the ranked partition: its J without the prior. */
+double mmnc_i_ms_information(const mmnc_i_ms *ms);
+
 /* The q-th pair in rank (i, j; its gain) and the cluster s to split with
  * it; 0 when there is no such pair or no cluster of two rows to split. */
 int mmnc_i_ms_pair(const mmnc_i_ms *ms, mmnc_int q, mmnc_int *i, mmnc_int *j, mmnc_int *s, double *gain);

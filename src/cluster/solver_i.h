@@ -20,9 +20,10 @@ typedef struct mmnc_i_run {
                        default, or a refinement): 1 the prior's partition was kept, 0 the guard returned
                        the prior-free one (default.c); -1 no prior applied */
     int prior_why;  /* prior_kept = 0: the guard's reason, MMNC_PRIOR_NORM or MMNC_PRIOR_PREDICTIVE; else 0 */
+    double information; /* I(X;Z) of the partition returned, where a start of the default sets it; else 0 */
 } mmnc_i_run;
 /* A run before its start: no prior applied yet. */
-#define MMNC_I_RUN_INIT {0.0, 0, 0, -1, 0}
+#define MMNC_I_RUN_INIT {0.0, 0, 0, -1, 0, 0.0}
 
 /* mmnc_cluster with the solvers' switches (mmnc_i_tuning); mmnc_cluster is
  * this with MMNC_I_TUNING_DEFAULT. */

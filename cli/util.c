@@ -247,8 +247,12 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol)
 {
     if (res->select != MMNC_SELECT_PREDICTIVE) {
         fprintf(fp, "  \"selection\": {\"rule\": \"objective\", \"chosen_restart\": %d, "
-                    "\"why\": \"the start with the best objective%s\"},\n",
-                res->best_restart,
+                    "\"objective_restart\": %d, \"why\": \"%s%s\"},\n",
+                res->best_restart, res->objective_restart,
+                res->best_restart == res->objective_restart
+                    ? "the start with the best objective"
+                    : "the best objective among the starts whose guard kept the size prior: the start with the "
+                      "best objective returned a prior-free partition of less information I(X;Z)",
                 res->merge_split_kept > 0 ? "; then merge-split trials from it, kept where the objective rose" : "");
         return;
     }

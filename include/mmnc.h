@@ -1086,7 +1086,10 @@ typedef struct mmnc_result {
     /* Diagnostics: how the result was found; may change between versions */
     int select;         /* the rule that chose best_restart (mmnc_select) */
     int objective_restart; /* the start with the best objective (= best_restart under
-                              MMNC_SELECT_OBJECTIVE) */
+                              MMNC_SELECT_OBJECTIVE, except in the default where that start's
+                              guard refused the size prior and a start that kept it has at least
+                              its I(X;Z): best_restart is then the best objective among those,
+                              docs/default.md) */
     double *restart_score, *restart_alpha; /* restarts, under MMNC_SELECT_PREDICTIVE (else NULL):
                            each start's leave-one-row-out predictive information G, and the
                            smoothing (in average rows) that gave it (docs/default.md, "The

@@ -456,7 +456,9 @@ def test_guard_reason():
         for w in range(5):
             X[200 + o, 100 + 5 * o + w] = 3
             X[rng.integers(200), 100 + 5 * o + w] += 1
-    m = mmnc.MMNC(5, agreement=False, random_state=0).fit(X)  # the guard alone (seed 0: these starts)
+    # the guard alone; seed 2: starts where no start that keeps the prior holds more information
+    # than the refused one of best objective (which is then kept: docs/default.md)
+    m = mmnc.MMNC(5, agreement=False, random_state=2).fit(X)
     assert m.size_prior_kept_ is False and m.size_prior_refused_ == "predictive information"
     assert np.bincount(m.labels_).max() <= 100
     assert m.agreement_ is None

@@ -155,6 +155,15 @@ static int choose_and_refine(const starts *c)
             keep(r, chosen, &run, c->W);
         }
     }
+    if (prm->algorithm == MMNC_ALG_INFORMATION && prm->select == MMNC_SELECT_OBJECTIVE) {
+        /* the default's choice among the starts' verdicts: run again into r->W if it is not the best J */
+        int chosen = mmnc_i_default_choose(c->dflt, r);
+        if (chosen != r->best_restart) {
+            mmnc_i_run run = MMNC_I_RUN_INIT;
+            if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
+            keep(r, chosen, &run, c->W);
+        }
+    }
     if (prm->algorithm == MMNC_ALG_INFORMATION && (status = mmnc_i_default_finish(c->dflt, c->labels, r, c->err)) != MMNC_OK)
         return status;
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */

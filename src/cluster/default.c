@@ -217,7 +217,23 @@ void mmnc_i_default_close(mmnc_i_default *d)
 
 int mmnc_i_default_run_start(mmnc_i_default *d, int i, mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err)
 {
-    return mmnc_i_default_start(d->p, &d->prm, d->tune, i, labels, W, run, &d->rec[i], err);
+    mmnc_i_dstart *ds = &d->rec[i];
+    int status = mmnc_i_default_start(d->p, &d->prm, d->tune, i, labels, W, run, ds, err);
+    ds->objective = run->objective;
+    ds->information = run->information;
+    ds->prior_kept = run->prior_kept;
+    return status;
+}
+
+int mmnc_i_default_choose(const mmnc_i_default *d, const mmnc_result *r)
+{
+    const mmnc_i_dstart *b = &d->rec[r->best_restart];
+    int a = -1;
+    if (b->prior_kept != 0) return r->best_restart;
+    for (int i = 0; i < d->prm.restarts; i++)
+        if (d->rec[i].prior_kept == 1 && (a < 0 || d->rec[i].objective > d->rec[a].objective)) a = i;
+    if (a < 0 || b->information > d->rec[a].information + 1e-12 * fabs(d->rec[a].information)) return r->best_restart;
+    return a;
 }
 
 /* Step 3, the agreement rule, after every start succeeded: the mean
@@ -309,7 +325,8 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
  * optimum has less entropy of sizes, so it must also raise I(X;Z) above
  * the current partition's and reach the floor (the kept start's prior-free
  * optimum).  Then a result that reports the prior refused is never below
- * the prior-free optimum it started from. */
+ * the prior-free optimum it started from.  mmnc_i_default_choose applies
+ * the same judgement to the starts. */
 static int prior_free_ok(const mmnc_i_run *r, double cur_info, double floor)
 {
     if (r->prior_kept != 0) return 1;

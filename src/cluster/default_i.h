@@ -20,6 +20,9 @@ typedef struct mmnc_i_dstart {
     /* where the start writes its prior-free optimum and the prior's partition
      * (before the guard), ny labels each, if not NULL: the agreement rule's */
     int32_t *free_part, *prior_part;
+    /* the start's outcome (mmnc_i_default_run_start): J, I(X;Z) and the guard's verdict */
+    double objective, information;
+    int prior_kept;
 } mmnc_i_dstart;
 
 /* One start from `labels`: the moves of I(X;Z) until a sweep moves fewer
@@ -56,6 +59,13 @@ void mmnc_i_default_close(mmnc_i_default *d); /* NULL is fine */
 
 /* Start i (mmnc_i_default_start) from labels, recorded in d.  Starts may
  * run side by side: each writes only its own record. */
+/* The start to keep, after every start succeeded, r->best_restart being
+ * the one of best J: that one, unless its guard refused the prior and a
+ * start whose guard kept it has at least its I(X;Z); then the best J among
+ * those (ties to the lower start).  A prior-free partition is judged as one,
+ * as in the merge-split search (default.c, prior_free_ok). */
+int mmnc_i_default_choose(const mmnc_i_default *d, const mmnc_result *r);
+
 int mmnc_i_default_run_start(mmnc_i_default *d, int i, mmnc_int *labels, double *W, mmnc_i_run *run,
                              mmnc_err *err);
 

@@ -1,16 +1,27 @@
 /*
- * cmd_sweep.c -- `mmnc sweep`: the objective against k, for choosing k.
+ * cmd_sweep.c -- `mmnc sweep`: the objective and the starts' agreement
+ * against k, for choosing k.
  *
- * The paper reads the bend of the nuclear norm against k (it grows more
- * slowly past the "right" number of clusters).  We report the gain
- * g(k) = N(k) - N(k-1) of each k over the previous one and suggest the k
- * after which the gain drops the most: argmax_k g(k) - g(k+1) over the
- * interior of the sweep.  The curve comes from a non-convex optimiser, so
- * the suggestion is a reading aid, not a test.  With -a information (the
- * default of `mmnc cluster`) the curve is I(X;Z), and a column gives how
- * well the starts' partitions agree at each k (the agreement rule's mean
- * adjusted Rand index): stability, a second reading of k (Lange, Roth,
- * Braun, Buhmann 2004).
+ * Each k runs what `mmnc cluster DATA -k K` runs (mmnc_params_default, the
+ * same bits), and the table gives the objective the run maximised (J for
+ * the information moves, with I(X;Z) beside it), the gain of the curve
+ * over the previous k and how well the starts' partitions agree (the
+ * agreement rule's mean adjusted Rand index, docs/default.md).
+ *
+ * The suggested k reads both.  The elbow of the curve alone, the k after
+ * which the gain g(k) = c(k) - c(k-1) drops most, is noise on a nearly
+ * straight curve (text); the agreement alone prefers the small k that
+ * every start finds (k = 2 is often stable whatever the data).  So among the
+ * interior k whose agreement is within AGREE_TOL of the best interior
+ * agreement (the k the starts reproduce about as well as any), the
+ * suggestion is the one with the largest drop g(k) - g(k+1).  AGREE_TOL
+ * is about the spread of the mean over the 28 pairs of 8 starts between
+ * neighbouring k of one stable reading.  Without an agreement (other
+ * algorithms, one start) every interior k is a candidate: the elbow
+ * alone.  The curve is I(X;Z) for the information moves: J is I(X;Z)
+ * alone at the k where the agreement rule refused the prior, so J is not
+ * one curve across k.  A reading aid from a non-convex optimiser, not a
+ * test (Ben-Hur, Elisseeff, Guyon 2002; Lange, Roth, Braun, Buhmann 2004).
  */
 #include <getopt.h>
 #include <math.h>
@@ -22,25 +33,32 @@
 
 static const char *CMD = "sweep";
 
-/* The range of k, the sweep's own defaults */
-#define KMIN 2
+/* The range of k, the sweep's own defaults (k = 1 anchors the gain of k = 2) */
+#define KMIN 1
 #define KMAX 10
+#define AGREE_TOL 0.05 /* the candidates' agreement: at least the best interior one's minus this */
 
 static void help(void)
 {
-    mmnc_params paper;
-    mmnc_params_paper(&paper); /* the sweep's protocol */
+    mmnc_params def;
+    mmnc_params_default(&def); /* what `mmnc cluster DATA -k K` runs */
     printf("Usage: mmnc sweep [options] DATA\n\n"
-           "Cluster DATA for a range of k and report the objective against k with a suggested k\n"
-           "(the k after which the gain of one more cluster drops the most), as a table and a plot.\n\n"
+           "Cluster DATA for each k in a range, as `mmnc cluster DATA -k K` does, and report the objective\n"
+           "against k, how well the starts' partitions agree at each k and a suggested k, as a table\n"
+           "and a plot.\n\n"
+           "Suggested k: among kmin < k < kmax whose agreement (the mean adjusted Rand index between\n"
+           "the starts' partitions) is within " CLI_STR(AGREE_TOL) " of the best among them, the one after which the\n"
+           "gain of one more cluster drops most (I(X;Z) for -a information, else the objective). The\n"
+           "elbow alone is noise on a nearly straight curve, the agreement alone prefers the small k\n"
+           "that every start finds. Without an agreement (-a nuclear or frobenius, one start): the\n"
+           "elbow alone. A reading aid from a non-convex optimiser, not a test.\n\n"
            "Options:\n"
            "      --kmin N          smallest k (default " CLI_STR(KMIN) ")\n"
            "      --kmax N          largest k (default " CLI_STR(KMAX) ")\n"
-           "  -a, --algorithm A     nuclear | frobenius | information (its objective J against k, and how\n"
-           "                        well its starts agree at each k) (default %s, the paper's curve)\n"
+           "  -a, --algorithm A     information | nuclear | frobenius, as for mmnc cluster; information:\n"
+           "                        its objective J, I(X;Z) and the starts' agreement (default %s)\n"
            "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
-           "  -r, --restarts N      starts per k, best objective kept (the paper's protocol) (default "
-           CLI_STR(MMNC_DEFAULT_RESTARTS) ")\n"
+           "  -r, --restarts N      starts per k (default " CLI_STR(MMNC_DEFAULT_RESTARTS) ")\n"
            "      --init I          random | kmeans++ | spectral (default %s)\n"
            "  -t, --threads N       threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS) ")\n"
            "  -o, --output PREFIX   write PREFIX.sweep.tsv and the plot PREFIX.sweep.svg (default: DATA's\n"
@@ -48,7 +66,7 @@ static void help(void)
            "      --plot F          svg | png | none: the plot, drawn with gnuplot (default svg)\n"
            "  -q, --quiet           no progress on stderr\n"
            "  -h, --help            this help\n\n",
-           cli_algorithm_name(paper.algorithm), cli_init_name(paper.init));
+           cli_algorithm_name(def.algorithm), cli_init_name(def.init));
     cli_load_help(stdout);
 }
 
@@ -64,10 +82,12 @@ static void gp_path(FILE *gp, const char *path)
     fputc('\'', gp);
 }
 
-/* Draw the curve of tsv (staged) with gnuplot into tmp, the staged path of
- * out (cli_outset: renamed into place with the table). */
-static int plot(const char *tsv, const char *tmp, const char *out, const char *fmt, int column, const char *metric,
-                long long best)
+/* Draw the curves of tsv (staged) with gnuplot into tmp, the staged path of
+ * out (cli_outset: renamed into place with the table): the objective
+ * (metric), I(X;Z) beside it for the information moves (info), and the
+ * starts' agreement on the second axis (agree). */
+static int plot(const char *tsv, const char *tmp, const char *out, const char *fmt, const char *metric, int info,
+                int agree, long long best)
 {
     char cmd[8192];
     FILE *gp;
@@ -81,12 +101,19 @@ static int plot(const char *tsv, const char *tmp, const char *out, const char *f
     fputs("set output ", gp);
     gp_path(gp, tmp);
     fputc('\n', gp);
-    fprintf(gp, "set xlabel 'k (number of clusters)'\nset ylabel '%s'\nset grid\nset key left top\n", metric);
+    fprintf(gp, "set xlabel 'k (number of clusters)'\nset ylabel '%s'\nset grid\nset key left top\n",
+            info ? "nats" : metric);
+    if (agree)
+        fputs("set y2label 'agreement of the starts (mean ARI)'\nset y2range [0:1.05]\nset y2tics 0.2\n"
+              "set ytics nomirror\n", gp);
     fprintf(gp, "set title 'mmnc sweep: suggested k = %lld'\n", best);
     fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
     fputs("plot ", gp);
     gp_path(gp, tsv);
-    fprintf(gp, " using 1:%d with linespoints pointtype 7 title '%s'\n", column, metric);
+    fprintf(gp, " using 1:2 with linespoints pointtype 7 title '%s'", metric);
+    if (info) fputs(", '' using 1:6 with linespoints pointtype 5 title 'I(X;Z)'", gp);
+    if (agree) fputs(", '' using 1:7 axes x1y2 with linespoints pointtype 9 dashtype 3 title 'agreement'", gp);
+    fputc('\n', gp);
     rc = pclose(gp);
     if (rc != 0 || access(tmp, F_OK) != 0) {
         remove(tmp);
@@ -94,6 +121,32 @@ static int plot(const char *tsv, const char *tmp, const char *out, const char *f
         return cli_fail(CMD, "%s", cmd);
     }
     return CLI_EXIT_OK;
+}
+
+/* The suggested k (the rule of the header and the help): among the interior
+ * k (kmin < k < kmax, where the drop is defined) whose agreement is within
+ * AGREE_TOL of the best interior agreement, the largest drop of the gain of
+ * curve; ties to the smaller k.  Without an agreement (NAN) every interior k
+ * is a candidate.  Fewer than three k: the k of the best agreement (ties to
+ * the larger), kmax without one. */
+static long long suggest(mmnc_int n, long long kmin, const double *curve, const double *agree)
+{
+    double top = -INFINITY, bestdrop = -INFINITY;
+    long long best = -1;
+    mmnc_int lo = n >= 3 ? 1 : 0, hi = n >= 3 ? n - 1 : n; /* the candidates [lo, hi) */
+    for (mmnc_int i = lo; i < hi; i++)
+        if (agree[i] == agree[i] && agree[i] > top) top = agree[i];
+    if (n < 3) {
+        for (mmnc_int i = 0; i < n; i++)
+            if (agree[i] == agree[i] && agree[i] >= top) best = kmin + i;
+        return best < 0 ? kmin + n - 1 : best;
+    }
+    for (mmnc_int i = lo; i < hi; i++) {
+        double drop = (curve[i] - curve[i - 1]) - (curve[i + 1] - curve[i]);
+        if (agree[i] == agree[i] && agree[i] < top - AGREE_TOL) continue;
+        if (drop > bestdrop) bestdrop = drop, best = kmin + i;
+    }
+    return best;
 }
 
 /* Long (~125 lines): options (one case each), then one clustering per k,
@@ -122,9 +175,8 @@ int cmd_sweep(int argc, char **argv)
     mmnc_outfile out = {0};
     cli_outset *outs = NULL;
 
-    /* the paper's model-selection curve: its protocol (random starts, the best
-     * norm kept, no refinement), so that the curve is the norm's */
-    mmnc_params_paper(&prm);
+    /* what `mmnc cluster DATA -k K` runs, for each k */
+    mmnc_params_default(&prm);
     cli_load_default(&load);
     optind = 1;
     opterr = 0;
@@ -191,46 +243,42 @@ int cmd_sweep(int argc, char **argv)
         mi[i] = r->stats.mi;
         secs[i] = r->seconds;
         /* how well the starts agree under the objective the run kept (the agreement rule's
-         * figures; NAN where it did not apply) */
+         * figures; NAN where it did not apply: other algorithms, one start) */
         agree[i] = r->size_prior_refused == MMNC_PRIOR_AGREEMENT ? r->agreement_free : r->agreement_prior;
         mmnc_result_free(r);
         if (!quiet) fprintf(stderr, "mmnc sweep: k = %lld: objective %.6f (%.2f s)\n", (long long)prm.k, obj[i], secs[i]);
     }
-    /* suggested k: the largest drop of the gain g(k) = curve(k) - curve(k-1); the curve is the
-     * objective, but for the information moves I(X;Z): their objective J is I(X;Z) alone at
-     * the k where the agreement rule refused the prior, so J is not one curve across k */
-    {
-        double bestdrop = -INFINITY;
-        for (mmnc_int i = 1; i + 1 < n; i++) {
-            double drop = (curve[i] - curve[i - 1]) - (curve[i + 1] - curve[i]);
-            if (drop > bestdrop) bestdrop = drop, best = kmin + i;
-        }
-        if (best < 0) best = kmax;
-    }
+    best = suggest(n, kmin, curve, agree);
+    int has_agree = 0;
+    for (mmnc_int i = 0; i < n; i++) has_agree |= agree[i] == agree[i];
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
     const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR     ? "nuclear norm ||B_{Z,X}||_*"
                          : prm.algorithm == MMNC_ALG_FROBENIUS ? "objective (Frobenius)"
-                                                               : "I(X;Z) (information)";
+                                                               : "J (information)";
     if (mmnc_outfile_open(&out, cli_outset_path(outs, 0), &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tagreement\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-9s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)",
            "agreement", "seconds");
     for (mmnc_int i = 0; i < n; i++) {
         double gain = i ? curve[i] - curve[i - 1] : NAN;
-        fprintf(out.fp, "%lld\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.4f\n", (long long)(kmin + i), obj[i], gain,
+        fprintf(out.fp, "%lld\t%.17g\t%.10g\t%.10g\t%.10g\t%.17g\t%.10g\t%.4f\n", (long long)(kmin + i), obj[i], gain,
                 nuc[i], frob[i], mi[i], agree[i], secs[i]);
         printf("%-4lld %-12.6f %-10.6f %-10.6f %-10.6f %-10.6f %-9.3f %-8.3f%s\n", (long long)(kmin + i), obj[i], gain,
                nuc[i], frob[i], mi[i], agree[i], secs[i], kmin + i == best ? "  <- suggested" : "");
     }
     if (mmnc_outfile_commit(&out, &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
     if (strcmp(plotfmt, "none"))
-        rc = plot(cli_outset_path(outs, 0), cli_outset_path(outs, 1), img, plotfmt, info ? 6 : 2, metric, best);
+        rc = plot(cli_outset_path(outs, 0), cli_outset_path(outs, 1), img, plotfmt, metric, info, has_agree, best);
     int rc_commit = cli_outset_commit(outs);
     if (rc_commit != CLI_EXIT_OK) { rc = rc_commit; goto done; }
-    printf("suggested k = %lld (the gain of one more cluster drops most after it); wrote %s", best, tsv);
+    printf("suggested k = %lld (%s); wrote %s", best,
+           has_agree ? "among the k whose starts agree within " CLI_STR(AGREE_TOL) " of the best, the gain of one more "
+                       "cluster drops most after it"
+                     : "the gain of one more cluster drops most after it",
+           tsv);
     if (strcmp(plotfmt, "none") && rc == CLI_EXIT_OK) printf(", %s", img);
     printf("\n");
-    if (info) /* stability, a second reading (Lange, Roth, Braun, Buhmann 2004) */
+    if (has_agree)
         printf("agreement: the mean adjusted Rand index between the %d starts' partitions (where the data has k\n"
                "groups the starts tend to find them again; k = 2 is often stable whatever the data)\n", prm.restarts);
 done:

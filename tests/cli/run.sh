@@ -562,13 +562,37 @@ if command -v gnuplot >/dev/null 2>&1; then
     end
 fi
 
-begin "sweep -a information: the curve is I(X;Z), and how well the starts agree at each k"
-run sweep -a information --kmin 1 --kmax 3 --plot none -o si "$BLOCKS"
+begin "sweep: the default's J and I(X;Z), and how well the starts agree at each k"
+run sweep --kmin 1 --kmax 3 --plot none -o si "$BLOCKS"
 expect_rc 0
-expect_out "suggested k = 2"
+expect_out "suggested k = 2 \(among the k whose starts agree within 0\.05 of the best"
 expect_out "agreement: the mean adjusted Rand index"
 expect_grep "^k	objective	gain	nuclear	frobenius	mutual_information	agreement	seconds" si.sweep.tsv
 expect_grep "^2	[^	]*	[^	]*	[^	]*	[^	]*	[^	]*	1	" si.sweep.tsv
+end
+
+begin "sweep -a nuclear: no agreement, the elbow of the norm alone"
+run sweep -a nuclear --kmin 1 --kmax 3 --plot none -o sn "$BLOCKS"
+expect_rc 0
+expect_out "suggested k = 2 \(the gain of one more cluster drops most after it\)"
+expect_grep "^2	[^	]*	[^	]*	[^	]*	[^	]*	[^	]*	nan	" sn.sweep.tsv
+if grep -q "^agreement:" "$OUT"; then fail_because "an agreement line without an agreement"; fi
+end
+
+begin "sweep: each k is mmnc cluster -k K, the same objective to the last digit"
+run generate -q --rows 600 --cols 300 -k 4 --ratio 8 --draws 30 -o g.mtx
+run cluster -q g.mtx -k 4 -o c
+run sweep -q --kmin 3 --kmax 5 --plot none -o g g.mtx
+expect_rc 0
+obj=$(sed -n 's/^  "objective": \(.*\),$/\1/p' c.json)
+[ -n "$obj" ] && grep -q "^4	$obj	" g.sweep.tsv || fail_because "cluster's objective '$obj' is not sweep's at k = 4"
+end
+
+begin "sweep on a planted matrix suggests the planted k"
+run generate -q --rows 600 --cols 300 -k 4 --ratio 8 --draws 30 -o g.mtx
+run sweep -q --kmax 7 --plot none -o g g.mtx
+expect_rc 0
+expect_out "suggested k = 4 "
 end
 
 begin "sweep --kmin 4 --kmax 3 -> usage, exit 2"

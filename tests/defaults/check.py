@@ -101,7 +101,8 @@ HELP = {
         "--size-prior": "SIZE_PRIOR", "--move-tol": "MOVE_TOL", "--merge-split": "MERGE_SPLIT",
         "--agreement": "AGREEMENT", "--max-iter": "MAX_ITER", "--tol": "TOL", "--lambda": "LAMBDA",
         "--threads": "THREADS", "--top": "TOP", "--truth-var": "LABELS_VAR"}),
-    "sweep": dict(LOAD, **{"--seed": "SEED", "--restarts": "RESTARTS", "--init": "INIT", "--threads": "THREADS"}),
+    "sweep": dict(LOAD, **{"--algorithm": "ALGORITHM", "--seed": "SEED", "--restarts": "RESTARTS", "--init": "INIT",
+                           "--threads": "THREADS"}),
     "embed": dict(LOAD, **{"--dim": "EMBED_DIM", "--sigma-power": "EMBED_SIGMA_POWER",
                            "--oversample": "EMBED_OVERSAMPLE", "--tol": "EMBED_TOL",
                            "--max-iter": "EMBED_MAX_ITER", "--seed": "SEED", "--threads": "THREADS"}),
@@ -116,9 +117,8 @@ HELP = {
     "generate": {"--seed": "SEED"},
     "msr": {},
 }
-# Numeric defaults of the tool alone (one macro or variable each in their file), and
-# sweep's algorithm, which is the paper's protocol (mmnc_params_paper), not a default
-CLI_ONLY = {("sweep", "--kmin"), ("sweep", "--kmax"), ("sweep", "--algorithm"), ("info", "--sv"),
+# Numeric defaults of the tool alone (one macro or variable each in their file)
+CLI_ONLY = {("sweep", "--kmin"), ("sweep", "--kmax"), ("info", "--sv"),
             ("generate", "--rows"), ("generate", "--cols"), ("generate", "--groups"), ("generate", "--draws"),
             ("generate", "--ratio"), ("generate", "--skew"), ("msr", "--window"), ("msr", "--ignore-top")}
 WEIGHTINGS = {"harmonic": 1, "flat": 0}

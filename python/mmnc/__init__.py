@@ -40,16 +40,18 @@ from . import _mmnc
 from ._mmnc import MmncError
 
 __version__ = _mmnc.version
-__all__ = ["MMNC", "MmncError", "Scores", "cooc", "embed", "evaluate", "load", "__version__"]
+__all__ = ["MMNC", "ConvergenceWarning", "MmncError", "Scores", "cooc", "embed", "evaluate", "load", "__version__"]
 
 try:  # scikit-learn is optional: its base classes and public validation functions when present
     from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.utils.validation import check_array, check_is_fitted, check_non_negative
 
     _SKLEARN = True
 except ImportError:  # pragma: no cover - exercised only without scikit-learn
     _SKLEARN = False
-    from ._compat import BaseEstimator, ClusterMixin, TransformerMixin, check_is_fitted, check_non_negative
+    from ._compat import (BaseEstimator, ClusterMixin, ConvergenceWarning, TransformerMixin, check_is_fitted,
+                          check_non_negative)
 
 try:  # OpenBLAS's idle workers would spin on the cores OpenMP needs (include/mmnc.h, "Threads")
     from threadpoolctl import threadpool_limits
@@ -355,6 +357,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         optima; None where the rule did not apply.
     n_iter_ : int
         Iterations of the kept start.
+    converged_ : bool
+        Whether the kept start met its stopping rule before ``max_iter``;
+        fit warns (``ConvergenceWarning``) where it did not.
     restart_objectives_, restart_scores_ : ndarray (n_init,)
         Each start's objective and, under ``select="predictive"``, its
         leave-one-row-out predictive information (else empty).
@@ -544,6 +549,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.mutual_information_ = r["mutual_information"]
         self.objective_ = r["objective"]
         self.n_iter_ = r["iterations"]
+        self.converged_ = bool(r["converged"])
+        if not self.converged_:
+            import warnings
+            warnings.warn(f"mmnc: the kept start stopped at the iteration cap (max_iter={self.max_iter}) "
+                          "without converging; raise max_iter",
+                          ConvergenceWarning, stacklevel=2)
         self.size_prior_kept_ = None if r["size_prior_kept"] < 0 else bool(r["size_prior_kept"])
         self.size_prior_refused_ = ({1: "nuclear norm", 2: "predictive information", 3: "agreement"}
                                     .get(r["size_prior_refused"]) if r["size_prior_kept"] == 0 else None)
@@ -565,7 +576,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         """What load restores beyond the model's arrays and header: the fit's diagnostics, the
         parameters that are no single token of the options (target_marginal) and, for columns known
         by name, the names of the training columns without mass, which the model's ids leave out."""
-        record = {"n_iter": int(self.n_iter_), "best_restart": int(self.best_restart_),
+        record = {"n_iter": int(self.n_iter_), "converged": self.converged_, "best_restart": int(self.best_restart_),
                   "size_prior_kept": self.size_prior_kept_, "size_prior_refused": self.size_prior_refused_,
                   "agreement": None if self.agreement_ is None else list(self.agreement_),
                   "restart_objectives": self.restart_objectives_.tolist(),
@@ -806,6 +817,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             est.target_marginal = (None if fitted["target_marginal"] is None
                                    else np.asarray(fitted["target_marginal"], dtype=np.float64))
             est.n_iter_ = fitted["n_iter"]
+            est.converged_ = fitted.get("converged", True)
             est.best_restart_ = fitted["best_restart"]
             est.size_prior_kept_ = fitted["size_prior_kept"]
             est.size_prior_refused_ = fitted["size_prior_refused"]

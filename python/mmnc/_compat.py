@@ -14,6 +14,10 @@ class NotFittedError(ValueError, AttributeError):
     """The estimator is used before fit."""
 
 
+class ConvergenceWarning(UserWarning):
+    """An iterative fit stopped at its iteration cap before converging."""
+
+
 class BaseEstimator:
     @classmethod
     def _get_param_names(cls):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -63,7 +64,9 @@ def test_labels_equal_cli(tmp_path, cli, params, flags):
     path = str(tmp_path / "x.mtx")
     scipy.io.mmwrite(path, sp.csr_matrix(X))
     run_cli(cli, "cluster", path, "-k", 4, "-q", "-o", tmp_path / "out", *flags)
-    model = mmnc.MMNC(4, **params).fit(X)
+    with warnings.catch_warnings():  # the max_iter = 5 case stops at its cap, as the CLI's does
+        warnings.simplefilter("ignore", mmnc.ConvergenceWarning)
+        model = mmnc.MMNC(4, **params).fit(X)
     expected = read_cli_labels(str(tmp_path / "out"), X.shape[0])
     assert expected[17] == -1
     np.testing.assert_array_equal(model.labels_, expected)
@@ -209,6 +212,19 @@ def test_planted_partition_and_attributes():
     assert m.nuclear_norm_ == pytest.approx(m.singular_values_.sum())
     assert m.restart_objectives_.shape == (4,) and m.restart_scores_.shape == (4,)
     assert 0 <= m.best_restart_ < 4 and m.n_iter_ >= 1
+
+
+def test_convergence_warning(tmp_path):
+    # a start stopped at its iteration cap is said plainly: converged_ False and a ConvergenceWarning
+    X, _ = planted(seed=8)
+    with pytest.warns(mmnc.ConvergenceWarning, match="iteration cap"):
+        m = mmnc.MMNC(3, n_init=2, max_iter=1).fit(X)
+    assert m.converged_ is False
+    m.save(tmp_path / "m.model")
+    assert mmnc.load(str(tmp_path / "m.model")).converged_ is False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mmnc.MMNC(3, n_init=2).fit(X).converged_ is True
 
 
 def test_soft_kernel_frobenius():

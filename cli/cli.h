@@ -180,15 +180,28 @@ double cli_now(void);
  * memory; free with mmnc_free. */
 char *cli_vocab_path(const char *out);
 
-/* Progress on stderr for long runs: cli_progress_start(); then
- * cli_progress(...) prints at most about once a second and only after the
- * first second, unless quiet. */
+/* Progress on stderr for long runs, as people know it from other tools.
+ * On a terminal (isatty(stderr)) one status line, redrawn in place with \r
+ * (cut to the terminal's width) at most 10 times a second, and cleared by
+ * cli_progress_end; off a terminal (a pipe, a file, CI) the status goes
+ * out as a plain line at most once every 10 s, the first after 10 s.
+ * cli_progress_log writes a line that stays, in both cases (the status
+ * line redrawn below it).  Every line begins with the elapsed time,
+ * "[  12.3s] ".  Nothing at all when quiet. */
 typedef struct cli_progress {
     double t0, last;
     int quiet;
+    int tty;       /* stderr is a terminal */
+    int width;     /* tty: the status line's width at most */
+    int shown;     /* tty: the status line is on screen */
+    char line[256]; /* the status line last drawn */
 } cli_progress;
 void cli_progress_start(cli_progress *p, int quiet);
 void cli_progress_say(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_log(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_end(cli_progress *p);
+/* s seconds as "12s", "3m05s" or "1h02m", into buf of 24 bytes; returns buf. */
+const char *cli_duration(double s, char *buf);
 
 /* Options that say how to read a data file, shared by cluster and info. */
 typedef struct cli_load {

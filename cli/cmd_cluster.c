@@ -118,18 +118,109 @@ static int check_applies(int algorithm, int exact, int given_tol, int given_lamb
     return CLI_EXIT_OK;
 }
 
+/* The iteration cap of each start (mmnc_params.max_iter, 0 its default). */
+static int iteration_cap(const mmnc_params *prm)
+{
+    if (prm->max_iter > 0) return prm->max_iter;
+    return prm->algorithm == MMNC_ALG_NUCLEAR       ? MMNC_DEFAULT_MAX_ITER_NUCLEAR
+         : prm->algorithm == MMNC_ALG_INFORMATION ? MMNC_DEFAULT_MAX_ITER_INFORMATION
+         : prm->exact_marginal                    ? MMNC_DEFAULT_MAX_ITER_EXACT
+                                                  : MMNC_DEFAULT_MAX_ITER_FROBENIUS;
+}
+
+/* What the progress of a run knows (cli_progress shows it): on a terminal
+ * a status line, what runs, the starts done of all and, once a start has
+ * ended, an estimate of the time the other starts take; off a terminal a
+ * line for each start as it ends and for each phase after the starts. */
+typedef struct start_state {
+    double t0;      /* when it began */
+    int state;      /* 0 not begun, 1 running, 2 ended */
+    char phase[24]; /* the phase it is in ("" for none) */
+} start_state;
+
 typedef struct progress_ctx {
     cli_progress pr;
-    int restarts;
+    int restarts, information;
+    int verbose; /* besides, a line per iteration (today no option sets it) */
+    start_state *st; /* restarts (NULL: out of memory, the status line says less) */
+    int done, running, most; /* starts ended and running; the most seen running at once */
+    double busy;             /* the ended starts' seconds */
+    char what[64];           /* the phase after the starts, or "" */
 } progress_ctx;
+
+/* The status line: what runs (it), the starts done, the time left where there is an estimate. */
+static void show(progress_ctx *c, const char *it)
+{
+    char eta[48] = "", d[24];
+    int left = c->restarts - c->done;
+    if (c->done > 0 && left > 0) /* the mean start's seconds, over the starts that run side by side */
+        snprintf(eta, sizeof eta, ", starts ~%s left", cli_duration(c->busy / c->done * left / c->most, d));
+    cli_progress_say(&c->pr, "%s | %d/%d starts done%s", it, c->done, c->restarts, eta);
+}
 
 static int on_progress(void *ctx, int restart, int iter, double obj)
 {
     progress_ctx *c = ctx;
-    if (restart < 0) /* the spectral embedding of --init spectral */
-        cli_progress_say(&c->pr, "spectral embedding, iteration %d, change %.2g", iter, obj);
-    else
-        cli_progress_say(&c->pr, "start %d/%d, iteration %d, objective %.6f", restart + 1, c->restarts, iter, obj);
+    char it[128];
+    const char *unit = c->information ? "sweep" : "iteration";
+    if (restart < 0) { /* the spectral embedding of --init spectral */
+        snprintf(it, sizeof it, "spectral embedding, iteration %d", iter);
+        if (c->verbose) cli_progress_log(&c->pr, "spectral embedding, iteration %d, change %.2g", iter, obj);
+    } else if (c->st && restart < c->restarts && c->st[restart].state == 1) {
+        snprintf(it, sizeof it, "start %d/%d%s%s, %s %d", restart + 1, c->restarts, c->st[restart].phase[0] ? " " : "",
+                 c->st[restart].phase, unit, iter);
+        if (c->verbose)
+            cli_progress_log(&c->pr, "start %d/%d, %s %d, objective %.6f", restart + 1, c->restarts, unit, iter, obj);
+    } else { /* the kept start's polish, merge-split trials or refinement */
+        snprintf(it, sizeof it, "%s, %s %d", c->what[0] ? c->what : "the kept start", unit, iter);
+        if (c->verbose) cli_progress_log(&c->pr, "%s, %s %d, objective %.6f", it, unit, iter, obj);
+    }
+    if (c->pr.tty) show(c, it);
+    return 0;
+}
+
+static int on_event(void *ctx, const mmnc_event *ev)
+{
+    progress_ctx *c = ctx;
+    start_state *s = c->st && ev->restart >= 0 && ev->restart < c->restarts ? &c->st[ev->restart] : NULL;
+    double now = cli_now();
+    char it[128] = "";
+    const char *unit = c->information ? "sweep" : "iteration";
+    int now_shown = 0; /* a phase after the starts: shown at once (a few a run), whatever the rate */
+    if (ev->kind == MMNC_EV_START_BEGIN) {
+        if (s) s->t0 = now, s->state = 1, s->phase[0] = '\0';
+        if (++c->running > c->most) c->most = c->running;
+        snprintf(it, sizeof it, "start %d/%d", ev->restart + 1, ev->restarts);
+    } else if (ev->kind == MMNC_EV_START_END) {
+        double secs = s ? now - s->t0 : 0.0;
+        if (s) s->state = 2;
+        c->running--;
+        c->done++;
+        c->busy += secs;
+        if (!c->pr.tty || c->verbose) {
+            char cap[64];
+            if (ev->converged) snprintf(cap, sizeof cap, "converged");
+            else snprintf(cap, sizeof cap, "at the %s cap (%d) without converging", unit, ev->max_iter);
+            cli_progress_log(&c->pr, "start %d/%d: objective %.6f, %d %s%s, %s, %.1f s", ev->restart + 1, ev->restarts,
+                             ev->objective, ev->iter, unit, ev->iter == 1 ? "" : "s", cap, secs);
+        }
+        snprintf(it, sizeof it, "start %d/%d ended", ev->restart + 1, ev->restarts);
+    } else if (ev->kind == MMNC_EV_PHASE && ev->phase) {
+        if (s && s->state == 1) { /* a phase within a start: the status line only */
+            snprintf(s->phase, sizeof s->phase, "%s", ev->phase);
+            snprintf(it, sizeof it, "start %d/%d %s", ev->restart + 1, ev->restarts, ev->phase);
+        } else {
+            if (ev->restart >= 0) snprintf(c->what, sizeof c->what, "%s (start %d)", ev->phase, ev->restart + 1);
+            else snprintf(c->what, sizeof c->what, "%s", ev->phase);
+            if (!c->pr.tty || c->verbose) cli_progress_log(&c->pr, "%s", c->what);
+            snprintf(it, sizeof it, "%s", c->what);
+            now_shown = 1;
+        }
+    }
+    if (c->pr.tty && it[0]) {
+        if (now_shown) c->pr.last = 0.0;
+        show(c, it);
+    }
     return 0;
 }
 
@@ -164,6 +255,14 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     for (mmnc_int z = 0; z < k; z++) pz[z] /= sum;
     *out = pz;
     return 0;
+}
+
+/* The starts that stopped at the iteration cap without converging. */
+static int at_cap(const mmnc_result *res)
+{
+    int n = 0;
+    for (int i = 0; i < res->restarts; i++) n += !res->restart_converged[i];
+    return n;
 }
 
 /* A row and its mass, for listing members heaviest first (ties: lower row). */
@@ -332,7 +431,10 @@ static int write_json(const run *r, FILE *fp)
     for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_objective[i]);
     fprintf(fp, "],\n  \"restart_iterations\": [");
     for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
-    fprintf(fp, "],\n  \"restart_inits\": [");
+    fprintf(fp, "],\n  \"restart_converged\": [");
+    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%s", i ? ", " : "", res->restart_converged[i] ? "true" : "false");
+    fprintf(fp, "],\n  \"max_iter\": %d,\n  \"restarts_at_cap\": %d", iteration_cap(prm), at_cap(res));
+    fprintf(fp, ",\n  \"restart_inits\": [");
     for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s\"%s\"", i ? ", " : "", cli_init_name(res->restart_init[i]));
     fprintf(fp, "],\n");
     cli_json_selection(fp, res, prm->select_tol);
@@ -468,7 +570,10 @@ static int print_summary(const run *r)
     printf("%s of %d starts: start %d (%s), %d iterations%s%s, %.3f s\n",
            res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
            cli_init_name(res->restart_init[res->best_restart]), res->iterations, buf,
-           res->converged ? "" : " (iteration cap reached)", res->seconds);
+           res->converged ? "" : ", stopped at the cap without converging", res->seconds);
+    if (at_cap(res) > 0)
+        printf("%d of %d starts stopped at the %d-%s cap without converging; raise --max-iter\n", at_cap(res),
+               res->restarts, iteration_cap(r->prm), res->algorithm == MMNC_ALG_INFORMATION ? "sweep" : "iteration");
     if (res->select == MMNC_SELECT_PREDICTIVE)
         printf("selection: predictive information %.4f nats (best of the starts: %.4f)%s\n",
                res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
@@ -571,6 +676,7 @@ int cmd_cluster(int argc, char **argv)
     cli_part part = {0};
     cli_outset *outs = NULL;
     progress_ctx pctx;
+    int st;
     double t_start = cli_now(), t_load, comm_s = 0.0, comm_b = 0.0;
 
     mmnc_params_default(&prm);
@@ -704,13 +810,23 @@ int cmd_cluster(int argc, char **argv)
         goto done;
     if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
         goto done;
+    memset(&pctx, 0, sizeof pctx);
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
-    if (!quiet) { /* with -q no progress function: the information moves then keep no running sum for it */
+    pctx.information = prm.algorithm == MMNC_ALG_INFORMATION;
+    pctx.st = quiet ? NULL : calloc((size_t)prm.restarts, sizeof *pctx.st);
+    if (!quiet) { /* the starts' and phases' events; each iteration only for the status line of a terminal */
+        prm.event = on_event;
+        prm.event_ctx = &pctx;
+    }
+    if (pctx.pr.tty || pctx.verbose) { /* without it the information moves keep no running sum for it */
         prm.progress = on_progress;
         prm.progress_ctx = &pctx;
     }
-    if (mmnc_cluster(p, &prm, &res, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    st = mmnc_cluster(p, &prm, &res, &err);
+    cli_progress_end(&pctx.pr);
+    free(pctx.st);
+    if (st != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     cli_comm_stats(&comm_s, &comm_b); /* rank 0's, for the clustering (load included) */
     if ((rc = cli_gather_labels(CMD, p, res->label, &labels_all)) != CLI_EXIT_OK) goto done; /* on rank 0 */
     if (truth) {

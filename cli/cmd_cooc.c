@@ -132,8 +132,8 @@ int cmd_cooc(int argc, char **argv)
     mmnc_outfile vo = {0};
     cli_outset *outs = NULL;
     const char *tokens = NULL;
-    int quiet = 0, c, rc = CLI_EXIT_OK, nfiles, bin;
-    cooc_progress pr = {{0.0, 0.0, 0}, 0.0};
+    int quiet = 0, c, rc = CLI_EXIT_OK, nfiles, bin, st;
+    cooc_progress pr = {0};
     long long v;
     mmnc_csr *A = NULL;
     char **words = NULL;
@@ -207,10 +207,11 @@ int cmd_cooc(int argc, char **argv)
     if (tokens) o.tokens = cli_outset_path(outs, 2);
     tbuild = cli_now();
     cli_progress_start(&pr.pr, quiet);
-    o.progress = on_progress; /* about once a second after the first */
+    o.progress = on_progress; /* a status line (cli_progress) */
     o.progress_ctx = &pr;
-    if (mmnc_cooc_build_ex((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &info,
-                           &err) != MMNC_OK) {
+    st = mmnc_cooc_build_ex((const char *const *)(argv + optind), nfiles, &o, &A, &words, &nv, &info, &err);
+    cli_progress_end(&pr.pr);
+    if (st != MMNC_OK) {
         rc = cli_outset_lib_fail(outs, &err);
         goto cleanup;
     }

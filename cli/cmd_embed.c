@@ -175,13 +175,14 @@ int cmd_embed(int argc, char **argv)
     if (!quiet && root)
         fprintf(stderr, "mmnc embed: %lld x %lld, %lld nonzeros: SVD for %lld dimensions ...\n", (long long)p->ny_all,
                 (long long)p->nx, (long long)nnz_all, (long long)eo.dim);
-    if (!quiet) { /* the iterations, about once a second after the first */
-        cli_progress_start(&ep.pr, 0);
+    cli_progress_start(&ep.pr, quiet);
+    if (!quiet) { /* the iterations: a status line (cli_progress) */
         ep.tol = eo.tol;
         eo.progress = on_progress;
         eo.progress_ctx = &ep;
     }
     st = mmnc_embed(p, &eo, sigma, E, &iters, &err);
+    cli_progress_end(&ep.pr);
     if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
     if (st == MMNC_ENOCONV && !quiet)
         fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,24 +171,96 @@ char *cli_vocab_path(const char *out)
     return mmnc_mtx_side_path(out, ".vocab", &p, NULL) == MMNC_OK ? p : NULL;
 }
 
+/* The status line's width on a terminal: one character less than the
+ * terminal's, so that it never wraps (a wrapped line cannot be redrawn
+ * with \r); 79 where the terminal does not say. */
+static int tty_width(void)
+{
+    struct winsize ws;
+    int w = 80;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) w = ws.ws_col;
+    w -= 1;
+    if (w < 20) w = 20;
+    if (w > (int)sizeof ((cli_progress *)0)->line - 1) w = (int)sizeof ((cli_progress *)0)->line - 1;
+    return w;
+}
+
 void cli_progress_start(cli_progress *p, int quiet)
 {
+    memset(p, 0, sizeof *p);
     p->t0 = cli_now();
     p->last = p->t0;
     p->quiet = quiet;
+    p->tty = !quiet && isatty(STDERR_FILENO);
+    if (p->tty) p->width = tty_width();
+}
+
+/* "[  12.3s] " and the message, at most size bytes with the NUL. */
+static void progress_format(const cli_progress *p, double now, char *buf, size_t size, const char *fmt, va_list ap)
+{
+    int n = snprintf(buf, size, "[%6.1fs] ", now - p->t0);
+    if (n < 0 || (size_t)n >= size) return;
+    vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+}
+
+static void progress_draw(cli_progress *p)
+{
+    fprintf(stderr, "\r%.*s\033[K", p->width, p->line);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+static void progress_clear(cli_progress *p)
+{
+    if (!p->shown) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    p->shown = 0;
 }
 
 void cli_progress_say(cli_progress *p, const char *fmt, ...)
 {
     double now = cli_now();
     va_list ap;
-    if (p->quiet || now - p->t0 < 1.0 || now - p->last < 1.0) return;
+    if (p->quiet) return;
+    if (now - p->last < (p->tty ? 0.1 : 10.0)) return;
     p->last = now;
-    fprintf(stderr, "[%6.1fs] ", now - p->t0);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    progress_format(p, now, p->line, sizeof p->line, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (p->tty) progress_draw(p);
+    else fprintf(stderr, "%s\n", p->line);
+}
+
+void cli_progress_log(cli_progress *p, const char *fmt, ...)
+{
+    char buf[sizeof p->line];
+    va_list ap;
+    if (p->quiet) return;
+    va_start(ap, fmt);
+    progress_format(p, cli_now(), buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (p->tty && p->shown) {
+        fprintf(stderr, "\r%s\033[K\n", buf);
+        progress_draw(p); /* the status line again, below the line that stays */
+    } else {
+        fprintf(stderr, "%s\n", buf);
+    }
+}
+
+void cli_progress_end(cli_progress *p)
+{
+    if (p->tty) progress_clear(p);
+}
+
+/* Seconds as "12s", "3m05s" or "1h02m". */
+const char *cli_duration(double s, char *buf)
+{
+    long t = s > 0 ? (long)(s + 0.5) : 0;
+    if (t < 60) sprintf(buf, "%lds", t);
+    else if (t < 3600) sprintf(buf, "%ldm%02lds", t / 60, t % 60);
+    else sprintf(buf, "%ldh%02ldm", t / 3600, t % 3600 / 60);
+    return buf;
 }
 
 int cli_parse_algorithm(const char *cmd, const char *s, int *alg)

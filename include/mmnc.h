@@ -1000,6 +1000,49 @@ typedef enum {
  * likewise.  Calls are serialised (one at a time) even when starts run on
  * several threads.  In a distributed run every rank must return the same. */
 
+/* What mmnc_params.event reports (mmnc_event.kind). */
+typedef enum {
+    MMNC_EV_START_BEGIN = 1, /* start `restart` begins (after the spectral embedding, if any) */
+    MMNC_EV_START_END = 2,   /* start `restart` ended: iter its iterations (sweeps), converged
+                                whether it met its stopping rule before max_iter, objective the
+                                objective it reached (that of mmnc_result.restart_objective) */
+    MMNC_EV_PHASE = 3        /* a phase begins: `phase` names it (below) */
+} mmnc_event_kind;
+
+/* One event of mmnc_cluster, read-only and valid during the call only.
+ * New fields may be added at the end; a callback reads those it knows.
+ *
+ * The phases (MMNC_EV_PHASE), each with the start it concerns (restart,
+ * -1 for none): "spectral embedding" (restart -1, before the starts of
+ * MMNC_INIT_SPECTRAL); within a start of the default with a size prior,
+ * "phase 1 (prior-free)" and "phase 2 (size prior)" (docs/default.md,
+ * "The chain"); after the starts, "chosen start again" (the predictive
+ * rule, or the default's judgement of a refused prior, reruns the chosen
+ * start when it is not the one of best objective),
+ * "agreement rule", "polish", "merge-split" and "refine" (MMNC_REFINE_CHOSEN),
+ * those that run, in that order.  Other phases may be added; a caller shows
+ * the name as it is. */
+typedef struct mmnc_event {
+    int kind;          /* mmnc_event_kind */
+    int restart;       /* the start, 0 .. restarts - 1; -1 where none */
+    int restarts;      /* the starts of the run */
+    int iter;          /* MMNC_EV_START_END: the start's iterations (sweeps); else 0 */
+    int max_iter;      /* the iteration cap per start (max_iter with its default filled in) */
+    int converged;     /* MMNC_EV_START_END: 1 the start met its stopping rule, 0 it stopped at
+                          max_iter; else 0 */
+    const char *phase; /* MMNC_EV_PHASE: the phase's name; else NULL */
+    double objective;  /* MMNC_EV_START_END: the start's objective; else NAN */
+} mmnc_event;
+
+/* mmnc_params.event: called at each event of the run with event_ctx and the
+ * event; return 0 to go on, nonzero to stop the run as the progress
+ * function does (mmnc_cluster returns MMNC_ECANCELED).  Calls are
+ * serialised with each other and with those of the progress function, on
+ * whichever thread runs the start (starts may run side by side: the events
+ * of different starts then interleave, each start's in order).  In a
+ * distributed run every rank makes the same calls and must return the same. */
+typedef int (*mmnc_event_fn)(void *ctx, const mmnc_event *ev);
+
 typedef struct mmnc_params {
     int algorithm;      /* mmnc_algorithm (default MMNC_DEFAULT_ALGORITHM) */
     mmnc_int k;         /* number of clusters, 1 <= k <= |Y| (default MMNC_DEFAULT_K) */
@@ -1051,10 +1094,13 @@ typedef struct mmnc_params {
                            result is that of size_prior = 0 from the same starts); 0 = the prior
                            always (docs/default.md, "The agreement rule") (default
                            MMNC_DEFAULT_AGREEMENT) */
+    mmnc_event_fn event; /* called at each start's beginning and end and at each phase
+                           (mmnc_event, above), or NULL (default NULL) */
+    void *event_ctx;
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
- * progress and progress_ctx NULL, exact_marginal off, lambda and step 0
+ * progress, progress_ctx, event and event_ctx NULL, exact_marginal off, lambda and step 0
  * (MMNC_DEFAULT_LAMBDA and 1 / lambda). */
 MMNC_API void mmnc_params_default(mmnc_params *p);
 /* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts
@@ -1113,6 +1159,8 @@ typedef struct mmnc_result {
                            between the starts' partitions with the prior and between their
                            prior-free optima; NAN where the rule did not apply */
     double lambda, step; /* Alg. 1: the values used */
+    int *restart_converged; /* restarts: 1 where the start met its stopping rule, 0 where it
+                           stopped at max_iter */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused (docs/default.md, "The guard") */

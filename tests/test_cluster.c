@@ -7,7 +7,9 @@
  *   - a planted partition is recovered by Algorithm 1 and Algorithm 2;
  *   - Algorithm 2's objective never decreases (free and prescribed P_Z);
  *   - a prescribed P_Z is met exactly with at most k-1 fractional columns;
- *   - same seed, same result for 1 and 2 threads; k = 1; k = |Y|; bad params.
+ *   - same seed, same result for 1 and 2 threads; k = 1; k = |Y|; bad params;
+ *   - a progress or event function that says stop ends the run; the events
+ *     of the starts and phases.
  */
 #include <lapacke.h>
 #include <stdlib.h>
@@ -614,6 +616,89 @@ static void test_cancel(void)
     mmnc_pmf_free(p);
 }
 
+/* What an event function hears (mmnc_params.event). */
+typedef struct events {
+    int n, begun[8], ended[8], converged[8], iter[8], phases, open, overlap, stop_after;
+    char phase[16][32];
+    int phase_restart[16];
+} events;
+
+static int on_event(void *ctx, const mmnc_event *ev)
+{
+    events *e = ctx;
+    e->n++;
+    if (ev->restarts != 6) e->overlap = 100; /* wrong fields: fail below */
+    if (ev->kind == MMNC_EV_START_BEGIN) {
+        e->begun[ev->restart]++;
+        e->open++;
+        if (e->open > e->overlap) e->overlap = e->open;
+    } else if (ev->kind == MMNC_EV_START_END) {
+        e->ended[ev->restart]++;
+        e->open--;
+        e->converged[ev->restart] = ev->converged;
+        e->iter[ev->restart] = ev->iter;
+        if (ev->iter < 1 || ev->iter > ev->max_iter || ev->objective != ev->objective) e->overlap = 100;
+    } else if (ev->kind == MMNC_EV_PHASE && e->phases < 16) {
+        snprintf(e->phase[e->phases], sizeof e->phase[0], "%s", ev->phase);
+        e->phase_restart[e->phases++] = ev->restart;
+    }
+    return e->stop_after > 0 && e->n >= e->stop_after;
+}
+
+/* The events of a run: every start begins and ends once, its iterations and
+ * convergence as the result has them; the phases named; the results the
+ * same bits as without an event function, one thread or two; a nonzero
+ * return stops the run. */
+static void test_events(void)
+{
+    mmnc_int truth[300];
+    mmnc_pmf *p = planted(300, 150, 5, 0.3, 0.2, 5, truth);
+    for (int threads = 1; threads <= 2; threads++)
+        for (int cap = 0; cap <= 1; cap++) {
+            events e;
+            mmnc_params prm;
+            mmnc_result *r = NULL, *r0 = NULL;
+            mmnc_err err = {0, ""};
+            int spectral = 0, phase1 = 0, phase2 = 0, capped = 0;
+            memset(&e, 0, sizeof e);
+            mmnc_params_default(&prm);
+            prm.k = 5;
+            prm.restarts = 6;
+            prm.threads = threads;
+            prm.init = MMNC_INIT_SPECTRAL;
+            prm.max_iter = cap; /* 0: the default cap; 1: every start stops at it */
+            prm.agreement = 0; /* (its refusal would give the starts their first phases' figures) */
+            CHECK_OK(mmnc_cluster(p, &prm, &r0, &err));
+            prm.event = on_event;
+            prm.event_ctx = &e;
+            CHECK_OK(mmnc_cluster(p, &prm, &r, &err));
+            CHECK(r && r0 && memcmp(r->label, r0->label, 300 * sizeof(mmnc_int)) == 0 && r->objective == r0->objective);
+            CHECK(e.overlap <= threads);
+            for (int i = 0; i < 6; i++) {
+                CHECK(e.begun[i] == 1 && e.ended[i] == 1);
+                CHECK(r && e.iter[i] == r->restart_iterations[i] && e.converged[i] == r->restart_converged[i]);
+                capped += r && !r->restart_converged[i];
+            }
+            CHECK(capped == (cap ? 6 : 0));
+            for (int i = 0; i < e.phases; i++) {
+                spectral += !strcmp(e.phase[i], "spectral embedding") && e.phase_restart[i] == -1;
+                phase1 += !strcmp(e.phase[i], "phase 1 (prior-free)") && e.phase_restart[i] >= 0;
+                phase2 += !strcmp(e.phase[i], "phase 2 (size prior)") && e.phase_restart[i] >= 0;
+            }
+            CHECK(spectral == 1 && phase1 == 6 && phase2 == 6);
+            CHECK(!strcmp(e.phase[0], "spectral embedding"));
+            mmnc_result_free(r);
+            mmnc_result_free(r0);
+            r = NULL;
+            /* a stop at the third event ends the run */
+            memset(&e, 0, sizeof e);
+            e.stop_after = 3;
+            CHECK(mmnc_cluster(p, &prm, &r, &err) == MMNC_ECANCELED && r == NULL);
+            CHECK(e.n == 3 && strstr(err.msg, "event function") != NULL);
+        }
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_composition();
@@ -625,5 +710,6 @@ int main(void)
     test_one_copy();
     test_screen();
     test_cancel();
+    test_events();
     return test_done();
 }

@@ -25,11 +25,14 @@ static int start_method(int init, int i)
     return init;
 }
 
-/* The caller's progress function, called by one start at a time; once it
- * asks to stop, every start is told to stop without calling it again. */
+/* The caller's progress and event functions, called by one start at a
+ * time (under one lock: their calls never overlap); once either asks to
+ * stop, every start is told to stop without calling them again. */
 typedef struct progress_lock {
     mmnc_progress_fn fn;
     void *ctx;
+    mmnc_event_fn efn;
+    void *ectx;
     int stop;
 } progress_lock;
 
@@ -40,6 +43,18 @@ static int locked_progress(void *ctx, int restart, int iter, double objective)
 #pragma omp critical(mmnc_progress)
     {
         if (!pl->stop) pl->stop = pl->fn(pl->ctx, restart, iter, objective) != 0;
+        stop = pl->stop;
+    }
+    return stop;
+}
+
+static int locked_event(void *ctx, const mmnc_event *ev)
+{
+    progress_lock *pl = ctx;
+    int stop;
+#pragma omp critical(mmnc_progress)
+    {
+        if (!pl->stop) pl->stop = pl->efn(pl->ectx, ev) != 0;
         stop = pl->stop;
     }
     return stop;
@@ -119,10 +134,14 @@ static void one_start(const starts *c, int i, int tid)
     mmnc_int *lab = c->labels + (mmnc_int)tid * ny;
     double *w = c->W + (mmnc_int)tid * ny * k;
     mmnc_i_run run = MMNC_I_RUN_INIT;
-    int s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
+    int s1 = mmnc_i_event(prm, MMNC_EV_START_BEGIN, i, 0, 0, NULL, NAN, &c->errs[tid]);
+    if (s1 == MMNC_OK) s1 = run_start(c, i, lab, w, &run, prm->select == MMNC_SELECT_PREDICTIVE, &c->errs[tid]);
+    if (s1 == MMNC_OK)
+        s1 = mmnc_i_event(prm, MMNC_EV_START_END, i, run.iterations, run.converged, NULL, run.objective, &c->errs[tid]);
     c->st[i] = s1;
     r->restart_objective[i] = run.objective;
     r->restart_iterations[i] = run.iterations;
+    r->restart_converged[i] = run.converged;
     r->restart_init[i] = start_method(prm->init, i);
 #pragma omp critical(mmnc_best)
     if (s1 == MMNC_OK &&
@@ -151,6 +170,7 @@ static int choose_and_refine(const starts *c)
         chosen = mmnc_i_select(prm->restarts, r->restart_objective, r->restart_score, c->st, prm->select_tol);
         if (chosen != r->best_restart) {
             mmnc_i_run run = MMNC_I_RUN_INIT;
+            if ((status = mmnc_i_phase(prm, chosen, "chosen start again", c->err)) != MMNC_OK) return status;
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             keep(r, chosen, &run, c->W);
         }
@@ -160,6 +180,7 @@ static int choose_and_refine(const starts *c)
         int chosen = mmnc_i_default_choose(c->dflt, r);
         if (chosen != r->best_restart) {
             mmnc_i_run run = MMNC_I_RUN_INIT;
+            if ((status = mmnc_i_phase(prm, chosen, "chosen start again", c->err)) != MMNC_OK) return status;
             if ((status = run_start(c, chosen, c->labels, c->W, &run, 0, c->err)) != MMNC_OK) return status;
             keep(r, chosen, &run, c->W);
         }
@@ -171,6 +192,7 @@ static int choose_and_refine(const starts *c)
         mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = MMNC_DEFAULT_MAX_ITER_INFORMATION;
         rp.move_tol = 0.0;
+        if ((status = mmnc_i_phase(prm, r->best_restart, "refine", c->err)) != MMNC_OK) return status;
         mmnc_i_argmax_labels(k, ny, r->W, c->labels);
         if ((status = mmnc_i_default_start(c->p, &rp, c->tune, r->best_restart, c->labels, r->W, &run, NULL, c->err)) !=
             MMNC_OK)
@@ -269,7 +291,8 @@ int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, m
 int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tuning *tune, mmnc_result **out,
                    mmnc_err *err)
 {
-    progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL, 0};
+    progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL,
+                           prm_in ? prm_in->event : NULL, prm_in ? prm_in->event_ctx : NULL, 0};
     mmnc_params prm;
     mmnc_result *r = NULL;
     mmnc_int k, ny;
@@ -291,6 +314,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     prm = *prm_in;
     if (err) err->code = MMNC_OK, err->msg[0] = '\0';
     if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;
+    if (prm.event) prm.event = locked_event, prm.event_ctx = &plock;
     k = prm.k;
     ny = p->ny;
     normalise(&prm, &lambda, &step);
@@ -320,6 +344,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     MMNC_ALLOC(r->restart_objective, prm.restarts, err, status);
     MMNC_ALLOC(r->restart_iterations, prm.restarts, err, status);
     MMNC_ALLOC(r->restart_init, prm.restarts, err, status);
+    MMNC_ALLOC(r->restart_converged, prm.restarts, err, status);
     if (prm.select == MMNC_SELECT_PREDICTIVE) {
         MMNC_CALLOC(r->restart_score, prm.restarts, err, status);
         MMNC_CALLOC(r->restart_alpha, prm.restarts, err, status);
@@ -333,6 +358,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     }
     if (k > 1 && (prm.init == MMNC_INIT_SPECTRAL)) {
         MMNC_ALLOC(emb, ny * (k - 1), err, status);
+        if ((status = mmnc_i_phase(&prm, -1, "spectral embedding", err)) != MMNC_OK) goto cleanup;
         if ((status = mmnc_i_spectral_embedding(p, k, &prm, emb, err)) != MMNC_OK) goto cleanup;
     }
     if (prm.algorithm == MMNC_ALG_INFORMATION && (status = mmnc_i_default_open(p, &prm, tune, &dflt, err)) != MMNC_OK)

@@ -128,6 +128,9 @@ int mmnc_i_default_start(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i
     run->prior_kept = -1;
     run->prior_why = 0;
     ds->settled = 0;
+    /* the phases of a start of the default (ds given; not of a trial or a refinement) */
+    if (prior && ds != &none && (status = mmnc_i_phase(prm, restart, "phase 1 (prior-free)", err)) != MMNC_OK)
+        goto cleanup;
     if (prior) { /* step 1, first phase: I(X;Z) alone; keep its optimum and norm */
         if ((status = mmnc_i_info_sweeps(m, prm, restart, -1, 0, 0.0, few, labels, &it, run, &ds->settled, err)) !=
             MMNC_OK)
@@ -144,6 +147,8 @@ int mmnc_i_default_start(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i
         if (ds->free_part)
             for (mmnc_int y = 0; y < ny; y++) ds->free_part[y] = (int32_t)labels[y];
     }
+    if (prior && ds != &none && (status = mmnc_i_phase(prm, restart, "phase 2 (size prior)", err)) != MMNC_OK)
+        goto cleanup;
     /* step 1, second phase (the only one without a prior): J */
     if ((status = mmnc_i_info_sweeps(m, prm, restart, -1, 1, prm->size_prior, few, labels, &it, run, &ds->settled,
                                      err)) != MMNC_OK)
@@ -259,6 +264,7 @@ static int agreement_rule(mmnc_i_default *d, mmnc_result *r, int *refused, mmnc_
         if (f->free_objective > d->rec[best].free_objective) best = i;
         r->restart_objective[i] = f->free_objective;
         r->restart_iterations[i] = f->free_iterations;
+        r->restart_converged[i] = f->free_converged;
         f->settled = f->free_settled;
     }
     r->best_restart = r->objective_restart = best;
@@ -279,13 +285,16 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
     const mmnc_params *prm = &d->prm;
     mmnc_int k = prm->k, ny = d->p->ny;
     int status = MMNC_OK, refused = 0;
-    if (d->agree && (status = agreement_rule(d, r, &refused, err)) != MMNC_OK) return status;
+    if (d->agree && ((status = mmnc_i_phase(prm, -1, "agreement rule", err)) != MMNC_OK ||
+                     (status = agreement_rule(d, r, &refused, err)) != MMNC_OK))
+        return status;
     if (prm->move_tol > 0.0 && !d->rec[r->best_restart].settled && r->iterations < prm->max_iter) {
         /* step 4: the move tolerance stopped the kept start; its moves go on until no row
          * moves, on the objective of the partition it returned */
         mmnc_params rp = *prm;
         mmnc_i_run run = MMNC_I_RUN_INIT;
         rp.max_iter = prm->max_iter - r->iterations;
+        if ((status = mmnc_i_phase(prm, r->best_restart, "polish", err)) != MMNC_OK) return status;
         mmnc_i_argmax_labels(k, ny, r->W, labels);
         if ((status = mmnc_i_information(d->p, &rp, d->tune, r->best_restart, r->size_prior_kept == 1, labels, r->W,
                                          &run, err)) != MMNC_OK)
@@ -300,6 +309,7 @@ int mmnc_i_default_finish(mmnc_i_default *d, mmnc_int *labels, mmnc_result *r, m
         mmnc_i_run run = MMNC_I_RUN_INIT;
         run.prior_kept = r->size_prior_kept;
         run.prior_why = r->size_prior_refused;
+        if ((status = mmnc_i_phase(prm, r->best_restart, "merge-split", err)) != MMNC_OK) return status;
         mmnc_i_argmax_labels(k, ny, r->W, labels);
         /* the floor: the kept start's prior-free optimum, which a trial that returns a prior-free
          * partition must reach (where the prior ran; the guard or the polish already keeps a

@@ -1,7 +1,8 @@
 /*
  * params.c -- the parameters of mmnc_cluster (defaults, the paper's
  * protocol, checks), the release of its result, and the report of an
- * iteration to the caller's progress function, which every solver makes.
+ * iteration to the caller's progress function, which every solver makes,
+ * and of an event to its event function.
  */
 #include <math.h>
 #include <string.h>
@@ -82,6 +83,7 @@ void mmnc_result_free(mmnc_result *r)
     mmnc_i_free(r->restart_score);
     mmnc_i_free(r->restart_alpha);
     mmnc_i_free(r->restart_init);
+    mmnc_i_free(r->restart_converged);
     mmnc_i_free(r);
 }
 
@@ -90,4 +92,22 @@ int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double object
     if (!prm->progress || !prm->progress(prm->progress_ctx, restart, iter, objective)) return MMNC_OK;
     return mmnc_i_err(err, MMNC_ECANCELED, "stopped by the progress function (start %d, iteration %d)",
                       restart + 1, iter);
+}
+
+int mmnc_i_event(const mmnc_params *prm, int kind, int restart, int iter, int converged, const char *phase,
+                 double objective, mmnc_err *err)
+{
+    mmnc_event ev;
+    if (!prm->event) return MMNC_OK;
+    ev.kind = kind;
+    ev.restart = restart;
+    ev.restarts = prm->restarts;
+    ev.iter = iter;
+    ev.max_iter = prm->max_iter;
+    ev.converged = converged;
+    ev.phase = phase;
+    ev.objective = objective;
+    if (!prm->event(prm->event_ctx, &ev)) return MMNC_OK;
+    return mmnc_i_err(err, MMNC_ECANCELED, "stopped by the event function (start %d%s%s)", restart + 1,
+                      phase ? ", " : "", phase ? phase : "");
 }

@@ -7,6 +7,7 @@
 #ifndef MMNC_SOLVER_I_H
 #define MMNC_SOLVER_I_H
 
+#include <math.h>
 #include <string.h>
 
 #include "linalg/kernel_i.h"
@@ -54,6 +55,16 @@ static inline void mmnc_i_argmax_labels(mmnc_int k, mmnc_int ny, const double *W
 /* Report an iteration to the caller's progress function, if any:
  * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
 int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);
+/* Report an event (mmnc_event: its kind and fields; restarts and max_iter
+ * from prm) to the caller's event function, if any: MMNC_ECANCELED (with a
+ * message) when it asks to stop, else MMNC_OK. */
+int mmnc_i_event(const mmnc_params *prm, int kind, int restart, int iter, int converged, const char *phase,
+                 double objective, mmnc_err *err);
+/* An event of a phase (MMNC_EV_PHASE) of `restart` (-1: none). */
+static inline int mmnc_i_phase(const mmnc_params *prm, int restart, const char *phase, mmnc_err *err)
+{
+    return mmnc_i_event(prm, MMNC_EV_PHASE, restart, 0, 0, phase, NAN, err);
+}
 
 /* Spectral embedding for starts: rows of [P_Y]^{-1/2} U_{2..k} (ny x (k-1)),
  * from the DTM's k leading left singular vectors, seeded by prm->seed; its

@@ -49,7 +49,7 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double min, double max,
                      double *out);
 
-/* --algorithm (nuclear | frobenius | 2 | 1) and --init (random | kmeans++ |
+/* --algorithm (information | nuclear | frobenius | 3 | 2 | 1) and --init (random | kmeans++ |
  * spectral) values; print a usage error and return nonzero on a bad one. */
 int cli_parse_algorithm(const char *cmd, const char *s, int *alg);
 int cli_parse_init(const char *cmd, const char *s, int *init);

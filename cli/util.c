@@ -196,7 +196,7 @@ int cli_parse_algorithm(const char *cmd, const char *s, int *alg)
     else if (!strcmp(s, "frobenius") || !strcmp(s, "1")) *alg = MMNC_ALG_FROBENIUS;
     else if (!strcmp(s, "information") || !strcmp(s, "3")) *alg = MMNC_ALG_INFORMATION;
     else {
-        cli_usage_error(cmd, "--algorithm: expected nuclear or frobenius, got '%s'", s);
+        cli_usage_error(cmd, "--algorithm: expected information, nuclear or frobenius (or 3, 2, 1), got '%s'", s);
         return 1;
     }
     return 0;

@@ -294,8 +294,8 @@ expect_grep '"algorithm": "frobenius"' f.json
 expect_soft_rows_sum1 f.soft.tsv
 end
 
-begin "cluster --pz 0.5,0.5"
-run cluster -q --pz 0.5,0.5 -o p "$BLOCKS"
+begin "cluster -a nuclear --pz 0.5,0.5"
+run cluster -q -a nuclear --pz 0.5,0.5 -o p "$BLOCKS"
 expect_rc 0
 expect_partition p.labels.tsv "$GROUPS_BLOCKS"
 expect_json p.json target_pz pz
@@ -968,10 +968,10 @@ bad "cluster --seed abc -> usage" 2 "--seed" cluster -q --seed abc -o out "$BLOC
 bad "cluster --algorithm bogus -> usage" 2 "--algorithm" cluster -q -a bogus -o out "$BLOCKS"
 bad "cluster --format bogus -> usage" 2 "--format" cluster -q --format bogus -o out "$BLOCKS"
 bad "cluster --map bogus -> usage" 2 "--map" cluster -q --map bogus -o out "$BLOCKS"
-bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q --pz 0.5,0.3,0.2 -o out "$BLOCKS"
-bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q --pz 0.5 -o out "$BLOCKS"
-bad "cluster --pz negative -> usage" 2 "--pz" cluster -q --pz -1,2 -o out "$BLOCKS"
-bad "cluster --pz not a number -> usage" 2 "--pz" cluster -q --pz 0.5,abc -o out "$BLOCKS"
+bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,0.3,0.2 -o out "$BLOCKS"
+bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q -a nuclear --pz 0.5 -o out "$BLOCKS"
+bad "cluster --pz negative -> usage" 2 "--pz" cluster -q -a nuclear --pz -1,2 -o out "$BLOCKS"
+bad "cluster --pz not a number -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,abc -o out "$BLOCKS"
 bad "cluster no DATA -> usage" 2 "missing DATA file" cluster -q -o out
 bad "cluster two DATA files -> usage" 2 "expected one DATA file" cluster -q -o out "$BLOCKS" "$BLOCKS"
 bad "cluster missing input file" 1 "nosuch\.mtx: cannot open" cluster -q nosuch.mtx
@@ -1282,9 +1282,15 @@ expect_file od/blocks.sweep.tsv
 end
 
 bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 \
-    "option\(s\) --lambda --exact-marginal apply to --algorithm frobenius only" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
+    "--exact-marginal applies to -a frobenius, not to -a nuclear" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
 bad "cluster: --lambda with --exact-marginal is a usage error" 2 \
-    "--exact-marginal holds P_Z exactly: --lambda does not apply" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
+    "--lambda applies to -a frobenius without --exact-marginal" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
+bad "cluster: an unknown -a value lists every algorithm" 2 \
+    "--algorithm: expected information, nuclear or frobenius" cluster -a kmeans -o x "$BLOCKS"
+bad "cluster: --pz with the default (information) is a usage error" 2 \
+    "--pz applies to -a nuclear or -a frobenius, not to -a information \(the default\)" cluster --pz 0.2,0.8 -o x "$BLOCKS"
+bad "cluster: --size-prior with -a nuclear needs --refine" 2 \
+    "--size-prior applies to -a nuclear only with --refine each or chosen" cluster -a nuclear --size-prior 3 -o x "$BLOCKS"
 bad "cluster: --truth-var without --truth is a usage error" 2 "--truth-var applies to --truth" cluster --truth-var gnd -o x "$BLOCKS"
 begin "cluster: a --names file with fewer lines than columns is refused; more lines warn"
 head -n 4 "$FIX/cols.names" >short.names

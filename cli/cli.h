@@ -231,6 +231,12 @@ void cli_load_help(FILE *fp);
  * exists (free with mmnc_free); else NULL.  cluster and predict take them
  * as the names of the rows and columns unless names are given. */
 char *cli_side_file(const char *data, const char *ext);
+/* The vocabulary `mmnc cooc` wrote beside DATA: DATA with .mtx, .mtx.gz or
+ * .bin replaced by .vocab (cli_vocab_path), if that file exists (free with
+ * mmnc_free); else NULL.  Line i names word i, a row and a column alike of
+ * the square word x word matrix: embed takes it as the row names, cluster
+ * as the row and column names, unless names are given. */
+char *cli_cooc_vocab(const char *data);
 /* Read and transform; prints what was dropped to stderr unless quiet.
  * Returns 0 or an exit status. */
 int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,

@@ -147,11 +147,14 @@ static void help(void)
            "      --save-model FILE save the learned model to FILE, for 'mmnc predict' on new rows (columns\n"
            "                        are known by their ids, or by their --names) (default none)\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
-           "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it)\n"
+           "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it; else\n"
+           "                        DATA.vocab beside a .mtx or .bin DATA, as mmnc cooc writes it, for\n"
+           "                        its square matrix: the rows' names too)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
            "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
-           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA)\n"
+           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA; else\n"
+           "                        DATA.vocab, as for --names)\n"
            "      --top N           characteristic columns listed per cluster, at most: only those with a\n"
            "                        positive score P(x|z) log(P(x|z)/P(x)) (default " CLI_STR(MMNC_DEFAULT_TOP) ")\n"
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
@@ -632,7 +635,7 @@ int cmd_cluster(int argc, char **argv)
     mmnc_params prm;
     cli_load load;
     const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
-    char *side_rows = NULL, *side_cols = NULL;
+    char *side_rows = NULL, *side_cols = NULL, *vocab = NULL; /* side_rows, side_cols: may be vocab */
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     given g;
@@ -739,9 +742,15 @@ int cmd_cluster(int argc, char **argv)
         int tr = load.lo.transpose;
         if (!rnames_path && (side_rows = cli_side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
         if (!names_path && (side_cols = cli_side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
+        /* else the vocabulary of `mmnc cooc`, which names the rows and the columns of its square matrix */
+        if (!side_rows && !side_cols && (!rnames_path || !names_path) && (vocab = cli_cooc_vocab(data_path))) {
+            if (!rnames_path) rnames_path = side_rows = vocab;
+            if (!names_path) names_path = side_cols = vocab;
+        }
         if ((side_rows || side_cols) && !quiet && cli_rank() == 0)
             fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
-                    side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
+                    side_rows ? side_rows : "", side_rows && side_cols && side_rows != side_cols ? " and " : "",
+                    side_cols && side_cols != side_rows ? side_cols : "");
     }
 
     /* the outputs: none an input or another output, all of them or none */
@@ -779,6 +788,11 @@ int cmd_cluster(int argc, char **argv)
     if (pz_arg) {
         if ((rc = parse_pz(pz_arg, prm.k, &pz)) != 0) goto done;
         prm.pz = pz;
+    }
+    if (vocab && d->orig_rows != d->orig_cols) { /* not cooc's word x word matrix: the names are not its own */
+        if (!quiet) fprintf(stderr, "mmnc %s: %s not used: the matrix is not square\n", CMD, vocab);
+        if (names_path == vocab) names_path = NULL;
+        if (rnames_path == vocab) rnames_path = NULL;
     }
     if (names_path && mmnc_names_read(names_path, names_keyed, &nnames, &names, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
@@ -839,7 +853,8 @@ done:
     free(path_soft);
     free(path_json);
     free(path_top);
-    mmnc_free(side_rows);
-    mmnc_free(side_cols);
+    if (side_rows != vocab) mmnc_free(side_rows);
+    if (side_cols != vocab) mmnc_free(side_cols);
+    mmnc_free(vocab);
     return rc;
 }

@@ -215,3 +215,17 @@ char *cli_side_file(const char *data, const char *ext)
     fclose(fp);
     return p;
 }
+
+char *cli_cooc_vocab(const char *data)
+{
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz") && !cli_ends_with(data, ".bin")) return NULL;
+    if (!(p = cli_vocab_path(data))) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
+}

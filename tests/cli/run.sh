@@ -657,6 +657,18 @@ expect_same w.vocab "$FIX/words.expected.vocab"
 expect_nofile .mmnc-*
 end
 
+begin "cooc then cluster: the cooc vocabulary names the rows and the columns"
+"$MMNC" cooc -q --min-count 1 -w 2 "$FIX/words.txt" -o w.mtx || fail_because "cooc failed"
+run cluster -k 2 -r 2 -o w w.mtx
+expect_rc 0
+expect_err "names from w\.vocab"
+cut -f1 w.labels.tsv | sed 1d | sort >rows.got
+sort w.vocab >rows.want
+expect_same rows.got rows.want
+cut -f4 w.top.tsv | sed 1d | sort -u >cols.got
+[ -s cols.got ] && comm -23 cols.got rows.want | grep -q . && fail_because "top.tsv names a column not in w.vocab"
+end
+
 begin "cooc: vocabulary by frequency, windows stop at blank lines"
 run cooc --min-count 1 -w 1 --weighting flat "$FIX/para.txt" -o p.mtx
 expect_rc 0

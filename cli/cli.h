@@ -73,8 +73,9 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
 
 /* The output prefix of a command that writes PREFIX.<ext> files: -o's
  * value (prefix_arg), or DATA's base name without its extensions when
- * there is none; a value that ends in '/' (or is "." or "..") is a
- * directory, where the files get DATA's base name.  *out is malloc'd.  0 or
+ * there is none; a value that ends in '/', is "." or "..", or names an
+ * existing directory is a directory, where the files get DATA's base name
+ * (as cp puts a file into a directory).  *out is malloc'd.  0 or
  * an exit status (message printed).  The files are then checked and
  * written as a cli_outset. */
 int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, char **out);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -476,11 +477,12 @@ int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_
 {
     const char *b;
     char *prefix = NULL, *stem = NULL;
+    struct stat st;
     int dir;
     *out = NULL;
     b = prefix_arg ? strrchr(prefix_arg, '/') : NULL;
     b = b ? b + 1 : prefix_arg;
-    dir = prefix_arg && (!*b || !strcmp(b, ".") || !strcmp(b, ".."));
+    dir = prefix_arg && (!*b || !strcmp(b, ".") || !strcmp(b, "..") || (stat(prefix_arg, &st) == 0 && S_ISDIR(st.st_mode)));
     if ((!prefix_arg || dir) && !strcmp(data_path, "-"))
         return cli_usage_error(cmd, "reading standard input: give the outputs a name with -o PREFIX");
     if (!prefix_arg) {

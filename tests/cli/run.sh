@@ -1293,6 +1293,14 @@ run sweep -q --kmax 3 --plot none -o od/ "$BLOCKS"
 expect_file od/blocks.sweep.tsv
 end
 
+begin "cluster -o DIR, an existing directory, writes DIR/NAME.* inside it (as cp)"
+mkdir od
+run cluster -q -k 2 -o od "$BLOCKS"
+expect_rc 0
+expect_file od/blocks.labels.tsv od/blocks.json od/blocks.top.tsv od/blocks.soft.tsv
+expect_nofile od.labels.tsv od.json
+end
+
 bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 \
     "--exact-marginal applies to -a frobenius, not to -a nuclear" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
 bad "cluster: --lambda with --exact-marginal is a usage error" 2 \

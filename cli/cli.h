@@ -38,7 +38,8 @@ int cmd_predict(int argc, char **argv);
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, followed by "Try 'mmnc <cmd> --help'."; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Report a library error; returns CLI_EXIT_FAIL. */
+/* Report a library error, without the C API's names its hints give beside
+ * the command-line forms; returns CLI_EXIT_FAIL. */
 int cli_lib_fail(const char *cmd, const mmnc_err *err);
 
 /* Strict number parsing of option values: the whole string must parse and
@@ -238,7 +239,12 @@ char *cli_side_file(const char *data, const char *ext);
  * the square word x word matrix: embed takes it as the row names, cluster
  * as the row and column names, unless names are given. */
 char *cli_cooc_vocab(const char *data);
-/* Read and transform; prints what was dropped to stderr unless quiet.
+/* A failure of mmnc_data_load on path, reported for a shell user: text
+ * (words, not numbers) gets a pointer to mmnc docs and mmnc cooc, and the
+ * library's hints lose their C names.  Returns CLI_EXIT_FAIL. */
+int cli_load_fail(const char *cmd, const char *path, const cli_load *l, const mmnc_err *err);
+/* Read and transform (a directory is refused with a pointer to mmnc
+ * docs); prints what was dropped to stderr unless quiet.
  * Returns 0 or an exit status. */
 int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,
                   mmnc_int *rows_dropped, mmnc_int *cols_dropped);

@@ -1,6 +1,7 @@
 /*
  * util.c -- messages, strict option parsing, JSON strings, progress.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -45,9 +46,60 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+/* A library message as a shell user reads it: the C API's names in its
+ * hints ("MMNC_FMT_DENSE, mmnc --format dense", "extra_fields = 1, mmnc
+ * --extra-fields ignore", "(MMNC_MAX_EMPTY_ROWS)") left out, their
+ * command-line forms kept: the CLI shows no C names. */
+static void user_words(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    while (*in && o + 1 < n) {
+        const char *c = in;
+        if (!strncmp(c, "mmnc --", 7) && (o == 0 || !isalnum((unsigned char)out[o - 1]))) {
+            in += 5; /* "mmnc --format dense": the option as the user types it to this command */
+            continue;
+        }
+        if (!strncmp(c, " (MMNC_", 7)) { /* " (MMNC_X)", a limit's name */
+            c += 7;
+            while (isupper((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_') c++;
+            if (*c == ')') {
+                in = c + 1;
+                continue;
+            }
+            c = in;
+        }
+        if (!strncmp(c, "MMNC_", 5)) { /* MMNC_X[ or MMNC_Y...][, |; ] */
+            for (;;) {
+                c += 5;
+                while (isupper((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_') c++;
+                if (!strncmp(c, " or MMNC_", 9)) c += 4;
+                else break;
+            }
+            if ((c[0] == ',' || c[0] == ';') && c[1] == ' ') {
+                in = c + 2;
+                continue;
+            }
+        } else if (islower((unsigned char)*c) && (o == 0 || !isalnum((unsigned char)out[o - 1]))) {
+            while (islower((unsigned char)*c) || *c == '_') c++; /* a C field: "extra_fields = 1, " */
+            if (memchr(in, '_', (size_t)(c - in)) && !strncmp(c, " = ", 3)) {
+                c += 3;
+                while (*c && *c != ',' && *c != ';' && *c != ')' && *c != ' ') c++;
+                if ((c[0] == ',' || c[0] == ';') && c[1] == ' ') {
+                    in = c + 2;
+                    continue;
+                }
+            }
+        }
+        out[o++] = *in++;
+    }
+    out[o] = '\0';
+}
+
 int cli_lib_fail(const char *cmd, const mmnc_err *err)
 {
-    return cli_fail(cmd, "%s", err->msg[0] ? err->msg : mmnc_strerror(err->code));
+    char msg[sizeof err->msg];
+    user_words(err->msg[0] ? err->msg : mmnc_strerror(err->code), msg, sizeof msg);
+    return cli_fail(cmd, "%s", msg);
 }
 
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out)

@@ -980,6 +980,23 @@ bad "cluster --seed abc -> usage" 2 "--seed" cluster -q --seed abc -o out "$BLOC
 bad "cluster --algorithm bogus -> usage" 2 "--algorithm" cluster -q -a bogus -o out "$BLOCKS"
 bad "cluster --format bogus -> usage" 2 "--format" cluster -q --format bogus -o out "$BLOCKS"
 bad "cluster --map bogus -> usage" 2 "--map" cluster -q --map bogus -o out "$BLOCKS"
+bad "cluster DIR: a directory, with a pointer to mmnc docs" 1 \
+    "docs is a directory, not a data file: .*'mmnc docs .*docs -o PREFIX\.mtx'" cluster -q -o out "$FIX/docs"
+bad "cluster on prose: words, not numbers, with pointers to mmnc docs and mmnc cooc" 1 \
+    "words\.txt:1: words, not numbers: this is text.*'mmnc docs .*words\.txt -o PREFIX\.mtx'.*'mmnc cooc .*words\.txt" \
+    cluster -q -o out "$FIX/words.txt"
+begin "cluster: the hints name command-line options, never the C API's constants"
+printf '1 2 3 4\n2 1 3 4\n' >four.txt
+run cluster -q -o out four.txt
+expect_rc 1
+expect_err "a dense table: --format dense\)"
+expect_err "to ignore the others: --extra-fields ignore;"
+grep -Eq 'MMNC_|extra_fields|mmnc --' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+run cluster -q --header -o out "$BLOCKS"
+expect_rc 1
+expect_err "read it as Matrix Market \(--format mtx or auto, without --header\)"
+grep -q 'MMNC_' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+end
 bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,0.3,0.2 -o out "$BLOCKS"
 bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q -a nuclear --pz 0.5 -o out "$BLOCKS"
 bad "cluster --pz negative -> usage" 2 "--pz" cluster -q -a nuclear --pz -1,2 -o out "$BLOCKS"

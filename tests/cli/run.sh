@@ -980,6 +980,8 @@ bad "cluster --seed abc -> usage" 2 "--seed" cluster -q --seed abc -o out "$BLOC
 bad "cluster --algorithm bogus -> usage" 2 "--algorithm" cluster -q -a bogus -o out "$BLOCKS"
 bad "cluster --format bogus -> usage" 2 "--format" cluster -q --format bogus -o out "$BLOCKS"
 bad "cluster --map bogus -> usage" 2 "--map" cluster -q --map bogus -o out "$BLOCKS"
+bad "generate: no short -r (cluster's restarts) or -d (embed's dimensions): --ratio, --draws" 2 \
+    "unknown option '-r'" generate -q -r 4 -o g.mtx
 bad "cluster DIR: a directory, with a pointer to mmnc docs" 1 \
     "docs is a directory, not a data file: .*'mmnc docs .*docs -o PREFIX\.mtx'" cluster -q -o out "$FIX/docs"
 bad "cluster on prose: words, not numbers, with pointers to mmnc docs and mmnc cooc" 1 \
@@ -2051,7 +2053,7 @@ begin "SIGTERM at any moment leaves all of a run's outputs or none of them"
 # the run (odd attempts), or a random few ms after a first output is complete in the
 # staging directory, i.e. close to the renames (even ones).  Each time, the files are
 # the earlier run's (a) or the new run's (b), all of them.
-run generate -q --rows 20000 --cols 100 -k 50 -d 3 -o g.mtx
+run generate -q --rows 20000 --cols 100 -k 50 --draws 3 -o g.mtx
 mkdir A B T
 ARGS="cluster -q -t 1 -k 50 -a nuclear --init random -r 1 --max-iter 2 -o r --save-model r.mmnc ../g.mtx"
 (cd A && "$MMNC" $ARGS -s 1 >/dev/null 2>&1) || fail_because "reference run A failed"
@@ -2084,7 +2086,7 @@ end
 begin "two runs writing one prefix at once leave the outputs of one of them"
 # Run A (k = 50: much to write) and run B (k = 2, another seed) started a random
 # moment apart, six times: whichever renames last, the files are all A's or all B's.
-run generate -q --rows 20000 --cols 100 -k 50 -d 3 -o g.mtx
+run generate -q --rows 20000 --cols 100 -k 50 --draws 3 -o g.mtx
 mkdir A B T
 ARGS="cluster -q -t 1 -a nuclear --init random -r 1 --max-iter 2 -o r --save-model r.mmnc ../g.mtx"
 (cd A && "$MMNC" $ARGS -k 50 -s 1 >/dev/null 2>&1) || fail_because "reference run A failed"

@@ -33,8 +33,7 @@ bench-deps:
 demo: all
 	mkdir -p $(DEMO)
 	$(BUILD)/mmnc cooc data/great-expectations.txt.gz --window 5 --min-count 20 -o $(DEMO)/ge.mtx
-	$(BUILD)/mmnc cluster $(DEMO)/ge.mtx --names $(DEMO)/ge.vocab --row-names $(DEMO)/ge.vocab \
-	    -k 20 -o $(DEMO)/ge
+	$(BUILD)/mmnc cluster $(DEMO)/ge.mtx -k 20 -o $(DEMO)/ge
 
 check: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

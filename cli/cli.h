@@ -38,7 +38,8 @@ int cmd_predict(int argc, char **argv);
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, followed by "Try 'mmnc <cmd> --help'."; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Report a library error; returns CLI_EXIT_FAIL. */
+/* Report a library error, without the C API's names its hints give beside
+ * the command-line forms; returns CLI_EXIT_FAIL. */
 int cli_lib_fail(const char *cmd, const mmnc_err *err);
 
 /* Strict number parsing of option values: the whole string must parse and
@@ -49,7 +50,7 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double min, double max,
                      double *out);
 
-/* --algorithm (nuclear | frobenius | 2 | 1) and --init (random | kmeans++ |
+/* --algorithm (information | nuclear | frobenius | 3 | 2 | 1) and --init (random | kmeans++ |
  * spectral) values; print a usage error and return nonzero on a bad one. */
 int cli_parse_algorithm(const char *cmd, const char *s, int *alg);
 int cli_parse_init(const char *cmd, const char *s, int *init);
@@ -73,8 +74,9 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol);
 
 /* The output prefix of a command that writes PREFIX.<ext> files: -o's
  * value (prefix_arg), or DATA's base name without its extensions when
- * there is none; a value that ends in '/' (or is "." or "..") is a
- * directory, where the files get DATA's base name.  *out is malloc'd.  0 or
+ * there is none; a value that ends in '/', is "." or "..", or names an
+ * existing directory is a directory, where the files get DATA's base name
+ * (as cp puts a file into a directory).  *out is malloc'd.  0 or
  * an exit status (message printed).  The files are then checked and
  * written as a cli_outset. */
 int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_path, char **out);
@@ -244,7 +246,18 @@ void cli_load_help(FILE *fp);
  * exists (free with mmnc_free); else NULL.  cluster and predict take them
  * as the names of the rows and columns unless names are given. */
 char *cli_side_file(const char *data, const char *ext);
-/* Read and transform; prints what was dropped to stderr unless quiet.
+/* The vocabulary `mmnc cooc` wrote beside DATA: DATA with .mtx, .mtx.gz or
+ * .bin replaced by .vocab (cli_vocab_path), if that file exists (free with
+ * mmnc_free); else NULL.  Line i names word i, a row and a column alike of
+ * the square word x word matrix: embed takes it as the row names, cluster
+ * as the row and column names, unless names are given. */
+char *cli_cooc_vocab(const char *data);
+/* A failure of mmnc_data_load on path, reported for a shell user: text
+ * (words, not numbers) gets a pointer to mmnc docs and mmnc cooc, and the
+ * library's hints lose their C names.  Returns CLI_EXIT_FAIL. */
+int cli_load_fail(const char *cmd, const char *path, const cli_load *l, const mmnc_err *err);
+/* Read and transform (a directory is refused with a pointer to mmnc
+ * docs); prints what was dropped to stderr unless quiet.
  * Returns 0 or an exit status. */
 int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,
                   mmnc_int *rows_dropped, mmnc_int *cols_dropped);

@@ -11,6 +11,73 @@
 
 static const char *CMD = "cluster";
 
+/* The algorithms of the table below, one bit each. */
+#define ALG_INF (1u << MMNC_ALG_INFORMATION)
+#define ALG_NUC (1u << MMNC_ALG_NUCLEAR)
+#define ALG_FRO (1u << MMNC_ALG_FROBENIUS)
+#define ALG_ALL (ALG_INF | ALG_NUC | ALG_FRO)
+
+/* The options that apply to some runs only: the algorithms (algs) and a
+ * further condition (when: what the help says; check_applies tests it).
+ * Every other option applies to every run.  The one truth behind
+ * check_applies and the help's table, which tests/cli/options_table.sh
+ * reads: an option given that would not change the run is a usage error,
+ * whatever its value, so that a typo in a command line never goes silent. */
+static const struct applies {
+    const char *name;
+    unsigned algs;
+    const char *when;
+} APPLIES[] = {
+    {"refine", ALG_NUC, "without --pz"},
+    {"size-prior", ALG_INF | ALG_NUC, "nuclear: with --refine each or chosen"},
+    {"move-tol", ALG_INF, NULL},
+    {"merge-split", ALG_INF, NULL},
+    {"agreement", ALG_INF, NULL},
+    {"pz", ALG_NUC | ALG_FRO, NULL},
+    {"tol", ALG_FRO, NULL},
+    {"exact-marginal", ALG_FRO, NULL},
+    {"lambda", ALG_FRO, "without --exact-marginal"},
+    {"step", ALG_FRO, "without --exact-marginal"},
+    {"select-tol", ALG_ALL, "with --select predictive"},
+};
+enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
+
+static int applies_index(const char *name)
+{
+    for (int i = 0; i < NAPPLIES; i++)
+        if (!strcmp(APPLIES[i].name, name)) return i;
+    return -1;
+}
+
+/* "-a information (the default) or -a nuclear": the algorithms of a mask. */
+static void alg_list(unsigned algs, char *buf, size_t n)
+{
+    static const int order[] = {MMNC_ALG_INFORMATION, MMNC_ALG_NUCLEAR, MMNC_ALG_FROBENIUS};
+    size_t len = 0;
+    int first = 1;
+    buf[0] = '\0';
+    for (int i = 0; i < 3 && len < n; i++) {
+        if (!(algs & (1u << order[i]))) continue;
+        len += (size_t)snprintf(buf + len, n - len, "%s-a %s%s", first ? "" : " or ", cli_algorithm_name(order[i]),
+                                order[i] == MMNC_DEFAULT_ALGORITHM ? " (the default)" : "");
+        first = 0;
+    }
+}
+
+static void applies_help(void)
+{
+    char algs[96];
+    printf("Which runs an option applies to (an option given that would not change the run is a usage\n"
+           "error, whatever its value, the default's included; the options not listed apply to all):\n");
+    for (int i = 0; i < NAPPLIES; i++) {
+        const struct applies *a = &APPLIES[i];
+        alg_list(a->algs, algs, sizeof algs);
+        printf("  --%-18s %s%s%s%s\n", a->name, a->algs == ALG_ALL ? "every algorithm" : algs,
+               a->when ? " (" : "", a->when ? a->when : "", a->when ? ")" : "");
+    }
+    printf("\n");
+}
+
 static void help(void)
 {
     printf("Usage: mmnc cluster [options] DATA\n\n"
@@ -75,16 +142,20 @@ static void help(void)
            "Output options:\n"
            "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json, PREFIX.top.tsv\n"
            "                        (default: DATA's file name without extensions, in the current directory;\n"
-           "                        PREFIX ending in '/' is a directory for that name)\n"
+           "                        PREFIX ending in '/', or an existing directory, is a directory for that\n"
+           "                        name: -o DIR writes DIR/NAME.labels.tsv, ...)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
            "      --save-model FILE save the learned model to FILE, for 'mmnc predict' on new rows (columns\n"
            "                        are known by their ids, or by their --names) (default none)\n"
            "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
-           "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it)\n"
+           "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it; else\n"
+           "                        DATA.vocab beside a .mtx or .bin DATA, as mmnc cooc writes it, for\n"
+           "                        its square matrix: the rows' names too)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
            "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
-           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA)\n"
+           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA; else\n"
+           "                        DATA.vocab, as for --names)\n"
            "      --top N           characteristic columns listed per cluster, at most: only those with a\n"
            "                        positive score P(x|z) log(P(x|z)/P(x)) (default " CLI_STR(MMNC_DEFAULT_TOP) ")\n"
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
@@ -93,28 +164,44 @@ static void help(void)
            "  -h, --help            this help\n\n",
            cli_algorithm_name(MMNC_DEFAULT_ALGORITHM), cli_init_name(MMNC_DEFAULT_INIT),
            cli_select_name(MMNC_DEFAULT_SELECT), cli_refine_name(MMNC_DEFAULT_REFINE));
+    applies_help();
     cli_load_help(stdout);
 }
 
-/* Options given that would not change the run: a usage error naming
- * them, never silence.  names_keyed: given without a names file. */
-static int check_applies(int algorithm, int exact, int given_tol, int given_lambda, int given_step,
-                         int names_keyed, const char *truth_var)
+/* What check_applies needs to know of a run besides its algorithm. */
+typedef struct given {
+    char opt[NAPPLIES];  /* APPLIES[i] was given */
+    int pz, exact, select, refine;
+    int names_keyed;     /* --names-keyed without a names file */
+    const char *truth_var; /* --truth-var without --truth */
+} given;
+
+/* Options given that would not change the run: a usage error naming the
+ * option and the runs it belongs to, never silence. */
+static int check_applies(int algorithm, const given *g)
 {
-    char list[80] = "";
-    if (algorithm != MMNC_ALG_FROBENIUS) {
-        snprintf(list, sizeof list, "%s%s%s%s", given_tol ? " --tol" : "", given_lambda ? " --lambda" : "",
-                 given_step ? " --step" : "", exact ? " --exact-marginal" : "");
-        if (*list)
-            return cli_usage_error(CMD, "option(s)%s apply to --algorithm frobenius only (Algorithm 1), not to nuclear",
-                                   list);
-    } else if (exact && (given_lambda || given_step)) {
-        return cli_usage_error(CMD, "--exact-marginal holds P_Z exactly: %s%s%s do%s not apply",
-                               given_lambda ? "--lambda" : "", given_lambda && given_step ? " and " : "",
-                               given_step ? "--step" : "", given_lambda && given_step ? "" : "es");
+    char algs[96];
+    for (int i = 0; i < NAPPLIES; i++) {
+        const struct applies *a = &APPLIES[i];
+        if (!g->opt[i]) continue;
+        alg_list(a->algs, algs, sizeof algs);
+        if (!(a->algs & (1u << algorithm)))
+            return cli_usage_error(CMD, "--%s applies to %s, not to -a %s%s", a->name, algs,
+                                   cli_algorithm_name(algorithm),
+                                   algorithm == MMNC_DEFAULT_ALGORITHM ? " (the default)" : "");
+        if (!strcmp(a->name, "refine") && g->pz)
+            return cli_usage_error(CMD, "--refine applies to -a nuclear without --pz: a prescribed P_Z is not refined");
+        if (!strcmp(a->name, "size-prior") && algorithm == MMNC_ALG_NUCLEAR && g->refine == MMNC_REFINE_NONE)
+            return cli_usage_error(CMD, "--size-prior applies to -a nuclear only with --refine each or chosen "
+                                        "(the information moves after Algorithm 2)");
+        if ((!strcmp(a->name, "lambda") || !strcmp(a->name, "step")) && g->exact)
+            return cli_usage_error(CMD, "--%s applies to -a frobenius without --exact-marginal, which holds P_Z "
+                                        "exactly", a->name);
+        if (!strcmp(a->name, "select-tol") && g->select != MMNC_SELECT_PREDICTIVE)
+            return cli_usage_error(CMD, "--select-tol applies with --select predictive only");
     }
-    if (names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
-    if (truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
+    if (g->names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
+    if (g->truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
     return CLI_EXIT_OK;
 }
 
@@ -654,10 +741,10 @@ int cmd_cluster(int argc, char **argv)
     mmnc_params prm;
     cli_load load;
     const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
-    char *side_rows = NULL, *side_cols = NULL;
+    char *side_rows = NULL, *side_cols = NULL, *vocab = NULL; /* side_rows, side_cols: may be vocab */
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
-    int given_tol = 0, given_lambda = 0, given_step = 0;
+    given g;
     long long v, ntop = MMNC_DEFAULT_TOP;
     double *pz = NULL, dv;
     mmnc_data *d = NULL;
@@ -681,9 +768,12 @@ int cmd_cluster(int argc, char **argv)
 
     mmnc_params_default(&prm);
     cli_load_default(&load);
+    memset(&g, 0, sizeof g);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":k:a:s:r:t:o:qh", opts, &longidx)) != -1) {
+    while ((longidx = -1, c = getopt_long(argc, argv, ":k:a:s:r:t:o:qh", opts, &longidx)) != -1) {
+        int ai = longidx >= 0 && c != ':' && c != '?' ? applies_index(opts[longidx].name) : -1;
+        if (ai >= 0) g.opt[ai] = 1;
         switch (c) {
         case 'k': if (cli_parse_int(CMD, "--clusters", optarg, 1, 1000000, &v)) return CLI_EXIT_USAGE; prm.k = v; break;
         case 'a': if (cli_parse_algorithm(CMD, optarg, &prm.algorithm)) return CLI_EXIT_USAGE; alg_set = 1; break;
@@ -695,10 +785,10 @@ int cmd_cluster(int argc, char **argv)
         case 'h': if (cli_rank() == 0) help(); return CLI_EXIT_OK;
         case O_INIT: if (cli_parse_init(CMD, optarg, &prm.init)) return CLI_EXIT_USAGE; break;
         case O_MAXIT: if (cli_parse_int(CMD, "--max-iter", optarg, 0, 100000000, &v)) return CLI_EXIT_USAGE; prm.max_iter = (int)v; break;
-        case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; prm.tol = dv; given_tol = 1; break;
+        case O_TOL: if (cli_parse_double(CMD, "--tol", optarg, 1e-300, 1.0, &dv)) return CLI_EXIT_USAGE; prm.tol = dv; break;
         case O_PZ: pz_arg = optarg; break;
-        case O_LAMBDA: if (cli_parse_double(CMD, "--lambda", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.lambda = dv; given_lambda = 1; break;
-        case O_STEP: if (cli_parse_double(CMD, "--step", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.step = dv; given_step = 1; break;
+        case O_LAMBDA: if (cli_parse_double(CMD, "--lambda", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.lambda = dv; break;
+        case O_STEP: if (cli_parse_double(CMD, "--step", optarg, 1e-12, 1e12, &dv)) return CLI_EXIT_USAGE; prm.step = dv; break;
         case O_NOSOFT: write_soft = 0; break;
         case O_NAMES: names_path = optarg; break;
         case O_NAMESK: names_keyed = 1; break;
@@ -746,18 +836,28 @@ int cmd_cluster(int argc, char **argv)
     if (optind != argc - 1) return cli_usage_error(CMD, optind >= argc ? "missing DATA file" : "expected one DATA file");
     data_path = argv[optind];
     if (paper && !alg_set) prm.algorithm = MMNC_ALG_NUCLEAR; /* the paper's Algorithm 2 unless -a says */
-    if ((rc = check_applies(prm.algorithm, prm.exact_marginal, given_tol, given_lambda, given_step,
-                            names_keyed && !names_path && !rnames_path, truth_path ? NULL : truth_var)) != CLI_EXIT_OK)
-        return rc;
+    g.pz = pz_arg != NULL;
+    g.exact = prm.exact_marginal;
+    g.select = prm.select;
+    g.refine = prm.refine;
+    g.names_keyed = names_keyed && !names_path && !rnames_path;
+    g.truth_var = truth_path ? NULL : truth_var;
+    if ((rc = check_applies(prm.algorithm, &g)) != CLI_EXIT_OK) return rc;
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, &prefix)) != CLI_EXIT_OK) return rc;
     /* DATA.rows and DATA.cols name the rows and columns unless names are given (swapped by --transpose) */
     if (!names_keyed) {
         int tr = load.lo.transpose;
         if (!rnames_path && (side_rows = cli_side_file(data_path, tr ? ".cols" : ".rows"))) rnames_path = side_rows;
         if (!names_path && (side_cols = cli_side_file(data_path, tr ? ".rows" : ".cols"))) names_path = side_cols;
+        /* else the vocabulary of `mmnc cooc`, which names the rows and the columns of its square matrix */
+        if (!side_rows && !side_cols && (!rnames_path || !names_path) && (vocab = cli_cooc_vocab(data_path))) {
+            if (!rnames_path) rnames_path = side_rows = vocab;
+            if (!names_path) names_path = side_cols = vocab;
+        }
         if ((side_rows || side_cols) && !quiet && cli_rank() == 0)
             fprintf(stderr, "mmnc %s: names from %s%s%s (give --row-names or --names to override)\n", CMD,
-                    side_rows ? side_rows : "", side_rows && side_cols ? " and " : "", side_cols ? side_cols : "");
+                    side_rows ? side_rows : "", side_rows && side_cols && side_rows != side_cols ? " and " : "",
+                    side_cols && side_cols != side_rows ? side_cols : "");
     }
 
     /* the outputs: none an input or another output, all of them or none */
@@ -795,6 +895,11 @@ int cmd_cluster(int argc, char **argv)
     if (pz_arg) {
         if ((rc = parse_pz(pz_arg, prm.k, &pz)) != 0) goto done;
         prm.pz = pz;
+    }
+    if (vocab && d->orig_rows != d->orig_cols) { /* not cooc's word x word matrix: the names are not its own */
+        if (!quiet) fprintf(stderr, "mmnc %s: %s not used: the matrix is not square\n", CMD, vocab);
+        if (names_path == vocab) names_path = NULL;
+        if (rnames_path == vocab) rnames_path = NULL;
     }
     if (names_path && mmnc_names_read(names_path, names_keyed, &nnames, &names, &err) != MMNC_OK) {
         rc = cli_lib_fail(CMD, &err);
@@ -865,7 +970,8 @@ done:
     free(path_soft);
     free(path_json);
     free(path_top);
-    mmnc_free(side_rows);
-    mmnc_free(side_cols);
+    if (side_rows != vocab) mmnc_free(side_rows);
+    if (side_cols != vocab) mmnc_free(side_cols);
+    mmnc_free(vocab);
     return rc;
 }

@@ -48,22 +48,6 @@ static void help(void)
     cli_load_help(stdout);
 }
 
-/* DATA's cooc vocabulary: DATA with .mtx, .mtx.gz or .bin replaced by
- * .vocab, if that file exists (free with mmnc_free). */
-static char *cooc_vocab(const char *data)
-{
-    char *p = NULL;
-    FILE *fp;
-    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz") && !cli_ends_with(data, ".bin")) return NULL;
-    if (!(p = cli_vocab_path(data))) return NULL;
-    if (!(fp = fopen(p, "rb"))) {
-        mmnc_free(p);
-        return NULL;
-    }
-    fclose(fp);
-    return p;
-}
-
 /* The progress line: the iteration and how far the singular values still move. */
 typedef struct embed_progress {
     cli_progress pr;
@@ -143,7 +127,7 @@ int cmd_embed(int argc, char **argv)
     if (!out) return cli_usage_error(CMD, "no output file: give -o VECTORS");
     data_path = argv[optind];
     if (binary < 0) binary = cli_ends_with(out, ".bin");
-    if (!rnames_path && !load.lo.transpose) rnames_path = vocab_guess = cooc_vocab(data_path);
+    if (!rnames_path && !load.lo.transpose) rnames_path = vocab_guess = cli_cooc_vocab(data_path);
     /* the vectors and the singular values: neither an input, both or neither */
     if (!(outs = cli_outset_new(CMD))) { rc = cli_fail(CMD, "out of memory"); goto done; }
     cli_outset_input(outs, data_path, "DATA");

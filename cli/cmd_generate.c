@@ -41,8 +41,8 @@ static void help(void)
            "      --rows N          rows (default " CLI_STR(ROWS) ")\n"
            "      --cols N          columns (default " CLI_STR(COLS) ")\n"
            "  -k, --groups N        planted groups of rows and columns (default " CLI_STR(GROUPS) ")\n"
-           "  -d, --draws X         mean draws per row, Poisson (default " CLI_STR(DRAWS) ")\n"
-           "  -r, --ratio X         in-group / out-group odds for one column (default " CLI_STR(RATIO) ")\n"
+           "      --draws X         mean draws per row, Poisson (default " CLI_STR(DRAWS) ")\n"
+           "      --ratio X         in-group / out-group odds for one column (default " CLI_STR(RATIO) ")\n"
            "      --skew X          column popularity exponent within a group (default " CLI_STR(SKEW) ")\n"
            "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
            "  -q, --quiet           no summary on stderr\n"
@@ -102,7 +102,7 @@ int cmd_generate(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:k:d:r:s:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:k:s:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': outpath = optarg; break;
         case 'R': if (cli_parse_int(CMD, "--rows", optarg, 1, 1000000000000LL, &rows)) return CLI_EXIT_USAGE; break;

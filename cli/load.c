@@ -2,8 +2,10 @@
  * load.c -- the data-reading options shared by the commands that read a data file, and the
  * getopt cases every command shares.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -136,13 +138,85 @@ void cli_load_help(FILE *fp)
           fp);
 }
 
+/* 1 if [b, e) reads whole as a number. */
+static int is_number(const char *b, const char *e)
+{
+    char buf[64], *end;
+    if (e - b <= 0 || e - b >= (long)sizeof buf) return 0;
+    memcpy(buf, b, (size_t)(e - b));
+    buf[e - b] = '\0';
+    strtod(buf, &end);
+    return *end == '\0';
+}
+
+/* The first data line of a plain file (blank lines and % or # comments
+ * skipped) is prose: three words or
+ * more, none of them a number, and mostly letters; no NUL byte in the
+ * first 4 KB looked at.  Its line number in *line.  A triplet line always holds a number (its value), so a file
+ * that fails to parse and starts so is text for mmnc docs or mmnc cooc. */
+static int starts_with_prose(const char *path, long *line)
+{
+    char buf[4096], *next = buf, *nl;
+    FILE *fp;
+    int prose = 0;
+    long n = 0;
+    size_t len;
+    if (!strcmp(path, "-") || !(fp = fopen(path, "rb"))) return 0;
+    len = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len)) return 0; /* binary */
+    while (n < 16 && *next) {
+        const char *c = next;
+        int words = 0, numbers = 0;
+        long letters = 0, chars = 0;
+        next = (nl = strchr(next, '\n')) ? nl + 1 : next + strlen(next);
+        n++;
+        while (*c == ' ' || *c == '\t') c++;
+        if (*c == '\n' || *c == '\r' || *c == '\0' || *c == '%' || *c == '#') continue;
+        while (*c && *c != '\n') {
+            const char *b = c;
+            while (*c && !isspace((unsigned char)*c)) {
+                letters += isalpha((unsigned char)*c) != 0;
+                chars++;
+                c++;
+            }
+            if (c > b) words++, numbers += is_number(b, c);
+            while (*c == ' ' || *c == '\t' || *c == '\r') c++;
+        }
+        prose = words >= 3 && numbers == 0 && 2 * letters > chars;
+        *line = n;
+        break;
+    }
+    return prose;
+}
+
+int cli_load_fail(const char *cmd, const char *path, const cli_load *l, const mmnc_err *err)
+{
+    char at[64];
+    long line = 0;
+    /* the error must be the prose line's own: a dense table's header is words too */
+    if (err->code == MMNC_EFORMAT && (l->lo.read.format == MMNC_FMT_AUTO || l->lo.read.format == MMNC_FMT_TRIPLET) &&
+        starts_with_prose(path, &line) && (snprintf(at, sizeof at, ":%ld: ", line), strstr(err->msg, at)))
+        return cli_fail(cmd, "%s:%ld: words, not numbers: this is text, not a data matrix.  Make one of it with "
+                             "'mmnc docs %s -o PREFIX.mtx' (one document a file, or a line with --lines: see "
+                             "mmnc docs --help), or of its word co-occurrences with 'mmnc cooc %s -o PREFIX.mtx'; "
+                             "then cluster PREFIX.mtx",
+                        path, line, path, path);
+    return cli_lib_fail(cmd, err);
+}
+
 int cli_load_data(const char *cmd, const char *path, const cli_load *l, int quiet, mmnc_data **out,
                   mmnc_int *rows_dropped, mmnc_int *cols_dropped)
 {
     mmnc_err err = {0, ""};
+    struct stat st;
     *rows_dropped = *cols_dropped = 0;
+    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_fail(cmd, "%s is a directory, not a data file: to make a matrix of the documents in it, run "
+                             "'mmnc docs %s -o PREFIX.mtx', then cluster PREFIX.mtx", path, path);
     if (mmnc_data_load(path, &l->lo, cli_dist(), out, rows_dropped, cols_dropped, &err) != MMNC_OK)
-        return cli_lib_fail(cmd, &err);
+        return cli_load_fail(cmd, path, l, &err);
     if (!quiet && cli_rank() == 0 && (*rows_dropped || *cols_dropped))
         fprintf(stderr, "mmnc %s: dropped %lld rows and %lld columns with zero mass\n", cmd,
                 (long long)*rows_dropped, (long long)*cols_dropped);
@@ -208,6 +282,20 @@ char *cli_side_file(const char *data, const char *ext)
     FILE *fp;
     if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz")) return NULL;
     if (mmnc_mtx_side_path(data, ext, &p, NULL) != MMNC_OK) return NULL;
+    if (!(fp = fopen(p, "rb"))) {
+        mmnc_free(p);
+        return NULL;
+    }
+    fclose(fp);
+    return p;
+}
+
+char *cli_cooc_vocab(const char *data)
+{
+    char *p = NULL;
+    FILE *fp;
+    if (!cli_ends_with(data, ".mtx") && !cli_ends_with(data, ".mtx.gz") && !cli_ends_with(data, ".bin")) return NULL;
+    if (!(p = cli_vocab_path(data))) return NULL;
     if (!(fp = fopen(p, "rb"))) {
         mmnc_free(p);
         return NULL;

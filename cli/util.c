@@ -1,6 +1,7 @@
 /*
  * util.c -- messages, strict option parsing, JSON strings, progress.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,9 +47,60 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+/* A library message as a shell user reads it: the C API's names in its
+ * hints ("MMNC_FMT_DENSE, mmnc --format dense", "extra_fields = 1, mmnc
+ * --extra-fields ignore", "(MMNC_MAX_EMPTY_ROWS)") left out, their
+ * command-line forms kept: the CLI shows no C names. */
+static void user_words(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    while (*in && o + 1 < n) {
+        const char *c = in;
+        if (!strncmp(c, "mmnc --", 7) && (o == 0 || !isalnum((unsigned char)out[o - 1]))) {
+            in += 5; /* "mmnc --format dense": the option as the user types it to this command */
+            continue;
+        }
+        if (!strncmp(c, " (MMNC_", 7)) { /* " (MMNC_X)", a limit's name */
+            c += 7;
+            while (isupper((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_') c++;
+            if (*c == ')') {
+                in = c + 1;
+                continue;
+            }
+            c = in;
+        }
+        if (!strncmp(c, "MMNC_", 5)) { /* MMNC_X[ or MMNC_Y...][, |; ] */
+            for (;;) {
+                c += 5;
+                while (isupper((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_') c++;
+                if (!strncmp(c, " or MMNC_", 9)) c += 4;
+                else break;
+            }
+            if ((c[0] == ',' || c[0] == ';') && c[1] == ' ') {
+                in = c + 2;
+                continue;
+            }
+        } else if (islower((unsigned char)*c) && (o == 0 || !isalnum((unsigned char)out[o - 1]))) {
+            while (islower((unsigned char)*c) || *c == '_') c++; /* a C field: "extra_fields = 1, " */
+            if (memchr(in, '_', (size_t)(c - in)) && !strncmp(c, " = ", 3)) {
+                c += 3;
+                while (*c && *c != ',' && *c != ';' && *c != ')' && *c != ' ') c++;
+                if ((c[0] == ',' || c[0] == ';') && c[1] == ' ') {
+                    in = c + 2;
+                    continue;
+                }
+            }
+        }
+        out[o++] = *in++;
+    }
+    out[o] = '\0';
+}
+
 int cli_lib_fail(const char *cmd, const mmnc_err *err)
 {
-    return cli_fail(cmd, "%s", err->msg[0] ? err->msg : mmnc_strerror(err->code));
+    char msg[sizeof err->msg];
+    user_words(err->msg[0] ? err->msg : mmnc_strerror(err->code), msg, sizeof msg);
+    return cli_fail(cmd, "%s", msg);
 }
 
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min, long long max, long long *out)
@@ -269,7 +322,7 @@ int cli_parse_algorithm(const char *cmd, const char *s, int *alg)
     else if (!strcmp(s, "frobenius") || !strcmp(s, "1")) *alg = MMNC_ALG_FROBENIUS;
     else if (!strcmp(s, "information") || !strcmp(s, "3")) *alg = MMNC_ALG_INFORMATION;
     else {
-        cli_usage_error(cmd, "--algorithm: expected nuclear or frobenius, got '%s'", s);
+        cli_usage_error(cmd, "--algorithm: expected information, nuclear or frobenius (or 3, 2, 1), got '%s'", s);
         return 1;
     }
     return 0;
@@ -553,11 +606,12 @@ int cli_output_prefix(const char *cmd, const char *prefix_arg, const char *data_
 {
     const char *b;
     char *prefix = NULL, *stem = NULL;
+    struct stat st;
     int dir;
     *out = NULL;
     b = prefix_arg ? strrchr(prefix_arg, '/') : NULL;
     b = b ? b + 1 : prefix_arg;
-    dir = prefix_arg && (!*b || !strcmp(b, ".") || !strcmp(b, ".."));
+    dir = prefix_arg && (!*b || !strcmp(b, ".") || !strcmp(b, "..") || (stat(prefix_arg, &st) == 0 && S_ISDIR(st.st_mode)));
     if ((!prefix_arg || dir) && !strcmp(data_path, "-"))
         return cli_usage_error(cmd, "reading standard input: give the outputs a name with -o PREFIX");
     if (!prefix_arg) {

@@ -294,8 +294,8 @@ expect_grep '"algorithm": "frobenius"' f.json
 expect_soft_rows_sum1 f.soft.tsv
 end
 
-begin "cluster --pz 0.5,0.5"
-run cluster -q --pz 0.5,0.5 -o p "$BLOCKS"
+begin "cluster -a nuclear --pz 0.5,0.5"
+run cluster -q -a nuclear --pz 0.5,0.5 -o p "$BLOCKS"
 expect_rc 0
 expect_partition p.labels.tsv "$GROUPS_BLOCKS"
 expect_json p.json target_pz pz
@@ -681,6 +681,18 @@ expect_same w.vocab "$FIX/words.expected.vocab"
 expect_nofile .mmnc-*
 end
 
+begin "cooc then cluster: the cooc vocabulary names the rows and the columns"
+"$MMNC" cooc -q --min-count 1 -w 2 "$FIX/words.txt" -o w.mtx || fail_because "cooc failed"
+run cluster -k 2 -r 2 -o w w.mtx
+expect_rc 0
+expect_err "names from w\.vocab"
+cut -f1 w.labels.tsv | sed 1d | sort >rows.got
+sort w.vocab >rows.want
+expect_same rows.got rows.want
+cut -f4 w.top.tsv | sed 1d | sort -u >cols.got
+[ -s cols.got ] && comm -23 cols.got rows.want | grep -q . && fail_because "top.tsv names a column not in w.vocab"
+end
+
 begin "cooc: vocabulary by frequency, windows stop at blank lines"
 run cooc --min-count 1 -w 1 --weighting flat "$FIX/para.txt" -o p.mtx
 expect_rc 0
@@ -992,10 +1004,29 @@ bad "cluster --seed abc -> usage" 2 "--seed" cluster -q --seed abc -o out "$BLOC
 bad "cluster --algorithm bogus -> usage" 2 "--algorithm" cluster -q -a bogus -o out "$BLOCKS"
 bad "cluster --format bogus -> usage" 2 "--format" cluster -q --format bogus -o out "$BLOCKS"
 bad "cluster --map bogus -> usage" 2 "--map" cluster -q --map bogus -o out "$BLOCKS"
-bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q --pz 0.5,0.3,0.2 -o out "$BLOCKS"
-bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q --pz 0.5 -o out "$BLOCKS"
-bad "cluster --pz negative -> usage" 2 "--pz" cluster -q --pz -1,2 -o out "$BLOCKS"
-bad "cluster --pz not a number -> usage" 2 "--pz" cluster -q --pz 0.5,abc -o out "$BLOCKS"
+bad "generate: no short -r (cluster's restarts) or -d (embed's dimensions): --ratio, --draws" 2 \
+    "unknown option '-r'" generate -q -r 4 -o g.mtx
+bad "cluster DIR: a directory, with a pointer to mmnc docs" 1 \
+    "docs is a directory, not a data file: .*'mmnc docs .*docs -o PREFIX\.mtx'" cluster -q -o out "$FIX/docs"
+bad "cluster on prose: words, not numbers, with pointers to mmnc docs and mmnc cooc" 1 \
+    "words\.txt:1: words, not numbers: this is text.*'mmnc docs .*words\.txt -o PREFIX\.mtx'.*'mmnc cooc .*words\.txt" \
+    cluster -q -o out "$FIX/words.txt"
+begin "cluster: the hints name command-line options, never the C API's constants"
+printf '1 2 3 4\n2 1 3 4\n' >four.txt
+run cluster -q -o out four.txt
+expect_rc 1
+expect_err "a dense table: --format dense\)"
+expect_err "to ignore the others: --extra-fields ignore;"
+grep -Eq 'MMNC_|extra_fields|mmnc --' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+run cluster -q --header -o out "$BLOCKS"
+expect_rc 1
+expect_err "read it as Matrix Market \(--format mtx or auto, without --header\)"
+grep -q 'MMNC_' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+end
+bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,0.3,0.2 -o out "$BLOCKS"
+bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q -a nuclear --pz 0.5 -o out "$BLOCKS"
+bad "cluster --pz negative -> usage" 2 "--pz" cluster -q -a nuclear --pz -1,2 -o out "$BLOCKS"
+bad "cluster --pz not a number -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,abc -o out "$BLOCKS"
 bad "cluster no DATA -> usage" 2 "missing DATA file" cluster -q -o out
 bad "cluster two DATA files -> usage" 2 "expected one DATA file" cluster -q -o out "$BLOCKS" "$BLOCKS"
 bad "cluster missing input file" 1 "nosuch\.mtx: cannot open" cluster -q nosuch.mtx
@@ -1305,10 +1336,24 @@ run sweep -q --kmax 3 --plot none -o od/ "$BLOCKS"
 expect_file od/blocks.sweep.tsv
 end
 
+begin "cluster -o DIR, an existing directory, writes DIR/NAME.* inside it (as cp)"
+mkdir od
+run cluster -q -k 2 -o od "$BLOCKS"
+expect_rc 0
+expect_file od/blocks.labels.tsv od/blocks.json od/blocks.top.tsv od/blocks.soft.tsv
+expect_nofile od.labels.tsv od.json
+end
+
 bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 \
-    "option\(s\) --lambda --exact-marginal apply to --algorithm frobenius only" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
+    "--exact-marginal applies to -a frobenius, not to -a nuclear" cluster -a nuclear --exact-marginal --lambda 5 -o x "$BLOCKS"
 bad "cluster: --lambda with --exact-marginal is a usage error" 2 \
-    "--exact-marginal holds P_Z exactly: --lambda does not apply" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
+    "--lambda applies to -a frobenius without --exact-marginal" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
+bad "cluster: an unknown -a value lists every algorithm" 2 \
+    "--algorithm: expected information, nuclear or frobenius" cluster -a kmeans -o x "$BLOCKS"
+bad "cluster: --pz with the default (information) is a usage error" 2 \
+    "--pz applies to -a nuclear or -a frobenius, not to -a information \(the default\)" cluster --pz 0.2,0.8 -o x "$BLOCKS"
+bad "cluster: --size-prior with -a nuclear needs --refine" 2 \
+    "--size-prior applies to -a nuclear only with --refine each or chosen" cluster -a nuclear --size-prior 3 -o x "$BLOCKS"
 bad "cluster: --truth-var without --truth is a usage error" 2 "--truth-var applies to --truth" cluster --truth-var gnd -o x "$BLOCKS"
 begin "cluster: a --names file with fewer lines than columns is refused; more lines warn"
 head -n 4 "$FIX/cols.names" >short.names
@@ -2032,7 +2077,7 @@ begin "SIGTERM at any moment leaves all of a run's outputs or none of them"
 # the run (odd attempts), or a random few ms after a first output is complete in the
 # staging directory, i.e. close to the renames (even ones).  Each time, the files are
 # the earlier run's (a) or the new run's (b), all of them.
-run generate -q --rows 20000 --cols 100 -k 50 -d 3 -o g.mtx
+run generate -q --rows 20000 --cols 100 -k 50 --draws 3 -o g.mtx
 mkdir A B T
 ARGS="cluster -q -t 1 -k 50 -a nuclear --init random -r 1 --max-iter 2 -o r --save-model r.mmnc ../g.mtx"
 (cd A && "$MMNC" $ARGS -s 1 >/dev/null 2>&1) || fail_because "reference run A failed"
@@ -2065,7 +2110,7 @@ end
 begin "two runs writing one prefix at once leave the outputs of one of them"
 # Run A (k = 50: much to write) and run B (k = 2, another seed) started a random
 # moment apart, six times: whichever renames last, the files are all A's or all B's.
-run generate -q --rows 20000 --cols 100 -k 50 -d 3 -o g.mtx
+run generate -q --rows 20000 --cols 100 -k 50 --draws 3 -o g.mtx
 mkdir A B T
 ARGS="cluster -q -t 1 -a nuclear --init random -r 1 --max-iter 2 -o r --save-model r.mmnc ../g.mtx"
 (cd A && "$MMNC" $ARGS -k 50 -s 1 >/dev/null 2>&1) || fail_because "reference run A failed"

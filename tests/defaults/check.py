@@ -135,8 +135,10 @@ def number(text):
 def help_entries(text):
     """[(option, its description joined on one line)] of a help text."""
     entries = []
+    table = False  # mmnc cluster's table of the runs each option applies to: no descriptions
     for line in text.splitlines():
-        m = re.match(r"^ {2,6}(?:-\w, )?(--[a-z][a-z0-9-]*)", line)
+        table = line.startswith("Which runs an option applies to") or (table and line != "")
+        m = None if table else re.match(r"^ {2,6}(?:-\w, )?(--[a-z][a-z0-9-]*)", line)
         if m:
             entries.append([m.group(1), line[m.end():].strip()])
         elif entries and re.match(r"^ {7,}\S", line):

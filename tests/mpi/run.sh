@@ -134,10 +134,10 @@ check_as information_each h.mtx -k 6 -r 2 -a nuclear --refine each --size-prior 
 check nuclear_mtx g.mtx -k 5 -r 3 --map log1p
 check kmeanspp g.bin -k 5 -r 3 --init kmeans++
 check spectral g.bin -k 5 -r 3 --init spectral # the truncated SVD and k-means, distributed
-check frobenius g.bin -k 5 -r 2 -a frobenius
-if "$MMNC" cluster -q -o probe g.bin -k 2 -r 1 --pz uniform >/dev/null 2>&1; then # GLPK in this build
-    check prescribed g.bin -k 5 -r 2 --pz uniform
-    check exact g.mtx -k 4 -r 2 -a frobenius --exact-marginal
+check_as frobenius g.bin -k 5 -r 2 -a frobenius
+if "$MMNC" cluster -q -o probe g.bin -k 2 -r 1 -a nuclear --pz uniform >/dev/null 2>&1; then # GLPK in this build
+    check_as prescribed g.bin -k 5 -r 2 -a nuclear --pz uniform
+    check_as exact g.mtx -k 4 -r 2 -a frobenius --exact-marginal
 fi
 check soft g.bin -k 6 -r 2 --max-iter 3 # stopped early: the soft outputs
 # Word co-occurrences of the shipped novel: Algorithm 2 tries partial steps

@@ -161,6 +161,7 @@ static void help(void)
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
            "      --truth-var NAME  variable of a .mat truth file (default " MMNC_DEFAULT_LABELS_VAR ")\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
+           "  -v, --verbose         besides the line per start, a line per iteration on stderr\n"
            "  -h, --help            this help\n\n",
            cli_algorithm_name(MMNC_DEFAULT_ALGORITHM), cli_init_name(MMNC_DEFAULT_INIT),
            cli_select_name(MMNC_DEFAULT_SELECT), cli_refine_name(MMNC_DEFAULT_REFINE));
@@ -228,7 +229,7 @@ typedef struct start_state {
 typedef struct progress_ctx {
     cli_progress pr;
     int restarts, information;
-    int verbose; /* besides, a line per iteration (today no option sets it) */
+    int verbose; /* besides, a line per iteration (-v) */
     start_state *st; /* restarts (NULL: out of memory, the status line says less) */
     int done, running, most; /* starts ended and running; the most seen running at once */
     double busy;             /* the ended starts' seconds */
@@ -655,7 +656,8 @@ static int print_summary(const run *r)
     if (res->polish_sweeps > 0) snprintf(buf, sizeof buf, " (%d past --move-tol)", res->polish_sweeps);
     else buf[0] = '\0';
     printf("%s of %d starts: start %d (%s), %d iterations%s%s, %.3f s\n",
-           res->select == MMNC_SELECT_PREDICTIVE ? "chosen" : "best", res->restarts, res->best_restart + 1,
+           res->select == MMNC_SELECT_PREDICTIVE || res->best_restart != res->objective_restart ? "chosen" : "best",
+           res->restarts, res->best_restart + 1,
            cli_init_name(res->restart_init[res->best_restart]), res->iterations, buf,
            res->converged ? "" : ", stopped at the cap without converging", res->seconds);
     if (at_cap(res) > 0)
@@ -666,6 +668,10 @@ static int print_summary(const run *r)
                res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
                res->best_restart == res->objective_restart ? "; also the best objective"
                                                            : "; starts with higher objectives predict worse");
+    if (res->select != MMNC_SELECT_PREDICTIVE && res->best_restart != res->objective_restart)
+        printf("selection: the best objective among the starts whose guard kept the size prior; start %d, of "
+               "best objective, returned a prior-free partition of less information I(X;Z)\n",
+               res->objective_restart + 1);
     if (res->merge_split_tried > 0)
         printf("merge-split trials (--merge-split): %d tried, %d kept (the objective rose), %d sweeps\n",
                res->merge_split_tried,
@@ -736,14 +742,14 @@ int cmd_cluster(int argc, char **argv)
         {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
         {"agreement", required_argument, 0, O_AGREEMENT},
         {"save-model", required_argument, 0, O_SAVEMODEL},
-        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
-        CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
+        {"quiet", no_argument, 0, 'q'},          {"verbose", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},           CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
     const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
     char *side_rows = NULL, *side_cols = NULL, *vocab = NULL; /* side_rows, side_cols: may be vocab */
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
-    int quiet = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
+    int quiet = 0, verbose = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     given g;
     long long v, ntop = MMNC_DEFAULT_TOP;
     double *pz = NULL, dv;
@@ -771,7 +777,7 @@ int cmd_cluster(int argc, char **argv)
     memset(&g, 0, sizeof g);
     optind = 1;
     opterr = 0;
-    while ((longidx = -1, c = getopt_long(argc, argv, ":k:a:s:r:t:o:qh", opts, &longidx)) != -1) {
+    while ((longidx = -1, c = getopt_long(argc, argv, ":k:a:s:r:t:o:qvh", opts, &longidx)) != -1) {
         int ai = longidx >= 0 && c != ':' && c != '?' ? applies_index(opts[longidx].name) : -1;
         if (ai >= 0) g.opt[ai] = 1;
         switch (c) {
@@ -782,6 +788,7 @@ int cmd_cluster(int argc, char **argv)
         case 't': if (cli_parse_int(CMD, "--threads", optarg, 0, 4096, &v)) return CLI_EXIT_USAGE; prm.threads = (int)v; break;
         case 'o': prefix_arg = optarg; break;
         case 'q': quiet = 1; break;
+        case 'v': verbose = 1; break;
         case 'h': if (cli_rank() == 0) help(); return CLI_EXIT_OK;
         case O_INIT: if (cli_parse_init(CMD, optarg, &prm.init)) return CLI_EXIT_USAGE; break;
         case O_MAXIT: if (cli_parse_int(CMD, "--max-iter", optarg, 0, 100000000, &v)) return CLI_EXIT_USAGE; prm.max_iter = (int)v; break;
@@ -918,6 +925,7 @@ int cmd_cluster(int argc, char **argv)
     memset(&pctx, 0, sizeof pctx);
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
+    pctx.verbose = verbose && !quiet;
     pctx.information = prm.algorithm == MMNC_ALG_INFORMATION;
     pctx.st = quiet ? NULL : calloc((size_t)prm.restarts, sizeof *pctx.st);
     if (!quiet) { /* the starts' and phases' events; each iteration only for the status line of a terminal */

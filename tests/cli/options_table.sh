@@ -52,7 +52,7 @@ declare -A VAL=(
     [exact-marginal]="" [lambda]="5" [step]="0.1" [threads]="1" [output]="out" [no-soft]=""
     [save-model]="m.mmnc" [names]="$FIX/cols.names" [names-keyed]="--names keyed.names"
     [row-names]="$FIX/rows.names" [top]="3" [truth]="$FIX/blocks.truth"
-    [truth-var]="gnd --truth $FIX/blocks.truth" [quiet]="" [help]=""
+    [truth-var]="gnd --truth $FIX/blocks.truth" [quiet]="" [verbose]="" [help]=""
     [format]="mtx" [row-field]="1" [col-field]="2" [value-field]="3" [delim]="tab" [mat-var]="fea"
     [transpose]="" [map]="log1p" [normalize-rows]="" [low-memory]="" [extra-fields]="ignore"
     [header]="--format triplet" [no-header]="" [first-column]="auto"

@@ -55,6 +55,14 @@ d = json.load(open("a.json"))
 sys.exit(0 if len(d["restart_converged"]) == 5 and d["restarts_at_cap"] == d["restart_converged"].count(False)
          and d["max_iter"] == 100 else 1)'
 
+# ---- -v: a line per iteration besides --------------------------------------------
+"$MMNC" cluster -k 4 -r 2 -v -o v g.mtx >v.out 2>v.err
+check "-v: exit 0" [ $? -eq 0 ]
+check "-v: a line per sweep" grep -Eq '^\[ *[0-9.]+s\] start 1/2, sweep 2, objective -?[0-9.]+$' v.err
+check "-v: the line per start too" [ "$(grep -Ec '^\[ *[0-9.]+s\] start [12]/2: objective ' v.err)" -eq 2 ]
+"$MMNC" cluster -k 4 -r 2 -q -o w g.mtx
+check "-v: same labels as without" cmp -s v.labels.tsv w.labels.tsv
+
 # ---- a start at its sweep cap ----------------------------------------------------
 "$MMNC" cluster -k 4 -r 3 --max-iter 1 -o c g.mtx >c.out 2>c.err
 check "--max-iter 1: exit 0" [ $? -eq 0 ]

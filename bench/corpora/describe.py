@@ -5,14 +5,19 @@ median, 99th-percentile and largest tokens a document, and duplicates (rows iden
 earlier row, their share, and the largest group of identical rows).
 
 --peers prints instead the --corpus options of bench/peers/corpus_peers.py for every labelled
-corpus, k = its number of classes.
+corpus, k = its number of classes; --results RUN.json prints corpus_peers.py's results (its
+--json) as one row a corpus, ACC / NMI of each method, the best ACC in bold, and the seconds of
+each method summed over the corpora, then the largest cluster's share of the documents (and,
+given OUTDIR, the largest class's).
 
 Usage: describe.py OUTDIR [--peers]
+       describe.py [OUTDIR] --results RUN.json
 """
 
 import argparse
 import glob
 import hashlib
+import json
 import os
 import sys
 from collections import Counter
@@ -48,12 +53,54 @@ def describe(path):
     return r
 
 
+def results(path, outdir):
+    with open(path) as f:
+        rs = json.load(f)["results"]
+    corpora = list(dict.fromkeys((r["corpus"], r["k"]) for r in rs))
+    methods = list(dict.fromkeys(r["method"] for r in rs))
+    by = {(r["corpus"], r["k"], r["method"]): r for r in rs}
+    print("| corpus, k | " + " | ".join(methods) + " |")
+    print("|---|" + "---|" * len(methods))
+    for c, k in corpora:
+        best = max(by[c, k, m]["acc"] for m in methods if (c, k, m) in by)
+        cells = []
+        for m in methods:
+            r = by.get((c, k, m))
+            cell = "" if r is None else "%.2f%% / .%03d" % (100 * r["acc"], round(1000 * r["nmi"]))
+            cells.append("**%s**" % cell if r is not None and r["acc"] == best else cell)
+        print("| %s, %d | %s |" % (c, k, " | ".join(cells)))
+    print("| seconds | " + " | ".join("%.1f" % sum(r["seconds"] for r in rs if r["method"] == m)
+                                     for m in methods) + " |")
+    print()
+    print("The largest cluster's share of the documents (the largest class's in brackets):")
+    print()
+    print("| corpus, k | " + " | ".join(methods) + " |")
+    print("|---|" + "---|" * len(methods))
+    for c, k in corpora:
+        some = next(by[c, k, m] for m in methods if (c, k, m) in by)
+        n = sum(some["sizes"])
+        cells = ["" if (c, k, m) not in by else "%.1f%%" % (100 * max(by[c, k, m]["sizes"]) / n)
+                 for m in methods]
+        big = "?"
+        if outdir and os.path.exists(os.path.join(outdir, c + ".mat")):
+            lab = scipy.io.loadmat(os.path.join(outdir, c + ".mat"), variable_names=["labels"])
+            big = "%.1f%%" % (100 * np.unique(lab["labels"], return_counts=True)[1].max() / n)
+        print("| %s, %d (%s) | %s |" % (c, k, big, " | ".join(cells)))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description="describe the built corpora")
-    ap.add_argument("outdir")
+    ap.add_argument("outdir", nargs="?")
     ap.add_argument("--peers", action="store_true",
                     help="print corpus_peers.py --corpus options instead of the table")
+    ap.add_argument("--results", metavar="RUN.json",
+                    help="print corpus_peers.py's results (--json) as one row a corpus")
     a = ap.parse_args()
+    if a.results:
+        return results(a.results, a.outdir)
+    if not a.outdir:
+        ap.error("OUTDIR is required (or --results RUN.json)")
     paths = sorted(glob.glob(os.path.join(a.outdir, "*.mat")))
     paths = [p for p in paths if not p.endswith(".tmp.mat")]
     if not paths:

@@ -26,6 +26,8 @@ Methods, all on the same matrix and with the same seed:
                  no row moves (the default before --move-tol)
   mmnc-information  `mmnc cluster --size-prior 0`: I(X;Z) alone by single-row moves from
                  8 random starts (the sequential information bottleneck's objective)
+  mmnc-normalize-rows  `mmnc cluster --normalize-rows`: the default with every row scaled to
+                 sum 1 first (each document weighs the same, however long)
   mmnc-previous  the previous default: `-a nuclear --init spectral --select predictive
                  --refine chosen --size-prior 0` (Algorithm 2 from three kinds of starts, the
                  best leave-one-row-out predictive information kept, refined by I(X;Z) moves)
@@ -73,10 +75,12 @@ CORPORA = {
 }
 DEFAULT_METHODS = ["kmeans", "cocluster", "nmf", "itcc", "sib", "mmnc", "mmnc-paper",
                    "mmnc-norm-spectral"]
-METHODS = DEFAULT_METHODS + ["mmnc-tol0", "mmnc-information", "mmnc-previous"]
+METHODS = DEFAULT_METHODS + ["mmnc-tol0", "mmnc-information", "mmnc-previous",
+                             "mmnc-normalize-rows"]
 MMNC_ARGS = {"mmnc": [], "mmnc-paper": ["--paper"],
              "mmnc-norm-spectral": ["-a", "nuclear", "--init", "spectral", "--select", "objective"],
              "mmnc-tol0": ["--move-tol", "0"],
+             "mmnc-normalize-rows": ["--normalize-rows"],
              "mmnc-information": ["--size-prior", "0"],
              "mmnc-previous": ["-a", "nuclear", "--init", "spectral", "--select", "predictive",
                                "--refine", "chosen", "--size-prior", "0"]}

@@ -63,8 +63,10 @@ def main():
     keep = np.flatnonzero(B.getnnz(axis=1) > 0)
     B, lab = B[keep], lab[keep]
     tmp = a.out + ".tmp.mat"
-    scipy.io.savemat(tmp, {"A": B.tocsc(), "labels": lab.reshape(-1, 1).astype(np.float64)},
-                     do_compression=True)
+    about = "%s: each row thinned to at most %d tokens (seed %d)" % (
+        os.path.basename(a.inp), a.tokens, a.seed)
+    scipy.io.savemat(tmp, {"A": B.tocsc(), "labels": lab.reshape(-1, 1).astype(np.float64),
+                           "about": about}, do_compression=True)
     os.replace(tmp, a.out)
     print("thin: %d rows x %d columns, %d nonzeros (%.1f a row), %d tokens, %d classes -> %s"
           % (B.shape[0], B.shape[1], B.nnz, B.nnz / max(B.shape[0], 1), int(B.sum()),

@@ -77,10 +77,10 @@ static double shown_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_i_moves 
  * sequential sweeps: batch steps (moves.c, "Batch steps": J never falls in
  * exact arithmetic) while each raises the exact J and moves at least `few`
  * rows (and one), each counted as a sweep in *it.  A step that does not
- * raise J (roundings, or moves that gain nothing) is undone and ends the
- * phase, so J rises strictly across kept steps and the phase ends.  The
- * sums are made afresh first, so every step starts from exact sums: the
- * same bits for any number of threads and ranks.  Collective. */
+ * raise J (roundings, or moves that gain nothing) is undone (the sums
+ * then made afresh) and ends the phase, so J rises strictly across kept
+ * steps and the phase ends.  J is the exact sum over the sums the moves
+ * keep, the same bits for any number of threads and ranks.  Collective. */
 static int batch_phase(mmnc_i_moves *m, const mmnc_params *prm, int restart, int polish, int phase, double gamma,
                        double few, mmnc_int *labels, int *it, mmnc_i_run *run, mmnc_err *err)
 {
@@ -95,7 +95,6 @@ static int batch_phase(mmnc_i_moves *m, const mmnc_params *prm, int restart, int
     if ((status = mmnc_i_agree(p->dist, prev ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err)) !=
         MMNC_OK)
         goto done;
-    mmnc_i_moves_refresh(m, labels);
     j0 = mmnc_i_info_objective(p, k, mmnc_i_moves_T(m), mmnc_i_moves_pz(m), mmnc_i_moves_nc(m), gamma, nnz_all);
     while (*it < prm->max_iter) {
         int64_t moved;

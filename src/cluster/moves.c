@@ -1005,7 +1005,9 @@ void mmnc_i_moves_counts(const mmnc_i_moves *v, int64_t *pruned, int64_t *decide
  * stopped short of the sequential moves' I(X;Z) after 25 steps).  So the
  * caller (information.c) keeps a pass only if the exact J rises, else
  * undoes it and ends the batch phase; across kept passes J rises strictly.
- * Returns the rows moved (all ranks).  Collective. */
+ * The sums are kept move by move, as a sweep keeps them (the same moves
+ * in the same order on every rank: the same bits), so the rows' costs stay
+ * cached across passes.  Returns the rows moved (all ranks).  Collective. */
 #define BATCH_REC_HEAD 5 /* position, from, to, n, P_Y(y); then n columns, n values */
 
 int64_t mmnc_i_moves_batch(mmnc_i_moves *v, mmnc_int *labels, int *status, mmnc_err *err)
@@ -1117,6 +1119,5 @@ int64_t mmnc_i_moves_batch(mmnc_i_moves *v, mmnc_int *labels, int *status, mmnc_
 done:
     mmnc_i_free(bytes);
     mmnc_i_free(at);
-    if (*status == MMNC_OK) mmnc_i_moves_refresh(v, labels);
     return moved;
 }

@@ -37,8 +37,8 @@ void mmnc_i_moves_weight(mmnc_i_moves *m, double w);
 int64_t mmnc_i_moves_sweep(mmnc_i_moves *m, mmnc_int *labels, int *status, mmnc_err *err);
 
 /* One batch step with the weight set (moves.c, "Batch steps"): every row's
- * single-row decision against the current sums, all applied at once, then
- * the sums afresh; returns the rows moved (all ranks).  The same
+ * single-row decision against the sums at its block's start, the moves
+ * then applied in order; returns the rows moved (all ranks).  The same
  * labels for any number of threads and ranks.  Collective; *status
  * MMNC_ENOMEM on every rank when one rank lacks memory (else MMNC_OK). */
 int64_t mmnc_i_moves_batch(mmnc_i_moves *m, mmnc_int *labels, int *status, mmnc_err *err);

@@ -1000,11 +1000,12 @@ void mmnc_i_moves_counts(const mmnc_i_moves *v, int64_t *pruned, int64_t *decide
  * setting q, r from the new z, never lowers J.  Its row cost,
  * e(y, z) = - sum_x P(y,x) log T(x,z) + P(y) log P(z) - w log n_z, stalls on
  * sparse rows: a column of the row that no other row of z holds makes e
- * infinite, so a row can go almost only where it is (on the planted matrix
- * of bench/NOTES.md, "Batch moves", a whole-matrix step of either rule
- * stopped short of the sequential moves' I(X;Z) after 25 steps).  So the
- * caller (information.c) keeps a pass only if the exact J rises, else
- * undoes it and ends the batch phase; across kept passes J rises strictly.
+ * infinite, so a row can go almost only where it is.  A step of either
+ * rule over the whole matrix at once stops well short of the sequential
+ * moves; per block, the sequential decision follows them (bench/NOTES.md,
+ * "Batch moves").  Since it is not monotone, the caller (information.c)
+ * keeps a pass only if the exact J rises, else undoes it and ends the
+ * batch phase: across kept passes J rises strictly.
  * The sums are kept move by move, as a sweep keeps them (the same moves
  * in the same order on every rank: the same bits), so the rows' costs stay
  * cached across passes.  Returns the rows moved (all ranks).  Collective. */

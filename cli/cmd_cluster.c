@@ -33,6 +33,7 @@ static const struct applies {
     {"move-tol", ALG_INF, NULL},
     {"merge-split", ALG_INF, NULL},
     {"agreement", ALG_INF, NULL},
+    {"moves", ALG_INF, NULL},
     {"pz", ALG_NUC | ALG_FRO, NULL},
     {"tol", ALG_FRO, NULL},
     {"exact-marginal", ALG_FRO, NULL},
@@ -121,6 +122,10 @@ static void help(void)
            "                        at least as well as their prior-free optima; else the result is that\n"
            "                        of --size-prior 0; 0 = the prior always (default "
            CLI_STR(MMNC_DEFAULT_AGREEMENT) ")\n"
+           "      --moves M         batch | sequential: information moves as batch steps (every row against\n"
+           "                        the same cluster sums, spread over threads and ranks) while the\n"
+           "                        objective rises, then sequential single-row moves from there; or the\n"
+           "                        sequential moves alone (default %s)\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = " CLI_STR(MMNC_DEFAULT_MAX_ITER_NUCLEAR) " (nuclear), "
@@ -164,7 +169,8 @@ static void help(void)
            "  -v, --verbose         besides the line per start, a line per iteration on stderr\n"
            "  -h, --help            this help\n\n",
            cli_algorithm_name(MMNC_DEFAULT_ALGORITHM), cli_init_name(MMNC_DEFAULT_INIT),
-           cli_select_name(MMNC_DEFAULT_SELECT), cli_refine_name(MMNC_DEFAULT_REFINE));
+           cli_select_name(MMNC_DEFAULT_SELECT), cli_refine_name(MMNC_DEFAULT_REFINE),
+           MMNC_DEFAULT_MOVES == MMNC_MOVES_BATCH ? "batch" : "sequential");
     applies_help();
     cli_load_help(stdout);
 }
@@ -473,7 +479,8 @@ static int write_json(const run *r, FILE *fp)
     if (res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
     if (res->algorithm == MMNC_ALG_INFORMATION)
-        fprintf(fp, "  \"move_tol\": %.17g,\n  \"polish_sweeps\": %d,\n", prm->move_tol, res->polish_sweeps);
+        fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
+                prm->moves == MMNC_MOVES_BATCH ? "batch" : "sequential", res->polish_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION)
         fprintf(fp, "  \"merge_split\": %d,\n  \"merge_split_tried\": %d,\n  \"merge_split_kept\": %d,\n"
                     "  \"merge_split_sweeps\": %d,\n",
@@ -724,7 +731,7 @@ int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
            O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
-           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT };
+           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -740,7 +747,7 @@ int cmd_cluster(int argc, char **argv)
         {"refine", required_argument, 0, O_REFINE}, {"paper", no_argument, 0, O_PAPER},
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
         {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
-        {"agreement", required_argument, 0, O_AGREEMENT},
+        {"agreement", required_argument, 0, O_AGREEMENT}, {"moves", required_argument, 0, O_MOVES},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},           CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -833,6 +840,11 @@ int cmd_cluster(int argc, char **argv)
         case O_AGREEMENT:
             if (cli_parse_int(CMD, "--agreement", optarg, 0, 1, &v)) return CLI_EXIT_USAGE;
             prm.agreement = (int)v;
+            break;
+        case O_MOVES:
+            if (!strcmp(optarg, "batch")) prm.moves = MMNC_MOVES_BATCH;
+            else if (!strcmp(optarg, "sequential")) prm.moves = MMNC_MOVES_SEQUENTIAL;
+            else return cli_usage_error(CMD, "--moves: expected batch or sequential, got '%s'", optarg);
             break;
         case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:

@@ -133,6 +133,7 @@ typedef int64_t mmnc_int;
 #define MMNC_DEFAULT_MOVE_TOL    0.002  /* in [0, 1) */
 #define MMNC_DEFAULT_MERGE_SPLIT 8      /* >= 0 */
 #define MMNC_DEFAULT_AGREEMENT   1      /* 0 or 1 */
+#define MMNC_DEFAULT_MOVES       MMNC_MOVES_SEQUENTIAL
 #define MMNC_DEFAULT_TOL         1e-6   /* Algorithm 1, > 0 */
 #define MMNC_DEFAULT_LAMBDA      10.0   /* Algorithm 1's penalty where lambda <= 0; its step where
                                            step <= 0 is 1 / lambda */
@@ -984,6 +985,18 @@ typedef enum {
     MMNC_REFINE_CHOSEN = 2 /* the kept start, after the selection */
 } mmnc_refine;
 
+/* How the information moves run (mmnc_params.moves). */
+typedef enum {
+    MMNC_MOVES_SEQUENTIAL = 0, /* single-row moves, each seeing the previous ones: every rank
+                                  replays every decision, so more ranks do not make them faster */
+    MMNC_MOVES_BATCH = 1       /* each phase first makes batch steps: every row's best cluster
+                                  against the same fixed cluster sums, all rows at once (over
+                                  threads and ranks), the sums then made afresh, while the
+                                  objective rises; then the sequential moves from there, so the
+                                  result is again a local optimum of single-row moves
+                                  (src/cluster/moves.c, "Batch steps") */
+} mmnc_moves;
+
 /* mmnc_params.progress (mmnc_progress_fn, declared with the embeddings) is
  * called about once per iteration of a start (restart: its index;
  * objective: the solver's; for the information moves, J from the sums the
@@ -1097,6 +1110,10 @@ typedef struct mmnc_params {
     mmnc_event_fn event; /* called at each start's beginning and end and at each phase
                            (mmnc_event, above), or NULL (default NULL) */
     void *event_ctx;
+    int moves;          /* mmnc_moves, information moves (MMNC_ALG_INFORMATION, refine): batch
+                           steps spread over threads and ranks before the sequential moves, or
+                           the sequential moves alone.  Either gives the same result for any
+                           number of threads and ranks (default MMNC_DEFAULT_MOVES) */
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,

@@ -1020,6 +1020,7 @@ static PyObject *py_defaults(PyObject *self, PyObject *unused)
               PUT_FLOAT(prm, p, size_prior) || PUT_FLOAT(prm, p, tol) || PUT_FLOAT(prm, p, move_tol) ||
               PUT_FLOAT(prm, p, lambda) || PUT_FLOAT(prm, p, step) || PUT_INT(prm, p, exact_marginal) ||
               PUT_INT(prm, p, threads) || PUT_INT(prm, p, merge_split) || PUT_INT(prm, p, agreement) ||
+              PUT_INT(prm, p, moves) ||
               PUT_INT(rd, ro, format) || PUT_INT(rd, ro, row_field) || PUT_INT(rd, ro, col_field) ||
               PUT_INT(rd, ro, value_field) || PUT_INT(rd, ro, delim) ||
               put(rd, "mat_var", PyUnicode_FromString(ro.mat_var ? ro.mat_var : "")) ||
@@ -1094,7 +1095,9 @@ PyMODINIT_FUNC PyInit__mmnc(void)
         PyModule_AddIntConstant(m, "SELECT_PREDICTIVE", MMNC_SELECT_PREDICTIVE) < 0 ||
         PyModule_AddIntConstant(m, "REFINE_NONE", MMNC_REFINE_NONE) < 0 ||
         PyModule_AddIntConstant(m, "REFINE_EACH", MMNC_REFINE_EACH) < 0 ||
-        PyModule_AddIntConstant(m, "REFINE_CHOSEN", MMNC_REFINE_CHOSEN) < 0)
+        PyModule_AddIntConstant(m, "REFINE_CHOSEN", MMNC_REFINE_CHOSEN) < 0 ||
+        PyModule_AddIntConstant(m, "MOVES_SEQUENTIAL", MMNC_MOVES_SEQUENTIAL) < 0 ||
+        PyModule_AddIntConstant(m, "MOVES_BATCH", MMNC_MOVES_BATCH) < 0)
         goto fail;
 #ifdef MMNC_PY_HAVE_MODEL
     if (PyType_Ready(&ModelType) < 0) goto fail;

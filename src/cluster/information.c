@@ -23,7 +23,9 @@
  *
  * The single-row moves that raise it are moves.c's; here are the exact J,
  * the sweeps of one phase (the moves of one objective until they settle)
- * and the polish.  Within a phase J never decreases.  The default's
+ * and the polish.  Within a phase J never decreases.  With
+ * mmnc_params.moves = MMNC_MOVES_BATCH a phase first makes batch passes
+ * (moves.c, "Batch steps"), each kept only if it raises the exact J.  The default's
  * starts, guard and chain that use them are default.c's.
  */
 #include <math.h>
@@ -71,6 +73,52 @@ static double shown_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_i_moves 
     return s + prior_term(p, k, mmnc_i_moves_nc(m), size_prior, mmnc_i_moves_nnz(m));
 }
 
+/* The batch phase of mmnc_params.moves = MMNC_MOVES_BATCH, before a phase's
+ * sequential sweeps: batch steps (moves.c, "Batch steps": J never falls in
+ * exact arithmetic) while each raises the exact J and moves at least `few`
+ * rows (and one), each counted as a sweep in *it.  A step that does not
+ * raise J (roundings, or moves that gain nothing) is undone (the sums
+ * then made afresh) and ends the phase, so J rises strictly across kept
+ * steps and the phase ends.  J is the exact sum over the sums the moves
+ * keep, the same bits for any number of threads and ranks.  Collective. */
+static int batch_phase(mmnc_i_moves *m, const mmnc_params *prm, int restart, int polish, int phase, double gamma,
+                       double few, mmnc_int *labels, int *it, mmnc_i_run *run, mmnc_err *err)
+{
+    const mmnc_pmf *p = mmnc_i_moves_p(m);
+    mmnc_int k = prm->k, ny = p->ny;
+    int64_t nnz_all = mmnc_i_moves_nnz(m);
+    mmnc_int *prev = NULL;
+    double j0, j1;
+    int status = MMNC_OK;
+    (void)polish, (void)phase;
+    prev = mmnc_i_malloc((size_t)(ny > 0 ? ny : 1), sizeof *prev);
+    if ((status = mmnc_i_agree(p->dist, prev ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err)) !=
+        MMNC_OK)
+        goto done;
+    j0 = mmnc_i_info_objective(p, k, mmnc_i_moves_T(m), mmnc_i_moves_pz(m), mmnc_i_moves_nc(m), gamma, nnz_all);
+    while (*it < prm->max_iter) {
+        int64_t moved;
+        memcpy(prev, labels, (size_t)ny * sizeof *prev);
+        moved = mmnc_i_moves_batch(m, labels, &status, err);
+        if (status != MMNC_OK) goto done;
+        if (moved == 0) break;
+        j1 = mmnc_i_info_objective(p, k, mmnc_i_moves_T(m), mmnc_i_moves_pz(m), mmnc_i_moves_nc(m), gamma, nnz_all);
+        if (!(j1 > j0)) { /* no rise: undo the step, and the sequential moves go on from before it */
+            memcpy(labels, prev, (size_t)ny * sizeof *prev);
+            mmnc_i_moves_refresh(m, labels);
+            break;
+        }
+        j0 = j1;
+        run->iterations = ++*it;
+        TRACE_SWEEP(restart, polish, phase, *it - 1, moved, j1);
+        if (prm->progress && (status = mmnc_i_progress(prm, restart, *it, j1, err)) != MMNC_OK) goto done;
+        if ((double)moved < few) break;
+    }
+done:
+    mmnc_i_free(prev);
+    return status;
+}
+
 int mmnc_i_info_sweeps(mmnc_i_moves *m, const mmnc_params *prm, int restart, int polish, int phase, double gamma,
                        double few, mmnc_int *labels, int *it, mmnc_i_run *run, int *settled, mmnc_err *err)
 {
@@ -80,6 +128,9 @@ int mmnc_i_info_sweeps(mmnc_i_moves *m, const mmnc_params *prm, int restart, int
     int status = MMNC_OK;
     mmnc_i_moves_weight(m, gamma > 0.0 && nnz_all > 0 ? gamma / (double)nnz_all : 0.0);
     run->converged = 0;
+    if (prm->moves == MMNC_MOVES_BATCH &&
+        (status = batch_phase(m, prm, restart, polish, phase, gamma, few, labels, it, run, err)) != MMNC_OK)
+        return status;
     for (; *it < prm->max_iter; (*it)++) {
         int64_t moved = mmnc_i_moves_sweep(m, labels, &status, err);
         if (status != MMNC_OK) return status;

@@ -34,7 +34,8 @@
  * same clustering and the same bits for any number of ranks, since the
  * sums made afresh (refresh) are exact sums (mmnc_i_pzx_fix).  Every rank
  * replays every decision and receives every row once a sweep: more ranks
- * bring memory for the matrix, not speed.
+ * bring memory for the matrix, not speed.  The batch passes (below, "Batch
+ * steps"; mmnc_params.moves) are the form that threads and ranks share out.
  *
  * Nearly all the time goes to the sums of the costs, one logarithm a term.
  * They run without a branch, with a logarithm of arithmetic alone
@@ -853,6 +854,8 @@ struct mmnc_i_moves {
     moves m;
     unsigned char *buf;   /* distributed: a block's rows */
     size_t cap;
+    /* batch steps (mmnc_i_moves_batch), made at the first */
+    mmnc_int *to;         /* block: each row's decision (-1: none) */
 };
 
 int mmnc_i_moves_open(const mmnc_pmf *p, mmnc_int k, uint64_t seed, int restart, double *cost, int track,
@@ -927,6 +930,7 @@ void mmnc_i_moves_close(mmnc_i_moves *v)
     mmnc_i_free(v->m.lo);
     renumber_free(&v->rn);
     mmnc_i_free(v->buf);
+    mmnc_i_free(v->to);
     mmnc_i_free(v);
 }
 
@@ -962,4 +966,159 @@ void mmnc_i_moves_counts(const mmnc_i_moves *v, int64_t *pruned, int64_t *decide
     *pruned = v->m.pruned;
     *decided = v->m.decided;
     *exact = v->m.exact;
+}
+
+/* Batch steps.  A sequential move sees every earlier one, so its decisions
+ * cannot be shared out: the threads make the costs of a block ahead, but
+ * each row remakes those that earlier moves made stale, in order (sweep),
+ * and under MPI every rank replays every decision (sweep_dist).  A batch
+ * pass decides the rows of a block of positions in the visiting order all
+ * against the same sums, those at the block's start (T, P_Z, the rows of
+ * each cluster), each row alone: the same costs (row_costs) and rule
+ * (decide) as a sequential move, with nothing remade.  Any number of
+ * threads, and of ranks each deciding its own rows, makes the same
+ * decisions.  The moves are then applied in the visiting order (move;
+ * under MPI every rank receives only the rows that move), a row skipped if
+ * earlier moves of the block left it alone in its cluster, so no cluster
+ * empties.  The sums evolve by the same moves in the same order on every
+ * rank: the labels and the bits are the same for any number of threads and
+ * ranks.  Blocks are the engine's (m->block rows, a function of |Y|, nnz
+ * and k alone).
+ *
+ * Each decision alone raises J (moves.c's d(y, c)); taken together they
+ * need not, as each assumes the block's other rows where they were.  The
+ * monotone batch rule for I(X;Z) is the Bregman (KL) k-means step, the row
+ * step of information-theoretic co-clustering (Dhillon, Mallela, Modha,
+ * KDD 2003), with the prior added:
+ *
+ *   I(Y;X) - I(Z;X) = sum_y p(y) KL( p(x|y) || p(x|z(y)) ),
+ *   -H_rows(Z) = max_r sum_z (n_z / |Y|) log r_z   (at r_z = n_z / |Y|),
+ *
+ * so with w = gamma / nnz, J = I(Y;X) - min_{q,r} F(z, q, r),
+ * F = sum_y [ p(y) KL( p(x|y) || q_{z(y)} ) - w log r_{z(y)} ] (the KL's
+ * best centroid is the mean): lowering F row by row with q, r held, then
+ * setting q, r from the new z, never lowers J.  Its row cost,
+ * e(y, z) = - sum_x P(y,x) log T(x,z) + P(y) log P(z) - w log n_z, stalls on
+ * sparse rows: a column of the row that no other row of z holds makes e
+ * infinite, so a row can go almost only where it is.  A step of either
+ * rule over the whole matrix at once stops well short of the sequential
+ * moves; per block, the sequential decision follows them (bench/NOTES.md,
+ * "Batch moves").  Since it is not monotone, the caller (information.c)
+ * keeps a pass only if the exact J rises, else undoes it and ends the
+ * batch phase: across kept passes J rises strictly.
+ * The sums are kept move by move, as a sweep keeps them (the same moves
+ * in the same order on every rank: the same bits), so the rows' costs stay
+ * cached across passes.  Returns the rows moved (all ranks).  Collective. */
+#define BATCH_REC_HEAD 5 /* position, from, to, n, P_Y(y); then n columns, n values */
+
+int64_t mmnc_i_moves_batch(mmnc_i_moves *v, mmnc_int *labels, int *status, mmnc_err *err)
+{
+    const mmnc_pmf *p = v->p;
+    const mmnc_csr *P = p->P;
+    const mmnc_dist *d = p->dist;
+    moves *m = &v->m;
+    mmnc_int k = v->k, ny = p->ny, nall = p->ny_all, bs = m->block, y0 = mmnc_i_distributed(p) ? p->y0 : 0;
+    const mmnc_int *order = v->order;
+    int64_t moved = 0, *bytes = NULL;
+    int dist = mmnc_i_distributed(p), size = dist ? d->size : 1, ok = 1;
+    int par = p->nnz * k > MMNC_I_OMP_MIN_WORK && mmnc_i_team_size() > 1;
+    unsigned char **at = NULL;
+    if (!v->to) v->to = mmnc_i_malloc((size_t)(bs > 0 ? bs : 1), sizeof(mmnc_int));
+    if (dist) {
+        bytes = mmnc_i_malloc((size_t)size, sizeof(int64_t));
+        at = mmnc_i_malloc((size_t)(bs > 0 ? bs : 1), sizeof(unsigned char *));
+    }
+    ok = v->to && (!dist || (bytes && at));
+    *status = mmnc_i_agree(d, ok ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err);
+    if (*status != MMNC_OK) goto done;
+    for (mmnc_int b0 = 0; b0 < nall; b0 += bs) {
+        mmnc_int b1 = b0 + bs < nall ? b0 + bs : nall;
+        /* this rank's rows of the block: their decisions, all against the block's start */
+#pragma omp parallel for schedule(static) if (par)
+        for (mmnc_int i = b0; i < b1; i++) {
+            mmnc_int y = order[i] - y0;
+            v->to[i - b0] = -1;
+            if (y < 0 || y >= ny || alone(labels[y], v->nc)) continue;
+            row_costs(p, k, y, labels[y], v->T, v->BL, v->pz, v->nc, m, m->redo + (i - b0) * k);
+            v->to[i - b0] = decide(k, labels[y], m->cost + y * k, v->nc, m);
+        }
+        if (!dist) { /* the moves in order */
+            for (mmnc_int i = b0; i < b1; i++) {
+                mmnc_int y = order[i], c0 = labels[y], c1 = v->to[i - b0], e0 = P->rowptr[y];
+                if (c1 < 0 || c1 == c0 || alone(c0, v->nc)) continue;
+                move(m->col + e0, P->val + e0, P->rowptr[y + 1] - e0, p->py[y], k, c0, c1, v->T, v->BL, v->pz, v->nc,
+                     m);
+                labels[y] = c1;
+                moved++;
+            }
+            continue;
+        }
+        { /* distributed: every rank receives the rows that move, and applies them in order */
+            int64_t mine = 0, total = 0, off = 0;
+            for (mmnc_int i = b0; i < b1; i++) {
+                mmnc_int y = order[i] - y0;
+                if (y >= 0 && y < ny && v->to[i - b0] >= 0 && v->to[i - b0] != labels[y])
+                    mine += (BATCH_REC_HEAD + 2 * (int64_t)(P->rowptr[y + 1] - P->rowptr[y])) * 8;
+            }
+            d->allgather(d, &mine, sizeof mine, bytes);
+            for (int r = 0; r < size; r++) total += bytes[r];
+            if ((size_t)total > v->cap) { /* the same sizes on every rank: all grow or none */
+                unsigned char *nb = mmnc_i_malloc((size_t)total, 1);
+                *status = mmnc_i_agree(d, nb ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err);
+                if (*status != MMNC_OK) {
+                    mmnc_i_free(nb);
+                    goto done;
+                }
+                mmnc_i_free(v->buf);
+                v->buf = nb;
+                v->cap = (size_t)total;
+            }
+            for (int r = 0; r < d->rank; r++) off += bytes[r];
+            {
+                int64_t *h = (int64_t *)(v->buf + off);
+                for (mmnc_int i = b0; i < b1; i++) {
+                    mmnc_int y = order[i] - y0, e0, n;
+                    if (y < 0 || y >= ny || v->to[i - b0] < 0 || v->to[i - b0] == labels[y]) continue;
+                    e0 = P->rowptr[y];
+                    n = P->rowptr[y + 1] - e0;
+                    h[0] = i;
+                    h[1] = labels[y];
+                    h[2] = v->to[i - b0];
+                    h[3] = n;
+                    memcpy(h + 4, &p->py[y], 8);
+                    memcpy(h + BATCH_REC_HEAD, P->colind + e0, (size_t)n * 8);
+                    memcpy(h + BATCH_REC_HEAD + n, P->val + e0, (size_t)n * 8);
+                    h += BATCH_REC_HEAD + 2 * n;
+                }
+            }
+            off = 0;
+            for (int r = 0; r < size; r++) {
+                if (bytes[r] > 0) d->bcast(d, v->buf + off, (size_t)bytes[r], r);
+                off += bytes[r];
+            }
+            for (mmnc_int i = b0; i < b1; i++) at[i - b0] = NULL;
+            for (off = 0; off < total;) {
+                int64_t *h = (int64_t *)(v->buf + off);
+                at[h[0] - b0] = v->buf + off;
+                off += (BATCH_REC_HEAD + 2 * h[3]) * 8;
+            }
+            for (mmnc_int i = b0; i < b1; i++) {
+                int64_t *h = (int64_t *)at[i - b0];
+                mmnc_int y = order[i] - y0, c0, c1, n;
+                double py;
+                if (!h) continue;
+                c0 = h[1], c1 = h[2], n = h[3];
+                if (alone(c0, v->nc)) continue;
+                memcpy(&py, h + 4, 8);
+                move(h + BATCH_REC_HEAD, (const double *)(h + BATCH_REC_HEAD + n), n, py, k, c0, c1, v->T, v->BL,
+                     v->pz, v->nc, m);
+                if (y >= 0 && y < ny) labels[y] = c1;
+                moved++;
+            }
+        }
+    }
+done:
+    mmnc_i_free(bytes);
+    mmnc_i_free(at);
+    return moved;
 }

@@ -36,6 +36,13 @@ void mmnc_i_moves_weight(mmnc_i_moves *m, double w);
  * every rank when one rank lacks memory (else MMNC_OK). */
 int64_t mmnc_i_moves_sweep(mmnc_i_moves *m, mmnc_int *labels, int *status, mmnc_err *err);
 
+/* One batch step with the weight set (moves.c, "Batch steps"): every row's
+ * single-row decision against the sums at its block's start, the moves
+ * then applied in order; returns the rows moved (all ranks).  The same
+ * labels for any number of threads and ranks.  Collective; *status
+ * MMNC_ENOMEM on every rank when one rank lacks memory (else MMNC_OK). */
+int64_t mmnc_i_moves_batch(mmnc_i_moves *m, mmnc_int *labels, int *status, mmnc_err *err);
+
 /* The pmf; the sums: T = P_{Z,X}^T in the input's column order (nx x k; valid
  * until the next call on m), P_Z, the rows of each cluster (all ranks),
  * the nonzeros of all ranks, sum T log T (kept where track) and sum_x

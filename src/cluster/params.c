@@ -26,6 +26,7 @@ void mmnc_params_default(mmnc_params *p)
     p->move_tol = MMNC_DEFAULT_MOVE_TOL;
     p->merge_split = MMNC_DEFAULT_MERGE_SPLIT;
     p->agreement = MMNC_DEFAULT_AGREEMENT;
+    p->moves = MMNC_DEFAULT_MOVES;
     p->lambda = 0.0; /* <= 0: MMNC_DEFAULT_LAMBDA */
     p->step = 0.0;   /* <= 0: 1 / lambda */
     p->threads = MMNC_DEFAULT_THREADS;
@@ -59,6 +60,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!(p->move_tol >= 0.0 && p->move_tol < 1.0)) return "move_tol must be in [0, 1)";
     if (p->merge_split < 0) return "merge_split must be >= 0";
     if (p->agreement != 0 && p->agreement != 1) return "agreement must be 0 or 1";
+    if (p->moves != MMNC_MOVES_SEQUENTIAL && p->moves != MMNC_MOVES_BATCH) return "moves must be sequential or batch";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->pz) {

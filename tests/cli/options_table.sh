@@ -48,7 +48,7 @@ ALGS="information nuclear frobenius"
 declare -A VAL=(
     [clusters]="2" [seed]="3" [restarts]="2" [init]="kmeans++" [select]="predictive"
     [select-tol]="0.1 --select predictive" [refine]="chosen" [size-prior]="3" [move-tol]="0.01"
-    [merge-split]="2" [agreement]="0" [paper]="" [max-iter]="5" [tol]="1e-4" [pz]="0.5,0.5"
+    [merge-split]="2" [agreement]="0" [moves]="batch" [paper]="" [max-iter]="5" [tol]="1e-4" [pz]="0.5,0.5"
     [exact-marginal]="" [lambda]="5" [step]="0.1" [threads]="1" [output]="out" [no-soft]=""
     [save-model]="m.mmnc" [names]="$FIX/cols.names" [names-keyed]="--names keyed.names"
     [row-names]="$FIX/rows.names" [top]="3" [truth]="$FIX/blocks.truth"

@@ -7,7 +7,8 @@
 # solver path (the default's information moves, Algorithm 2 hard, refined and
 # with a prescribed P_Z, Algorithm 1 with the penalty and with the exact
 # marginal, k-means++ starts, text and binary input, the predictive
-# selection), objectives equal to rounding, the same evaluation and k sweep.
+# selection, the batch moves), objectives equal to rounding, the same
+# evaluation and k sweep.
 # Where the information moves make the result (the default and its
 # variants), every figure of the JSON is the same bits as one process's: the
 # sums they start from are exact (mmnc_i_fix_add).
@@ -74,6 +75,10 @@ check nuclear g.bin -k 5 -r 4
 "$MMNC" generate --rows 2000 --cols 600 -k 6 --draws 12 --skew 1 --seed 3 -q -o h.mtx || exit 1
 EXACT=1 check_as default h.mtx -k 6 -r 3
 EXACT=1 check_as merge_split h.mtx -k 9 -r 3 # more clusters than planted: merge-split trials kept (3 of 8)
+# Batch moves: each rank decides its own rows against the same sums, the
+# moves are applied in one order on every rank: the same bits as one process.
+EXACT=1 check_as batch h.mtx -k 6 -r 3 --moves batch
+EXACT=1 check_as batch_split h.mtx -k 9 -r 3 --moves batch
 check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive --refine chosen
 # The guard's predictive check (collective: the leave-one-row-out score
 # inside the starts): five planted groups of 40 six-token rows and four

@@ -989,12 +989,14 @@ typedef enum {
 typedef enum {
     MMNC_MOVES_SEQUENTIAL = 0, /* single-row moves, each seeing the previous ones: every rank
                                   replays every decision, so more ranks do not make them faster */
-    MMNC_MOVES_BATCH = 1       /* each phase first makes batch steps: every row's best cluster
-                                  against the same fixed cluster sums, all rows at once (over
-                                  threads and ranks), the sums then made afresh, while the
-                                  objective rises; then the sequential moves from there, so the
-                                  result is again a local optimum of single-row moves
-                                  (src/cluster/moves.c, "Batch steps") */
+    MMNC_MOVES_BATCH = 1       /* each phase first makes batch passes: the rows of each block
+                                  of the visiting order decided side by side (over threads and
+                                  ranks) against the cluster sums at the block's start, then
+                                  applied in order; a pass is kept only if the objective rises.
+                                  Then the sequential moves from there, so the result is again a
+                                  local optimum of single-row moves (src/cluster/moves.c, "Batch
+                                  steps").  Experimental: on 2 cores not yet faster than the
+                                  sequential moves (bench/NOTES.md, "Batch moves") */
 } mmnc_moves;
 
 /* mmnc_params.progress (mmnc_progress_fn, declared with the embeddings) is

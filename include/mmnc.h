@@ -133,6 +133,7 @@ typedef int64_t mmnc_int;
 #define MMNC_DEFAULT_MOVE_TOL    0.002  /* in [0, 1) */
 #define MMNC_DEFAULT_MERGE_SPLIT 8      /* >= 0 */
 #define MMNC_DEFAULT_AGREEMENT   1      /* 0 or 1 */
+#define MMNC_DEFAULT_COL_CLUSTERS 0     /* >= 0; 0: no column clustering */
 #define MMNC_DEFAULT_TOL         1e-6   /* Algorithm 1, > 0 */
 #define MMNC_DEFAULT_LAMBDA      10.0   /* Algorithm 1's penalty where lambda <= 0; its step where
                                            step <= 0 is 1 / lambda */
@@ -1097,6 +1098,9 @@ typedef struct mmnc_params {
     mmnc_event_fn event; /* called at each start's beginning and end and at each phase
                            (mmnc_event, above), or NULL (default NULL) */
     void *event_ctx;
+    mmnc_int col_clusters; /* l > 0: co-cluster, i.e. cluster the columns X into l clusters W as
+                           well, maximising I(Z;W) ("Co-clustering" below); MMNC_ALG_INFORMATION
+                           only; 0: the rows alone (default MMNC_DEFAULT_COL_CLUSTERS) */
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
@@ -1161,6 +1165,11 @@ typedef struct mmnc_result {
     double lambda, step; /* Alg. 1: the values used */
     int *restart_converged; /* restarts: 1 where the start met its stopping rule, 0 where it
                            stopped at max_iter */
+
+    /* Co-clustering (mmnc_params.col_clusters > 0); else l = 0 and NULL */
+    mmnc_int l, nx;      /* column clusters; columns */
+    mmnc_int *col_label; /* nx: the cluster 0..l-1 of each column */
+    double *block_pz;    /* k x l row-major: P(z, w) at block_pz[z * l + w] */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused (docs/default.md, "The guard") */
@@ -1170,7 +1179,36 @@ typedef struct mmnc_result {
 #define MMNC_PRIOR_AGREEMENT 3  /* the agreement rule: the whole run used I(X;Z) alone */
 
 /*
- * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
+ * Co-clustering (mmnc_params.col_clusters = l > 0; the paper's conclusion:
+ * cluster X in addition to Y).  The rows go to k clusters Z and the
+ * columns to l clusters W, hard, so as to maximise
+ *
+ *     I(Z;W) = sum_{z,w} P(z,w) log( P(z,w) / (P(z) P(w)) ),
+ *     P(z,w) = sum over the rows y of z and the columns x of w of P(y,x),
+ *
+ * the objective of information-theoretic co-clustering (Dhillon, Mallela,
+ * Modha, KDD 2003), whose loss I(X;Y) - I(Z;W) is the divergence of P_{Y,X}
+ * from its block model.  Each start alternates ITCC's steps: every row to
+ * the cluster z that best predicts its columns' clusters (argmax_z sum_w
+ * P(y,w) log P(w|z)), then every column likewise against P(z|w); a start
+ * stops when an alternation moves nothing, or at max_iter alternations
+ * (0: MMNC_DEFAULT_MAX_ITER_INFORMATION).  I(Z;W) never decreases.  Rows
+ * start random or k-means++ (init; not spectral), columns random; the
+ * start of best I(Z;W) is kept (select objective; ties to the lower start).
+ * The starts run side by side, one thread each: the same bits for any
+ * number of threads.  size_prior, move_tol, merge_split, agreement,
+ * refine and pz do not apply and are ignored.  The result: label and a
+ * one-hot W of the rows, stats of that row clustering, objective = I(Z;W),
+ * restart_objective each start's I(Z;W), iterations in alternations, and
+ * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
+ * MMNC_EINVAL if l exceeds the columns.  Time per alternation
+ * O(nnz + (|Y| + |X|) k l) at most (each row scores k clusters over the
+ * column clusters it touches); memory O(|X| k + |Y| + k l) per thread.
+ */
+
+/*
+ * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params), or
+ * co-cluster rows and columns (col_clusters, above).
  * Returns MMNC_EINVAL for invalid parameters (with mmnc_params_check's
  * message), MMNC_EUNSUP if a prescribed P_Z is given to Alg. 2 without GLPK,
  * MMNC_ELP if the LP solver fails, MMNC_ECANCELED (*out NULL) when

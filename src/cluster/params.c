@@ -29,6 +29,7 @@ void mmnc_params_default(mmnc_params *p)
     p->lambda = 0.0; /* <= 0: MMNC_DEFAULT_LAMBDA */
     p->step = 0.0;   /* <= 0: 1 / lambda */
     p->threads = MMNC_DEFAULT_THREADS;
+    p->col_clusters = MMNC_DEFAULT_COL_CLUSTERS;
 }
 
 void mmnc_params_paper(mmnc_params *p)
@@ -61,6 +62,13 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (p->agreement != 0 && p->agreement != 1) return "agreement must be 0 or 1";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
+    if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
+    if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION)
+        return "col_clusters applies to the information objective (MMNC_ALG_INFORMATION) only";
+    if (p->col_clusters > 0 && p->init == MMNC_INIT_SPECTRAL)
+        return "col_clusters: the rows start random or k-means++, not spectral";
+    if (p->col_clusters > 0 && p->select != MMNC_SELECT_OBJECTIVE)
+        return "col_clusters: the start of best I(Z;W) is kept (select objective)";
     if (p->pz) {
         double s = 0.0;
         for (mmnc_int z = 0; z < p->k; z++) {
@@ -84,6 +92,8 @@ void mmnc_result_free(mmnc_result *r)
     mmnc_i_free(r->restart_alpha);
     mmnc_i_free(r->restart_init);
     mmnc_i_free(r->restart_converged);
+    mmnc_i_free(r->col_label);
+    mmnc_i_free(r->block_pz);
     mmnc_i_free(r);
 }
 

@@ -1,0 +1,366 @@
+/*
+ * cocluster.c -- co-clustering: the rows Y into k clusters Z and the
+ * columns X into l clusters W at once (mmnc_params.col_clusters = l).
+ *
+ *   maximise    I(Z;W) = sum_{z,w} q(z,w) log( q(z,w) / (q(z) q(w)) ),
+ *               q(z,w) = sum_{y in z, x in w} P(y,x)
+ *   over        hard row labels Z(y) in 0..k-1 and column labels W(x) in 0..l-1
+ *
+ * The paper's conclusion proposes to cluster X in addition to Y, i.e. to
+ * maximise ||A B C^T|| over a row kernel A and a column kernel C; this is
+ * its exact information form, the objective of information-theoretic
+ * co-clustering (Dhillon, Mallela, Modha, KDD 2003, Algorithm 1 there),
+ * whose loss is I(X;Y) - I(Z;W) = D(P_{Y,X} || Q), Q(y,x) = q(z,w) P(y|z)
+ * P(x|w) with z = Z(y), w = W(x).
+ *
+ * Alternation (ITCC's batch steps): with q fixed, each row goes to
+ *     argmax_z sum_w P(y,w) log q(w|z)       (= argmin_z D(P(X|y) || Q(X|z)))
+ * then q is recomputed; then each column to
+ *     argmax_w sum_z P(z,x) log q(z|w)
+ * and q again.  Each step lowers D(P || Q) for the Q of the old labels, and
+ * recomputing q is the best Q for the new ones, so I(Z;W) never decreases
+ * (ITCC, Theorem 4.1).  A row stays where it is unless another cluster
+ * scores strictly higher.  A cluster left empty gets the row (column) that
+ * its own cluster fits worst, from a cluster of two or more: a split never
+ * lowers I(Z;W) (the coarser partition is a function of the finer).
+ * Stopping rule: an alternation that moves no row and no column, or
+ * max_iter alternations.  Several starts (random or k-means++ rows, random
+ * columns), run side by side, one thread each, each in a fixed order: the
+ * best I(Z;W) (ties to the lower start) is the same bits for any number of
+ * threads.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cluster/cocluster_i.h"
+#include "cluster/solver_i.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* One start's buffers: labels of both sides, q and the per-item sums. */
+typedef struct costart {
+    mmnc_int *rl, *cl;  /* ny, nx */
+    double *q, *qz, *qw; /* k x l, k, l */
+    double *lg;         /* k x l: log q(w|z), then l x k: log q(z|w) */
+    double *acc;        /* max(k, l): one row's (column's) sums over the other side's clusters */
+    mmnc_int *touched;  /* max(k, l) */
+    double *T;          /* nx x k: P(z, x) */
+    double *fit;        /* max(ny, nx): each item's score in its own cluster, per unit of mass */
+    int64_t *size;      /* max(k, l) */
+} costart;
+
+static void costart_free(costart *s)
+{
+    mmnc_i_free(s->rl);
+    mmnc_i_free(s->cl);
+    mmnc_i_free(s->q);
+    mmnc_i_free(s->qz);
+    mmnc_i_free(s->qw);
+    mmnc_i_free(s->lg);
+    mmnc_i_free(s->acc);
+    mmnc_i_free(s->touched);
+    mmnc_i_free(s->T);
+    mmnc_i_free(s->fit);
+    mmnc_i_free(s->size);
+}
+
+static int costart_alloc(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s, mmnc_err *err)
+{
+    mmnc_int m = k > l ? k : l, n = p->ny > p->nx ? p->ny : p->nx;
+    int status = MMNC_OK;
+    memset(s, 0, sizeof *s);
+    MMNC_ALLOC(s->rl, p->ny, err, status);
+    MMNC_ALLOC(s->cl, p->nx, err, status);
+    MMNC_ALLOC(s->q, k * l, err, status);
+    MMNC_ALLOC(s->qz, k, err, status);
+    MMNC_ALLOC(s->qw, l, err, status);
+    MMNC_ALLOC(s->lg, k * l, err, status);
+    MMNC_CALLOC(s->acc, m, err, status);
+    MMNC_ALLOC(s->touched, m, err, status);
+    MMNC_ALLOC(s->T, p->nx * k, err, status);
+    MMNC_ALLOC(s->fit, n, err, status);
+    MMNC_ALLOC(s->size, m, err, status);
+    return MMNC_OK;
+cleanup:
+    costart_free(s);
+    return status;
+}
+
+/* q(z,w), q(z), q(w) of the labels, summed over P's entries in order. */
+static void block_sums(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
+{
+    const mmnc_csr *P = p->P;
+    memset(s->q, 0, (size_t)(k * l) * sizeof(double));
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        double *qrow = s->q + s->rl[y] * l;
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) qrow[s->cl[P->colind[j]]] += P->val[j];
+    }
+    memset(s->qw, 0, (size_t)l * sizeof(double));
+    for (mmnc_int z = 0; z < k; z++) {
+        double t = 0.0;
+        for (mmnc_int w = 0; w < l; w++) t += s->q[z * l + w], s->qw[w] += s->q[z * l + w];
+        s->qz[z] = t;
+    }
+}
+
+/* I(Z;W) of the sums q, qz, qw. */
+static double block_information(mmnc_int k, mmnc_int l, const costart *s)
+{
+    double v = 0.0;
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int w = 0; w < l; w++) {
+            double t = s->q[z * l + w];
+            if (t > 0.0) v += t * log(t / (s->qz[z] * s->qw[w]));
+        }
+    return v;
+}
+
+/* Give each empty cluster of lab[0..n-1] (n items, m clusters) the item of
+ * worst fit per unit of mass among those in clusters of two or more (ties
+ * to the lower item).  Returns the items moved. */
+static int64_t fill_empty(mmnc_int n, mmnc_int m, mmnc_int *lab, const double *fit, int64_t *size)
+{
+    int64_t moved = 0;
+    memset(size, 0, (size_t)m * sizeof(int64_t));
+    for (mmnc_int i = 0; i < n; i++) size[lab[i]]++;
+    for (mmnc_int c = 0; c < m; c++) {
+        mmnc_int worst = -1;
+        if (size[c] > 0) continue;
+        for (mmnc_int i = 0; i < n; i++)
+            if (size[lab[i]] >= 2 && (worst < 0 || fit[i] < fit[worst])) worst = i;
+        if (worst < 0) break; /* more clusters than items with mass: left empty */
+        size[lab[worst]]--;
+        lab[worst] = c;
+        size[c] = 1;
+        moved++;
+    }
+    return moved;
+}
+
+/* The row step: every row to argmax_z sum_w P(y,w) log q(w|z), q fixed. */
+static int64_t row_step(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
+{
+    const mmnc_csr *P = p->P;
+    int64_t moved = 0;
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int w = 0; w < l; w++) {
+            double t = s->q[z * l + w];
+            s->lg[z * l + w] = t > 0.0 ? log(t / s->qz[z]) : -INFINITY;
+        }
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        mmnc_int nt = 0, cur = s->rl[y], best = cur;
+        double bestv = 0.0;
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            mmnc_int w = s->cl[P->colind[j]];
+            if (s->acc[w] == 0.0) s->touched[nt++] = w;
+            s->acc[w] += P->val[j];
+        }
+        for (mmnc_int z = -1; z < k; z++) { /* the row's own cluster first: it wins ties */
+            mmnc_int c = z < 0 ? cur : z;
+            double v = 0.0;
+            if (z == cur) continue;
+            for (mmnc_int i = 0; i < nt; i++) v += s->acc[s->touched[i]] * s->lg[c * l + s->touched[i]];
+            if (z < 0) bestv = v, s->fit[y] = v / p->py[y];
+            else if (v > bestv) bestv = v, best = z;
+        }
+        for (mmnc_int i = 0; i < nt; i++) s->acc[s->touched[i]] = 0.0;
+        if (best != cur) s->rl[y] = best, moved++;
+    }
+    return moved + fill_empty(p->ny, k, s->rl, s->fit, s->size);
+}
+
+/* The column step: every column to argmax_w sum_z P(z,x) log q(z|w), q fixed. */
+static int64_t col_step(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
+{
+    const mmnc_csr *P = p->P;
+    int64_t moved = 0;
+    for (mmnc_int w = 0; w < l; w++)
+        for (mmnc_int z = 0; z < k; z++) {
+            double t = s->q[z * l + w];
+            s->lg[w * k + z] = t > 0.0 ? log(t / s->qw[w]) : -INFINITY;
+        }
+    memset(s->T, 0, (size_t)(p->nx * k) * sizeof(double));
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        mmnc_int z = s->rl[y];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) s->T[P->colind[j] * k + z] += P->val[j];
+    }
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        const double *t = s->T + x * k;
+        mmnc_int nt = 0, cur = s->cl[x], best = cur;
+        double bestv = 0.0;
+        for (mmnc_int z = 0; z < k; z++)
+            if (t[z] > 0.0) s->touched[nt++] = z;
+        for (mmnc_int w = -1; w < l; w++) {
+            mmnc_int c = w < 0 ? cur : w;
+            double v = 0.0;
+            if (w == cur) continue;
+            for (mmnc_int i = 0; i < nt; i++) v += t[s->touched[i]] * s->lg[c * k + s->touched[i]];
+            if (w < 0) bestv = v, s->fit[x] = v / p->px[x];
+            else if (v > bestv) bestv = v, best = w;
+        }
+        if (best != cur) s->cl[x] = best, moved++;
+    }
+    return moved + fill_empty(p->nx, l, s->cl, s->fit, s->size);
+}
+
+/* What the starts share; each writes only its own slots. */
+typedef struct costarts {
+    const mmnc_pmf *p;
+    const mmnc_params *prm;
+    mmnc_int k, l;
+    int max_iter;
+    double *info;    /* restarts: each start's I(Z;W) */
+    int *iters, *conv;
+    int *status;     /* restarts */
+    mmnc_err *errs;  /* restarts */
+} costarts;
+
+/* Start i into s: the alternation from its random labels. */
+static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
+{
+    const mmnc_pmf *p = c->p;
+    const mmnc_params *prm = c->prm;
+    mmnc_int k = c->k, l = c->l;
+    mmnc_rng rng;
+    int status, it;
+    double info = 0.0;
+    mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+    if ((status = mmnc_i_event(prm, MMNC_EV_START_BEGIN, i, 0, 0, NULL, NAN, err)) != MMNC_OK) return status;
+    if ((status = mmnc_i_init_labels(p, k, prm->init, NULL, &rng, s->rl, err)) != MMNC_OK) return status;
+    for (mmnc_int x = 0; x < p->nx; x++) s->cl[x] = mmnc_rng_below(&rng, l);
+    for (mmnc_int x = 0; x < p->nx; x++) s->fit[x] = mmnc_rng_uniform(&rng); /* an empty cluster's first column */
+    fill_empty(p->nx, l, s->cl, s->fit, s->size);
+    c->conv[i] = 0;
+    block_sums(p, k, l, s);
+    for (it = 0; it < c->max_iter; it++) {
+        int64_t moved = row_step(p, k, l, s);
+        block_sums(p, k, l, s);
+        moved += col_step(p, k, l, s);
+        block_sums(p, k, l, s);
+        info = block_information(k, l, s);
+        if ((status = mmnc_i_progress(prm, i, it + 1, info, err)) != MMNC_OK) return status;
+        if (moved == 0) {
+            c->conv[i] = 1;
+            it++;
+            break;
+        }
+    }
+    c->info[i] = block_information(k, l, s);
+    c->iters[i] = it;
+    return mmnc_i_event(prm, MMNC_EV_START_END, i, it, c->conv[i], NULL, c->info[i], err);
+}
+
+int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err)
+{
+    mmnc_int k = prm->k, l = prm->col_clusters, ny = p->ny, nx = p->nx;
+    int R = prm->restarts, status = MMNC_OK, best = -1;
+    double t0 = mmnc_i_now();
+    costarts c;
+    costart keep, *work = NULL;
+    mmnc_result *r = NULL;
+    mmnc_i_threads saved = mmnc_i_threads_push(prm->threads);
+    int nthreads = 1;
+    memset(&c, 0, sizeof c);
+    memset(&keep, 0, sizeof keep);
+    if (p->dist)
+        return mmnc_i_threads_pop(saved),
+               mmnc_i_err(err, MMNC_EUNSUP, "co-clustering (col_clusters) does not run distributed yet");
+    if (l > nx) {
+        mmnc_i_threads_pop(saved);
+        return mmnc_i_err(err, MMNC_EINVAL, "col_clusters = %lld must not exceed the number of columns (%lld)",
+                          (long long)l, (long long)nx);
+    }
+    c.p = p;
+    c.prm = prm;
+    c.k = k;
+    c.l = l;
+    c.max_iter = prm->max_iter > 0 ? prm->max_iter : MMNC_DEFAULT_MAX_ITER_INFORMATION;
+    MMNC_CALLOC(c.info, R, err, status);
+    MMNC_CALLOC(c.iters, R, err, status);
+    MMNC_CALLOC(c.conv, R, err, status);
+    MMNC_CALLOC(c.status, R, err, status);
+    MMNC_CALLOC(c.errs, R, err, status);
+    nthreads = mmnc_i_team_size();
+    if (nthreads > R) nthreads = R;
+    MMNC_CALLOC(work, nthreads, err, status);
+    for (int t = 0; t < nthreads; t++)
+        if ((status = costart_alloc(p, k, l, &work[t], err)) != MMNC_OK) goto cleanup;
+    if ((status = costart_alloc(p, k, l, &keep, err)) != MMNC_OK) goto cleanup;
+    /* starts side by side, one thread each; the best kept by the lowest index
+     * among equals, whatever thread ran it */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
+    for (int i = 0; i < R; i++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        c.status[i] = run_costart(&c, i, &work[tid], &c.errs[i]);
+        if (c.status[i] == MMNC_OK) {
+#pragma omp critical(mmnc_cocluster_keep)
+            if (best < 0 || c.info[i] > c.info[best] || (c.info[i] == c.info[best] && i < best)) {
+                best = i;
+                memcpy(keep.rl, work[tid].rl, (size_t)ny * sizeof(mmnc_int));
+                memcpy(keep.cl, work[tid].cl, (size_t)nx * sizeof(mmnc_int));
+            }
+        }
+    }
+    for (int i = 0; i < R; i++)
+        if (c.status[i] != MMNC_OK) {
+            status = c.status[i];
+            if (err) *err = c.errs[i];
+            goto cleanup;
+        }
+    MMNC_CALLOC(r, 1, err, status);
+    r->k = k;
+    r->ny = ny;
+    r->algorithm = MMNC_ALG_INFORMATION;
+    r->restarts = R;
+    r->best_restart = r->objective_restart = best;
+    r->size_prior_kept = -1;
+    r->agreement_prior = r->agreement_free = NAN;
+    r->select = MMNC_SELECT_OBJECTIVE;
+    r->refine = MMNC_REFINE_NONE;
+    r->l = l;
+    r->nx = nx;
+    if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
+    MMNC_ALLOC(r->label, ny, err, status);
+    MMNC_CALLOC(r->W, ny * k, err, status);
+    MMNC_ALLOC(r->col_label, nx, err, status);
+    MMNC_ALLOC(r->block_pz, k * l, err, status);
+    MMNC_ALLOC(r->restart_objective, R, err, status);
+    MMNC_ALLOC(r->restart_iterations, R, err, status);
+    MMNC_ALLOC(r->restart_init, R, err, status);
+    MMNC_ALLOC(r->restart_converged, R, err, status);
+    memcpy(r->label, keep.rl, (size_t)ny * sizeof(mmnc_int));
+    memcpy(r->col_label, keep.cl, (size_t)nx * sizeof(mmnc_int));
+    for (mmnc_int y = 0; y < ny; y++) r->W[y * k + r->label[y]] = 1.0;
+    block_sums(p, k, l, &keep);
+    memcpy(r->block_pz, keep.q, (size_t)(k * l) * sizeof(double));
+    r->objective = block_information(k, l, &keep);
+    for (int i = 0; i < R; i++) {
+        r->restart_objective[i] = c.info[i];
+        r->restart_iterations[i] = c.iters[i];
+        r->restart_init[i] = prm->init;
+        r->restart_converged[i] = c.conv[i];
+    }
+    r->iterations = c.iters[best];
+    r->converged = c.conv[best];
+    if ((status = mmnc_coupling_stats(p, k, r->label, NULL, &r->stats, err)) != MMNC_OK) goto cleanup;
+    r->seconds = mmnc_i_now() - t0;
+    *out = r;
+    r = NULL;
+cleanup:
+    mmnc_i_threads_pop(saved);
+    if (work)
+        for (int t = 0; t < nthreads; t++) costart_free(&work[t]);
+    mmnc_i_free(work);
+    costart_free(&keep);
+    mmnc_i_free(c.info);
+    mmnc_i_free(c.iters);
+    mmnc_i_free(c.conv);
+    mmnc_i_free(c.status);
+    mmnc_i_free(c.errs);
+    mmnc_result_free(r);
+    return status;
+}

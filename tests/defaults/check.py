@@ -99,7 +99,7 @@ HELP = {
         "--clusters": "K", "--algorithm": "ALGORITHM", "--seed": "SEED", "--restarts": "RESTARTS",
         "--init": "INIT", "--select": "SELECT", "--select-tol": "SELECT_TOL", "--refine": "REFINE",
         "--size-prior": "SIZE_PRIOR", "--move-tol": "MOVE_TOL", "--merge-split": "MERGE_SPLIT",
-        "--agreement": "AGREEMENT", "--max-iter": "MAX_ITER", "--tol": "TOL", "--lambda": "LAMBDA",
+        "--agreement": "AGREEMENT", "--col-clusters": "COL_CLUSTERS", "--max-iter": "MAX_ITER", "--tol": "TOL", "--lambda": "LAMBDA",
         "--threads": "THREADS", "--top": "TOP", "--truth-var": "LABELS_VAR"}),
     "sweep": dict(LOAD, **{"--algorithm": "ALGORITHM", "--seed": "SEED", "--restarts": "RESTARTS", "--init": "INIT",
                            "--threads": "THREADS"}),

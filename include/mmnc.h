@@ -1188,13 +1188,15 @@ typedef struct mmnc_result {
  *
  * the objective of information-theoretic co-clustering (Dhillon, Mallela,
  * Modha, KDD 2003), whose loss I(X;Y) - I(Z;W) is the divergence of P_{Y,X}
- * from its block model.  Each start alternates ITCC's steps: every row to
- * the cluster z that best predicts its columns' clusters (argmax_z sum_w
- * P(y,w) log P(w|z)), then every column likewise against P(z|w); a start
- * stops when an alternation moves nothing, or at max_iter alternations
- * (0: MMNC_DEFAULT_MAX_ITER_INFORMATION).  I(Z;W) never decreases.  Rows
- * start random or k-means++ (init; not spectral), columns random; the
- * start of best I(Z;W) is kept (select objective; ties to the lower start).
+ * from its block model.  Each start alternates a sweep of the rows and one
+ * of the columns, each item moved in turn to the cluster that raises
+ * I(Z;W) most (the exact change; the candidates are the two best by ITCC's
+ * score, argmax_z sum_w P(y,w) log P(w|z) for a row, the same with P(z|w)
+ * for a column); a start stops when an alternation moves nothing, or at
+ * max_iter alternations (0: MMNC_DEFAULT_MAX_ITER_INFORMATION).  I(Z;W)
+ * never decreases.  Rows start random or k-means++ (init; not spectral),
+ * columns random; the start of best I(Z;W) is kept (select objective;
+ * ties to the lower start).
  * The starts run side by side, one thread each: the same bits for any
  * number of threads.  size_prior, move_tol, merge_split, agreement,
  * refine and pz do not apply and are ignored.  The result: label and a
@@ -1202,8 +1204,8 @@ typedef struct mmnc_result {
  * restart_objective each start's I(Z;W), iterations in alternations, and
  * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
  * MMNC_EINVAL if l exceeds the columns.  Time per alternation
- * O(nnz + (|Y| + |X|) k l) at most (each row scores k clusters over the
- * column clusters it touches); memory O(|X| k + |Y| + k l) per thread.
+ * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)
+ * clusters a row (column) touches; memory O(|X| k + |Y| + k l) per thread.
  */
 
 /*

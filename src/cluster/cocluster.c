@@ -13,21 +13,23 @@
  * whose loss is I(X;Y) - I(Z;W) = D(P_{Y,X} || Q), Q(y,x) = q(z,w) P(y|z)
  * P(x|w) with z = Z(y), w = W(x).
  *
- * Alternation (ITCC's batch steps): with q fixed, each row goes to
- *     argmax_z sum_w P(y,w) log q(w|z)       (= argmin_z D(P(X|y) || Q(X|z)))
- * then q is recomputed; then each column to
- *     argmax_w sum_z P(z,x) log q(z|w)
- * and q again.  Each step lowers D(P || Q) for the Q of the old labels, and
- * recomputing q is the best Q for the new ones, so I(Z;W) never decreases
- * (ITCC, Theorem 4.1).  A row stays where it is unless another cluster
- * scores strictly higher.  A cluster left empty gets the row (column) that
- * its own cluster fits worst, from a cluster of two or more: a split never
- * lowers I(Z;W) (the coarser partition is a function of the finer).
+ * Alternation: a sweep of the rows, then one of the columns, each item in
+ * turn moved to the cluster that raises I(Z;W) most, by the exact change
+ * (which involves two rows of q for a row's move, two columns for a
+ * column's), q updated after every move; the sequential form of ITCC's
+ * steps (rows against P(W|z), columns against P(Z|w)), the sequential
+ * information bottleneck's kind of move; it finds higher I(Z;W) than
+ * ITCC's batch steps (bench/NOTES.md).  The candidates are the
+ * two best other clusters by the first-order score sum_w P(y,w) log
+ * q(w|z) (ITCC's), so a move costs O(touched k) multiply-adds and O(touched)
+ * logarithms.  A move is made only when it raises I(Z;W) by more than
+ * MOVE_EPS: I(Z;W) never decreases, and no cluster empties (taking a
+ * cluster's last item into another is a merge, which never raises it).
  * Stopping rule: an alternation that moves no row and no column, or
  * max_iter alternations.  Several starts (random or k-means++ rows, random
- * columns), run side by side, one thread each, each in a fixed order: the
- * best I(Z;W) (ties to the lower start) is the same bits for any number of
- * threads.
+ * columns, an empty column cluster given a random column), run side by
+ * side, one thread each, each in a fixed order: the best I(Z;W) (ties to
+ * the lower start) is the same bits for any number of threads.
  */
 #include <math.h>
 #include <string.h>
@@ -38,15 +40,22 @@
 #include <omp.h>
 #endif
 
+/* v log v for v >= 0 (0 for 0). */
+static inline double xlogx(double v) { return v > 0.0 ? v * log(v) : 0.0; }
+
+/* log v for v >= 0 (-inf for 0). */
+static inline double logz(double v) { return v > 0.0 ? log(v) : -INFINITY; }
+
 /* One start's buffers: labels of both sides, q and the per-item sums. */
 typedef struct costart {
     mmnc_int *rl, *cl;  /* ny, nx */
     double *q, *qz, *qw; /* k x l, k, l */
-    double *lg;         /* k x l: log q(w|z), then l x k: log q(z|w) */
+    double *xq, *xqz, *xqw; /* xlogx of each of them */
+    double *lq, *lqz, *lqw; /* log of each of them (-inf for 0) */
     double *acc;        /* max(k, l): one row's (column's) sums over the other side's clusters */
     mmnc_int *touched;  /* max(k, l) */
     double *T;          /* nx x k: P(z, x) */
-    double *fit;        /* max(ny, nx): each item's score in its own cluster, per unit of mass */
+    double *fit;        /* nx: the order in which the start's empty column clusters take columns */
     int64_t *size;      /* max(k, l) */
 } costart;
 
@@ -57,7 +66,12 @@ static void costart_free(costart *s)
     mmnc_i_free(s->q);
     mmnc_i_free(s->qz);
     mmnc_i_free(s->qw);
-    mmnc_i_free(s->lg);
+    mmnc_i_free(s->xq);
+    mmnc_i_free(s->xqz);
+    mmnc_i_free(s->xqw);
+    mmnc_i_free(s->lq);
+    mmnc_i_free(s->lqz);
+    mmnc_i_free(s->lqw);
     mmnc_i_free(s->acc);
     mmnc_i_free(s->touched);
     mmnc_i_free(s->T);
@@ -67,7 +81,7 @@ static void costart_free(costart *s)
 
 static int costart_alloc(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s, mmnc_err *err)
 {
-    mmnc_int m = k > l ? k : l, n = p->ny > p->nx ? p->ny : p->nx;
+    mmnc_int m = k > l ? k : l;
     int status = MMNC_OK;
     memset(s, 0, sizeof *s);
     MMNC_ALLOC(s->rl, p->ny, err, status);
@@ -75,11 +89,16 @@ static int costart_alloc(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s, 
     MMNC_ALLOC(s->q, k * l, err, status);
     MMNC_ALLOC(s->qz, k, err, status);
     MMNC_ALLOC(s->qw, l, err, status);
-    MMNC_ALLOC(s->lg, k * l, err, status);
+    MMNC_ALLOC(s->xq, k * l, err, status);
+    MMNC_ALLOC(s->xqz, k, err, status);
+    MMNC_ALLOC(s->xqw, l, err, status);
+    MMNC_ALLOC(s->lq, k * l, err, status);
+    MMNC_ALLOC(s->lqz, k, err, status);
+    MMNC_ALLOC(s->lqw, l, err, status);
     MMNC_CALLOC(s->acc, m, err, status);
     MMNC_ALLOC(s->touched, m, err, status);
     MMNC_ALLOC(s->T, p->nx * k, err, status);
-    MMNC_ALLOC(s->fit, n, err, status);
+    MMNC_ALLOC(s->fit, p->nx, err, status);
     MMNC_ALLOC(s->size, m, err, status);
     return MMNC_OK;
 cleanup:
@@ -101,7 +120,11 @@ static void block_sums(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
         double t = 0.0;
         for (mmnc_int w = 0; w < l; w++) t += s->q[z * l + w], s->qw[w] += s->q[z * l + w];
         s->qz[z] = t;
+        s->xqz[z] = xlogx(t);
+        s->lqz[z] = logz(t);
     }
+    for (mmnc_int w = 0; w < l; w++) s->xqw[w] = xlogx(s->qw[w]), s->lqw[w] = logz(s->qw[w]);
+    for (mmnc_int i = 0; i < k * l; i++) s->xq[i] = xlogx(s->q[i]), s->lq[i] = logz(s->q[i]);
 }
 
 /* I(Z;W) of the sums q, qz, qw. */
@@ -117,8 +140,8 @@ static double block_information(mmnc_int k, mmnc_int l, const costart *s)
 }
 
 /* Give each empty cluster of lab[0..n-1] (n items, m clusters) the item of
- * worst fit per unit of mass among those in clusters of two or more (ties
- * to the lower item).  Returns the items moved. */
+ * lowest fit among those in clusters of two or more (ties to the lower
+ * item).  Returns the items moved. */
 static int64_t fill_empty(mmnc_int n, mmnc_int m, mmnc_int *lab, const double *fit, int64_t *size)
 {
     int64_t moved = 0;
@@ -138,48 +161,88 @@ static int64_t fill_empty(mmnc_int n, mmnc_int m, mmnc_int *lab, const double *f
     return moved;
 }
 
-/* The row step: every row to argmax_z sum_w P(y,w) log q(w|z), q fixed. */
-static int64_t row_step(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
+/* The change of sum_j xlogx(q[j]) - xlogx(sum_j q[j]) when the item of mass
+ * m with sums a[idx[i]] (over its nt touched entries) is added to the line
+ * q of total Q (sign +1) or taken from it (-1): one half of an exact move's
+ * change of I(Z;W). */
+static double line_change(const double *q, const double *xq, double Q, double xQ, const double *a,
+                          const mmnc_int *idx, mmnc_int nt, mmnc_int stride, double m, double sign)
+{
+    double d = 0.0;
+    for (mmnc_int i = 0; i < nt; i++) {
+        mmnc_int j = idx[i] * stride;
+        d += xlogx(q[j] + sign * a[idx[i]]) - xq[j];
+    }
+    return d - (xlogx(Q + sign * m) - xQ);
+}
+
+/* The row sweep: each row in turn to the cluster that raises I(Z;W) most
+ * (exact change, q updated after each move), if by more than MOVE_EPS. */
+#define MOVE_EPS 1e-15
+static int64_t row_sweep(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
 {
     const mmnc_csr *P = p->P;
     int64_t moved = 0;
-    for (mmnc_int z = 0; z < k; z++)
-        for (mmnc_int w = 0; w < l; w++) {
-            double t = s->q[z * l + w];
-            s->lg[z * l + w] = t > 0.0 ? log(t / s->qz[z]) : -INFINITY;
-        }
     for (mmnc_int y = 0; y < p->ny; y++) {
         mmnc_int nt = 0, cur = s->rl[y], best = cur;
-        double bestv = 0.0;
+        double m = p->py[y], leave = 0.0, bestv = MOVE_EPS;
         for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
             mmnc_int w = s->cl[P->colind[j]];
             if (s->acc[w] == 0.0) s->touched[nt++] = w;
             s->acc[w] += P->val[j];
         }
-        for (mmnc_int z = -1; z < k; z++) { /* the row's own cluster first: it wins ties */
-            mmnc_int c = z < 0 ? cur : z;
-            double v = 0.0;
-            if (z == cur) continue;
-            for (mmnc_int i = 0; i < nt; i++) v += s->acc[s->touched[i]] * s->lg[c * l + s->touched[i]];
-            if (z < 0) bestv = v, s->fit[y] = v / p->py[y];
-            else if (v > bestv) bestv = v, best = z;
+        {
+            mmnc_int c1 = -1, c2 = -1; /* the two best other clusters by the first-order score */
+            double s1 = -INFINITY, s2 = -INFINITY;
+            for (mmnc_int z = 0; z < k; z++) {
+                double v = 0.0;
+                if (z == cur) continue;
+                for (mmnc_int i = 0; i < nt; i++) v += s->acc[s->touched[i]] * s->lq[z * l + s->touched[i]];
+                v -= m * s->lqz[z];
+                if (v > s1) s2 = s1, c2 = c1, s1 = v, c1 = z;
+                else if (v > s2) s2 = v, c2 = z;
+            }
+            if (c1 >= 0)
+                leave = line_change(s->q + cur * l, s->xq + cur * l, s->qz[cur], s->xqz[cur], s->acc, s->touched, nt,
+                                    1, m, -1.0);
+            for (int c = 0; c < 2; c++) {
+                mmnc_int z = c ? c2 : c1;
+                double v;
+                if (z < 0) continue;
+                v = leave + line_change(s->q + z * l, s->xq + z * l, s->qz[z], s->xqz[z], s->acc, s->touched, nt, 1,
+                                        m, 1.0);
+                if (v > bestv || (v == bestv && best != cur && z < best)) bestv = v, best = z;
+            }
+        }
+        if (best != cur) {
+            for (mmnc_int i = 0; i < nt; i++) {
+                mmnc_int w = s->touched[i];
+                s->q[cur * l + w] -= s->acc[w];
+                s->q[best * l + w] += s->acc[w];
+                s->xq[cur * l + w] = xlogx(s->q[cur * l + w]);
+                s->xq[best * l + w] = xlogx(s->q[best * l + w]);
+                s->lq[cur * l + w] = logz(s->q[cur * l + w]);
+                s->lq[best * l + w] = logz(s->q[best * l + w]);
+            }
+            s->qz[cur] -= m;
+            s->qz[best] += m;
+            s->xqz[cur] = xlogx(s->qz[cur]);
+            s->xqz[best] = xlogx(s->qz[best]);
+            s->lqz[cur] = logz(s->qz[cur]);
+            s->lqz[best] = logz(s->qz[best]);
+            s->rl[y] = best;
+            moved++;
         }
         for (mmnc_int i = 0; i < nt; i++) s->acc[s->touched[i]] = 0.0;
-        if (best != cur) s->rl[y] = best, moved++;
     }
-    return moved + fill_empty(p->ny, k, s->rl, s->fit, s->size);
+    return moved;
 }
 
-/* The column step: every column to argmax_w sum_z P(z,x) log q(z|w), q fixed. */
-static int64_t col_step(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
+/* The column sweep: each column in turn, as the rows. */
+static int64_t col_sweep(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
 {
     const mmnc_csr *P = p->P;
     int64_t moved = 0;
-    for (mmnc_int w = 0; w < l; w++)
-        for (mmnc_int z = 0; z < k; z++) {
-            double t = s->q[z * l + w];
-            s->lg[w * k + z] = t > 0.0 ? log(t / s->qw[w]) : -INFINITY;
-        }
     memset(s->T, 0, (size_t)(p->nx * k) * sizeof(double));
     for (mmnc_int y = 0; y < p->ny; y++) {
         mmnc_int z = s->rl[y];
@@ -188,20 +251,50 @@ static int64_t col_step(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s)
     for (mmnc_int x = 0; x < p->nx; x++) {
         const double *t = s->T + x * k;
         mmnc_int nt = 0, cur = s->cl[x], best = cur;
-        double bestv = 0.0;
+        double m = p->px[x], leave = 0.0, bestv = MOVE_EPS;
         for (mmnc_int z = 0; z < k; z++)
             if (t[z] > 0.0) s->touched[nt++] = z;
-        for (mmnc_int w = -1; w < l; w++) {
-            mmnc_int c = w < 0 ? cur : w;
-            double v = 0.0;
-            if (w == cur) continue;
-            for (mmnc_int i = 0; i < nt; i++) v += t[s->touched[i]] * s->lg[c * k + s->touched[i]];
-            if (w < 0) bestv = v, s->fit[x] = v / p->px[x];
-            else if (v > bestv) bestv = v, best = w;
+        {
+            mmnc_int c1 = -1, c2 = -1;
+            double s1 = -INFINITY, s2 = -INFINITY;
+            for (mmnc_int w = 0; w < l; w++) {
+                double v = 0.0;
+                if (w == cur) continue;
+                for (mmnc_int i = 0; i < nt; i++) v += t[s->touched[i]] * s->lq[s->touched[i] * l + w];
+                v -= m * s->lqw[w];
+                if (v > s1) s2 = s1, c2 = c1, s1 = v, c1 = w;
+                else if (v > s2) s2 = v, c2 = w;
+            }
+            if (c1 >= 0) leave = line_change(s->q + cur, s->xq + cur, s->qw[cur], s->xqw[cur], t, s->touched, nt, l, m, -1.0);
+            for (int c = 0; c < 2; c++) {
+                mmnc_int w = c ? c2 : c1;
+                double v;
+                if (w < 0) continue;
+                v = leave + line_change(s->q + w, s->xq + w, s->qw[w], s->xqw[w], t, s->touched, nt, l, m, 1.0);
+                if (v > bestv || (v == bestv && best != cur && w < best)) bestv = v, best = w;
+            }
         }
-        if (best != cur) s->cl[x] = best, moved++;
+        if (best != cur) {
+            for (mmnc_int i = 0; i < nt; i++) {
+                mmnc_int z = s->touched[i];
+                s->q[z * l + cur] -= t[z];
+                s->q[z * l + best] += t[z];
+                s->xq[z * l + cur] = xlogx(s->q[z * l + cur]);
+                s->xq[z * l + best] = xlogx(s->q[z * l + best]);
+                s->lq[z * l + cur] = logz(s->q[z * l + cur]);
+                s->lq[z * l + best] = logz(s->q[z * l + best]);
+            }
+            s->qw[cur] -= m;
+            s->qw[best] += m;
+            s->xqw[cur] = xlogx(s->qw[cur]);
+            s->xqw[best] = xlogx(s->qw[best]);
+            s->lqw[cur] = logz(s->qw[cur]);
+            s->lqw[best] = logz(s->qw[best]);
+            s->cl[x] = best;
+            moved++;
+        }
     }
-    return moved + fill_empty(p->nx, l, s->cl, s->fit, s->size);
+    return moved;
 }
 
 /* What the starts share; each writes only its own slots. */
@@ -234,9 +327,10 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     c->conv[i] = 0;
     block_sums(p, k, l, s);
     for (it = 0; it < c->max_iter; it++) {
-        int64_t moved = row_step(p, k, l, s);
+        /* fresh sums after each sweep: no drift from the moves' updates */
+        int64_t moved = row_sweep(p, k, l, s);
         block_sums(p, k, l, s);
-        moved += col_step(p, k, l, s);
+        moved += col_sweep(p, k, l, s);
         block_sums(p, k, l, s);
         info = block_information(k, l, s);
         if ((status = mmnc_i_progress(prm, i, it + 1, info, err)) != MMNC_OK) return status;

@@ -11,8 +11,9 @@
  * clusters that maximises I(Z;W) (cocluster.c opens with the problem): the
  * starts side by side, the best kept.  prm is checked (mmnc_params_check)
  * and its progress and event functions serialised by the caller.  Not
- * distributed (MMNC_EUNSUP).  Time per alternation O(nnz + (|Y| + |X|) k l)
- * at most; memory O((|Y| + |X| k) threads). */
+ * distributed (MMNC_EUNSUP).  Time per alternation O(nnz + |Y| k t_Y +
+ * |X| l t_X), t the clusters of the other side an item touches; memory
+ * O((|Y| + |X| k + k l) threads). */
 int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);
 
 #endif

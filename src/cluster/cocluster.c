@@ -77,6 +77,7 @@ static void costart_free(costart *s)
     mmnc_i_free(s->T);
     mmnc_i_free(s->fit);
     mmnc_i_free(s->size);
+    memset(s, 0, sizeof *s);
 }
 
 static int costart_alloc(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s, mmnc_err *err)

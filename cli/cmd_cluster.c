@@ -39,7 +39,7 @@ static const struct applies {
     {"lambda", ALG_FRO, "without --exact-marginal"},
     {"step", ALG_FRO, "without --exact-marginal"},
     {"select-tol", ALG_ALL, "with --select predictive"},
-    {"col-clusters", ALG_INF, NULL},
+    {"col-clusters", ALG_INF | ALG_NUC, "nuclear: without --pz or --refine"},
 };
 enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
 
@@ -124,9 +124,10 @@ static void help(void)
            CLI_STR(MMNC_DEFAULT_AGREEMENT) ")\n"
            "      --col-clusters L  co-cluster: the columns into L clusters as well, maximising I(Z;W) of the\n"
            "                        row and column clusters by alternating row and column moves (Dhillon,\n"
-           "                        Mallela, Modha 2003); writes PREFIX.col_labels.tsv, and the k x L\n"
-           "                        blocks into PREFIX.top.tsv; not with --size-prior, --move-tol,\n"
-           "                        --merge-split, --agreement, --select or --init spectral; 0 = the rows\n"
+           "                        Mallela, Modha 2003), or with -a nuclear ||B_{Z,W}||_* by Algorithm 2 on\n"
+           "                        each side in turn; writes PREFIX.col_labels.tsv, and the k x L blocks\n"
+           "                        into PREFIX.top.tsv; not with --size-prior, --move-tol, --merge-split,\n"
+           "                        --agreement, --select, --init spectral, --pz or --refine; 0 = the rows\n"
            "                        alone (default " CLI_STR(MMNC_DEFAULT_COL_CLUSTERS) ")\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
@@ -221,6 +222,8 @@ static int check_applies(int algorithm, const given *g)
                                         "is kept");
         if (g->init == MMNC_INIT_SPECTRAL)
             return cli_usage_error(CMD, "--init spectral does not apply with --col-clusters: random or kmeans++");
+        if (g->pz || g->refine != MMNC_REFINE_NONE)
+            return cli_usage_error(CMD, "--col-clusters applies to -a nuclear without --pz or --refine");
     }
     if (g->names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
     if (g->truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
@@ -581,8 +584,9 @@ static int write_json(const run *r, FILE *fp)
                     "  \"merge_split_sweeps\": %d,\n",
                 prm->merge_split, res->merge_split_tried, res->merge_split_kept, res->merge_split_sweeps);
     if (res->l > 0) {
-        fprintf(fp, "  \"col_clusters\": %lld,\n  \"information_zw\": %.17g,\n  \"col_cluster_sizes\": [",
-                (long long)res->l, res->objective);
+        fprintf(fp, "  \"col_clusters\": %lld,\n  \"%s\": %.17g,\n  \"col_cluster_sizes\": [",
+                (long long)res->l, res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear_norm_zw" : "information_zw",
+                res->objective);
         mmnc_int *cnt = calloc((size_t)res->l, sizeof(mmnc_int));
         if (!cnt) return cli_fail(CMD, "out of memory");
         for (mmnc_int x = 0; x < p->nx; x++) cnt[res->col_label[x]]++;
@@ -765,7 +769,8 @@ static int print_summary(const run *r)
     printf("\n");
     printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
            res->l > 0 ? "co-clustering" : cli_algorithm_name(res->algorithm),
-           res->l > 0 ? " I(Z;W)" : res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
+           res->l > 0 ? res->algorithm == MMNC_ALG_NUCLEAR ? " ||B_{Z,W}||_*" : " I(Z;W)"
+           : res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
            (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0 &&
         res->l == 0)
@@ -817,8 +822,12 @@ static int print_summary(const run *r)
         for (mmnc_int y = 0; y < p->ny; y++)
             for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
                 ixy += P->val[j] * log(P->val[j] / (p->py[y] * p->px[P->colind[j]]));
-        printf("co-clustering, %lld x %lld blocks: I(Z;W) %.6f nats of I(X;Y) %.6f (%.1f%%)\n", (long long)k,
-               (long long)res->l, res->objective, ixy, ixy > 0 ? 100 * res->objective / ixy : 0.0);
+        if (res->algorithm == MMNC_ALG_NUCLEAR)
+            printf("co-clustering, %lld x %lld blocks: ||B_{Z,W}||_* %.6f\n", (long long)k, (long long)res->l,
+                   res->objective);
+        else
+            printf("co-clustering, %lld x %lld blocks: I(Z;W) %.6f nats of I(X;Y) %.6f (%.1f%%)\n", (long long)k,
+                   (long long)res->l, res->objective, ixy, ixy > 0 ? 100 * res->objective / ixy : 0.0);
     }
     printf("singular values:");
     for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);

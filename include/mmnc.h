@@ -1099,8 +1099,9 @@ typedef struct mmnc_params {
                            (mmnc_event, above), or NULL (default NULL) */
     void *event_ctx;
     mmnc_int col_clusters; /* l > 0: co-cluster, i.e. cluster the columns X into l clusters W as
-                           well, maximising I(Z;W) ("Co-clustering" below); MMNC_ALG_INFORMATION
-                           only; 0: the rows alone (default MMNC_DEFAULT_COL_CLUSTERS) */
+                           well, maximising I(Z;W) (MMNC_ALG_INFORMATION) or ||B_{Z,W}||_*
+                           (MMNC_ALG_NUCLEAR) ("Co-clustering" below); 0: the rows alone (default
+                           MMNC_DEFAULT_COL_CLUSTERS) */
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
@@ -1198,11 +1199,24 @@ typedef struct mmnc_result {
  * columns random; the start of best I(Z;W) is kept (select objective;
  * ties to the lower start).
  * The starts run side by side, one thread each: the same bits for any
- * number of threads.  size_prior, move_tol, merge_split, agreement,
- * refine and pz do not apply and are ignored.  The result: label and a
- * one-hot W of the rows, stats of that row clustering, objective = I(Z;W),
+ * number of threads.  size_prior, move_tol, merge_split and agreement do
+ * not apply and are ignored; pz and refine must be unset (MMNC_EINVAL).
+ *
+ * With MMNC_ALG_NUCLEAR the objective is the nuclear form of the paper's
+ * conclusion, ||B_{Z,W}||_* = ||A B C^T||_* for hard kernels A (rows) and
+ * C (columns), B_{Z,W} = [P_Z]^{-1/2} P_{Z,W} [P_W]^{-1/2}, by alternating
+ * maximisation: for fixed C, Algorithm 2 on the pmf P_{Y,W} (the paper's
+ * problem with B C^T in place of B), then for fixed A Algorithm 2 on
+ * P_{X,Z}; a side's new labels are kept only if the norm rose, so it never
+ * decreases; max_iter caps the alternations (Algorithm 2 within each runs
+ * to MMNC_DEFAULT_MAX_ITER_NUCLEAR iterations).
+ *
+ * The result: label and a one-hot W of the rows, stats of that row
+ * clustering, objective = I(Z;W) (or ||B_{Z,W}||_*),
  * restart_objective each start's I(Z;W), iterations in alternations, and
  * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
+ * the nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
+ * per alternation;
  * MMNC_EINVAL if l exceeds the columns.  Time per alternation
  * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)
  * clusters a row (column) touches; memory O(|X| k + |Y| + k l) per thread.

@@ -67,7 +67,7 @@ static double blocks_information(const mmnc_result *r)
     return v;
 }
 
-static void test_planted(void)
+static void test_planted(int alg)
 {
     mmnc_csr *A = planted(300, 120, 60, 7);
     mmnc_pmf *p = NULL;
@@ -80,14 +80,21 @@ static void test_planted(void)
     for (mmnc_int y = 0; y < 300; y++) ty[y] = y % 3;
     for (mmnc_int x = 0; x < 120; x++) tx[x] = x % 4;
     mmnc_params_default(&prm);
+    prm.algorithm = alg;
     prm.k = 3;
     prm.col_clusters = 4;
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
     if (r) {
-        CHECK(r->l == 4 && r->nx == 120 && r->col_label && r->block_pz);
+        CHECK(r->l == 4 && r->nx == 120 && r->col_label && r->block_pz && r->algorithm == alg);
         CHECK(same_partition(300, r->label, ty));
-        CHECK(same_partition(120, r->col_label, tx));
-        CHECK_NEAR(r->objective, blocks_information(r), 1e-12);
+        if (alg == MMNC_ALG_INFORMATION) CHECK(same_partition(120, r->col_label, tx));
+        else { /* the nuclear form leaves a tenth of the columns elsewhere here (bench/NOTES.md) */
+            mmnc_scores sc;
+            CHECK_OK(mmnc_evaluate(120, r->col_label, tx, &sc, NULL));
+            CHECK(sc.acc >= 0.9 && sc.nclusters == 4);
+        }
+        if (alg == MMNC_ALG_INFORMATION) CHECK_NEAR(r->objective, blocks_information(r), 1e-12);
+        else CHECK(r->objective > 1.0 && r->objective <= 3.0 + 1e-12); /* ||B_{Z,W}||_* in (1, min(k, l)] */
         for (mmnc_int i = 0; i < 12; i++) s += r->block_pz[i];
         CHECK_NEAR(s, 1.0, 1e-12);
         for (mmnc_int z = 0; z < 3; z++) {
@@ -103,8 +110,8 @@ static void test_planted(void)
     free(ty), free(tx);
 }
 
-/* The progress function sees I(Z;W) after each alternation: never lower. */
-static void test_monotone(void)
+/* The progress function sees I(Z;W) (||B_{Z,W}||_*) after each alternation: never lower. */
+static void test_monotone(int alg)
 {
     mmnc_csr *A = test_random_csr(200, 150, 0.05, 3);
     mmnc_pmf *p = NULL;
@@ -115,6 +122,7 @@ static void test_monotone(void)
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     for (int l = 2; l <= 30; l += 7) {
         mmnc_params_default(&prm);
+        prm.algorithm = alg;
         prm.k = 5;
         prm.col_clusters = l;
         prm.restarts = 1;
@@ -137,7 +145,7 @@ static void test_monotone(void)
 }
 
 /* The same bits at 1 and 2 threads. */
-static void test_threads(void)
+static void test_threads(int alg)
 {
     mmnc_csr *A = test_random_csr(250, 180, 0.04, 11);
     mmnc_pmf *p = NULL;
@@ -145,6 +153,7 @@ static void test_threads(void)
     mmnc_result *r1 = NULL, *r2 = NULL;
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     mmnc_params_default(&prm);
+    prm.algorithm = alg;
     prm.k = 4;
     prm.col_clusters = 6;
     prm.restarts = 5;
@@ -197,9 +206,13 @@ static void test_edges(void)
     mmnc_result_free(r);
     r = NULL;
     prm.col_clusters = 2;
-    prm.algorithm = MMNC_ALG_NUCLEAR;
+    prm.algorithm = MMNC_ALG_FROBENIUS;
     CHECK(mmnc_params_check(&prm, 20) != NULL);
     CHECK(mmnc_cluster(q, &prm, &r, &err) == MMNC_EINVAL && r == NULL);
+    prm.algorithm = MMNC_ALG_NUCLEAR;
+    prm.refine = MMNC_REFINE_CHOSEN;
+    CHECK(mmnc_params_check(&prm, 20) != NULL);
+    prm.refine = MMNC_REFINE_NONE;
     prm.algorithm = MMNC_ALG_INFORMATION;
     prm.init = MMNC_INIT_SPECTRAL;
     CHECK(mmnc_params_check(&prm, 20) != NULL);
@@ -252,9 +265,12 @@ static void test_alloc_failures(void)
 
 int main(void)
 {
-    test_planted();
-    test_monotone();
-    test_threads();
+    test_planted(MMNC_ALG_INFORMATION);
+    test_planted(MMNC_ALG_NUCLEAR);
+    test_monotone(MMNC_ALG_INFORMATION);
+    test_monotone(MMNC_ALG_NUCLEAR);
+    test_threads(MMNC_ALG_INFORMATION);
+    test_threads(MMNC_ALG_NUCLEAR);
     test_edges();
     test_alloc_failures();
     return test_done();

@@ -289,12 +289,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         their prior-free optima; else the result is that of size_prior=0.
         False applies the prior always.
     col_clusters : int, default $col_clusters
-        Co-clustering (``--col-clusters``; the information objective only):
-        the columns go to col_clusters clusters as well, rows and columns
-        moved in turn so as to maximise I(Z;W) of the two partitions
-        (information-theoretic co-clustering); size_prior, move_tol,
-        merge_split and agreement do not apply, init is "random" or
-        "kmeans++", select "objective".  0: the rows alone.
+        Co-clustering (``--col-clusters``): the columns go to col_clusters
+        clusters as well, rows and columns moved in turn so as to maximise
+        I(Z;W) of the two partitions (information-theoretic co-clustering),
+        or with algorithm="nuclear" ||B_{Z,W}||_* by Algorithm 2 on each side
+        in turn; size_prior, move_tol, merge_split and agreement do not
+        apply, init is "random" or "kmeans++", select "objective", no
+        target_marginal or refine.  0: the rows alone.
     max_iter : int or None, default $max_iter
         Iterations per start; None is the library's default:
         $max_iter_nuclear for Algorithm 2, $max_iter_frobenius for Algorithm 1
@@ -367,7 +368,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         -1 for a column with no mass.  Absent otherwise.
     block_marginal_ : ndarray (n_clusters, col_clusters)
         With col_clusters > 0: P(z, w) of each block; objective_ is its
-        I(Z;W).  Absent otherwise.
+        I(Z;W) (the nuclear form: ||B_{Z,W}||_*).  Absent otherwise.
     rows_, columns_ : ndarray of bool (n_clusters * col_clusters, n_samples or n_features)
         With col_clusters > 0, scikit-learn's bicluster indicators, made
         when read: bicluster z * col_clusters + w is row cluster z and

@@ -30,6 +30,9 @@
  * columns, an empty column cluster given a random column), run side by
  * side, one thread each, each in a fixed order: the best I(Z;W) (ties to
  * the lower start) is the same bits for any number of threads.
+ *
+ * With MMNC_ALG_NUCLEAR the objective is the norm form instead,
+ * ||B_{Z,W}||_*, by Algorithm 2 on each side in turn (nuclear_alternation).
  */
 #include <math.h>
 #include <string.h>
@@ -310,6 +313,114 @@ typedef struct costarts {
     mmnc_err *errs;  /* restarts */
 } costarts;
 
+/* The aggregated pmf of one side: rows (side 0) P_{Y,W}, |Y| x l, the
+ * columns summed by their clusters cl; or (side 1) P_{X,Z}, |X| x k, the
+ * transpose with the rows summed by their clusters rl. */
+static int aggregate(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl, mmnc_int l,
+                     mmnc_pmf **out, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int *ri = NULL, *ci = NULL, t = 0;
+    mmnc_csr *A = NULL;
+    int status = MMNC_OK;
+    *out = NULL;
+    MMNC_ALLOC(ri, p->nnz, err, status);
+    MMNC_ALLOC(ci, p->nnz, err, status);
+    for (mmnc_int y = 0; y < p->ny; y++)
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++, t++) {
+            ri[t] = side ? P->colind[j] : y;
+            ci[t] = side ? rl[y] : cl[P->colind[j]];
+        }
+    if ((status = mmnc_csr_from_triplets(side ? p->nx : p->ny, side ? k : l, p->nnz, ri, ci, P->val, &A, err)) ==
+        MMNC_OK)
+        status = mmnc_pmf_build(A, out, err);
+cleanup:
+    mmnc_csr_free(A);
+    mmnc_i_free(ri);
+    mmnc_i_free(ci);
+    return status;
+}
+
+/* ||B_{Z,W}||_* of the labels lab (k clusters) of the aggregated pmf a. */
+static int block_nuclear(const mmnc_pmf *a, mmnc_int k, const mmnc_int *lab, double *v, mmnc_err *err)
+{
+    mmnc_stats st;
+    int status;
+    if ((status = mmnc_stats_init(&st, k, err)) != MMNC_OK) return status;
+    status = mmnc_coupling_stats(a, k, lab, NULL, &st, err);
+    *v = st.nuclear;
+    mmnc_stats_free(&st);
+    return status;
+}
+
+/* One side's step of the nuclear form: Algorithm 2 on the aggregated pmf
+ * from the labels lab (kk clusters), kept only if ||B_{Z,W}||_* rose.
+ * *moved: the items whose label changed. */
+static int nuclear_side(const mmnc_pmf *p, const mmnc_params *prm, int restart, int side, costart *s, mmnc_int k,
+                        mmnc_int l, double *norm, int64_t *moved, mmnc_err *err)
+{
+    const mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
+    mmnc_pmf *a = NULL;
+    mmnc_params sp = *prm;
+    mmnc_i_run run = MMNC_I_RUN_INIT;
+    mmnc_int kk = side ? l : k, n = side ? p->nx : p->ny, *lab = side ? s->cl : s->rl, *nl = NULL;
+    double *W = NULL, before, after;
+    int status;
+    *moved = 0;
+    if ((status = aggregate(p, side, s->rl, k, s->cl, l, &a, err)) != MMNC_OK) return status;
+    sp.k = kk;
+    sp.pz = NULL;
+    sp.refine = MMNC_REFINE_NONE;
+    sp.max_iter = MMNC_DEFAULT_MAX_ITER_NUCLEAR;
+    sp.progress = NULL;
+    sp.event = NULL;
+    MMNC_ALLOC(nl, n, err, status);
+    MMNC_ALLOC(W, n * kk, err, status);
+    memcpy(nl, lab, (size_t)n * sizeof(mmnc_int));
+    if ((status = block_nuclear(a, kk, lab, &before, err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_i_nuclear(a, &sp, &tune, restart, nl, W, &run, err)) != MMNC_OK) goto cleanup;
+    if ((status = block_nuclear(a, kk, nl, &after, err)) != MMNC_OK) goto cleanup;
+    *norm = before;
+    if (after > before) {
+        for (mmnc_int i = 0; i < n; i++) *moved += nl[i] != lab[i];
+        memcpy(lab, nl, (size_t)n * sizeof(mmnc_int));
+        *norm = after;
+    }
+cleanup:
+    mmnc_pmf_free(a);
+    mmnc_i_free(nl);
+    mmnc_i_free(W);
+    return status;
+}
+
+/* The nuclear form (prm->algorithm = MMNC_ALG_NUCLEAR):
+ *   maximise ||B_{Z,W}||_*, B_{Z,W} = [P_Z]^{-1/2} P_{Z,W} [P_W]^{-1/2},
+ * over hard row and column labels, by alternating maximisation: for fixed
+ * column clusters B_{Z,W} = A B_{Y,W}, the paper's problem with B C^T in
+ * place of B, solved by Algorithm 2 on the pmf P_{Y,W}; then the columns
+ * likewise on P_{X,Z} (B_{W,Z} = B_{Z,W}^T, the same norm).  A step's
+ * labels are kept only if the norm rose, so it never decreases; a start
+ * stops when an alternation changes no label.  O(nnz + Algorithm 2 on a
+ * |Y| x l and a |X| x k pmf) per alternation. */
+static int nuclear_alternation(const costarts *c, int i, costart *s, double *norm, int *it, mmnc_err *err)
+{
+    const mmnc_pmf *p = c->p;
+    int status;
+    *norm = 0.0;
+    for (*it = 0; *it < c->max_iter; (*it)++) {
+        int64_t m1 = 0, m2 = 0;
+        if ((status = nuclear_side(p, c->prm, i, 0, s, c->k, c->l, norm, &m1, err)) != MMNC_OK) return status;
+        if ((status = nuclear_side(p, c->prm, i, 1, s, c->k, c->l, norm, &m2, err)) != MMNC_OK) return status;
+        if ((status = mmnc_i_progress(c->prm, i, *it + 1, *norm, err)) != MMNC_OK) return status;
+        if (m1 + m2 == 0) {
+            c->conv[i] = 1;
+            (*it)++;
+            break;
+        }
+    }
+    return MMNC_OK;
+}
+
 /* Start i into s: the alternation from its random labels. */
 static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
 {
@@ -326,6 +437,11 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     for (mmnc_int x = 0; x < p->nx; x++) s->fit[x] = mmnc_rng_uniform(&rng); /* an empty cluster's first column */
     fill_empty(p->nx, l, s->cl, s->fit, s->size);
     c->conv[i] = 0;
+    if (prm->algorithm == MMNC_ALG_NUCLEAR) {
+        if ((status = nuclear_alternation(c, i, s, &c->info[i], &it, err)) != MMNC_OK) return status;
+        c->iters[i] = it;
+        return mmnc_i_event(prm, MMNC_EV_START_END, i, it, c->conv[i], NULL, c->info[i], err);
+    }
     block_sums(p, k, l, s);
     for (it = 0; it < c->max_iter; it++) {
         /* fresh sums after each sweep: no drift from the moves' updates */
@@ -409,7 +525,7 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **ou
     MMNC_CALLOC(r, 1, err, status);
     r->k = k;
     r->ny = ny;
-    r->algorithm = MMNC_ALG_INFORMATION;
+    r->algorithm = prm->algorithm;
     r->restarts = R;
     r->best_restart = r->objective_restart = best;
     r->size_prior_kept = -1;
@@ -432,7 +548,7 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **ou
     for (mmnc_int y = 0; y < ny; y++) r->W[y * k + r->label[y]] = 1.0;
     block_sums(p, k, l, &keep);
     memcpy(r->block_pz, keep.q, (size_t)(k * l) * sizeof(double));
-    r->objective = block_information(k, l, &keep);
+    r->objective = prm->algorithm == MMNC_ALG_NUCLEAR ? c.info[best] : block_information(k, l, &keep);
     for (int i = 0; i < R; i++) {
         r->restart_objective[i] = c.info[i];
         r->restart_iterations[i] = c.iters[i];

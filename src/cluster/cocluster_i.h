@@ -8,7 +8,8 @@
 #include "mmnc.h"
 
 /* The co-clustering of P_{Y,X} into prm->k row and prm->col_clusters column
- * clusters that maximises I(Z;W) (cocluster.c opens with the problem): the
+ * clusters that maximises I(Z;W), or ||B_{Z,W}||_* with MMNC_ALG_NUCLEAR
+ * (cocluster.c opens with the problem): the
  * starts side by side, the best kept.  prm is checked (mmnc_params_check)
  * and its progress and event functions serialised by the caller.  Not
  * distributed (MMNC_EUNSUP).  Time per alternation O(nnz + |Y| k t_Y +

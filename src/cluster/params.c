@@ -63,8 +63,10 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
-    if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION)
-        return "col_clusters applies to the information objective (MMNC_ALG_INFORMATION) only";
+    if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION && p->algorithm != MMNC_ALG_NUCLEAR)
+        return "col_clusters applies to the information objective and Algorithm 2 (nuclear) only";
+    if (p->col_clusters > 0 && (p->pz || p->refine != MMNC_REFINE_NONE))
+        return "col_clusters: no prescribed P_Z and no refine";
     if (p->col_clusters > 0 && p->init == MMNC_INIT_SPECTRAL)
         return "col_clusters: the rows start random or k-means++, not spectral";
     if (p->col_clusters > 0 && p->select != MMNC_SELECT_OBJECTIVE)

@@ -161,6 +161,7 @@ cond "--size-prior does not apply with --col-clusters" --col-clusters 2 --size-p
 cond "--merge-split does not apply with --col-clusters" --col-clusters 2 --merge-split 2
 cond "--select does not apply with --col-clusters" --col-clusters 2 --select objective
 cond "--init spectral does not apply with --col-clusters" --col-clusters 2 --init spectral
+cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
 
 echo "$npass passed, $nfail failed, $nskip skipped (no GLPK)"
 [ "$nfail" = 0 ]

@@ -355,9 +355,21 @@ expect_same c.top.tsv c2.top.tsv
 expect_nofile .mmnc-*
 end
 
-bad "cluster --col-clusters with -a nuclear -> usage naming the algorithm" 2 \
-    "--col-clusters applies to -a information \(the default\), not to -a nuclear" \
-    cluster -a nuclear -k 2 --col-clusters 2 -o c "$BLOCKS"
+bad "cluster --col-clusters with -a frobenius -> usage naming the algorithm" 2 \
+    "--col-clusters applies to -a information \(the default\) or -a nuclear, not to -a frobenius" \
+    cluster -a frobenius -k 2 --col-clusters 2 -o c "$BLOCKS"
+
+begin "cluster -a nuclear --col-clusters 2: the nuclear form"
+run cluster -a nuclear -k 2 --col-clusters 2 -o n "$BLOCKS"
+expect_rc 0
+expect_partition n.labels.tsv "$GROUPS_BLOCKS"
+case "$(cut -f3 n.col_labels.tsv | tail -n +2 | tr '\n' ' ')" in
+"1 1 1 2 2 2 " | "2 2 2 1 1 1 ") ;;
+*) fail_because "n.col_labels.tsv: the columns are not the two planted blocks" ;;
+esac
+expect_json n.json col_clusters nuclear_norm_zw col_cluster_sizes block_pz
+expect_out "^co-clustering, 2 x 2 blocks: \|\|B_\{Z,W\}\|\|_\* "
+end
 bad "cluster --col-clusters above the columns -> error, no output" 1 "col_clusters = 7 must not exceed the number of columns \(6\)" \
     cluster -k 2 --col-clusters 7 -o c "$BLOCKS"
 

@@ -307,7 +307,7 @@ typedef struct costarts {
     const mmnc_params *prm;
     mmnc_int k, l;
     int max_iter;
-    double *info;    /* restarts: each start's I(Z;W) */
+    double *info;    /* restarts: each start's I(Z;W) (the nuclear form: ||B_{Z,W}||_*) */
     int *iters, *conv;
     int *status;     /* restarts */
     mmnc_err *errs;  /* restarts */
@@ -470,18 +470,15 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **ou
     costarts c;
     costart keep, *work = NULL;
     mmnc_result *r = NULL;
-    mmnc_i_threads saved = mmnc_i_threads_push(prm->threads);
+    mmnc_i_threads saved;
     int nthreads = 1;
-    memset(&c, 0, sizeof c);
-    memset(&keep, 0, sizeof keep);
-    if (p->dist)
-        return mmnc_i_threads_pop(saved),
-               mmnc_i_err(err, MMNC_EUNSUP, "co-clustering (col_clusters) does not run distributed yet");
-    if (l > nx) {
-        mmnc_i_threads_pop(saved);
+    if (p->dist) return mmnc_i_err(err, MMNC_EUNSUP, "co-clustering (col_clusters) does not run distributed yet");
+    if (l > nx)
         return mmnc_i_err(err, MMNC_EINVAL, "col_clusters = %lld must not exceed the number of columns (%lld)",
                           (long long)l, (long long)nx);
-    }
+    saved = mmnc_i_threads_push(prm->threads);
+    memset(&c, 0, sizeof c);
+    memset(&keep, 0, sizeof keep);
     c.p = p;
     c.prm = prm;
     c.k = k;

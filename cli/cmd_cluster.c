@@ -40,6 +40,7 @@ static const struct applies {
     {"lambda", ALG_FRO, "without --exact-marginal"},
     {"step", ALG_FRO, "without --exact-marginal"},
     {"select-tol", ALG_ALL, "with --select predictive"},
+    {"col-clusters", ALG_INF | ALG_NUC, "nuclear: without --pz or --refine"},
 };
 enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
 
@@ -126,6 +127,13 @@ static void help(void)
            "                        block decided side by side over threads and ranks, kept while the\n"
            "                        objective rises), then sequential single-row moves from there; or the\n"
            "                        sequential moves alone. batch is experimental (default %s)\n"
+           "      --col-clusters L  co-cluster: the columns into L clusters as well, maximising I(Z;W) of the\n"
+           "                        row and column clusters by alternating row and column moves (Dhillon,\n"
+           "                        Mallela, Modha 2003), or with -a nuclear ||B_{Z,W}||_* by Algorithm 2 on\n"
+           "                        each side in turn; writes PREFIX.col_labels.tsv, and the k x L blocks\n"
+           "                        into PREFIX.top.tsv; not with --size-prior, --move-tol, --merge-split,\n"
+           "                        --agreement, --select, --init spectral, --pz or --refine; 0 = the rows\n"
+           "                        alone (default " CLI_STR(MMNC_DEFAULT_COL_CLUSTERS) ")\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = " CLI_STR(MMNC_DEFAULT_MAX_ITER_NUCLEAR) " (nuclear), "
@@ -179,6 +187,8 @@ static void help(void)
 typedef struct given {
     char opt[NAPPLIES];  /* APPLIES[i] was given */
     int pz, exact, select, refine;
+    int select_given, init;  /* --select given; the --init of the run */
+    mmnc_int col_clusters;   /* --col-clusters */
     int names_keyed;     /* --names-keyed without a names file */
     const char *truth_var; /* --truth-var without --truth */
 } given;
@@ -206,6 +216,20 @@ static int check_applies(int algorithm, const given *g)
                                         "exactly", a->name);
         if (!strcmp(a->name, "select-tol") && g->select != MMNC_SELECT_PREDICTIVE)
             return cli_usage_error(CMD, "--select-tol applies with --select predictive only");
+    }
+    if (g->col_clusters > 0) {
+        static const char *const not_with[] = {"size-prior", "move-tol", "merge-split", "agreement", "moves"};
+        for (size_t i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
+            if (g->opt[applies_index(not_with[i])])
+                return cli_usage_error(CMD, "--%s does not apply with --col-clusters, which maximises I(Z;W) "
+                                            "without a size prior", not_with[i]);
+        if (g->select_given)
+            return cli_usage_error(CMD, "--select does not apply with --col-clusters: the start of best I(Z;W) "
+                                        "is kept");
+        if (g->init == MMNC_INIT_SPECTRAL)
+            return cli_usage_error(CMD, "--init spectral does not apply with --col-clusters: random or kmeans++");
+        if (g->pz || g->refine != MMNC_REFINE_NONE)
+            return cli_usage_error(CMD, "--col-clusters applies to -a nuclear without --pz or --refine");
     }
     if (g->names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
     if (g->truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
@@ -396,10 +420,11 @@ typedef struct run {
     const char *path_labels, *path_soft, *path_json, *path_top, *path_model;
     int write_soft;
     cli_outset *outs; /* the files above; written to their staged paths (cli_outset_path) */
+    const char *path_cols; /* --col-clusters: PREFIX.col_labels.tsv, else NULL */
 } run;
 
 /* The outputs' indices in run.outs. */
-enum { OUT_LABELS, OUT_JSON, OUT_TOP, OUT_SOFT, OUT_MODEL };
+enum { OUT_LABELS, OUT_JSON, OUT_TOP, OUT_SOFT, OUT_MODEL, OUT_COLS };
 
 /* PREFIX.labels.tsv and PREFIX.soft.tsv: every rank formats its rows, rank
  * 0 writes them in order (out: rank 0's open files).  Collective. */
@@ -457,6 +482,86 @@ static void write_top(const run *r, FILE *fp)
         }
 }
 
+/* --col-clusters: PREFIX.col_labels.tsv, each column's id, name and cluster 1..L. */
+static void write_col_labels(const run *r, FILE *fp)
+{
+    char buf[32], buf2[32];
+    fprintf(fp, "column\tname\tcol_cluster\n");
+    for (mmnc_int x = 0; x < r->p->nx; x++) {
+        cli_tsv_field(fp, mmnc_data_col_id(r->d, x, buf2));
+        fputc('\t', fp);
+        cli_tsv_field(fp, cli_col_label(&r->nm, x, buf));
+        fprintf(fp, "\t%lld\n", (long long)r->res->col_label[x] + 1);
+    }
+}
+
+/* An item and its mass in a block, for the block's members heaviest first. */
+typedef struct member {
+    double mass;
+    mmnc_int i;
+} member;
+
+/* Keep the ntop heaviest of a block's members in top[0..ntop-1] (mass 0: empty slot; ties: lower i). */
+static void member_add(member *top, mmnc_int ntop, double mass, mmnc_int i)
+{
+    mmnc_int j = ntop;
+    while (j > 0 && (top[j - 1].mass < mass || (top[j - 1].mass == mass && top[j - 1].i > i && mass > 0))) j--;
+    if (j >= ntop) return;
+    memmove(top + j + 1, top + j, (size_t)(ntop - j - 1) * sizeof *top);
+    top[j] = (member){mass, i};
+}
+
+/* --col-clusters: PREFIX.top.tsv, the k x L blocks with P(z,w) > 0, heaviest
+ * first, each with its ntop heaviest rows (by P(y,w), y in z) and columns
+ * (by P(z,x), x in w). */
+static int write_blocks(const run *r, FILE *fp)
+{
+    const mmnc_result *res = r->res;
+    const mmnc_csr *P = r->p->P;
+    mmnc_int k = res->k, l = res->l, ntop = r->ntop, nb = k * l;
+    member *rows = calloc((size_t)(nb * ntop), sizeof *rows), *cols = calloc((size_t)(nb * ntop), sizeof *cols);
+    by_mass *order = malloc((size_t)nb * sizeof *order);
+    double *acc = calloc((size_t)l, sizeof *acc), *T = calloc((size_t)(r->p->nx * k), sizeof *T);
+    char buf[32], buf2[32];
+    if (!rows || !cols || !order || !acc || !T) {
+        free(rows), free(cols), free(order), free(acc), free(T);
+        return cli_fail(CMD, "out of memory");
+    }
+    for (mmnc_int y = 0; y < r->p->ny; y++) {
+        mmnc_int z = res->label[y];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            acc[res->col_label[P->colind[j]]] += P->val[j];
+            T[P->colind[j] * k + z] += P->val[j];
+        }
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            mmnc_int w = res->col_label[P->colind[j]];
+            if (acc[w] > 0) member_add(rows + (z * l + w) * ntop, ntop, acc[w], y), acc[w] = 0.0;
+        }
+    }
+    for (mmnc_int x = 0; x < r->p->nx; x++)
+        for (mmnc_int z = 0; z < k; z++)
+            if (T[x * k + z] > 0) member_add(cols + (z * l + res->col_label[x]) * ntop, ntop, T[x * k + z], x);
+    for (mmnc_int b = 0; b < nb; b++) order[b] = (by_mass){res->block_pz[b], b};
+    qsort(order, (size_t)nb, sizeof *order, by_mass_cmp);
+    fprintf(fp, "cluster\tcol_cluster\tp_zw\tkind\trank\tid\tname\tmass\n");
+    for (mmnc_int b = 0; b < nb && order[b].py > 0; b++) {
+        mmnc_int z = order[b].y / l, w = order[b].y % l;
+        for (int side = 0; side < 2; side++)
+            for (mmnc_int i = 0; i < ntop; i++) {
+                const member *m = (side ? cols : rows) + order[b].y * ntop + i;
+                if (!(m->mass > 0)) break;
+                fprintf(fp, "%lld\t%lld\t%.6g\t%s\t%lld\t", (long long)z + 1, (long long)w + 1, order[b].py,
+                        side ? "column" : "row", (long long)i + 1);
+                cli_tsv_field(fp, side ? mmnc_data_col_id(r->d, m->i, buf2) : mmnc_data_row_id(r->d, m->i, buf2));
+                fputc('\t', fp);
+                cli_tsv_field(fp, side ? cli_col_label(&r->nm, m->i, buf) : cli_row_label(&r->nm, m->i, buf));
+                fprintf(fp, "\t%.6g\n", m->mass);
+            }
+    }
+    free(rows), free(cols), free(order), free(acc), free(T);
+    return CLI_EXIT_OK;
+}
+
 /* PREFIX.json: the run's parameters, norms, sizes, times and scores. */
 static int write_json(const run *r, FILE *fp)
 {
@@ -476,15 +581,32 @@ static int write_json(const run *r, FILE *fp)
     fprintf(fp, "  \"init\": \"%s\",\n  \"refine\": \"%s\",\n", cli_init_name(prm->init),
             cli_refine_name(res->refine));
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
-    if (res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE)
+    if ((res->algorithm == MMNC_ALG_INFORMATION && res->l == 0) || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
-    if (res->algorithm == MMNC_ALG_INFORMATION)
+    if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
                 prm->moves == MMNC_MOVES_BATCH ? "batch" : "sequential", res->polish_sweeps);
-    if (res->algorithm == MMNC_ALG_INFORMATION)
+    if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"merge_split\": %d,\n  \"merge_split_tried\": %d,\n  \"merge_split_kept\": %d,\n"
                     "  \"merge_split_sweeps\": %d,\n",
                 prm->merge_split, res->merge_split_tried, res->merge_split_kept, res->merge_split_sweeps);
+    if (res->l > 0) {
+        fprintf(fp, "  \"col_clusters\": %lld,\n  \"%s\": %.17g,\n  \"col_cluster_sizes\": [",
+                (long long)res->l, res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear_norm_zw" : "information_zw",
+                res->objective);
+        mmnc_int *cnt = calloc((size_t)res->l, sizeof(mmnc_int));
+        if (!cnt) return cli_fail(CMD, "out of memory");
+        for (mmnc_int x = 0; x < p->nx; x++) cnt[res->col_label[x]]++;
+        for (mmnc_int w = 0; w < res->l; w++) fprintf(fp, "%s%lld", w ? ", " : "", (long long)cnt[w]);
+        free(cnt);
+        fprintf(fp, "],\n  \"block_pz\": [");
+        for (mmnc_int z = 0; z < k; z++) {
+            fprintf(fp, "%s[", z ? ", " : "");
+            for (mmnc_int w = 0; w < res->l; w++) fprintf(fp, "%s%.17g", w ? ", " : "", res->block_pz[z * res->l + w]);
+            fprintf(fp, "]");
+        }
+        fprintf(fp, "],\n");
+    }
     if (res->size_prior_kept >= 0)
         fprintf(fp, "  \"size_prior_kept\": %s,\n", res->size_prior_kept ? "true" : "false");
     if (res->size_prior_kept == 0)
@@ -549,6 +671,10 @@ static int write_json(const run *r, FILE *fp)
         fprintf(fp, ", \"soft\": ");
         cli_json_string(fp, r->path_soft);
     }
+    if (r->path_cols) {
+        fprintf(fp, ", \"col_labels\": ");
+        cli_json_string(fp, r->path_cols);
+    }
     fprintf(fp, "}\n}\n");
     return CLI_EXIT_OK;
 }
@@ -569,7 +695,15 @@ static int write_outputs(const run *r, mmnc_outfile *out, int *nopen, cli_part *
     if ((rc = cli_agree(rc)) != CLI_EXIT_OK) return rc;
     if ((rc = write_rows(r, out, part)) != CLI_EXIT_OK) return rc;
     if (!root) return CLI_EXIT_OK; /* the rest is rank 0's */
-    write_top(r, out[OUT_TOP].fp);
+    if (r->res->l > 0) {
+        if ((rc = write_blocks(r, out[OUT_TOP].fp)) != CLI_EXIT_OK) return rc;
+        mmnc_outfile cf = {0};
+        if (mmnc_outfile_open(&cf, cli_outset_path(r->outs, OUT_COLS), &err) != MMNC_OK)
+            return cli_outset_lib_fail(r->outs, &err);
+        write_col_labels(r, cf.fp);
+        if (mmnc_outfile_commit(&cf, &err) != MMNC_OK) return cli_outset_lib_fail(r->outs, &err);
+    } else
+        write_top(r, out[OUT_TOP].fp);
     if ((rc = write_json(r, out[OUT_JSON].fp)) != CLI_EXIT_OK) return rc;
     for (; *nopen > 0; (*nopen)--)
         if (mmnc_outfile_commit(&out[*nopen - 1], &err) != MMNC_OK) {
@@ -641,9 +775,12 @@ static int print_summary(const run *r)
     if (cli_nranks() > 1) printf(", on %d ranks", cli_nranks());
     printf("\n");
     printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
-           cli_algorithm_name(res->algorithm), res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
+           res->l > 0 ? "co-clustering" : cli_algorithm_name(res->algorithm),
+           res->l > 0 ? res->algorithm == MMNC_ALG_NUCLEAR ? " ||B_{Z,W}||_*" : " I(Z;W)"
+           : res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
            (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
-    if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0)
+    if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0 &&
+        res->l == 0)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
                r->prm->size_prior,
                res->size_prior_kept == 0
@@ -686,6 +823,19 @@ static int print_summary(const run *r)
     if (res->refine == MMNC_REFINE_CHOSEN)
         printf("refined by information moves: %d sweeps, I(X;Z) %.6f, predictive information %.4f\n",
                res->refine_sweeps, res->stats.mi, res->refined_score);
+    if (res->l > 0) {
+        const mmnc_csr *P = p->P;
+        double ixy = 0.0; /* I(X;Y), of which the blocks keep I(Z;W) */
+        for (mmnc_int y = 0; y < p->ny; y++)
+            for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
+                ixy += P->val[j] * log(P->val[j] / (p->py[y] * p->px[P->colind[j]]));
+        if (res->algorithm == MMNC_ALG_NUCLEAR)
+            printf("co-clustering, %lld x %lld blocks: ||B_{Z,W}||_* %.6f\n", (long long)k, (long long)res->l,
+                   res->objective);
+        else
+            printf("co-clustering, %lld x %lld blocks: I(Z;W) %.6f nats of I(X;Y) %.6f (%.1f%%)\n", (long long)k,
+                   (long long)res->l, res->objective, ixy, ixy > 0 ? 100 * res->objective / ixy : 0.0);
+    }
     printf("singular values:");
     for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);
     printf("%s\n", k > 12 ? " ..." : "");
@@ -713,13 +863,31 @@ static int print_summary(const run *r)
             printf(" %s", cli_col_label(&r->nm, x, buf));
         }
         printf("\n");
+        if (res->l > 0) { /* its column clusters by P(w|z), the largest 5 */
+            mmnc_int shown_w = 0, pick[5];
+            printf("  column clusters by P(w|z):");
+            for (mmnc_int pass = 0; pass < 5; pass++) {
+                mmnc_int bw = -1;
+                for (mmnc_int w = 0; w < res->l; w++) {
+                    double v = res->block_pz[z * res->l + w];
+                    int taken = 0;
+                    for (mmnc_int q = 0; q < shown_w; q++) taken |= pick[q] == w;
+                    if (!taken && v > 0 && (bw < 0 || v > res->block_pz[z * res->l + bw])) bw = w;
+                }
+                if (bw < 0) break;
+                pick[shown_w++] = bw;
+                printf(" %lld (%.3f)", (long long)bw + 1, res->block_pz[z * res->l + bw] / res->stats.pz[z]);
+            }
+            printf("\n");
+        }
     }
     if (r->scores)
         printf("vs %s: ACC %.2f%%  NMI %.4f  ARI %.4f  purity %.2f%%  coverage %.2f%%  overall %.2f%%  k-acc %.2f%%\n",
                r->truth_path, 100 * r->scores->acc, r->scores->nmi, r->scores->ari, 100 * r->scores->purity,
                100 * r->scores->coverage, 100 * r->scores->overall, 100 * r->scores->kacc);
-    printf("wrote %s, %s%s%s, %s%s%s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
-           r->path_top, r->path_json, r->path_model ? ", " : "", r->path_model ? r->path_model : "");
+    printf("wrote %s, %s%s%s, %s%s%s%s%s\n", r->path_labels, r->write_soft ? r->path_soft : "", r->write_soft ? ", " : "",
+           r->path_top, r->path_json, r->path_model ? ", " : "", r->path_model ? r->path_model : "",
+           r->res->l > 0 ? ", " : "", r->path_cols ? r->path_cols : "");
     free(order);
     return CLI_EXIT_OK;
 }
@@ -731,7 +899,7 @@ int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
            O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
-           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES };
+           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES, O_COLCLUST };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -748,6 +916,7 @@ int cmd_cluster(int argc, char **argv)
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
         {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
         {"agreement", required_argument, 0, O_AGREEMENT}, {"moves", required_argument, 0, O_MOVES},
+        {"col-clusters", required_argument, 0, O_COLCLUST},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},           CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -755,6 +924,7 @@ int cmd_cluster(int argc, char **argv)
     cli_load load;
     const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
     char *side_rows = NULL, *side_cols = NULL, *vocab = NULL; /* side_rows, side_cols: may be vocab */
+    char *path_cols = NULL; /* --col-clusters: PREFIX.col_labels.tsv */
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
     int quiet = 0, verbose = 0, write_soft = 1, names_keyed = 0, rc = CLI_EXIT_OK, c, longidx;
     given g;
@@ -824,7 +994,7 @@ int cmd_cluster(int argc, char **argv)
             else if (!strcmp(optarg, "chosen")) prm.refine = MMNC_REFINE_CHOSEN;
             else return cli_usage_error(CMD, "--refine: expected none, each or chosen, got '%s'", optarg);
             break;
-        case O_SELECT: if (cli_parse_select(CMD, optarg, &prm.select)) return CLI_EXIT_USAGE; break;
+        case O_SELECT: if (cli_parse_select(CMD, optarg, &prm.select)) return CLI_EXIT_USAGE; g.select_given = 1; break;
         case O_SIZEPRIOR:
             if (cli_parse_double(CMD, "--size-prior", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE;
             prm.size_prior = dv;
@@ -846,6 +1016,10 @@ int cmd_cluster(int argc, char **argv)
             else if (!strcmp(optarg, "sequential")) prm.moves = MMNC_MOVES_SEQUENTIAL;
             else return cli_usage_error(CMD, "--moves: expected batch or sequential, got '%s'", optarg);
             break;
+        case O_COLCLUST:
+            if (cli_parse_int(CMD, "--col-clusters", optarg, 0, 1000000, &v)) return CLI_EXIT_USAGE;
+            prm.col_clusters = v;
+            break;
         case O_SELTOL: if (cli_parse_double(CMD, "--select-tol", optarg, 0.0, 1e6, &dv)) return CLI_EXIT_USAGE; prm.select_tol = dv; break;
         default:
             if ((c = cli_other_option(CMD, c, argv, &load, opts, longidx)) != 0) return c;
@@ -859,6 +1033,8 @@ int cmd_cluster(int argc, char **argv)
     g.exact = prm.exact_marginal;
     g.select = prm.select;
     g.refine = prm.refine;
+    g.init = prm.init;
+    g.col_clusters = prm.col_clusters;
     g.names_keyed = names_keyed && !names_path && !rnames_path;
     g.truth_var = truth_path ? NULL : truth_var;
     if ((rc = check_applies(prm.algorithm, &g)) != CLI_EXIT_OK) return rc;
@@ -897,7 +1073,14 @@ int cmd_cluster(int argc, char **argv)
     cli_outset_add(outs, path_top, "PREFIX.top.tsv", 0);
     if (write_soft) cli_outset_add(outs, path_soft, "PREFIX.soft.tsv", 0);
     else cli_outset_add(outs, NULL, NULL, 0); /* OUT_SOFT: none */
-    if (save_model_path) cli_outset_add(outs, save_model_path, "--save-model", 0);
+    cli_outset_add(outs, save_model_path, save_model_path ? "--save-model" : NULL, 0); /* OUT_MODEL, or none */
+    if (prm.col_clusters > 0) {
+        if (!(path_cols = join(prefix, ".col_labels.tsv"))) {
+            rc = cli_fail(CMD, "out of memory");
+            goto done;
+        }
+        cli_outset_add(outs, path_cols, "PREFIX.col_labels.tsv", 0);
+    }
     if ((rc = cli_outset_check(outs)) != CLI_EXIT_OK) goto done;
 
     root = cli_rank() == 0;
@@ -965,7 +1148,7 @@ int cmd_cluster(int argc, char **argv)
 
     run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
              nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
-             t_load, comm_s, comm_b, path_labels, path_soft, path_json, path_top, save_model_path, write_soft, outs};
+             t_load, comm_s, comm_b, path_labels, path_soft, path_json, path_top, save_model_path, write_soft, outs, path_cols};
     if (save_model_path && (rc = save_model(&r, argc, argv)) != CLI_EXIT_OK) goto done;
     if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK) goto done;
     if (!root) goto done;
@@ -990,6 +1173,7 @@ done:
     free(path_soft);
     free(path_json);
     free(path_top);
+    free(path_cols);
     if (side_rows != vocab) mmnc_free(side_rows);
     if (side_cols != vocab) mmnc_free(side_cols);
     mmnc_free(vocab);

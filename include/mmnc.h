@@ -134,6 +134,7 @@ typedef int64_t mmnc_int;
 #define MMNC_DEFAULT_MERGE_SPLIT 8      /* >= 0 */
 #define MMNC_DEFAULT_AGREEMENT   1      /* 0 or 1 */
 #define MMNC_DEFAULT_MOVES       MMNC_MOVES_SEQUENTIAL
+#define MMNC_DEFAULT_COL_CLUSTERS 0     /* >= 0; 0: no column clustering */
 #define MMNC_DEFAULT_TOL         1e-6   /* Algorithm 1, > 0 */
 #define MMNC_DEFAULT_LAMBDA      10.0   /* Algorithm 1's penalty where lambda <= 0; its step where
                                            step <= 0 is 1 / lambda */
@@ -1116,6 +1117,10 @@ typedef struct mmnc_params {
                            steps spread over threads and ranks before the sequential moves, or
                            the sequential moves alone.  Either gives the same result for any
                            number of threads and ranks (default MMNC_DEFAULT_MOVES) */
+    mmnc_int col_clusters; /* l > 0: co-cluster, i.e. cluster the columns X into l clusters W as
+                           well, maximising I(Z;W) (MMNC_ALG_INFORMATION) or ||B_{Z,W}||_*
+                           (MMNC_ALG_NUCLEAR) ("Co-clustering" below); 0: the rows alone (default
+                           MMNC_DEFAULT_COL_CLUSTERS) */
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
@@ -1180,6 +1185,11 @@ typedef struct mmnc_result {
     double lambda, step; /* Alg. 1: the values used */
     int *restart_converged; /* restarts: 1 where the start met its stopping rule, 0 where it
                            stopped at max_iter */
+
+    /* Co-clustering (mmnc_params.col_clusters > 0); else l = 0 and NULL */
+    mmnc_int l, nx;      /* column clusters; columns */
+    mmnc_int *col_label; /* nx: the cluster 0..l-1 of each column */
+    double *block_pz;    /* k x l row-major: P(z, w) at block_pz[z * l + w] */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused (docs/default.md, "The guard") */
@@ -1189,7 +1199,51 @@ typedef struct mmnc_result {
 #define MMNC_PRIOR_AGREEMENT 3  /* the agreement rule: the whole run used I(X;Z) alone */
 
 /*
- * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params).
+ * Co-clustering (mmnc_params.col_clusters = l > 0; the paper's conclusion:
+ * cluster X in addition to Y).  The rows go to k clusters Z and the
+ * columns to l clusters W, hard, so as to maximise
+ *
+ *     I(Z;W) = sum_{z,w} P(z,w) log( P(z,w) / (P(z) P(w)) ),
+ *     P(z,w) = sum over the rows y of z and the columns x of w of P(y,x),
+ *
+ * the objective of information-theoretic co-clustering (Dhillon, Mallela,
+ * Modha, KDD 2003), whose loss I(X;Y) - I(Z;W) is the divergence of P_{Y,X}
+ * from its block model.  Each start alternates a sweep of the rows and one
+ * of the columns, each item moved in turn to the cluster that raises
+ * I(Z;W) most (the exact change; the candidates are the two best by ITCC's
+ * score, argmax_z sum_w P(y,w) log P(w|z) for a row, the same with P(z|w)
+ * for a column); a start stops when an alternation moves nothing, or at
+ * max_iter alternations (0: MMNC_DEFAULT_MAX_ITER_INFORMATION).  I(Z;W)
+ * never decreases.  Rows start random or k-means++ (init; not spectral),
+ * columns random; the start of best I(Z;W) is kept (select objective;
+ * ties to the lower start).
+ * The starts run side by side, one thread each: the same bits for any
+ * number of threads.  size_prior, move_tol, merge_split and agreement do
+ * not apply and are ignored; pz and refine must be unset (MMNC_EINVAL).
+ *
+ * With MMNC_ALG_NUCLEAR the objective is the nuclear form of the paper's
+ * conclusion, ||B_{Z,W}||_* = ||A B C^T||_* for hard kernels A (rows) and
+ * C (columns), B_{Z,W} = [P_Z]^{-1/2} P_{Z,W} [P_W]^{-1/2}, by alternating
+ * maximisation: for fixed C, Algorithm 2 on the pmf P_{Y,W} (the paper's
+ * problem with B C^T in place of B), then for fixed A Algorithm 2 on
+ * P_{X,Z}; a side's new labels are kept only if the norm rose, so it never
+ * decreases; max_iter caps the alternations (Algorithm 2 within each runs
+ * to MMNC_DEFAULT_MAX_ITER_NUCLEAR iterations).
+ *
+ * The result: label and a one-hot W of the rows, stats of that row
+ * clustering, objective = I(Z;W) (or ||B_{Z,W}||_*),
+ * restart_objective each start's I(Z;W), iterations in alternations, and
+ * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
+ * the nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
+ * per alternation;
+ * MMNC_EINVAL if l exceeds the columns.  Time per alternation
+ * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)
+ * clusters a row (column) touches; memory O(|X| k + |Y| + k l) per thread.
+ */
+
+/*
+ * Cluster the rows of P_{Y,X} into k clusters (see mmnc_params), or
+ * co-cluster rows and columns (col_clusters, above).
  * Returns MMNC_EINVAL for invalid parameters (with mmnc_params_check's
  * message), MMNC_EUNSUP if a prescribed P_Z is given to Alg. 2 without GLPK,
  * MMNC_ELP if the LP solver fails, MMNC_ECANCELED (*out NULL) when

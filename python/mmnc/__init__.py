@@ -288,6 +288,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         adjusted Rand index over the pairs of starts) at least as well as
         their prior-free optima; else the result is that of size_prior=0.
         False applies the prior always.
+    col_clusters : int, default $col_clusters
+        Co-clustering (``--col-clusters``): the columns go to col_clusters
+        clusters as well, rows and columns moved in turn so as to maximise
+        I(Z;W) of the two partitions (information-theoretic co-clustering),
+        or with algorithm="nuclear" ||B_{Z,W}||_* by Algorithm 2 on each side
+        in turn; size_prior, move_tol, merge_split and agreement do not
+        apply, init is "random" or "kmeans++", select "objective", no
+        target_marginal or refine.  0: the rows alone.
     max_iter : int or None, default $max_iter
         Iterations per start; None is the library's default:
         $max_iter_nuclear for Algorithm 2, $max_iter_frobenius for Algorithm 1
@@ -355,6 +363,16 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         The agreement rule's figures: the mean adjusted Rand index between
         the starts' partitions with the prior and between their prior-free
         optima; None where the rule did not apply.
+    column_labels_ : ndarray (n_features,) int64
+        With col_clusters > 0: the cluster of each column, 0..col_clusters-1;
+        -1 for a column with no mass.  Absent otherwise.
+    block_marginal_ : ndarray (n_clusters, col_clusters)
+        With col_clusters > 0: P(z, w) of each block; objective_ is its
+        I(Z;W) (the nuclear form: ||B_{Z,W}||_*).  Absent otherwise.
+    rows_, columns_ : ndarray of bool (n_clusters * col_clusters, n_samples or n_features)
+        With col_clusters > 0, scikit-learn's bicluster indicators, made
+        when read: bicluster z * col_clusters + w is row cluster z and
+        column cluster w (``biclusters_`` is the pair).
     n_iter_ : int
         Iterations of the kept start.
     converged_ : bool
@@ -381,7 +399,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                  init=_name(_INITS, _P["init"]), n_init=_P["restarts"], random_state=_P["seed"], n_jobs=None,
                  select=_name(_SELECTS, _P["select"]), select_tol=_P["select_tol"],
                  refine=_name(_REFINES, _P["refine"]), size_prior=_P["size_prior"], move_tol=_P["move_tol"],
-                 merge_split=_P["merge_split"], agreement=bool(_P["agreement"]), max_iter=None, tol=_P["tol"],
+                 merge_split=_P["merge_split"], agreement=bool(_P["agreement"]), col_clusters=_P["col_clusters"],
+                 max_iter=None, tol=_P["tol"],
                  target_marginal=None, marginal_penalty=None, step_size=None,
                  exact_marginal=bool(_P["exact_marginal"]), verbose=0):
         self.n_clusters = n_clusters
@@ -389,6 +408,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.move_tol = move_tol
         self.merge_split = merge_split
         self.agreement = agreement
+        self.col_clusters = col_clusters
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -492,6 +512,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.agreement, (bool, np.bool_)):
             raise ValueError(f"agreement must be True or False, got {self.agreement!r}")
         p["agreement"] = bool(self.agreement)
+        p["col_clusters"] = integer("col_clusters", 0)
         p["verbose"] = _verbosity(self.verbose)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
@@ -565,12 +586,40 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.best_restart_ = r["best_restart"]
         self.empty_rows_ = np.flatnonzero(~rows).astype(np.int64)
         self.empty_columns_ = np.setdiff1d(np.arange(X.shape[1], dtype=np.int64), cols)
+        for attr in ("column_labels_", "block_marginal_"):
+            if attr in self.__dict__:
+                del self.__dict__[attr]
+        if r["l"] > 0:
+            self.column_labels_ = np.full(X.shape[1], -1, dtype=np.int64)
+            self.column_labels_[cols] = np.frombuffer(r["col_label"], dtype=np.int64)
+            self.block_marginal_ = np.frombuffer(r["block_pz"], dtype=np.float64).reshape(k, r["l"]).copy()
         self._model = model
         if model is not None:  # the run's diagnostics, known only now, go with the options (load)
             options += " fitted=" + json.dumps(self._fit_record(names), separators=(",", ":"))
             model.options = options
         self._options = options
         return self
+
+    @property
+    def rows_(self):
+        """Row indicators of the biclusters (col_clusters > 0): row z * col_clusters + w is labels_ == z."""
+        if "column_labels_" not in self.__dict__:
+            raise AttributeError("rows_: fit with col_clusters > 0 first")
+        k, l = self.block_marginal_.shape
+        return np.repeat(self.labels_[None, :] == np.arange(k)[:, None], l, axis=0)
+
+    @property
+    def columns_(self):
+        """Column indicators of the biclusters (col_clusters > 0): row z * col_clusters + w is column_labels_ == w."""
+        if "column_labels_" not in self.__dict__:
+            raise AttributeError("columns_: fit with col_clusters > 0 first")
+        k, l = self.block_marginal_.shape
+        return np.tile(self.column_labels_[None, :] == np.arange(l)[:, None], (k, 1))
+
+    @property
+    def biclusters_(self):
+        """(rows_, columns_), as scikit-learn's biclustering estimators give them."""
+        return self.rows_, self.columns_
 
     def _fit_record(self, names):
         """What load restores beyond the model's arrays and header: the fit's diagnostics, the

@@ -622,7 +622,7 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
  * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
- * agreement, verbose, col_names) -> dict:
+ * agreement, verbose, col_names, col_clusters) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
@@ -633,11 +633,11 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
-                             "move_tol", "merge_split", "agreement", "verbose", "col_names", NULL};
+                             "move_tol", "merge_split", "agreement", "verbose", "col_names", "col_clusters", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
     PyObject *names_o = Py_None, *keep = NULL;
     char **names = NULL;
-    Py_ssize_t ncols, k, orig_cols = 0;
+    Py_ssize_t ncols, k, orig_cols = 0, col_clusters;
     const char *options = NULL;
     unsigned long long seed;
     int algorithm, restarts, init, select, max_iter, refine, exact_marginal, threads, want_model = 0, s;
@@ -654,12 +654,12 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     select = c.prm.select, max_iter = c.prm.max_iter, refine = c.prm.refine, exact_marginal = c.prm.exact_marginal;
     threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement;
     select_tol = c.prm.select_tol, tol = c.prm.tol, lambda = c.prm.lambda, step = c.prm.step;
-    size_prior = c.prm.size_prior, move_tol = c.prm.move_tol;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiO", kwlist, &indptr, &indices, &data,
+    size_prior = c.prm.size_prior, move_tol = c.prm.move_tol, col_clusters = (Py_ssize_t)c.prm.col_clusters;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOn", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
-                                     &move_tol, &merge_split, &agreement, &verbose, &names_o))
+                                     &move_tol, &merge_split, &agreement, &verbose, &names_o, &col_clusters))
         return NULL;
     if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
@@ -695,6 +695,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     c.prm.step = step;
     c.prm.exact_marginal = exact_marginal;
     c.prm.threads = threads;
+    c.prm.col_clusters = col_clusters;
     c.A = &v.A;
     job_init(&j, cluster_run, &c, JOB_FIT, verbose);
     j.restarts = restarts;
@@ -730,6 +731,9 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "best_restart", PyLong_FromLong(r->best_restart));
         SET_ITEM(d, "objective_restart", PyLong_FromLong(r->objective_restart));
         SET_ITEM(d, "seconds", PyFloat_FromDouble(r->seconds));
+        SET_ITEM(d, "l", PyLong_FromLongLong((long long)r->l));
+        SET_ITEM(d, "col_label", bytes_of(r->col_label, (Py_ssize_t)(r->l > 0 ? r->nx * 8 : 0)));
+        SET_ITEM(d, "block_pz", bytes_of(r->block_pz, (Py_ssize_t)(r->l > 0 ? kk * r->l * 8 : 0)));
 #ifdef MMNC_PY_HAVE_MODEL
         if (want_model) {
             mmnc_model *m = NULL;
@@ -1021,6 +1025,7 @@ static PyObject *py_defaults(PyObject *self, PyObject *unused)
               PUT_FLOAT(prm, p, lambda) || PUT_FLOAT(prm, p, step) || PUT_INT(prm, p, exact_marginal) ||
               PUT_INT(prm, p, threads) || PUT_INT(prm, p, merge_split) || PUT_INT(prm, p, agreement) ||
               PUT_INT(prm, p, moves) ||
+              PUT_INT(prm, p, col_clusters) ||
               PUT_INT(rd, ro, format) || PUT_INT(rd, ro, row_field) || PUT_INT(rd, ro, col_field) ||
               PUT_INT(rd, ro, value_field) || PUT_INT(rd, ro, delim) ||
               put(rd, "mat_var", PyUnicode_FromString(ro.mat_var ? ro.mat_var : "")) ||

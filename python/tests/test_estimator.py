@@ -222,3 +222,37 @@ def test_load_of_a_file_without_the_fit_record(tmp_path, pandas):
             assert list(back.feature_names_in_) == names[:4] + names[5:] and not hasattr(back, "empty_columns_")
         else:
             assert back.n_features_in_ == X.shape[1] and list(back.empty_columns_) == [4]
+
+
+# -- co-clustering (col_clusters) ---------------------------------------------
+
+def test_col_clusters_column_labels_and_biclusters(tmp_path, cli):
+    """col_clusters sets column_labels_ (-1 for a column without mass), block_marginal_ whose
+    I(Z;W) is objective_, and the bicluster indicators; the columns are those of mmnc cluster."""
+    import csv
+    import subprocess
+    X, truth = planted(n_rows=120, n_cols=40, k=3, seed=5)
+    X[:, 7] = 0  # a column without mass
+    m = mmnc.MMNC(3, col_clusters=3, random_state=2).fit(X)
+    assert m.column_labels_.shape == (40,) and m.column_labels_[7] == -1
+    assert set(m.column_labels_[m.column_labels_ >= 0]) == {0, 1, 2}
+    q = m.block_marginal_
+    assert q.shape == (3, 3) and q.sum() == pytest.approx(1.0)
+    qz, qw = q.sum(axis=1, keepdims=True), q.sum(axis=0, keepdims=True)
+    assert m.objective_ == pytest.approx(float((q * np.log(q / (qz * qw))).sum()), rel=1e-12)
+    rows, cols = m.biclusters_
+    assert rows.shape == (9, 120) and cols.shape == (9, 40)
+    assert (rows.sum(axis=0)[m.labels_ >= 0] == 3).all() and (cols.sum(axis=0)[m.column_labels_ >= 0] == 3).all()
+    path = tmp_path / "x.mtx"
+    with open(path, "w") as f:
+        nz = np.argwhere(X > 0)
+        f.write("%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (X.shape[0], X.shape[1], len(nz)))
+        for i, j in nz:
+            f.write("%d %d %.17g\n" % (i + 1, j + 1, X[i, j]))
+    subprocess.run([cli, "cluster", "-q", "-k", "3", "--col-clusters", "3", "-s", "2", "-o", str(tmp_path / "c"),
+                    str(path)], check=True)
+    with open(tmp_path / "c.col_labels.tsv") as f:
+        got = {int(r[0]) - 1: int(r[2]) - 1 for r in list(csv.reader(f, delimiter="\t"))[1:]}
+    assert got == {j: int(m.column_labels_[j]) for j in range(40) if m.column_labels_[j] >= 0}
+    plain = mmnc.MMNC(3).fit(X)
+    assert not hasattr(plain, "column_labels_") and not hasattr(plain, "rows_")

@@ -51,6 +51,7 @@ CASES = [
     ({"merge_split": 0}, ["--merge-split", 0]),
     ({"merge_split": 3, "n_init": 2}, ["--merge-split", 3, "-r", 2]),
     ({"agreement": False}, ["--agreement", 0]),
+    ({"col_clusters": 4, "n_init": 3}, ["--col-clusters", 4, "-r", 3]),
     ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]

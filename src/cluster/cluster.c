@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cluster/cocluster_i.h"
 #include "cluster/default_i.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -318,6 +319,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     k = prm.k;
     ny = p->ny;
     normalise(&prm, &lambda, &step);
+    if (prm.col_clusters > 0) return mmnc_i_cocluster(p, &prm, out, err);
 #ifndef MMNC_HAVE_GLPK
     if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)
         return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: a prescribed P_Z for Algorithm 2 needs it");

@@ -30,6 +30,7 @@ void mmnc_params_default(mmnc_params *p)
     p->lambda = 0.0; /* <= 0: MMNC_DEFAULT_LAMBDA */
     p->step = 0.0;   /* <= 0: 1 / lambda */
     p->threads = MMNC_DEFAULT_THREADS;
+    p->col_clusters = MMNC_DEFAULT_COL_CLUSTERS;
 }
 
 void mmnc_params_paper(mmnc_params *p)
@@ -63,6 +64,15 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (p->moves != MMNC_MOVES_SEQUENTIAL && p->moves != MMNC_MOVES_BATCH) return "moves must be sequential or batch";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
+    if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
+    if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION && p->algorithm != MMNC_ALG_NUCLEAR)
+        return "col_clusters applies to the information objective and Algorithm 2 (nuclear) only";
+    if (p->col_clusters > 0 && (p->pz || p->refine != MMNC_REFINE_NONE))
+        return "col_clusters: no prescribed P_Z and no refine";
+    if (p->col_clusters > 0 && p->init == MMNC_INIT_SPECTRAL)
+        return "col_clusters: the rows start random or k-means++, not spectral";
+    if (p->col_clusters > 0 && p->select != MMNC_SELECT_OBJECTIVE)
+        return "col_clusters: the start of best I(Z;W) is kept (select objective)";
     if (p->pz) {
         double s = 0.0;
         for (mmnc_int z = 0; z < p->k; z++) {
@@ -86,6 +96,8 @@ void mmnc_result_free(mmnc_result *r)
     mmnc_i_free(r->restart_alpha);
     mmnc_i_free(r->restart_init);
     mmnc_i_free(r->restart_converged);
+    mmnc_i_free(r->col_label);
+    mmnc_i_free(r->block_pz);
     mmnc_i_free(r);
 }
 

@@ -48,7 +48,7 @@ ALGS="information nuclear frobenius"
 declare -A VAL=(
     [clusters]="2" [seed]="3" [restarts]="2" [init]="kmeans++" [select]="predictive"
     [select-tol]="0.1 --select predictive" [refine]="chosen" [size-prior]="3" [move-tol]="0.01"
-    [merge-split]="2" [agreement]="0" [moves]="batch" [paper]="" [max-iter]="5" [tol]="1e-4" [pz]="0.5,0.5"
+    [merge-split]="2" [agreement]="0" [moves]="batch" [col-clusters]="2" [paper]="" [max-iter]="5" [tol]="1e-4" [pz]="0.5,0.5"
     [exact-marginal]="" [lambda]="5" [step]="0.1" [threads]="1" [output]="out" [no-soft]=""
     [save-model]="m.mmnc" [names]="$FIX/cols.names" [names-keyed]="--names keyed.names"
     [row-names]="$FIX/rows.names" [top]="3" [truth]="$FIX/blocks.truth"
@@ -157,6 +157,11 @@ cond "--select-tol applies with --select predictive only" --select-tol 0.1
 cond "--select-tol applies with --select predictive only" --select objective --select-tol 0.1
 cond "--names-keyed applies to --names or --row-names" --names-keyed
 cond "--truth-var applies to --truth" --truth-var gnd
+cond "--size-prior does not apply with --col-clusters" --col-clusters 2 --size-prior 3
+cond "--merge-split does not apply with --col-clusters" --col-clusters 2 --merge-split 2
+cond "--select does not apply with --col-clusters" --col-clusters 2 --select objective
+cond "--init spectral does not apply with --col-clusters" --col-clusters 2 --init spectral
+cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
 
 echo "$npass passed, $nfail failed, $nskip skipped (no GLPK)"
 [ "$nfail" = 0 ]

@@ -20,6 +20,7 @@
 #   blocks.svm     libsvm version of two 3-row blocks (labels a/b)
 #   ratings.tsv    "user<TAB>item<TAB>rating"; ratings.truth "user label" pairs
 #   cols.names rows.names   names for blocks.mtx
+#   blocks.cocluster.{col_labels,top}.tsv   --col-clusters 2's outputs on blocks.mtx
 #   words.txt para.txt      texts for cooc, with *.expected.* outputs
 #   docs/          six short texts in two topics (pets/, money/) and a hidden
 #                  file, for docs; docs.lines.txt one document per line, with
@@ -329,6 +330,48 @@ run cluster -q -a frobenius --init random -r 3 --threads 2 -o f2 "$BLOCKS"
 expect_same f1.labels.tsv f2.labels.tsv
 expect_same f1.soft.tsv f2.soft.tsv
 end
+
+begin "cluster --col-clusters 2: column labels, blocks, JSON and summary (golden)"
+run cluster -k 2 --col-clusters 2 --names "$FIX/cols.names" --row-names "$FIX/rows.names" --top 2 -t 1 -o c "$BLOCKS"
+expect_rc 0
+expect_file c.labels.tsv c.soft.tsv c.json c.top.tsv c.col_labels.tsv
+[ "$(cut -f2 c.labels.tsv | tail -n +2 | tr '\n' ' ')" = "1 1 1 1 2 2 2 2 " ] ||
+    fail_because "c.labels.tsv: the rows are not the two planted blocks"
+expect_same c.col_labels.tsv "$FIX/blocks.cocluster.col_labels.tsv"
+expect_same c.top.tsv "$FIX/blocks.cocluster.top.tsv"
+expect_json c.json col_clusters information_zw col_cluster_sizes block_pz
+expect_grep '"col_clusters": 2,' c.json
+expect_grep '"col_cluster_sizes": \[3, 3\],' c.json
+expect_grep '"col_labels": "c\.col_labels\.tsv"' c.json
+grep -q '"size_prior"' c.json && fail_because "c.json states a size prior, which co-clustering has not"
+expect_out "^co-clustering, 2 x 2 blocks: I\(Z;W\) 0\.593524 nats of I\(X;Y\) 0\.682272 \(87\.0%\)"
+expect_out "^  column clusters by P\(w\|z\): 2 \(0\.980\) 1 \(0\.020\)"
+expect_out "wrote .*c\.col_labels\.tsv"
+run cluster -q -k 2 --col-clusters 2 -t 2 --names "$FIX/cols.names" --row-names "$FIX/rows.names" --top 2 -o c2 "$BLOCKS"
+expect_rc 0
+expect_same c.labels.tsv c2.labels.tsv
+expect_same c.col_labels.tsv c2.col_labels.tsv
+expect_same c.top.tsv c2.top.tsv
+expect_nofile .mmnc-*
+end
+
+bad "cluster --col-clusters with -a frobenius -> usage naming the algorithm" 2 \
+    "--col-clusters applies to -a information \(the default\) or -a nuclear, not to -a frobenius" \
+    cluster -a frobenius -k 2 --col-clusters 2 -o c "$BLOCKS"
+
+begin "cluster -a nuclear --col-clusters 2: the nuclear form"
+run cluster -a nuclear -k 2 --col-clusters 2 -o n "$BLOCKS"
+expect_rc 0
+expect_partition n.labels.tsv "$GROUPS_BLOCKS"
+case "$(cut -f3 n.col_labels.tsv | tail -n +2 | tr '\n' ' ')" in
+"1 1 1 2 2 2 " | "2 2 2 1 1 1 ") ;;
+*) fail_because "n.col_labels.tsv: the columns are not the two planted blocks" ;;
+esac
+expect_json n.json col_clusters nuclear_norm_zw col_cluster_sizes block_pz
+expect_out "^co-clustering, 2 x 2 blocks: \|\|B_\{Z,W\}\|\|_\* "
+end
+bad "cluster --col-clusters above the columns -> error, no output" 1 "col_clusters = 7 must not exceed the number of columns \(6\)" \
+    cluster -k 2 --col-clusters 7 -o c "$BLOCKS"
 
 begin "cluster same seed twice gives identical output"
 for i in 1 2; do

@@ -99,7 +99,7 @@ HELP = {
         "--clusters": "K", "--algorithm": "ALGORITHM", "--seed": "SEED", "--restarts": "RESTARTS",
         "--init": "INIT", "--select": "SELECT", "--select-tol": "SELECT_TOL", "--refine": "REFINE",
         "--size-prior": "SIZE_PRIOR", "--move-tol": "MOVE_TOL", "--merge-split": "MERGE_SPLIT",
-        "--agreement": "AGREEMENT", "--moves": "MOVES", "--max-iter": "MAX_ITER", "--tol": "TOL", "--lambda": "LAMBDA",
+        "--agreement": "AGREEMENT", "--moves": "MOVES", "--col-clusters": "COL_CLUSTERS", "--max-iter": "MAX_ITER", "--tol": "TOL", "--lambda": "LAMBDA",
         "--threads": "THREADS", "--top": "TOP", "--truth-var": "LABELS_VAR"}),
     "sweep": dict(LOAD, **{"--algorithm": "ALGORITHM", "--seed": "SEED", "--restarts": "RESTARTS", "--init": "INIT",
                            "--threads": "THREADS"}),
@@ -265,7 +265,7 @@ def check_python(table):
         "params": dict(algorithm="ALGORITHM", k="K", seed="SEED", restarts="RESTARTS", init="INIT",
                        select="SELECT", select_tol="SELECT_TOL", refine="REFINE", size_prior="SIZE_PRIOR",
                        max_iter="MAX_ITER", tol="TOL", move_tol="MOVE_TOL", merge_split="MERGE_SPLIT",
-                       agreement="AGREEMENT", moves="MOVES", threads="THREADS"),
+                       agreement="AGREEMENT", moves="MOVES", threads="THREADS", col_clusters="COL_CLUSTERS"),
         "read_opts": dict(row_field="ROW_FIELD", col_field="COL_FIELD", value_field="VALUE_FIELD",
                           mat_var="MAT_VAR"),
         "embed_opts": dict(dim="EMBED_DIM", sigma_power="EMBED_SIGMA_POWER", oversample="EMBED_OVERSAMPLE",
@@ -295,7 +295,7 @@ def check_python(table):
         "MMNC()": (mmnc.MMNC().get_params(), dict(
             n_clusters="K", random_state="SEED", n_init="RESTARTS", algorithm="ALGORITHM", init="INIT",
             select="SELECT", select_tol="SELECT_TOL", refine="REFINE", size_prior="SIZE_PRIOR",
-            move_tol="MOVE_TOL", merge_split="MERGE_SPLIT", agreement="AGREEMENT", tol="TOL",
+            move_tol="MOVE_TOL", merge_split="MERGE_SPLIT", agreement="AGREEMENT", col_clusters="COL_CLUSTERS", tol="TOL",
             max_iter="MAX_ITER", n_jobs="THREADS")),
         "cooc()": ({k: p.default for k, p in inspect.signature(mmnc.cooc).parameters.items()}, dict(
             window="COOC_WINDOW", min_count="COOC_MIN_COUNT", weighting="COOC_WEIGHTING", sentences="COOC_SENTENCES",

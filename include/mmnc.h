@@ -1121,10 +1121,14 @@ typedef struct mmnc_params {
                            well, maximising I(Z;W) (MMNC_ALG_INFORMATION) or ||B_{Z,W}||_*
                            (MMNC_ALG_NUCLEAR) ("Co-clustering" below); 0: the rows alone (default
                            MMNC_DEFAULT_COL_CLUSTERS) */
+    const mmnc_int *fixed_label; /* semi-supervision: NULL, or one entry a row (in a distributed
+                           run this process's rows y0 .. y0 + ny - 1), fixed_label[y] = z in
+                           0 .. k-1 holds row y in cluster z for the whole run, -1 leaves it free;
+                           at least one row free ("Semi-supervision" below) (default NULL) */
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
- * progress, progress_ctx, event and event_ctx NULL, exact_marginal off, lambda and step 0
+ * progress, progress_ctx, event, event_ctx and fixed_label NULL, exact_marginal off, lambda and step 0
  * (MMNC_DEFAULT_LAMBDA and 1 / lambda). */
 MMNC_API void mmnc_params_default(mmnc_params *p);
 /* The paper's protocol: Algorithm 2 (MMNC_ALG_NUCLEAR) from random starts
@@ -1239,6 +1243,17 @@ typedef struct mmnc_result {
  * MMNC_EINVAL if l exceeds the columns.  Time per alternation
  * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)
  * clusters a row (column) touches; memory O(|X| k + |Y| + k l) per thread.
+ */
+
+/*
+ * Semi-supervision (mmnc_params.fixed_label; the paper's conclusion: "add
+ * constraints that fix certain columns of P_{Z|Y} if a subset of the data
+ * is labeled").  A labelled row y keeps the one-hot kernel column
+ * P(.|y) = e_{fixed_label[y]} in every start, every iteration and the
+ * result, for every algorithm: the objective is maximised over the free
+ * rows' columns alone.  Cluster z is the cluster of the rows labelled z;
+ * clusters no row is labelled with are free.  The starts place the free
+ * rows around the labelled ones (src/cluster/seeded.c).
  */
 
 /*

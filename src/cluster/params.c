@@ -31,6 +31,7 @@ void mmnc_params_default(mmnc_params *p)
     p->step = 0.0;   /* <= 0: 1 / lambda */
     p->threads = MMNC_DEFAULT_THREADS;
     p->col_clusters = MMNC_DEFAULT_COL_CLUSTERS;
+    p->fixed_label = NULL;
 }
 
 void mmnc_params_paper(mmnc_params *p)

@@ -1194,6 +1194,10 @@ typedef struct mmnc_result {
     mmnc_int l, nx;      /* column clusters; columns */
     mmnc_int *col_label; /* nx: the cluster 0..l-1 of each column */
     double *block_pz;    /* k x l row-major: P(z, w) at block_pz[z * l + w] */
+
+    /* Semi-supervision (mmnc_params.fixed_label); else nfixed = 0 and NULL */
+    mmnc_int nfixed;     /* rows held (this process's, in a distributed run) */
+    unsigned char *fixed; /* ny: 1 where the row was held at its given label, else 0 */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused (docs/default.md, "The guard") */

@@ -99,6 +99,7 @@ void mmnc_result_free(mmnc_result *r)
     mmnc_i_free(r->restart_converged);
     mmnc_i_free(r->col_label);
     mmnc_i_free(r->block_pz);
+    mmnc_i_free(r->fixed);
     mmnc_i_free(r);
 }
 

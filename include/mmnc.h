@@ -1036,8 +1036,10 @@ typedef enum {
  * rule, or the default's judgement of a refused prior, reruns the chosen
  * start when it is not the one of best objective),
  * "agreement rule", "polish", "merge-split" and "refine" (MMNC_REFINE_CHOSEN),
- * those that run, in that order.  Other phases may be added; a caller shows
- * the name as it is. */
+ * those that run, in that order; the nuclear co-clustering's "rows alone
+ * (Algorithm 2)", "columns for them (Algorithm 2)" and "alternation"
+ * (restart -1).  Other phases may be added; a caller shows the name as it
+ * is. */
 typedef struct mmnc_event {
     int kind;          /* mmnc_event_kind */
     int restart;       /* the start, 0 .. restarts - 1; -1 where none */
@@ -1236,11 +1238,16 @@ typedef struct mmnc_result {
  * problem with B C^T in place of B), then for fixed A Algorithm 2 on
  * P_{X,Z}; a side's new labels are kept only if the norm rose, so it never
  * decreases; max_iter caps the alternations (Algorithm 2 within each runs
- * to MMNC_DEFAULT_MAX_ITER_NUCLEAR iterations).
+ * to MMNC_DEFAULT_MAX_ITER_NUCLEAR iterations).  It makes one start, from
+ * the one-sided results: the rows A1 of mmnc_cluster on P_{Y,X} with the
+ * same parameters and no column clusters (its restarts, init and
+ * selection), the columns C1 of the same run on P_{X,Z} for A1 (l
+ * clusters); so the norm returned is at least ||A1 B C1^T||_*.
  *
  * The result: label and a one-hot W of the rows, stats of that row
  * clustering, objective = I(Z;W) (or ||B_{Z,W}||_*),
- * restart_objective each start's I(Z;W), iterations in alternations, and
+ * restart_objective each start's I(Z;W) (the nuclear form: restarts = 1,
+ * its norm), iterations in alternations, and
  * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
  * the nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
  * per alternation;

@@ -283,6 +283,46 @@ static void normalise(mmnc_params *prm, double *lambda, double *step)
     }
 }
 
+/* Co-clustering (prm->col_clusters > 0).  The nuclear form starts from
+ * the one-sided problems: the rows A1 of this run without column clusters
+ * (its starts, init and selection), then the columns C1 of the same run on
+ * P_{X,Z} for A1 (l clusters); the alternation from (A1, C1) ends at
+ * least at ||A1 B C1^T||_* (cocluster.c). */
+static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                     mmnc_err *err)
+{
+    mmnc_params sp = *prm;
+    mmnc_result *r = NULL;
+    mmnc_pmf *a = NULL;
+    mmnc_int *rl = NULL, *cl = NULL, l = prm->col_clusters;
+    int status;
+    if (prm->algorithm != MMNC_ALG_NUCLEAR || p->dist || l > p->nx)
+        return mmnc_i_cocluster(p, prm, NULL, NULL, out, err); /* which refuses the last two */
+    MMNC_ALLOC(rl, p->ny, err, status);
+    MMNC_ALLOC(cl, p->nx, err, status);
+    sp.col_clusters = 0;
+    sp.progress = NULL, sp.progress_ctx = NULL; /* the caller's are serialised by a lock of their own */
+    sp.event = NULL, sp.event_ctx = NULL;
+    if ((status = mmnc_i_phase(prm, -1, "rows alone (Algorithm 2)", err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_i_cluster(p, &sp, tune, &r, err)) != MMNC_OK) goto cleanup;
+    memcpy(rl, r->label, (size_t)p->ny * sizeof(mmnc_int));
+    mmnc_result_free(r);
+    r = NULL;
+    if ((status = mmnc_i_phase(prm, -1, "columns for them (Algorithm 2)", err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_i_cocluster_blocks(p, 1, rl, prm->k, NULL, l, &a, err)) != MMNC_OK) goto cleanup;
+    sp.k = l;
+    if ((status = mmnc_i_cluster(a, &sp, tune, &r, err)) != MMNC_OK) goto cleanup;
+    memcpy(cl, r->label, (size_t)p->nx * sizeof(mmnc_int));
+    if ((status = mmnc_i_phase(prm, -1, "alternation", err)) != MMNC_OK) goto cleanup;
+    status = mmnc_i_cocluster(p, prm, rl, cl, out, err);
+cleanup:
+    mmnc_result_free(r);
+    mmnc_pmf_free(a);
+    mmnc_i_free(rl);
+    mmnc_i_free(cl);
+    return status;
+}
+
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err)
 {
     const mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
@@ -319,7 +359,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     k = prm.k;
     ny = p->ny;
     normalise(&prm, &lambda, &step);
-    if (prm.col_clusters > 0) return mmnc_i_cocluster(p, &prm, out, err);
+    if (prm.col_clusters > 0) return cocluster(p, &prm, tune, out, err);
 #ifndef MMNC_HAVE_GLPK
     if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)
         return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: a prescribed P_Z for Algorithm 2 needs it");

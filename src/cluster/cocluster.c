@@ -32,7 +32,8 @@
  * the lower start) is the same bits for any number of threads.
  *
  * With MMNC_ALG_NUCLEAR the objective is the norm form instead,
- * ||B_{Z,W}||_*, by Algorithm 2 on each side in turn (nuclear_alternation).
+ * ||B_{Z,W}||_*, by Algorithm 2 on each side in turn (nuclear_alternation),
+ * one start from the one-sided results (whose runs use the restarts).
  */
 #include <math.h>
 #include <string.h>
@@ -307,16 +308,15 @@ typedef struct costarts {
     const mmnc_params *prm;
     mmnc_int k, l;
     int max_iter;
+    const mmnc_int *rl0, *cl0; /* the nuclear form's start (|Y|, |X|), or NULL */
     double *info;    /* restarts: each start's I(Z;W) (the nuclear form: ||B_{Z,W}||_*) */
     int *iters, *conv;
     int *status;     /* restarts */
     mmnc_err *errs;  /* restarts */
 } costarts;
 
-/* The aggregated pmf of one side: rows (side 0) P_{Y,W}, |Y| x l, the
- * columns summed by their clusters cl; or (side 1) P_{X,Z}, |X| x k, the
- * transpose with the rows summed by their clusters rl. */
-static int aggregate(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl, mmnc_int l,
+/* See cocluster_i.h. */
+int mmnc_i_cocluster_blocks(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl, mmnc_int l,
                      mmnc_pmf **out, mmnc_err *err)
 {
     const mmnc_csr *P = p->P;
@@ -367,7 +367,7 @@ static int nuclear_side(const mmnc_pmf *p, const mmnc_params *prm, int restart, 
     double *W = NULL, before, after;
     int status;
     *moved = 0;
-    if ((status = aggregate(p, side, s->rl, k, s->cl, l, &a, err)) != MMNC_OK) return status;
+    if ((status = mmnc_i_cocluster_blocks(p, side, s->rl, k, s->cl, l, &a, err)) != MMNC_OK) return status;
     sp.k = kk;
     sp.pz = NULL;
     sp.refine = MMNC_REFINE_NONE;
@@ -398,15 +398,21 @@ cleanup:
  * over hard row and column labels, by alternating maximisation: for fixed
  * column clusters B_{Z,W} = A B_{Y,W}, the paper's problem with B C^T in
  * place of B, solved by Algorithm 2 on the pmf P_{Y,W}; then the columns
- * likewise on P_{X,Z} (B_{W,Z} = B_{Z,W}^T, the same norm).  A step's
- * labels are kept only if the norm rose, so it never decreases; a start
- * stops when an alternation changes no label.  O(nnz + Algorithm 2 on a
- * |Y| x l and a |X| x k pmf) per alternation. */
+ * likewise on P_{X,Z} (B_{W,Z} = B_{Z,W}^T, the same norm).  One start,
+ * from the one-sided results A1, C1 (cluster.c): a step's labels are kept
+ * only if the norm rose, so it never decreases and ends at least at
+ * ||A1 B C1^T||_*; it stops when an alternation changes no label.
+ * O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf) per alternation. */
 static int nuclear_alternation(const costarts *c, int i, costart *s, double *norm, int *it, mmnc_err *err)
 {
     const mmnc_pmf *p = c->p;
     int status;
-    *norm = 0.0;
+    mmnc_pmf *a = NULL;
+    if ((status = mmnc_i_cocluster_blocks(p, 0, s->rl, c->k, s->cl, c->l, &a, err)) == MMNC_OK)
+        status = block_nuclear(a, c->k, s->rl, norm, err);
+    mmnc_pmf_free(a);
+    if (status != MMNC_OK) return status;
+    if ((status = mmnc_i_progress(c->prm, i, 0, *norm, err)) != MMNC_OK) return status;
     for (*it = 0; *it < c->max_iter; (*it)++) {
         int64_t m1 = 0, m2 = 0;
         if ((status = nuclear_side(p, c->prm, i, 0, s, c->k, c->l, norm, &m1, err)) != MMNC_OK) return status;
@@ -421,7 +427,8 @@ static int nuclear_alternation(const costarts *c, int i, costart *s, double *nor
     return MMNC_OK;
 }
 
-/* Start i into s: the alternation from its random labels. */
+/* Start i into s: the alternation from its random labels (the nuclear
+ * form: from rl0 and cl0). */
 static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
 {
     const mmnc_pmf *p = c->p;
@@ -432,16 +439,18 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     double info = 0.0;
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
     if ((status = mmnc_i_event(prm, MMNC_EV_START_BEGIN, i, 0, 0, NULL, NAN, err)) != MMNC_OK) return status;
-    if ((status = mmnc_i_init_labels(p, k, prm->init, NULL, &rng, s->rl, err)) != MMNC_OK) return status;
-    for (mmnc_int x = 0; x < p->nx; x++) s->cl[x] = mmnc_rng_below(&rng, l);
-    for (mmnc_int x = 0; x < p->nx; x++) s->fit[x] = mmnc_rng_uniform(&rng); /* an empty cluster's first column */
-    fill_empty(p->nx, l, s->cl, s->fit, s->size);
     c->conv[i] = 0;
     if (prm->algorithm == MMNC_ALG_NUCLEAR) {
+        memcpy(s->rl, c->rl0, (size_t)p->ny * sizeof(mmnc_int));
+        memcpy(s->cl, c->cl0, (size_t)p->nx * sizeof(mmnc_int));
         if ((status = nuclear_alternation(c, i, s, &c->info[i], &it, err)) != MMNC_OK) return status;
         c->iters[i] = it;
         return mmnc_i_event(prm, MMNC_EV_START_END, i, it, c->conv[i], NULL, c->info[i], err);
     }
+    if ((status = mmnc_i_init_labels(p, k, prm->init, NULL, &rng, s->rl, err)) != MMNC_OK) return status;
+    for (mmnc_int x = 0; x < p->nx; x++) s->cl[x] = mmnc_rng_below(&rng, l);
+    for (mmnc_int x = 0; x < p->nx; x++) s->fit[x] = mmnc_rng_uniform(&rng); /* an empty cluster's first column */
+    fill_empty(p->nx, l, s->cl, s->fit, s->size);
     block_sums(p, k, l, s);
     for (it = 0; it < c->max_iter; it++) {
         /* fresh sums after each sweep: no drift from the moves' updates */
@@ -462,10 +471,12 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     return mmnc_i_event(prm, MMNC_EV_START_END, i, it, c->conv[i], NULL, c->info[i], err);
 }
 
-int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err)
+int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *rl0, const mmnc_int *cl0,
+                     mmnc_result **out, mmnc_err *err)
 {
     mmnc_int k = prm->k, l = prm->col_clusters, ny = p->ny, nx = p->nx;
-    int R = prm->restarts, status = MMNC_OK, best = -1;
+    int R = prm->algorithm == MMNC_ALG_NUCLEAR ? 1 : prm->restarts, status = MMNC_OK, best = -1;
+    mmnc_params one = *prm; /* the nuclear form's events tell of its one start */
     double t0 = mmnc_i_now();
     costarts c;
     costart keep, *work = NULL;
@@ -479,11 +490,18 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **ou
     saved = mmnc_i_threads_push(prm->threads);
     memset(&c, 0, sizeof c);
     memset(&keep, 0, sizeof keep);
+    one.restarts = R;
     c.p = p;
-    c.prm = prm;
+    c.prm = &one;
     c.k = k;
     c.l = l;
     c.max_iter = prm->max_iter > 0 ? prm->max_iter : MMNC_DEFAULT_MAX_ITER_INFORMATION;
+    c.rl0 = rl0;
+    c.cl0 = cl0;
+    if (prm->algorithm == MMNC_ALG_NUCLEAR && (!rl0 || !cl0)) {
+        status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_i_cocluster: the nuclear form needs its start");
+        goto cleanup;
+    }
     MMNC_CALLOC(c.info, R, err, status);
     MMNC_CALLOC(c.iters, R, err, status);
     MMNC_CALLOC(c.conv, R, err, status);

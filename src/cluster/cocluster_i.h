@@ -10,11 +10,19 @@
 /* The co-clustering of P_{Y,X} into prm->k row and prm->col_clusters column
  * clusters that maximises I(Z;W), or ||B_{Z,W}||_* with MMNC_ALG_NUCLEAR
  * (cocluster.c opens with the problem): the
- * starts side by side, the best kept.  prm is checked (mmnc_params_check)
+ * starts side by side, the best kept; the nuclear form makes one start,
+ * from the row labels rl0 and column labels cl0 (else both NULL).  prm is checked (mmnc_params_check)
  * and its progress and event functions serialised by the caller.  Not
  * distributed (MMNC_EUNSUP).  Time per alternation O(nnz + |Y| k t_Y +
  * |X| l t_X), t the clusters of the other side an item touches; memory
  * O((|Y| + |X| k + k l) threads). */
-int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err);
+int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *rl0, const mmnc_int *cl0,
+                     mmnc_result **out, mmnc_err *err);
+
+/* The aggregated pmf of one side: rows (side 0) P_{Y,W}, |Y| x l, the
+ * columns summed by their clusters cl; or (side 1) P_{X,Z}, |X| x k, the
+ * transpose with the rows summed by their clusters rl (cl unused). */
+int mmnc_i_cocluster_blocks(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl,
+                            mmnc_int l, mmnc_pmf **out, mmnc_err *err);
 
 #endif

@@ -1224,9 +1224,12 @@ typedef struct mmnc_result {
  * score, argmax_z sum_w P(y,w) log P(w|z) for a row, the same with P(z|w)
  * for a column); a start stops when an alternation moves nothing, or at
  * max_iter alternations (0: MMNC_DEFAULT_MAX_ITER_INFORMATION).  I(Z;W)
- * never decreases.  Rows start random or k-means++ (init; not spectral),
- * columns random; the start of best I(Z;W) is kept (select objective;
- * ties to the lower start).
+ * never decreases.  Start 0's rows are the answer of mmnc_cluster with the
+ * same parameters and no column clusters (the default chain by default),
+ * its columns fitted to them by column sweeps before the alternation;
+ * the other starts' rows are random or k-means++ (init; not spectral),
+ * every start's columns random.  The start of best I(Z;W) is kept (select
+ * objective; ties to the lower start).
  * The starts run side by side, one thread each: the same bits for any
  * number of threads.  size_prior, move_tol, merge_split and agreement do
  * not apply and are ignored; pz and refine must be unset (MMNC_EINVAL).

@@ -283,11 +283,12 @@ static void normalise(mmnc_params *prm, double *lambda, double *step)
     }
 }
 
-/* Co-clustering (prm->col_clusters > 0).  The nuclear form starts from
- * the one-sided problems: the rows A1 of this run without column clusters
- * (its starts, init and selection), then the columns C1 of the same run on
- * P_{X,Z} for A1 (l clusters); the alternation from (A1, C1) ends at
- * least at ||A1 B C1^T||_* (cocluster.c). */
+/* Co-clustering (prm->col_clusters > 0), from the one-sided problem: the
+ * rows A1 of this run without column clusters (its starts, init and
+ * selection).  The information form makes A1 its start 0; the nuclear
+ * form also takes the columns C1 of the same run on P_{X,Z} for A1 (l
+ * clusters), and its alternation from (A1, C1) ends at least at
+ * ||A1 B C1^T||_* (cocluster.c). */
 static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
                      mmnc_err *err)
 {
@@ -296,8 +297,7 @@ static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tun
     mmnc_pmf *a = NULL;
     mmnc_int *rl = NULL, *cl = NULL, l = prm->col_clusters;
     int status;
-    if (prm->algorithm != MMNC_ALG_NUCLEAR || p->dist || l > p->nx)
-        return mmnc_i_cocluster(p, prm, NULL, NULL, out, err); /* which refuses the last two */
+    if (p->dist || l > p->nx) return mmnc_i_cocluster(p, prm, NULL, NULL, out, err); /* which refuses them */
     MMNC_ALLOC(rl, p->ny, err, status);
     MMNC_ALLOC(cl, p->nx, err, status);
     sp.col_clusters = 0;
@@ -308,6 +308,11 @@ static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tun
     memcpy(rl, r->label, (size_t)p->ny * sizeof(mmnc_int));
     mmnc_result_free(r);
     r = NULL;
+    if (prm->algorithm != MMNC_ALG_NUCLEAR) {
+        if ((status = mmnc_i_phase(prm, -1, "co-clustering starts", err)) != MMNC_OK) goto cleanup;
+        status = mmnc_i_cocluster(p, prm, rl, NULL, out, err);
+        goto cleanup;
+    }
     if ((status = mmnc_i_phase(prm, -1, "columns for them (Algorithm 2)", err)) != MMNC_OK) goto cleanup;
     if ((status = mmnc_i_cocluster_blocks(p, 1, rl, prm->k, NULL, l, &a, err)) != MMNC_OK) goto cleanup;
     sp.k = l;

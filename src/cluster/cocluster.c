@@ -26,8 +26,10 @@
  * MOVE_EPS: I(Z;W) never decreases, and no cluster empties (taking a
  * cluster's last item into another is a merge, which never raises it).
  * Stopping rule: an alternation that moves no row and no column, or
- * max_iter alternations.  Several starts (random or k-means++ rows, random
- * columns, an empty column cluster given a random column), run side by
+ * max_iter alternations.  Several starts (start 0 from the rows alone's
+ * answer rl0 with its columns fitted first by column sweeps, the others
+ * from random or k-means++ rows; random columns, an empty column cluster
+ * given a random column), run side by
  * side, one thread each, each in a fixed order: the best I(Z;W) (ties to
  * the lower start) is the same bits for any number of threads.
  *
@@ -451,6 +453,15 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     for (mmnc_int x = 0; x < p->nx; x++) s->cl[x] = mmnc_rng_below(&rng, l);
     for (mmnc_int x = 0; x < p->nx; x++) s->fit[x] = mmnc_rng_uniform(&rng); /* an empty cluster's first column */
     fill_empty(p->nx, l, s->cl, s->fit, s->size);
+    if (i == 0 && c->rl0) { /* the rows alone's answer, the columns fitted to it first */
+        memcpy(s->rl, c->rl0, (size_t)p->ny * sizeof(mmnc_int));
+        block_sums(p, k, l, s);
+        for (int t = 0; t < c->max_iter; t++) {
+            int64_t moved = col_sweep(p, k, l, s);
+            block_sums(p, k, l, s);
+            if (!moved) break;
+        }
+    }
     block_sums(p, k, l, s);
     for (it = 0; it < c->max_iter; it++) {
         /* fresh sums after each sweep: no drift from the moves' updates */
@@ -498,7 +509,7 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *
     c.max_iter = prm->max_iter > 0 ? prm->max_iter : MMNC_DEFAULT_MAX_ITER_INFORMATION;
     c.rl0 = rl0;
     c.cl0 = cl0;
-    if (prm->algorithm == MMNC_ALG_NUCLEAR && (!rl0 || !cl0)) {
+    if (prm->algorithm == MMNC_ALG_NUCLEAR && (!rl0 || !cl0 || R != 1)) {
         status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_i_cocluster: the nuclear form needs its start");
         goto cleanup;
     }

@@ -10,8 +10,9 @@
 /* The co-clustering of P_{Y,X} into prm->k row and prm->col_clusters column
  * clusters that maximises I(Z;W), or ||B_{Z,W}||_* with MMNC_ALG_NUCLEAR
  * (cocluster.c opens with the problem): the
- * starts side by side, the best kept; the nuclear form makes one start,
- * from the row labels rl0 and column labels cl0 (else both NULL).  prm is checked (mmnc_params_check)
+ * starts side by side, the best kept.  rl0: the rows alone's answer,
+ * start 0's rows (the information form; NULL: none); the nuclear form
+ * makes one start, from rl0 and the column labels cl0.  prm is checked (mmnc_params_check)
  * and its progress and event functions serialised by the caller.  Not
  * distributed (MMNC_EUNSUP).  Time per alternation O(nnz + |Y| k t_Y +
  * |X| l t_X), t the clusters of the other side an item touches; memory

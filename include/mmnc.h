@@ -1267,7 +1267,32 @@ typedef struct mmnc_result {
  * result, for every algorithm: the objective is maximised over the free
  * rows' columns alone.  Cluster z is the cluster of the rows labelled z;
  * clusters no row is labelled with are free.  The starts place the free
- * rows around the labelled ones (src/cluster/seeded.c).
+ * rows around the labelled ones (src/cluster/seeded.c): start 0 is seeded
+ * k-means, each free row to argmax_z sum_x P(x|y) log q(x|z), q(.|z) the
+ * smoothed column distribution of the rows labelled z (k-means++ seeds
+ * among the free rows for clusters without labels); the other starts are
+ * the init's, renumbered to agree with the labels by a greedy maximum
+ * matching on the overlaps, the labelled rows then put back.
+ * restart_init still names the init of each start.
+ *
+ *   - information (and refine): the moves never move a held row; the
+ *     merge-split search passes over pairs of clusters that both hold
+ *     labelled rows (and merges away the one without); the guard and the
+ *     agreement rule are unchanged.
+ *   - Algorithm 2: held rows are left out of the moves; a prescribed P_Z
+ *     with fixed_label is MMNC_EINVAL.
+ *   - Algorithm 1: held columns of A stay one-hot and take no step;
+ *     exact_marginal with fixed_label is MMNC_EINVAL.
+ *   - co-clustering (col_clusters > 0) with fixed_label is MMNC_EINVAL.
+ *
+ * MMNC_EINVAL also for an entry outside -1 .. k-1 (mmnc_cluster names the
+ * first), every row labelled, or fewer free rows than clusters no row is
+ * labelled with.  In a distributed run these counts are over all ranks
+ * (mmnc_cluster checks them collectively; mmnc_params_check sees the ny
+ * entries it is given).  No row held on any rank is the run of
+ * fixed_label NULL, bit for bit.  The result's label and W hold the held
+ * rows at their labels (one-hot), fixed and nfixed say which.  The same
+ * bits for any number of threads and ranks.
  */
 
 /*

@@ -88,7 +88,10 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     mmnc_rng rng;
     int s1;
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
-    s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, err);
+    if (prm->fixed_label) /* semi-supervision: the held rows at their labels, the others around them */
+        s1 = mmnc_i_seeded_labels(c->p, k, prm->fixed_label, i, start_method(prm->init, i), c->emb, &rng, lab, err);
+    else
+        s1 = mmnc_i_init_labels(c->p, k, start_method(prm->init, i), c->emb, &rng, lab, err);
     if (s1 == MMNC_OK) {
         if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, c->tune, i, lab, w, run, err);
         else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_default_run_start(c->dflt, i, lab, w, run, err);
@@ -339,8 +342,10 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
 {
     progress_lock plock = {prm_in ? prm_in->progress : NULL, prm_in ? prm_in->progress_ctx : NULL,
                            prm_in ? prm_in->event : NULL, prm_in ? prm_in->event_ctx : NULL, 0};
-    mmnc_params prm;
+    mmnc_params prm, chk;
     mmnc_result *r = NULL;
+    const mmnc_int *fixed = prm_in ? prm_in->fixed_label : NULL;
+    int64_t nheld = 0;
     mmnc_int k, ny;
     mmnc_int *labels = NULL;
     mmnc_i_default *dflt = NULL;
@@ -351,13 +356,28 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     const char *msg;
     if (!p || !prm_in || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cluster: NULL argument");
     *out = NULL;
-    if ((msg = mmnc_params_check(prm_in, p->ny_all)) != NULL) {
+    chk = *prm_in;
+    chk.fixed_label = NULL; /* checked below: this process's rows alone */
+    if ((msg = mmnc_params_check(&chk, p->ny_all)) != NULL) {
         if (prm_in->k > p->ny_all)
             return mmnc_i_err(err, MMNC_EINVAL, "k = %lld must not exceed the number of rows (%lld)",
                               (long long)prm_in->k, (long long)p->ny_all);
         return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
     }
+    if (fixed && (msg = mmnc_i_fixed_check(prm_in, fixed, p->ny, mmnc_i_distributed(p) ? p : NULL)) != NULL) {
+        for (mmnc_int y = 0; y < p->ny; y++) /* name the first bad entry, where this process holds it */
+            if (fixed[y] < -1 || fixed[y] >= prm_in->k)
+                return mmnc_i_err(err, MMNC_EINVAL, "fixed_label[%lld] = %lld: expected -1 (free) or a cluster 0 .. %lld",
+                                  (long long)(p->y0 + y), (long long)fixed[y], (long long)prm_in->k - 1);
+        return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
+    }
     prm = *prm_in;
+    if (fixed) { /* no row held on any rank: the run of fixed_label NULL, bit for bit */
+        for (mmnc_int y = 0; y < p->ny; y++) nheld += fixed[y] >= 0;
+        int64_t all = nheld;
+        mmnc_i_disum(p, &all, 1);
+        if (all == 0) prm.fixed_label = NULL;
+    }
     if (err) err->code = MMNC_OK, err->msg[0] = '\0';
     if (prm.progress) prm.progress = locked_progress, prm.progress_ctx = &plock;
     if (prm.event) prm.event = locked_event, prm.event_ctx = &plock;
@@ -386,6 +406,11 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     r->select = prm.select;
     r->refine = prm.refine;
     if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
+    if (fixed) {
+        MMNC_CALLOC(r->fixed, ny > 0 ? ny : 1, err, status);
+        for (mmnc_int y = 0; y < ny; y++) r->fixed[y] = fixed[y] >= 0;
+        r->nfixed = nheld;
+    }
     MMNC_ALLOC(r->label, ny, err, status);
     MMNC_ALLOC(r->W, ny * k, err, status);
     MMNC_ALLOC(r->restart_objective, prm.restarts, err, status);

@@ -48,6 +48,12 @@
  *    and reach the kept start's prior-free optimum (prior_free_ok).  A round without a gain ends the search, as does
  *    the budget of mmnc_params.merge_split trials; the last kept trial is
  *    polished, so the result is again a local optimum of single-row moves.
+ *    With held rows (mmnc_params.fixed_label) the pairs whose clusters both
+ *    hold some are passed over, a held row of the split cluster stays in
+ *    it, and the merged-away cluster is one without held rows.
+ *
+ * Held rows (semi-supervision) are never moved by the moves of any step
+ * (moves.c), so every start, polish, trial and refinement keeps them.
  *
  * Every step is the same for any number of threads and ranks (exact sums,
  * draws in the order of one process), so the result is.
@@ -121,6 +127,7 @@ int mmnc_i_default_start(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i
     MMNC_ALLOC(U, k * k, err, status);
     if (prm->size_prior > 0.0) MMNC_ALLOC(keep, ny > 0 ? ny : 1, err, status);
     if ((status = mmnc_i_moves_open(p, k, prm->seed, restart, W, track, tune, &m, err)) != MMNC_OK) goto cleanup;
+    mmnc_i_moves_hold(m, prm->fixed_label);
     mmnc_i_moves_refresh(m, labels);
     prior = prm->size_prior > 0.0 && mmnc_i_moves_nnz(m) > 0;
     run->iterations = 0;
@@ -350,6 +357,9 @@ static int trial(const mmnc_pmf *p, const mmnc_params *rp, const mmnc_i_tuning *
                  mmnc_err *err)
 {
     mmnc_i_ms_draw(p, rp->k, rp->seed, restart, t, i, j, s, labels, lab2);
+    if (rp->fixed_label) /* held rows stay: j took none (held_count), s's stay in s */
+        for (mmnc_int y = 0; y < p->ny; y++)
+            if (rp->fixed_label[y] >= 0) lab2[y] = rp->fixed_label[y];
     return mmnc_i_default_start(p, rp, tune, restart, lab2, W2, r2, NULL, err);
 }
 
@@ -361,6 +371,7 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
     mmnc_i_ms *ms = NULL;
     double *W2 = NULL, cur = 0.0, cur_info = 0.0;
     mmnc_int *lab2 = NULL;
+    int64_t *held_count = NULL; /* semi-supervision: the held rows of each cluster (all ranks) */
     mmnc_params rp = *prm;
     mmnc_err errs[MERGE_SPLIT_TRIALS];
     int status = MMNC_OK, ranked = 0, par;
@@ -371,6 +382,12 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
     MMNC_ALLOC(W2, MERGE_SPLIT_TRIALS * ny1 * k, err, status);
     MMNC_ALLOC(lab2, MERGE_SPLIT_TRIALS * ny1, err, status);
     if ((status = mmnc_i_ms_open(p, k, prm->size_prior, &ms, err)) != MMNC_OK) goto cleanup;
+    if (prm->fixed_label) {
+        MMNC_CALLOC(held_count, k, err, status);
+        for (mmnc_int y = 0; y < ny; y++)
+            if (prm->fixed_label[y] >= 0) held_count[prm->fixed_label[y]]++;
+        mmnc_i_disum(p, held_count, k);
+    }
     /* the trials of a round side by side, one thread each, as the starts (cluster.c) */
     par = mmnc_i_team_size() > 1 && !mmnc_i_distributed(p) && mmnc_i_moves_side_by_side(p, k);
     while (*tried < prm->merge_split) {
@@ -378,14 +395,22 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
         double gain[MERGE_SPLIT_TRIALS];
         mmnc_i_run r2[MERGE_SPLIT_TRIALS];
         int st[MERGE_SPLIT_TRIALS], n = 0, best = -1;
+        mmnc_int q = 0;
         if (!ranked) { /* the current labels' sums (collective), losses and gains */
             mmnc_i_ms_rank(ms, labels);
             if (*tried == 0) cur = mmnc_i_ms_objective(ms), cur_info = mmnc_i_ms_information(ms);
             ranked = 1;
         }
-        /* a round: the best pairs in rank, as many as MERGE_SPLIT_TRIALS and the budget allow */
+        /* a round: the best pairs in rank, as many as MERGE_SPLIT_TRIALS and the budget allow; with
+         * held rows, two clusters that both hold some never merge, and one that holds some is the
+         * one kept (i) */
         while (n < MERGE_SPLIT_TRIALS && *tried + n < prm->merge_split &&
-               mmnc_i_ms_pair(ms, n, &ci[n], &cj[n], &cs[n], &gain[n])) {
+               mmnc_i_ms_pair(ms, q++, &ci[n], &cj[n], &cs[n], &gain[n])) {
+            if (held_count && held_count[cj[n]] > 0) {
+                mmnc_int t = ci[n];
+                if (held_count[t] > 0) continue;
+                ci[n] = cj[n], cj[n] = t;
+            }
             r2[n] = (mmnc_i_run)MMNC_I_RUN_INIT;
             n++;
         }
@@ -434,6 +459,7 @@ int mmnc_i_default_merge_split(const mmnc_pmf *p, const mmnc_params *prm, const 
     run->objective = cur;
 cleanup:
     mmnc_i_ms_close(ms);
+    mmnc_i_free(held_count);
     mmnc_i_free(W2);
     mmnc_i_free(lab2);
     return status;

@@ -36,6 +36,12 @@
  * point, so a start must break the symmetry).  Stop when
  * max |W_t - W_{t-1}| < tol, or when the objective gained less than tol
  * (relative) over the last 10 steps, or after max_iter steps.
+ *
+ * Held rows (mmnc_params.fixed_label): their columns of A are one-hot,
+ * A(z, y) = [z = label] sqrt(P_Y(y) / P_Z(z)) (W's column e_label, on the
+ * constraint set), from the start on, and take no step: the ascent runs
+ * over the free columns, the penalty and the norm over all.  The exact
+ * marginal with held rows is refused (mmnc_params_check).
  */
 #include <math.h>
 #include <string.h>
@@ -123,6 +129,10 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
             double wz = 0.2 * w[z] * w[z] + (labels[y] == z ? 0.8 : 0.0);
             A[y * k + z] = wz * v[y] / w[z];
         }
+    if (prm->fixed_label) /* a held row's column: W = e_label, A = [P_Z]^{-1/2} e_label sqrt(P_Y(y)), for good */
+        for (mmnc_int y = 0; y < ny; y++)
+            if (prm->fixed_label[y] >= 0)
+                for (mmnc_int z = 0; z < k; z++) A[y * k + z] = z == prm->fixed_label[y] ? v[y] / w[z] : 0.0;
     memcpy(Aprev, A, (size_t)(ny * k) * sizeof(double));
     run->converged = 0;
     for (it = 0; it < prm->max_iter; it++) {
@@ -174,6 +184,7 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
             for (mmnc_int y = b * 4096; y < end; y++) {
                 double *a = A + y * k;
                 double dmax = 0.0;
+                if (prm->fixed_label && prm->fixed_label[y] >= 0) continue; /* held: no step */
                 double *ap = Aprev + y * k;
                 /* the pre-step row, to measure the change: on the stack for
                  * small k, else over this row of Q once each entry is used */
@@ -213,6 +224,8 @@ int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, d
             s += W[y * k + z];
         }
         for (mmnc_int z = 0; z < k; z++) W[y * k + z] = s > 0.0 ? W[y * k + z] / s : 1.0 / (double)k;
+        if (prm->fixed_label && prm->fixed_label[y] >= 0)
+            for (mmnc_int z = 0; z < k; z++) W[y * k + z] = z == prm->fixed_label[y] ? 1.0 : 0.0;
     }
 cleanup:
     mmnc_i_free(A);

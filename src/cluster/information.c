@@ -166,6 +166,7 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_t
     run->prior_kept = prm->size_prior > 0.0 ? prior : -1;
     run->prior_why = 0;
     if ((status = mmnc_i_moves_open(p, k, prm->seed, restart, W, track, tune, &m, err)) != MMNC_OK) return status;
+    mmnc_i_moves_hold(m, prm->fixed_label);
     mmnc_i_moves_refresh(m, labels);
     status = mmnc_i_info_sweeps(m, prm, restart, prior, 1, gamma, 0.0, labels, &it, run, &settled, err);
     if (status == MMNC_OK) {

@@ -130,6 +130,12 @@ static mmnc_int draw_rows(const mmnc_pmf *p, const double *w, mmnc_rng *rng, mmn
     return pick;
 }
 
+int64_t mmnc_i_draw_row(const mmnc_pmf *p, const double *w, mmnc_rng *rng, mmnc_err *err)
+{
+    if (!mmnc_i_distributed(p)) return p->y0 + draw(w, p->ny, rng);
+    return draw_rows(p, w, rng, err);
+}
+
 /* The rank that holds global row g (distributed). */
 static int owner_of(const mmnc_pmf *p, mmnc_int g, mmnc_err *err)
 {

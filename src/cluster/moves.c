@@ -88,7 +88,11 @@ typedef struct moves {
     int64_t pruned;   /* costs ruled out at the decisions */
     int64_t decided;  /* MMNC_TRACE_SWEEPS: decisions (rows not alone in their cluster) */
     int64_t exact;    /* MMNC_TRACE_SWEEPS: exact costs made at the decisions besides the own cluster's */
+    const mmnc_int *held; /* ny: mmnc_params.fixed_label (>= 0: the row never moves), or NULL */
 } moves;
+
+/* Is row y (local) held at its label (semi-supervision)?  It is then never decided. */
+static inline int held(const moves *m, mmnc_int y) { return m->held && m->held[y] >= 0; }
 
 /* Every cluster changed (the sums were made afresh). */
 static void all_changed(moves *m, mmnc_int k)
@@ -605,12 +609,13 @@ static mmnc_int sweep(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order, mmnc
 #pragma omp parallel for schedule(static)
             for (mmnc_int i = b0; i < b1; i++) {
                 mmnc_int y = order[i];
-                if (!alone(labels[y], nc)) row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
+                if (!alone(labels[y], nc) && !held(m, y))
+                    row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
             }
         }
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i], c0 = labels[y], c1, e0 = P->rowptr[y];
-            if (alone(c0, nc)) continue;
+            if (alone(c0, nc) || held(m, y)) continue;
 #ifdef MMNC_TRACE_SWEEPS
             {
                 mmnc_int ruled, need = unknown_costs(m, k, y, c0);
@@ -664,12 +669,13 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
 #pragma omp parallel for schedule(static) if (par)
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i] - y0;
-            if (y >= 0 && y < ny && !alone(labels[y], nc))
+            if (y >= 0 && y < ny && !alone(labels[y], nc) && !held(m, y))
                 row_costs(p, k, y, labels[y], T, BL, pz, nc, m, m->redo + (i - b0) * k);
         }
+        /* a held row is not sent: no rank decides it */
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i] - y0;
-            if (y >= 0 && y < ny) mine += (int64_t)rec_size(k, P->rowptr[y + 1] - P->rowptr[y]);
+            if (y >= 0 && y < ny && !held(m, y)) mine += (int64_t)rec_size(k, P->rowptr[y + 1] - P->rowptr[y]);
         }
         d->allgather(d, &mine, sizeof mine, bytes);
         for (int r = 0; r < size; r++) total += bytes[r];
@@ -691,7 +697,7 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
             int64_t *h = (int64_t *)(*buf + off);
             for (mmnc_int i = b0; i < b1; i++) {
                 mmnc_int y = order[i] - y0, e0, n;
-                if (y < 0 || y >= ny) continue;
+                if (y < 0 || y >= ny || held(m, y)) continue;
                 e0 = P->rowptr[y];
                 n = P->rowptr[y + 1] - e0;
                 h[0] = i;
@@ -710,6 +716,7 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
             if (bytes[r] > 0) d->bcast(d, *buf + off, (size_t)bytes[r], r);
             off += bytes[r];
         }
+        for (mmnc_int i = b0; i < b1; i++) at[i - b0] = NULL;
         for (off = 0; off < total;) { /* the records by position */
             int64_t *h = (int64_t *)(*buf + off);
             at[h[0] - b0] = *buf + off;
@@ -718,10 +725,15 @@ static mmnc_int sweep_dist(const mmnc_pmf *p, mmnc_int k, const mmnc_int *order,
         /* the decisions, in order, the same on every rank */
         for (mmnc_int i = b0; i < b1; i++) {
             int64_t *h = (int64_t *)at[i - b0];
-            mmnc_int c0 = h[1], n = h[2], c1, y = order[i] - y0;
-            double py, *cost = (double *)(h + REC_HEAD);
-            const mmnc_int *col = h + REC_HEAD + k;
-            const double *val = (const double *)(h + REC_HEAD + k + n);
+            mmnc_int c0, n, c1, y = order[i] - y0;
+            double py, *cost;
+            const mmnc_int *col;
+            const double *val;
+            if (!h) continue; /* a held row */
+            c0 = h[1], n = h[2];
+            cost = (double *)(h + REC_HEAD);
+            col = h + REC_HEAD + k;
+            val = (const double *)(h + REC_HEAD + k + n);
             memcpy(&py, h + 4, 8);
             if (alone(c0, nc)) continue;
             costs_of(col, val, n, py, k, c0, T, BL, pz, m, cost, h + 3, m->redo, m->acc);
@@ -940,6 +952,8 @@ void mmnc_i_moves_refresh(mmnc_i_moves *v, const mmnc_int *labels)
     all_changed(&v->m, v->k);
 }
 
+void mmnc_i_moves_hold(mmnc_i_moves *v, const mmnc_int *fixed_label) { v->m.held = fixed_label; }
+
 void mmnc_i_moves_weight(mmnc_i_moves *v, double w)
 {
     v->m.w = w;
@@ -1038,7 +1052,7 @@ int64_t mmnc_i_moves_batch(mmnc_i_moves *v, mmnc_int *labels, int *status, mmnc_
         for (mmnc_int i = b0; i < b1; i++) {
             mmnc_int y = order[i] - y0;
             v->to[i - b0] = -1;
-            if (y < 0 || y >= ny || alone(labels[y], v->nc)) continue;
+            if (y < 0 || y >= ny || alone(labels[y], v->nc) || held(m, y)) continue;
             row_costs(p, k, y, labels[y], v->T, v->BL, v->pz, v->nc, m, m->redo + (i - b0) * k);
             v->to[i - b0] = decide(k, labels[y], m->cost + y * k, v->nc, m);
         }

@@ -27,6 +27,11 @@ void mmnc_i_moves_close(mmnc_i_moves *m); /* NULL is fine */
  * ranks), every cached cost stale.  Collective. */
 void mmnc_i_moves_refresh(mmnc_i_moves *m, const mmnc_int *labels);
 
+/* Semi-supervision: the rows with fixed_label[y] >= 0 (this rank's rows;
+ * NULL: none) are never moved by the sweeps and batch steps from now on;
+ * the caller starts them at their labels. */
+void mmnc_i_moves_hold(mmnc_i_moves *m, const mmnc_int *fixed_label);
+
 /* The size prior's weight w = gamma / nnz of the moves from now on (0: the
  * moves of I(X;Z) alone). */
 void mmnc_i_moves_weight(mmnc_i_moves *m, double w);

@@ -34,6 +34,11 @@
  * With a prescribed P_Z, F stays feasible across the W step, so plain
  * alternation is monotone (after the first LP step, which moves the start
  * onto the marginal); it stops when W or the norm stop changing.
+ *
+ * Held rows (mmnc_params.fixed_label) are left out of the moves of step 3,
+ * so they keep their labels; the search, its acceptance rule and the
+ * monotone norm are those of the free rows.  A prescribed P_Z with held
+ * rows is refused (mmnc_params_check).
  */
 #include <math.h>
 #include <stdint.h>
@@ -419,13 +424,14 @@ static mmnc_int select_global(const mmnc_pmf *p, const move *mv, mmnc_int m, int
     return count_before(mv, m, p->y0, lo, yhi);
 }
 
-/* The moves (rows whose best cluster is not their own) in row order. */
+/* The moves (rows whose best cluster is not their own) in row order;
+ * held rows (fixed[y] >= 0; fixed may be NULL) never move. */
 static mmnc_int list_moves(mmnc_int ny, const mmnc_int *labels, const mmnc_int *to, const double *own,
-                           const double *best, move *mv)
+                           const double *best, const mmnc_int *fixed, move *mv)
 {
     mmnc_int m = 0;
     for (mmnc_int y = 0; y < ny; y++)
-        if (to[y] != labels[y]) {
+        if (to[y] != labels[y] && !(fixed && fixed[y] >= 0)) {
             mv[m].gain = best[y] - own[y];
             mv[m].y = y;
             mv[m].to = to[y];
@@ -503,7 +509,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuni
             status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
             goto cleanup;
         }
-        m = list_moves(ny, labels, to, own, best, mv);
+        m = list_moves(ny, labels, to, own, best, prm->fixed_label, mv);
         int64_t mall = m; /* moves on all ranks */
         mmnc_i_disum(p, &mall, 1);
         if (mall == 0) {
@@ -530,7 +536,7 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuni
                     status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
                     goto cleanup;
                 }
-                m = list_moves(ny, labels, to, own, best, mv);
+                m = list_moves(ny, labels, to, own, best, prm->fixed_label, mv);
                 exact = 1;
                 mmnc_i_screen_count(tune->counts, 0, 0, 1);
             }
@@ -541,6 +547,9 @@ static int run_hard(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuni
                 for (mmnc_int i = 0; i < here; i++) trial[mv[i].y] = mv[i].to;
             }
             for (mmnc_int y = 0; y < ny; y++) rs[y] = trial[y] == labels[y] ? own[y] : best[y];
+            if (prm->fixed_label) /* a held row never fills an empty cluster */
+                for (mmnc_int y = 0; y < ny; y++)
+                    if (prm->fixed_label[y] >= 0) rs[y] = INFINITY;
             mmnc_i_fill_empty(p, k, trial, built ? count : NULL, rs, NULL); /* built: counted */
             if ((status = evaluate(p, k, trial, NULL, &w.nxt, err)) != MMNC_OK) goto cleanup;
             if (w.nxt.obj > w.cur.obj * (1.0 + 1e-13)) {

@@ -82,6 +82,35 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
         }
         if (fabs(s - 1.0) > 1e-6) return "P_Z must sum to 1";
     }
+    if (p->fixed_label) return mmnc_i_fixed_check(p, p->fixed_label, ny, NULL);
+    return NULL;
+}
+
+const char *mmnc_i_fixed_check(const mmnc_params *p, const mmnc_int *fixed, mmnc_int ny, const mmnc_pmf *dist)
+{
+    int64_t c[3] = {0, 0, 0}; /* free rows; clusters no row is labelled with; entries out of range */
+    int64_t *used;
+    if (p->col_clusters > 0) return "fixed_label: co-clustering (col_clusters > 0) takes no labels";
+    if (p->algorithm == MMNC_ALG_NUCLEAR && p->pz)
+        return "fixed_label: not with a prescribed P_Z for Algorithm 2 (the held rows would fix part of it)";
+    if (p->algorithm == MMNC_ALG_FROBENIUS && p->exact_marginal)
+        return "fixed_label: not with the exact marginal of Algorithm 1";
+    /* every rank to the end, with its counts summed: the same verdict on all */
+    used = mmnc_i_calloc((size_t)p->k, sizeof *used);
+    for (mmnc_int y = 0; y < ny; y++) {
+        if (fixed[y] < -1 || fixed[y] >= p->k) c[2]++;
+        else if (fixed[y] < 0) c[0]++;
+        else if (used) used[fixed[y]] = 1;
+    }
+    if (dist && used) mmnc_i_disum(dist, used, p->k);
+    c[1] = used ? 0 : -1;
+    for (mmnc_int z = 0; used && z < p->k; z++) c[1] += used[z] == 0;
+    mmnc_i_free(used);
+    if (dist) mmnc_i_disum(dist, c, 3);
+    if (c[2] > 0) return "fixed_label: every entry must be -1 (free) or a cluster 0 .. k-1";
+    if (c[1] < 0) return "fixed_label: out of memory";
+    if (c[0] == 0) return "fixed_label labels every row: nothing to cluster";
+    if (c[0] < c[1]) return "fixed_label: fewer free rows than clusters no row is labelled with";
     return NULL;
 }
 

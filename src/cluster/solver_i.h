@@ -52,6 +52,11 @@ static inline void mmnc_i_argmax_labels(mmnc_int k, mmnc_int ny, const double *W
     }
 }
 
+/* mmnc_params_check's part for fixed_label (this rank's ny rows): NULL or
+ * the message.  dist: the pmf whose ranks hold the other rows (the counts
+ * then over all ranks; collective), or NULL for ny rows alone. */
+const char *mmnc_i_fixed_check(const mmnc_params *p, const mmnc_int *fixed, mmnc_int ny, const mmnc_pmf *dist);
+
 /* Report an iteration to the caller's progress function, if any:
  * MMNC_ECANCELED (with a message) when it asks to stop, else MMNC_OK. */
 int mmnc_i_progress(const mmnc_params *prm, int restart, int iter, double objective, mmnc_err *err);
@@ -81,6 +86,18 @@ int mmnc_i_svds_progress(const mmnc_pmf *p, mmnc_int r, double tol, int maxit, u
  * embedding (needed for MMNC_INIT_SPECTRAL).  No cluster is left empty. */
 int mmnc_i_init_labels(const mmnc_pmf *p, mmnc_int k, int method, const double *emb, mmnc_rng *rng,
                        mmnc_int *labels, mmnc_err *err);
+
+/* A global row drawn with probability w[y] / sum(w) over all ranks' rows (w:
+ * this rank's weights), the same on every rank; -1 (MMNC_ENOMEM) if memory
+ * ran out.  Collective. */
+int64_t mmnc_i_draw_row(const mmnc_pmf *p, const double *w, mmnc_rng *rng, mmnc_err *err);
+
+/* The starts of a semi-supervised run (seeded.c): start 0 seeded k-means
+ * from the held rows (fixed[y] >= 0), the others `method`'s start
+ * renumbered to agree with them; held rows at their labels, no cluster
+ * empty.  Collective. */
+int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int start, int method,
+                         const double *emb, mmnc_rng *rng, mmnc_int *labels, mmnc_err *err);
 
 /* Give every empty cluster one row, taken from a cluster with at least two
  * rows: the row with the smallest score[y] (the row's score in its cluster)

@@ -1,0 +1,207 @@
+/*
+ * seeded.c -- the starts of a semi-supervised run (mmnc_params.fixed_label):
+ * the labelled ("held") rows start at their labels and the free rows are
+ * placed around them.
+ *
+ * Start 0 is seeded k-means (Basu, Banerjee, Mooney 2002) in the geometry of
+ * the information objective: cluster z's centre is the smoothed column
+ * distribution of the rows labelled z,
+ *
+ *     q(x|z) = (T(x,z) + a P(x)) / (P(z) + a),   T(x,z) = sum_{y labelled z} P(y,x),
+ *
+ * a = 1 / |Y| (the mass of an average row: a cluster of a few labelled rows
+ * still gives every column a little mass), and each free row y joins
+ *
+ *     argmax_z sum_x P(x|y) log q(x|z)     (smallest z on ties),
+ *
+ * i.e. the centre of least KL(P_{X|y} || q(.|z)), the rule by which the
+ * information objective assigns a new row (src/model/model.c).  A cluster
+ * no row is labelled with gets a seed as k-means++ would draw it: a free row,
+ * with probability proportional to P(y) KL(P_{X|y} || nearest centre so
+ * far); the seed is its cluster's only row while the centres are made, and
+ * stays there.  Clusters are seeded in increasing order.
+ *
+ * Starts 1, 2, ...: the start the run's init gives for all rows
+ * (mmnc_i_init_labels), its clusters then renumbered to agree with the
+ * labels by a greedy maximum matching on the overlaps n(c, z) (the held
+ * rows labelled z that fell in cluster c): the largest n(c, z) first (ties
+ * to the lower c, then z), each c and z matched once; clusters left
+ * unmatched take the labels left, in increasing order.  Then the held rows
+ * go back to their labels, and a cluster that this left empty gets a free
+ * row (mmnc_i_fill_empty: the first free row, in row order, of a cluster
+ * of two rows or more).
+ *
+ * Every sum is exact (mmnc_i_pzx_fix) or made row by row, and the draws
+ * are those of one process over all ranks' rows: the same labels for any
+ * number of threads and ranks.  Time O(nnz k + |X| k) a centre update, k
+ * updates at most for start 0; O(k^2 log k) the matching.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/solver_i.h"
+
+/* log q(x|z) (nx x k) and each cluster's labelled mass, from labels lab in
+ * 0..k (k: no centre yet; collective).  T (nx x (k+1)), pz (k+1) and work
+ * are scratch. */
+static void centres(const mmnc_pmf *p, mmnc_int k, const mmnc_int *lab, double *T, double *pz, int64_t *work,
+                    double *logq)
+{
+    mmnc_int k1 = k + 1;
+    double a = 1.0 / (double)p->ny_all;
+    mmnc_i_pzx_fix(p, k1, lab, T, pz, work);
+#pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int x = 0; x < p->nx; x++)
+        for (mmnc_int z = 0; z < k; z++) {
+            double v = (T[x * k1 + z] + a * p->px[x]) / (pz[z] + a);
+            logq[x * k + z] = v > 0.0 ? log(v) : -HUGE_VAL;
+        }
+}
+
+/* Row y's best centre among the clusters with have[z] (argmax of
+ * sum_x P(y,x) log q(x|z), smallest z on ties) and that sum. */
+static mmnc_int best_centre(const mmnc_pmf *p, mmnc_int k, mmnc_int y, const double *logq, const int64_t *have,
+                            double *score)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int best = -1;
+    double bs = -HUGE_VAL;
+    for (mmnc_int z = 0; z < k; z++) {
+        double s = 0.0;
+        if (!have[z]) continue;
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += P->val[e] * logq[P->colind[e] * k + z];
+        if (best < 0 || s > bs) best = z, bs = s;
+    }
+    *score = bs;
+    return best;
+}
+
+/* Start 0: seeded k-means from the held rows (above). */
+static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_rng *rng, mmnc_int *labels,
+                         mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int ny = p->ny, nx = p->nx, ny1 = ny > 0 ? ny : 1;
+    double *T = NULL, *pz = NULL, *logq = NULL, *w = NULL, *rowent = NULL;
+    int64_t *work = NULL, *have = NULL;
+    int status = MMNC_OK;
+    MMNC_ALLOC(T, nx * (k + 1), err, status);
+    MMNC_ALLOC(pz, k + 1, err, status);
+    MMNC_ALLOC(logq, nx * k, err, status);
+    MMNC_ALLOC(w, ny1, err, status);
+    MMNC_ALLOC(rowent, ny1, err, status);
+    MMNC_ALLOC(work, mmnc_i_fix_work(p, k + 1), err, status);
+    MMNC_ALLOC(have, k + 1, err, status);
+    /* the held rows at their labels, the free ones nowhere (cluster k) */
+    for (mmnc_int y = 0; y < ny; y++) labels[y] = fixed[y] >= 0 ? fixed[y] : k;
+    mmnc_i_label_counts(p, k + 1, labels, have);
+    for (mmnc_int y = 0; y < ny; y++) { /* sum_x P(y,x) log P(x|y) */
+        double s = 0.0;
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += P->val[e] * log(P->val[e] / p->py[y]);
+        rowent[y] = s;
+    }
+    for (mmnc_int z = 0; z < k; z++) {
+        int64_t g;
+        if (have[z]) continue;
+        /* k-means++: a free row, with weight P(y) KL(P_{X|y} || its nearest centre); the tiny floor lets a
+         * draw among free rows happen when every weight is 0 */
+        centres(p, k, labels, T, pz, work, logq);
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
+        for (mmnc_int y = 0; y < ny; y++) {
+            double s, d;
+            w[y] = 0.0;
+            if (labels[y] != k) continue;
+            (void)best_centre(p, k, y, logq, have, &s);
+            d = rowent[y] - s;
+            w[y] = (d > 0.0 ? d : 0.0) + 1e-300;
+        }
+        if ((g = mmnc_i_draw_row(p, w, rng, err)) < 0) {
+            status = MMNC_ENOMEM;
+            goto cleanup;
+        }
+        if (g >= p->y0 && g < p->y0 + ny) labels[g - p->y0] = z;
+        have[z] = 1;
+    }
+    centres(p, k, labels, T, pz, work, logq);
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int y = 0; y < ny; y++) {
+        double s;
+        if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, have, &s);
+    }
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(pz);
+    mmnc_i_free(logq);
+    mmnc_i_free(w);
+    mmnc_i_free(rowent);
+    mmnc_i_free(work);
+    mmnc_i_free(have);
+    return status;
+}
+
+typedef struct overlap {
+    int64_t n;
+    mmnc_int c, z;
+} overlap;
+
+/* Larger overlap first, then lower c, then lower z. */
+static int by_overlap(const void *a, const void *b)
+{
+    const overlap *u = a, *v = b;
+    if (u->n != v->n) return u->n > v->n ? -1 : 1;
+    if (u->c != v->c) return u->c < v->c ? -1 : 1;
+    return (u->z > v->z) - (u->z < v->z);
+}
+
+/* Starts 1, 2, ...: renumber labels to agree with the held rows, then put
+ * them back at their labels (above).  Collective. */
+static int matched(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_int *labels, mmnc_err *err)
+{
+    mmnc_int ny = p->ny, *perm = NULL, *used = NULL, next = 0;
+    int64_t *n = NULL;
+    overlap *ov = NULL;
+    double *score = NULL;
+    int status = MMNC_OK;
+    MMNC_CALLOC(n, k * k, err, status);
+    MMNC_ALLOC(ov, k * k, err, status);
+    MMNC_ALLOC(perm, k, err, status);
+    MMNC_CALLOC(used, k, err, status);
+    MMNC_ALLOC(score, ny > 0 ? ny : 1, err, status);
+    for (mmnc_int y = 0; y < ny; y++)
+        if (fixed[y] >= 0) n[labels[y] * k + fixed[y]]++;
+    mmnc_i_disum(p, n, k * k);
+    for (mmnc_int c = 0; c < k; c++)
+        for (mmnc_int z = 0; z < k; z++) ov[c * k + z].n = n[c * k + z], ov[c * k + z].c = c, ov[c * k + z].z = z;
+    qsort(ov, (size_t)(k * k), sizeof *ov, by_overlap);
+    for (mmnc_int c = 0; c < k; c++) perm[c] = -1;
+    for (mmnc_int i = 0; i < k * k && ov[i].n > 0; i++)
+        if (perm[ov[i].c] < 0 && !used[ov[i].z]) perm[ov[i].c] = ov[i].z, used[ov[i].z] = 1;
+    for (mmnc_int c = 0; c < k; c++) {
+        if (perm[c] >= 0) continue;
+        while (used[next]) next++;
+        perm[c] = next;
+        used[next] = 1;
+    }
+    for (mmnc_int y = 0; y < ny; y++) {
+        labels[y] = fixed[y] >= 0 ? fixed[y] : perm[labels[y]];
+        score[y] = fixed[y] >= 0 ? INFINITY : 0.0; /* a held row never fills an empty cluster */
+    }
+    mmnc_i_fill_empty(p, k, labels, NULL, score, NULL);
+cleanup:
+    mmnc_i_free(n);
+    mmnc_i_free(ov);
+    mmnc_i_free(perm);
+    mmnc_i_free(used);
+    mmnc_i_free(score);
+    return status;
+}
+
+int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int start, int method,
+                         const double *emb, mmnc_rng *rng, mmnc_int *labels, mmnc_err *err)
+{
+    int status;
+    if (start == 0) return seeded_kmeans(p, k, fixed, rng, labels, err);
+    if ((status = mmnc_i_init_labels(p, k, method, emb, rng, labels, err)) != MMNC_OK) return status;
+    return matched(p, k, fixed, labels, err);
+}

@@ -1241,8 +1241,13 @@ typedef struct mmnc_result {
  * The result: label and a one-hot W of the rows, stats of that row
  * clustering, objective = I(Z;W) (or ||B_{Z,W}||_*),
  * restart_objective each start's I(Z;W), iterations in alternations, and
- * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
- * the nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
+ * l, nx, col_label and block_pz.  A distributed pmf is gathered whole onto
+ * every rank (collective: an allgather of the sizes and a broadcast of each
+ * rank's rows), every rank runs the one-process co-clustering on it and
+ * keeps its rows' label and W (col_label and block_pz whole): the result of
+ * one process, bit for bit, at the price of every rank holding the whole
+ * matrix, O(nnz_all + |Y|) memory per rank beyond its part (docs/mpi.md).
+ * The nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
  * per alternation;
  * MMNC_EINVAL if l exceeds the columns.  Time per alternation
  * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)

@@ -6,7 +6,9 @@
  * reported and ignored, rows without a known column are reported and
  * labelled -1.  Data whose mass lies mostly on unknown columns is refused
  * (unless --allow-unknown): its columns are then most likely not the
- * model's.
+ * model's.  A row identical to a row held at a label in training gets that
+ * label; a co-clustering model also assigns DATA's columns
+ * (PREFIX.col_labels.tsv; mmnc.h, "Columns of a co-clustering model").
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -28,9 +30,12 @@ static void help(void)
            "are matched to the model's by id, or by name with --names (default: DATA.cols beside a .mtx\n"
            "DATA, as mmnc docs writes it).  Columns the model does not know are ignored and reported; a\n"
            "row with no known column gets cluster -1.  When more than half of DATA's mass lies on unknown\n"
-           "columns, nothing is predicted (exit 1) unless --allow-unknown.\n\n"
+           "columns, nothing is predicted (exit 1) unless --allow-unknown.  A row identical to a row held at\n"
+           "a given label in training gets that label.  A co-clustering model (--col-clusters) also assigns\n"
+           "DATA's columns to its column clusters: PREFIX.col_labels.tsv (docs/predict.md).\n\n"
            "Options:\n"
-           "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json (default: DATA's\n"
+           "  -o, --output PREFIX   write PREFIX.labels.tsv, PREFIX.soft.tsv, PREFIX.json, and with a\n"
+           "                        co-clustering model PREFIX.col_labels.tsv (default: DATA's\n"
            "                        file name without extensions; PREFIX ending in '/', or an existing\n"
            "                        directory, is a directory for that name)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
@@ -57,7 +62,8 @@ typedef struct pred {
     cli_namer nm;
     const mmnc_int *label;
     const double *proba;
-    mmnc_int unknown, empty, nnz;
+    const mmnc_int *col_label; /* co-clustering models: each column's cluster, or -1; else NULL */
+    mmnc_int unknown, empty, nnz, held, col_assigned, col_unassigned;
     int write_soft;
 } pred;
 
@@ -74,6 +80,23 @@ static void write_labels(const pred *r, FILE *fp)
         cli_tsv_field(fp, row_label(r, y, buf));
         fprintf(fp, "\t%lld\t%.6g\n", z < 0 ? -1LL : (long long)z + 1,
                 z < 0 ? 0.0 : r->proba[y * k + z]);
+    }
+}
+
+/* Co-clustering models: each column of DATA, its cluster 1..L (-1:
+ * unassigned) and how it got it: "model" (a training column), "rows" (an
+ * unknown column, by the column rule from the rows' clusters) or "none"
+ * (an unknown column without mass on a labelled row). */
+static void write_col_labels(const pred *r, const mmnc_int *map, FILE *fp)
+{
+    char buf[32], buf2[32];
+    fprintf(fp, "column\tname\tcol_cluster\tfrom\n");
+    for (mmnc_int x = 0; x < r->d->A->ncols; x++) {
+        mmnc_int w = r->col_label[x];
+        cli_tsv_field(fp, mmnc_data_col_id(r->d, x, buf2));
+        fputc('\t', fp);
+        cli_tsv_field(fp, col_label(r, x, buf));
+        fprintf(fp, "\t%lld\t%s\n", w < 0 ? -1LL : (long long)w + 1, map[x] >= 0 ? "model" : w >= 0 ? "rows" : "none");
     }
 }
 
@@ -110,6 +133,11 @@ static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
             (long long)m->ncols, (long long)m->train_rows);
     fprintf(fp, "  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)n,
             (long long)r->d->A->ncols, (long long)r->nnz);
+    fprintf(fp, "  \"held_rows\": %lld,\n  \"held_rows_matched\": %lld,\n", (long long)m->nheld, (long long)r->held);
+    if (m->l > 0)
+        fprintf(fp, "  \"col_clusters\": %lld,\n  \"columns_assigned_from_rows\": %lld,\n"
+                    "  \"columns_unassigned\": %lld,\n",
+                (long long)m->l, (long long)r->col_assigned, (long long)r->col_unassigned);
     fprintf(fp, "  \"unknown_columns\": %lld,\n  \"unknown_column_ids\": [", (long long)r->unknown);
     for (mmnc_int j = 0; j < r->d->A->ncols && listed < LIST_MAX; j++)
         if (map[j] < 0) {
@@ -131,14 +159,16 @@ static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
     free(size);
 }
 
-static const char *const out_ext[3] = {".labels.tsv", ".json", ".soft.tsv"};
+static const char *const out_ext[4] = {".labels.tsv", ".json", ".soft.tsv", ".col_labels.tsv"};
 
-/* The outputs PREFIX.labels.tsv, .json and .soft.tsv (paths[]; NULL: not
- * written), checked before any work: none an input, all of them or none. */
-static int outputs_check(cli_outset *outs, const char *prefix, int write_soft, char **paths)
+/* The outputs PREFIX.labels.tsv, .json, .soft.tsv and .col_labels.tsv
+ * (paths[]; NULL: not written), checked before any work: none an input,
+ * all of them or none. */
+static int outputs_check(cli_outset *outs, const char *prefix, int write_soft, int write_cols, char **paths)
 {
-    static const char *const what[3] = {"PREFIX.labels.tsv", "PREFIX.json", "PREFIX.soft.tsv"};
-    for (int i = 0; i < (write_soft ? 3 : 2); i++) {
+    static const char *const what[4] = {"PREFIX.labels.tsv", "PREFIX.json", "PREFIX.soft.tsv", "PREFIX.col_labels.tsv"};
+    for (int i = 0; i < 4; i++) {
+        if ((i == 2 && !write_soft) || (i == 3 && !write_cols)) continue;
         if (!(paths[i] = malloc(strlen(prefix) + strlen(out_ext[i]) + 1))) return cli_fail(CMD, "out of memory");
         sprintf(paths[i], "%s%s", prefix, out_ext[i]);
         cli_outset_add(outs, paths[i], what[i], 0);
@@ -149,9 +179,9 @@ static int outputs_check(cli_outset *outs, const char *prefix, int write_soft, c
 /* All the outputs or none. */
 static int write_outputs(const pred *r, const mmnc_int *map, cli_outset *outs)
 {
-    mmnc_outfile out[3];
+    mmnc_outfile out[4];
     mmnc_err err = {0, ""};
-    int nout = r->write_soft ? 3 : 2, nopen = 0, rc = CLI_EXIT_OK;
+    int nout = 2 + (r->write_soft != 0) + (r->col_label != NULL), nopen = 0, rc = CLI_EXIT_OK;
     for (; nopen < nout; nopen++)
         if (mmnc_outfile_open(&out[nopen], cli_outset_path(outs, nopen), &err) != MMNC_OK) {
             rc = cli_outset_lib_fail(outs, &err);
@@ -160,6 +190,7 @@ static int write_outputs(const pred *r, const mmnc_int *map, cli_outset *outs)
     write_labels(r, out[0].fp);
     write_json(r, map, out[1].fp);
     if (r->write_soft) write_soft(r, out[2].fp);
+    if (r->col_label) write_col_labels(r, map, out[nout - 1].fp);
     for (; nopen > 0; nopen--)
         if (mmnc_outfile_commit(&out[nopen - 1], &err) != MMNC_OK) {
             nopen--;
@@ -255,13 +286,13 @@ int cmd_predict(int argc, char **argv)
         CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     cli_load load;
     const char *prefix_arg = NULL, *names_path = NULL, *rnames_path = NULL, *model_path, *data_path;
-    char *prefix = NULL, *side_rows = NULL, *side_cols = NULL, *paths[3] = {NULL, NULL, NULL};
+    char *prefix = NULL, *side_rows = NULL, *side_cols = NULL, *paths[4] = {NULL, NULL, NULL, NULL};
     cli_outset *outs = NULL;
     int quiet = 0, c, longidx, rc = CLI_EXIT_OK, threads = MMNC_DEFAULT_THREADS, allow_unknown = 0;
     long long v;
     mmnc_model *m = NULL;
     mmnc_data *d = NULL;
-    mmnc_int *map = NULL, *label = NULL, rd = 0, cd = 0;
+    mmnc_int *map = NULL, *label = NULL, *clabel = NULL, rd = 0, cd = 0;
     double *proba = NULL;
     mmnc_err err = {0, ""};
     pred r;
@@ -312,8 +343,8 @@ int cmd_predict(int argc, char **argv)
     cli_outset_input(outs, data_path, "DATA");
     cli_outset_input(outs, names_path, "--names");
     cli_outset_input(outs, rnames_path, "--row-names");
-    if ((rc = outputs_check(outs, prefix, r.write_soft, paths)) != CLI_EXIT_OK) goto done;
     if (mmnc_model_read(model_path, &m, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if ((rc = outputs_check(outs, prefix, r.write_soft, m->l > 0, paths)) != CLI_EXIT_OK) goto done;
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nm.d = d, r.nnz = d->A->nnz;
     if (names_path && mmnc_names_read(names_path, r.nm.keyed, &r.nm.nc, &r.nm.cn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
@@ -328,8 +359,16 @@ int cmd_predict(int argc, char **argv)
     if (!map || !label || !proba) { rc = cli_fail(CMD, "out of memory"); goto done; }
     if ((rc = match_columns(&r, map, &r.unknown)) != CLI_EXIT_OK) goto done;
     if ((rc = check_unknown_mass(&r, map, allow_unknown)) != CLI_EXIT_OK) goto done;
-    if (mmnc_model_predict(m, d->A, map, label, proba, &r.empty, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+    if (mmnc_model_predict_ex(m, d->A, map, label, proba, &r.empty, &r.held, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     r.label = label, r.proba = proba;
+    if (m->l > 0) {
+        if (!(clabel = malloc((size_t)(d->A->ncols ? d->A->ncols : 1) * sizeof(mmnc_int)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
+        if (mmnc_model_predict_cols(m, d->A, map, label, clabel, &r.col_assigned, &r.col_unassigned, &err) != MMNC_OK) {
+            rc = cli_lib_fail(CMD, &err);
+            goto done;
+        }
+        r.col_label = clabel;
+    }
     if (!quiet) report(&r, map);
     if ((rc = write_outputs(&r, map, outs)) != CLI_EXIT_OK) goto done;
     if (!quiet)
@@ -338,9 +377,16 @@ int cmd_predict(int argc, char **argv)
                data_path, (long long)(d->A->nrows - r.empty), (long long)m->k, model_path, cli_model_rule(m),
                (long long)r.empty, (long long)r.unknown, (long long)d->A->ncols, prefix, r.write_soft ? prefix : "",
                r.write_soft ? ".soft.tsv, " : "", prefix);
+    if (!quiet && m->nheld > 0)
+        printf("%lld rows are identical to rows held at a label in training and got that label\n", (long long)r.held);
+    if (!quiet && m->l > 0)
+        printf("columns: %lld known to the model, %lld assigned from the rows' clusters, %lld unassigned (-1); "
+               "wrote %s.col_labels.tsv\n", (long long)(d->A->ncols - r.unknown), (long long)r.col_assigned,
+               (long long)r.col_unassigned, prefix);
 done:
     cli_outset_free(outs);
-    for (int i = 0; i < 3; i++) free(paths[i]);
+    for (int i = 0; i < 4; i++) free(paths[i]);
+    free(clabel);
     mmnc_model_free(m);
     mmnc_data_free(d);
     if (r.nm.cn) mmnc_names_free(r.nm.nc, r.nm.cn);

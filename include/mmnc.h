@@ -1251,8 +1251,13 @@ typedef struct mmnc_result {
  * clustering, objective = I(Z;W) (or ||B_{Z,W}||_*),
  * restart_objective each start's I(Z;W) (the nuclear form: restarts = 1,
  * its norm), iterations in alternations, and
- * l, nx, col_label and block_pz.  Not for a distributed pmf (MMNC_EUNSUP);
- * the nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
+ * l, nx, col_label and block_pz.  A distributed pmf is gathered whole onto
+ * every rank (collective: an allgather of the sizes and a broadcast of each
+ * rank's rows), every rank runs the one-process co-clustering on it and
+ * keeps its rows' label and W (col_label and block_pz whole): the result of
+ * one process, bit for bit, at the price of every rank holding the whole
+ * matrix, O(nnz_all + |Y|) memory per rank beyond its part (docs/mpi.md).
+ * The nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
  * per alternation;
  * MMNC_EINVAL if l exceeds the columns.  Time per alternation
  * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)
@@ -1347,6 +1352,31 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  *     Algorithm 1's projected gradient step moves a new column from the
  *     stationary column P_Z; label = its argmax.
  * Labels are the same for any scale of the row; ties go to the smallest z.
+ *
+ * Held rows.  A row identical to a row held at a given label in training
+ * (mmnc_result.fixed, semi-supervision) gets that label, with one-hot
+ * proba; every other row follows the rule above, unchanged.  "Identical"
+ * is decided by a 64-bit hash of the row's content (mmnc_model_row_hash):
+ * its model columns in increasing order and its values there normalised
+ * to sum 1 and rounded to float, so that the row read again, at any scale,
+ * in any column order, with any columns the model does not know, hashes
+ * the same (the rounding absorbs the few ulps by which the training pmf's
+ * P(y,x) = A(y,x) / total and the row read again differ; for integer
+ * counts whose row sum is below 2^25 the rounding cannot separate them).
+ * Held rows of the same content but different labels are not kept (they
+ * follow the rule).
+ *
+ * Columns of a co-clustering model (l > 0).  A training column keeps its
+ * cluster col_label.  A column that the model does not know is assigned
+ * by the column-side counterpart of the information rule, from the rows
+ * of the new data and their predicted clusters: with r(z) the column's
+ * mass over the rows labelled z (normalised; rows labelled -1 do not
+ * count), adding the column with a small mass e to column cluster w
+ * changes I(Z;W) by e sum_z r(z) log P(z|w) plus terms that do not depend
+ * on w, so it goes to argmax_w sum_z r(z) log q(z|w), with
+ * q(z|w) = (P(z,w) + b P(z)) / (P(w) + b) and b = alpha / ncols (the
+ * row rule's smoothing, in average training columns).  A column with no
+ * mass on a labelled row is unassigned (-1) (mmnc_model_predict_cols).
  */
 typedef struct mmnc_model {
     mmnc_int k, ncols;  /* clusters; columns of the training data (after drops) */
@@ -1368,6 +1398,14 @@ typedef struct mmnc_model {
     uint64_t input_hash; /* caller's hash of the training input (0 = unknown) */
     char *version;      /* mmnc version that wrote it (MMNC_VERSION_STRING) */
     char *options;      /* free text: the options of the run (may be NULL) */
+    /* Co-clustering (mmnc_params.col_clusters > 0); else l = 0 and NULL */
+    mmnc_int l;         /* column clusters */
+    mmnc_int *col_label; /* ncols: the cluster 0..l-1 of each training column */
+    double *block_pz;   /* k x l row-major: P(z, w) at block_pz[z * l + w] */
+    /* Held rows (semi-supervision: mmnc_result.fixed); else nheld = 0 and NULL */
+    mmnc_int nheld;     /* held rows, one entry per distinct content */
+    uint64_t *held_hash; /* nheld, strictly increasing: mmnc_model_row_hash of each held row */
+    mmnc_int *held_label; /* nheld: the label it was held at, 0..k-1 */
 } mmnc_model;
 
 /* Build a model from a clustering result r of the pmf p, clustered with
@@ -1379,7 +1417,10 @@ typedef struct mmnc_model {
  * selection ran, else 1.  options (may be NULL) and input_hash are
  * provenance copied into the model.  With a distributed pmf the call is
  * collective (P_{Z,X} is summed over the ranks) and every rank gets the
- * model.  Errors: MMNC_EINVAL, MMNC_ENOMEM.  O(nnz + k ncols). */
+ * model.  A co-clustering result (r->l > 0) gives l, col_label and
+ * block_pz; a result with held rows (r->nfixed > 0, r->fixed) gives the
+ * held rows' hashes and labels (every rank's, in a distributed run).
+ * Errors: MMNC_EINVAL, MMNC_ENOMEM.  O(nnz + k ncols + nfixed log nfixed). */
 MMNC_API int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r,
                                     const mmnc_params *prm, uint64_t input_hash, const char *options,
                                     mmnc_model **out, mmnc_err *err);
@@ -1389,7 +1430,7 @@ MMNC_API void mmnc_model_free(mmnc_model *m);
  * checksums, the sizes, the values (finite, P_X > 0, the marginals of
  * P_{Z,X} equal to P_Z and P_X within 1e-6) and that the ids are distinct.
  * A foreign file ("not an mmnc model (bad magic)"), a newer format version
- * ("model format version N is newer than this mmnc supports (1)") or
+ * ("model format version N is newer than this mmnc supports (2)") or
  * unknown required features, a truncated ("truncated: header says N bytes,
  * file has M") or corrupt file ("checksum mismatch in the P_X section
  * ..."): MMNC_EFORMAT with a message that starts with the path and says
@@ -1417,6 +1458,30 @@ MMNC_API int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int 
  * fixed order).  O(nnz k + k ncols + k^3). */
 MMNC_API int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
                                 double *proba, mmnc_int *empty, mmnc_err *err);
+
+/* The same with *held (may be NULL) = rows given the label of a held row
+ * (above).  mmnc_model_predict is this with held NULL. */
+MMNC_API int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
+                                   double *proba, mmnc_int *empty, mmnc_int *held, mmnc_err *err);
+
+/* The hash by which a row is matched to the held rows (above): the n
+ * entries cols[i] (model columns, any order, each at most once; entries
+ * with cols[i] < 0 or val[i] == 0 are skipped) with values val[i] (any
+ * scale).  0 for a row without mass (no held row has that hash).  scratch:
+ * 2 n mmnc_int.  O(n log n). */
+MMNC_API uint64_t mmnc_model_row_hash(mmnc_int n, const mmnc_int *cols, const double *val, mmnc_int *scratch);
+
+/* Co-clustering models (m->l > 0): the column cluster of each column j of A
+ * (mapped by map as in mmnc_model_predict), given label, the rows' clusters
+ * that mmnc_model_predict gave: col_label[j] = m->col_label[map[j]] for a
+ * column the model knows, else the column rule above, -1 for a column with
+ * no mass on a row of label >= 0.  *assigned and *unassigned (may be NULL):
+ * the unknown columns given a cluster, and those left at -1.  MMNC_EINVAL
+ * for a model without column clusters or a bad map.  O(nnz + A->ncols l k
+ * + k l). */
+MMNC_API int mmnc_model_predict_cols(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map,
+                                     const mmnc_int *label, mmnc_int *col_label, mmnc_int *assigned,
+                                     mmnc_int *unassigned, mmnc_err *err);
 
 /* ------------------------------------------------------------------------ */
 /* Evaluation against reference labels                                      */

@@ -80,6 +80,13 @@ static int models_equal(const mmnc_model *a, const mmnc_model *b)
     if (memcmp(a->px, b->px, nx * 8) || memcmp(a->pz, b->pz, k * 8) || memcmp(a->pzx, b->pzx, k * nx * 8)) return 0;
     for (mmnc_int j = 0; j < nx; j++)
         if (strcmp(a->col_ids[j], b->col_ids[j])) return 0;
+    if (a->l != b->l || a->nheld != b->nheld) return 0;
+    if (a->l > 0 && (memcmp(a->col_label, b->col_label, nx * sizeof(mmnc_int)) ||
+                     memcmp(a->block_pz, b->block_pz, k * a->l * 8)))
+        return 0;
+    if (a->nheld > 0 && (memcmp(a->held_hash, b->held_hash, a->nheld * 8) ||
+                         memcmp(a->held_label, b->held_label, a->nheld * sizeof(mmnc_int))))
+        return 0;
     return 1;
 }
 
@@ -180,10 +187,10 @@ static void test_round_trip_and_refusals(void)
         free(l);
     }
     /* a newer version, resealed: refused before anything else is trusted */
-    c[8] = 2;
+    c[8] = 3;
     reseal(c);
     spit(bad, c, n);
-    expect_refused(bad, "model format version 2 is newer than this mmnc supports (1)");
+    expect_refused(bad, "model format version 3 is newer than this mmnc supports (2)");
     /* unknown required features */
     memcpy(c, b, n);
     c[32] = 4;
@@ -421,11 +428,307 @@ static void test_match_and_threads(void)
     mmnc_csr_free(B);
 }
 
+/* The version-1 layout (docs/model-format.md as version 1 had it: no
+ * column clusters, no held rows, slots 6 and 7 unused, bytes 120..127
+ * reserved), written here byte by byte: the files mmnc wrote before
+ * version 2, which must still load. */
+static void write_v1(const mmnc_model *m, const char *path)
+{
+    enum { NS = 6 };
+    unsigned char h[384], *sec[NS];
+    uint64_t len[NS], off[NS], end = 384, ids = 0, pos = 0;
+    mmnc_int k = m->k, nx = m->ncols;
+    FILE *fp;
+    for (mmnc_int j = 0; j < nx; j++) ids += strlen(m->col_ids[j]) + 1;
+    len[0] = 8 * nx, len[1] = 8 * k, len[2] = 8 * k * nx, len[3] = 8 * (nx + 1) + ids;
+    len[4] = strlen(m->version), len[5] = m->options ? strlen(m->options) : 0;
+    for (int i = 0; i < NS; i++) sec[i] = calloc(len[i] + 1, 1);
+    memcpy(sec[0], m->px, len[0]);
+    memcpy(sec[1], m->pz, len[1]);
+    memcpy(sec[2], m->pzx, len[2]);
+    for (mmnc_int j = 0; j < nx; j++) {
+        put64(sec[3] + 8 * j, pos);
+        memcpy(sec[3] + 8 * (nx + 1) + pos, m->col_ids[j], strlen(m->col_ids[j]) + 1);
+        pos += strlen(m->col_ids[j]) + 1;
+    }
+    put64(sec[3] + 8 * nx, pos);
+    memcpy(sec[4], m->version, len[4]);
+    if (m->options) memcpy(sec[5], m->options, len[5]);
+    memset(h, 0, sizeof h);
+    memcpy(h, "\x89MMOD\r\n\x1a", 8);
+    h[8] = 1;   /* version */
+    h[13] = 1;  /* header size 384 = 0x180 */
+    h[12] = 0x80;
+    h[36] = (unsigned char)m->algorithm, h[40] = (unsigned char)m->refine, h[44] = (unsigned char)m->hard;
+    put64(h + 48, (uint64_t)k), put64(h + 56, (uint64_t)nx), put64(h + 64, (uint64_t)m->train_rows);
+    memcpy(h + 72, &m->train_mass, 8), memcpy(h + 80, &m->alpha, 8), memcpy(h + 88, &m->objective, 8);
+    memcpy(h + 96, &m->mutual_information, 8), put64(h + 104, m->seed), put64(h + 112, m->input_hash);
+    for (int i = 0; i < NS; i++) {
+        if (i == 5 && !m->options) { off[i] = 0; continue; }
+        off[i] = (end + 63) / 64 * 64;
+        end = off[i] + len[i];
+        put64(h + 128 + 32 * i, off[i]), put64(h + 136 + 32 * i, len[i]);
+        put64(h + 144 + 32 * i, mmnc_i_xxh64(sec[i], len[i], 0));
+    }
+    put64(h + 16, end);
+    put64(h + 24, mmnc_i_xxh64(h, 384, 0));
+    fp = fopen(path, "wb");
+    fwrite(h, 1, 384, fp);
+    for (uint64_t at = 384, i = 0; i < NS; i++) {
+        if (!off[i]) continue;
+        while (at < off[i]) fputc(0, fp), at++;
+        fwrite(sec[i], 1, len[i], fp);
+        at += len[i];
+    }
+    fclose(fp);
+    for (int i = 0; i < NS; i++) free(sec[i]);
+}
+
+/* A version-1 file (generated above) loads as the model it was, without
+ * column clusters or held rows, and predicts the same bits. */
+static void test_version1(void)
+{
+    mmnc_int truth[300], l1[300], l2[300];
+    double p1[300 * 3], p2[300 * 3];
+    mmnc_csr *A = test_planted_csr(300, 60, 3, 0.8, 0.2, 7, truth);
+    mmnc_pmf *p = pmf_of(A);
+    mmnc_result *r = fit(p, 3, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE, 1);
+    mmnc_model *m = model_of(p, r, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE), *m1 = NULL;
+    mmnc_err e = {0, ""};
+    char path[200];
+    snprintf(path, sizeof path, "%s.v1.mmnc", test_tmpfile("", ".model"));
+    write_v1(m, path);
+    CHECK(mmnc_model_read(path, &m1, &e) == MMNC_OK);
+    if (!m1) fprintf(stderr, "  version 1: %s\n", e.msg);
+    CHECK(m1 && models_equal(m, m1) && m1->l == 0 && m1->nheld == 0 && !m1->col_label && !m1->held_hash);
+    CHECK_OK(mmnc_model_predict(m, A, NULL, l1, p1, NULL, NULL));
+    if (m1) CHECK_OK(mmnc_model_predict(m1, A, NULL, l2, p2, NULL, NULL));
+    CHECK(m1 && !memcmp(l1, l2, sizeof l1) && !memcmp(p1, p2, sizeof p1));
+    {   /* a version-1 file with a section in slot 6 is refused: the slot is version 2's */
+        size_t n = 0;
+        unsigned char *b = slurp(path, &n);
+        put64(b + 128 + 32 * 6, 384), put64(b + 136 + 32 * 6, 8);
+        reseal(b);
+        spit(path, b, n);
+        expect_refused(path, "invalid header: unknown section 6");
+        mmnc_free(b);
+    }
+    remove(path);
+    mmnc_model_free(m1);
+    mmnc_model_free(m);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+/* Co-clustering models: l, col_label and block_pz written and read back;
+ * a column unknown to the model is assigned from the new rows' clusters. */
+static void test_col_clusters(void)
+{
+    enum { NY = 300, NX = 60, K = 3, L = 3 };
+    mmnc_int truth[NY], lab[NY], map[2 * NX + 1], cl[2 * NX + 1], assigned = -1, unassigned = -1, same = 0;
+    mmnc_csr *A = test_planted_csr(NY, NX, K, 0.8, 0.1, 13, truth), *B = NULL;
+    mmnc_pmf *p = pmf_of(A);
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_model *m = NULL, *m2 = NULL;
+    mmnc_err e = {0, ""};
+    char path[200];
+    mmnc_params_default(&prm);
+    prm.k = K;
+    prm.algorithm = MMNC_ALG_INFORMATION;
+    prm.col_clusters = L;
+    prm.seed = 4;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, &e));
+    CHECK_OK(mmnc_model_from_result(p, NULL, r, &prm, 0, "--col-clusters 3", &m, &e));
+    CHECK(m && m->l == L && !memcmp(m->col_label, r->col_label, NX * sizeof(mmnc_int)) &&
+          !memcmp(m->block_pz, r->block_pz, K * L * 8) && m->nheld == 0);
+    snprintf(path, sizeof path, "%s.cocl.mmnc", test_tmpfile("", ".model"));
+    CHECK_OK(mmnc_model_write(m, path, &e));
+    CHECK_OK(mmnc_model_read(path, &m2, &e));
+    CHECK(m2 && models_equal(m, m2));
+    /* a block that is not the sum of its columns is refused */
+    {
+        size_t n = 0;
+        unsigned char *b = slurp(path, &n);
+        uint64_t off = 0, bytes = 0;
+        for (int i = 0; i < 8; i++) off |= (uint64_t)b[128 + 32 * 6 + i] << 8 * i, bytes |= (uint64_t)b[136 + 32 * 6 + i] << 8 * i;
+        CHECK(bytes == 8 * (NX + K * L));
+        b[off + 8 * NX + 6] ^= 0x08; /* an exponent bit of block (1, 1) */
+        put64(b + 144 + 32 * 6, mmnc_i_xxh64(b + off, bytes, 0));
+        reseal(b);
+        spit(path, b, n);
+        expect_refused(path, "invalid model: block (1, 1) of P_{Z,W}");
+        mmnc_free(b);
+    }
+    /* new data: the training rows, each column twice (the second copy under
+     * an id the model does not know), and one unknown column without mass */
+    {
+        mmnc_int *ri = malloc(2 * A->nnz * sizeof(mmnc_int)), *ci = malloc(2 * A->nnz * sizeof(mmnc_int)), n = 0;
+        double *v = malloc(2 * A->nnz * sizeof(double));
+        for (mmnc_int y = 0; y < NY; y++)
+            for (mmnc_int t = A->rowptr[y]; t < A->rowptr[y + 1]; t++) {
+                ri[n] = y, ci[n] = A->colind[t], v[n++] = A->val[t];
+                ri[n] = y, ci[n] = NX + A->colind[t], v[n++] = A->val[t];
+            }
+        mmnc_csr_from_triplets(NY, 2 * NX + 1, n, ri, ci, v, &B, NULL);
+        free(ri), free(ci), free(v);
+    }
+    for (mmnc_int j = 0; j < 2 * NX + 1; j++) map[j] = j < NX ? j : -1;
+    CHECK_OK(mmnc_model_predict(m2, B, map, lab, NULL, NULL, &e));
+    CHECK_OK(mmnc_model_predict_cols(m2, B, map, lab, cl, &assigned, &unassigned, &e));
+    CHECK(assigned == NX && unassigned == 1 && cl[2 * NX] == -1);
+    for (mmnc_int x = 0; x < NX; x++) {
+        CHECK(cl[x] == m2->col_label[x]);
+        same += cl[NX + x] == m2->col_label[x];
+    }
+    printf("co-clustering model: %lld of %d unknown copies of the training columns assigned their column's "
+           "cluster\n", (long long)same, NX);
+    CHECK(same >= NX * 95 / 100);
+    /* no column clusters, a bad map */
+    {
+        mmnc_model *plain = model_of(p, r, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE);
+        mmnc_int keep = plain->l;
+        CHECK(keep == L); /* from_result takes them from the result */
+        plain->l = 0;
+        CHECK(mmnc_model_predict_cols(plain, B, map, lab, cl, NULL, NULL, &e) == MMNC_EINVAL &&
+              strstr(e.msg, "no column clusters"));
+        plain->l = keep;
+        mmnc_model_free(plain);
+        map[2] = NX;
+        CHECK(mmnc_model_predict_cols(m2, B, map, lab, cl, NULL, NULL, &e) == MMNC_EINVAL && strstr(e.msg, "map[2]"));
+    }
+    remove(path);
+    mmnc_model_free(m);
+    mmnc_model_free(m2);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+    mmnc_csr_free(B);
+}
+
+/* Held rows (semi-supervision): a result whose rows 0, 10, 20, ... were
+ * held at a label the rule would not give them, built by hand (mmnc_cluster
+ * fills result->fixed where it implements fixed_label).  Predicting the
+ * training file gives every held row its label back, at any scale and
+ * column order; every other row gets the same bits as from the model
+ * without held rows. */
+static void test_held_rows(void)
+{
+    enum { NY = 300, NX = 60, K = 3 };
+    mmnc_int truth[NY], l0[NY], l1[NY], l2[NY + 1], held = -1, nheld = 0, map[NX];
+    double p0[NY * K], p1[NY * K];
+    mmnc_csr *A = test_planted_csr(NY, NX, K, 0.8, 0.2, 23, truth), *B = NULL;
+    mmnc_pmf *p = pmf_of(A);
+    mmnc_result *r = fit(p, K, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE, 6);
+    mmnc_model *m0, *mh, *back = NULL;
+    mmnc_err e = {0, ""};
+    char path[200];
+    unsigned char *fixed = calloc(NY, 1);
+    for (mmnc_int y = 0; y < NY; y += 10) fixed[y] = 1, r->label[y] = (r->label[y] + 1) % K, nheld++;
+    for (mmnc_int y = 0; y < NY; y++) /* the kernel follows the labels, as a run's would */
+        for (mmnc_int z = 0; z < K; z++) r->W[y * K + z] = z == r->label[y];
+    m0 = model_of(p, r, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE);
+    r->fixed = fixed, r->nfixed = nheld;
+    mh = model_of(p, r, MMNC_ALG_INFORMATION, MMNC_REFINE_NONE);
+    CHECK(m0 && m0->nheld == 0 && mh && mh->nheld == nheld);
+    CHECK_OK(mmnc_model_predict_ex(m0, A, NULL, l0, p0, NULL, &held, &e));
+    CHECK(held == 0);
+    CHECK_OK(mmnc_model_predict_ex(mh, A, NULL, l1, p1, NULL, &held, &e));
+    {
+        mmnc_int back_at_rule = 0, moved = 0, same_free = 1;
+        for (mmnc_int y = 0; y < NY; y++) {
+            if (fixed[y]) {
+                back_at_rule += l0[y] == r->label[y];
+                CHECK(l1[y] == r->label[y] && p1[y * K + l1[y]] == 1.0);
+            } else {
+                same_free &= l0[y] == l1[y] && !memcmp(p0 + y * K, p1 + y * K, K * 8);
+            }
+            moved += l0[y] != l1[y];
+        }
+        printf("held rows: %lld of %lld matched when the training file is predicted; the model without them gives "
+               "%lld of them their held label\n", (long long)held, (long long)nheld, (long long)back_at_rule);
+        CHECK(held == nheld && same_free && back_at_rule < nheld && moved > 0);
+    }
+    /* the same rows at another scale, columns reversed (mapped back) */
+    {
+        mmnc_int *ri = malloc(A->nnz * sizeof(mmnc_int)), *ci = malloc(A->nnz * sizeof(mmnc_int)), n = 0;
+        double *v = malloc(A->nnz * sizeof(double));
+        for (mmnc_int y = 0; y < NY; y++)
+            for (mmnc_int t = A->rowptr[y]; t < A->rowptr[y + 1]; t++)
+                ri[n] = y, ci[n] = NX - 1 - A->colind[t], v[n++] = 3.7 * A->val[t];
+        mmnc_csr_from_triplets(NY, NX, n, ri, ci, v, &B, NULL);
+        free(ri), free(ci), free(v);
+        for (mmnc_int j = 0; j < NX; j++) map[j] = NX - 1 - j;
+    }
+    CHECK_OK(mmnc_model_predict_ex(mh, B, map, l2, NULL, NULL, &held, &e));
+    CHECK(held == nheld && !memcmp(l1, l2, sizeof l1));
+    /* written and read back; a row held at two labels is not kept */
+    snprintf(path, sizeof path, "%s.held.mmnc", test_tmpfile("", ".model"));
+    CHECK_OK(mmnc_model_write(mh, path, &e));
+    CHECK_OK(mmnc_model_read(path, &back, &e));
+    CHECK(back && models_equal(mh, back));
+    CHECK(mmnc_model_row_hash(0, A->colind, A->val, NULL) == 0); /* no mass: no hash */
+    /* a copy of row 0 as an extra row: held with row 0 at another label, neither is kept;
+     * at the same label, one record for both */
+    {
+        mmnc_int *ri = malloc((A->nnz + NX) * sizeof(mmnc_int)), *ci = malloc((A->nnz + NX) * sizeof(mmnc_int)), n = 0;
+        double *v = malloc((A->nnz + NX) * sizeof(double));
+        mmnc_csr *C = NULL;
+        mmnc_pmf *pc;
+        mmnc_result rc;
+        unsigned char fc[NY + 1];
+        mmnc_params prm;
+        for (mmnc_int y = 0; y < NY; y++)
+            for (mmnc_int t = A->rowptr[y]; t < A->rowptr[y + 1]; t++) ri[n] = y, ci[n] = A->colind[t], v[n++] = A->val[t];
+        for (mmnc_int t = A->rowptr[0]; t < A->rowptr[1]; t++) ri[n] = NY, ci[n] = A->colind[t], v[n++] = A->val[t];
+        mmnc_csr_from_triplets(NY + 1, NX, n, ri, ci, v, &C, NULL);
+        free(ri), free(ci), free(v);
+        pc = pmf_of(C);
+        memset(&rc, 0, sizeof rc);
+        rc.k = K, rc.ny = NY + 1, rc.algorithm = MMNC_ALG_INFORMATION, rc.best_restart = 0;
+        rc.label = malloc((NY + 1) * sizeof(mmnc_int));
+        rc.W = calloc((NY + 1) * K, sizeof(double));
+        memset(fc, 0, sizeof fc);
+        fc[0] = fc[10] = fc[NY] = 1;
+        rc.fixed = fc, rc.nfixed = 3;
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
+        for (int same = 0; same < 2; same++) {
+            mmnc_model *mc = NULL;
+            for (mmnc_int y = 0; y <= NY; y++) rc.label[y] = y < NY ? r->label[y] : (r->label[0] + !same) % K;
+            for (mmnc_int y = 0; y <= NY; y++)
+                for (mmnc_int z = 0; z < K; z++) rc.W[y * K + z] = z == rc.label[y];
+            CHECK_OK(mmnc_model_from_result(pc, NULL, &rc, &prm, 0, NULL, &mc, &e));
+            CHECK(mc && mc->nheld == (same ? 2 : 1));
+            if (mc) CHECK_OK(mmnc_model_predict_ex(mc, C, NULL, l2, NULL, NULL, &held, &e));
+            CHECK(held == (same ? 3 : 1) && l2[10] == r->label[10]);
+            mmnc_model_free(mc);
+        }
+        free(rc.label), free(rc.W);
+        mmnc_pmf_free(pc);
+        mmnc_csr_free(C);
+    }
+    remove(path);
+    r->fixed = NULL, r->nfixed = 0;
+    free(fixed);
+    mmnc_model_free(back);
+    mmnc_model_free(m0);
+    mmnc_model_free(mh);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+    mmnc_csr_free(B);
+}
+
 int main(void)
 {
     test_round_trip_and_refusals();
     test_training_rows();
     test_held_out();
     test_match_and_threads();
+    test_version1();
+    test_col_clusters();
+    test_held_rows();
     return test_done();
 }

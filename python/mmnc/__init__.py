@@ -605,6 +605,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         """Row indicators of the biclusters (col_clusters > 0): row z * col_clusters + w is labels_ == z."""
         if "column_labels_" not in self.__dict__:
             raise AttributeError("rows_: fit with col_clusters > 0 first")
+        if "labels_" not in self.__dict__:
+            raise AttributeError("rows_: a loaded model holds no training rows (labels_); predict(X_train) gives "
+                                 "their clusters")
         k, l = self.block_marginal_.shape
         return np.repeat(self.labels_[None, :] == np.arange(k)[:, None], l, axis=0)
 
@@ -804,7 +807,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         mass in ``feature_names_in_``), ``n_iter_``, ``best_restart_``,
         ``restart_objectives_``, ``restart_scores_``, ``size_prior_kept_``,
         ``size_prior_refused_`` and ``agreement_``: every fitted attribute
-        but four.
+        but four.  From a co-clustering model (``col_clusters > 0``, from
+        either): ``column_labels_`` (-1 for training columns without mass,
+        as fit gives them), ``block_marginal_`` and ``columns_``; not
+        ``rows_``, which needs ``labels_``.  A model whose fit held rows at
+        given labels gives them back: ``predict`` assigns a row identical to
+        a held row its label (docs/predict.md).
 
         Not restored: ``labels_``, ``row_proba_``, ``kernel_`` and
         ``empty_rows_``, one entry per training row.  The model file holds
@@ -862,6 +870,16 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         elif python and hasattr(est, "n_features_in_"):
             est.empty_columns_ = np.setdiff1d(np.arange(est.n_features_in_, dtype=np.int64),
                                               np.asarray([int(i) - 1 for i in ids], dtype=np.int64))
+        if model.l > 0:  # co-clustering: the training columns' clusters (-1 for those without mass) and blocks
+            col = np.frombuffer(model.col_label, dtype=np.int64)
+            width = getattr(est, "n_features_in_", model.ncols)
+            est.column_labels_ = np.full(width, -1, dtype=np.int64)
+            kept = np.ones(width, dtype=bool)
+            kept[getattr(est, "empty_columns_", np.empty(0, dtype=np.int64))] = False
+            if kept.sum() != col.size:  # a width the ids do not account for: the model's columns alone
+                est.column_labels_, kept = np.full(col.size, -1, dtype=np.int64), np.ones(col.size, dtype=bool)
+            est.column_labels_[kept] = col
+            est.block_marginal_ = np.frombuffer(model.block_pz, dtype=np.float64).reshape(model.k, model.l).copy()
         if fitted:
             est.target_marginal = (None if fitted["target_marginal"] is None
                                    else np.asarray(fitted["target_marginal"], dtype=np.float64))

@@ -388,6 +388,13 @@ static PyObject *model_get(ModelObject *o, void *what)
     if (!strcmp(w, "px")) return PyByteArray_FromStringAndSize((const char *)o->m->px, (Py_ssize_t)(o->m->ncols * 8));
     if (!strcmp(w, "pzx"))
         return PyByteArray_FromStringAndSize((const char *)o->m->pzx, (Py_ssize_t)(o->m->k * o->m->ncols * 8));
+    if (!strcmp(w, "l")) return PyLong_FromLongLong(o->m->l);
+    if (!strcmp(w, "nheld")) return PyLong_FromLongLong(o->m->nheld);
+    if (!strcmp(w, "col_label"))
+        return PyByteArray_FromStringAndSize((const char *)o->m->col_label,
+                                             (Py_ssize_t)(o->m->l > 0 ? o->m->ncols * 8 : 0));
+    if (!strcmp(w, "block_pz"))
+        return PyByteArray_FromStringAndSize((const char *)o->m->block_pz, (Py_ssize_t)(o->m->k * o->m->l * 8));
     if (!strcmp(w, "col_ids")) {
         PyObject *list = PyList_New((Py_ssize_t)o->m->ncols);
         for (mmnc_int j = 0; list && j < o->m->ncols; j++) {
@@ -424,6 +431,11 @@ static PyGetSetDef model_getset[] = {
     {"pzx", (getter)model_get, NULL, "P_{Z,X} as k x ncols float64 bytes, row-major", "pzx"},
     {"col_ids", (getter)model_get, NULL, "the id of each column (a name, or its 1-based index as text)",
      "col_ids"},
+    {"l", (getter)model_get, NULL, "column clusters of a co-clustering model (0: none)", "l"},
+    {"col_label", (getter)model_get, NULL, "the cluster of each training column as int64 bytes (empty: none)",
+     "col_label"},
+    {"block_pz", (getter)model_get, NULL, "P(z, w) as k x l float64 bytes, row-major (empty: none)", "block_pz"},
+    {"nheld", (getter)model_get, NULL, "rows held at a label in training that predict gives their label", "nheld"},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyObject *model_write(ModelObject *o, PyObject *args)

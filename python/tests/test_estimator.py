@@ -256,3 +256,32 @@ def test_col_clusters_column_labels_and_biclusters(tmp_path, cli):
     assert got == {j: int(m.column_labels_[j]) for j in range(40) if m.column_labels_[j] >= 0}
     plain = mmnc.MMNC(3).fit(X)
     assert not hasattr(plain, "column_labels_") and not hasattr(plain, "rows_")
+
+
+def test_load_of_a_cocluster_model(tmp_path, cli):
+    """A co-clustering model, saved by MMNC.save or by mmnc cluster --save-model, loads with
+    column_labels_ (-1 for a column without mass), block_marginal_ and columns_; rows_ needs the
+    training labels, which no model file holds."""
+    import scipy.io
+    import scipy.sparse as sp
+    from test_mmnc import run_cli
+    X, _ = planted(n_rows=120, n_cols=40, k=3, seed=5)
+    X[:, 7] = 0
+    m = mmnc.MMNC(3, col_clusters=3, random_state=2).fit(X)
+    m.save(tmp_path / "m.model")
+    back = mmnc.load(tmp_path / "m.model")
+    np.testing.assert_array_equal(back.column_labels_, m.column_labels_)
+    np.testing.assert_array_equal(back.block_marginal_, m.block_marginal_)
+    np.testing.assert_array_equal(back.columns_, m.columns_)
+    with pytest.raises(AttributeError, match="no training rows"):
+        back.rows_
+    np.testing.assert_array_equal(back.predict(X), m.predict(X))
+    path = str(tmp_path / "x.mtx")
+    scipy.io.mmwrite(path, sp.csr_matrix(X))
+    run_cli(cli, "cluster", path, "-k", 3, "--col-clusters", 3, "--seed", 2, "-q", "-o", tmp_path / "c",
+            "--save-model", tmp_path / "cli.model")
+    cli_back = mmnc.MMNC.load(tmp_path / "cli.model")
+    with open(tmp_path / "c.col_labels.tsv") as f:
+        trained = [int(line.split("\t")[2]) - 1 for line in list(f)[1:]]
+    assert list(cli_back.column_labels_) == trained  # the CLI's model knows the columns with mass alone
+    assert cli_back.block_marginal_.shape == (3, 3) and cli_back.block_marginal_.sum() == pytest.approx(1.0)

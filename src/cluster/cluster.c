@@ -292,15 +292,15 @@ static void normalise(mmnc_params *prm, double *lambda, double *step)
  * form also takes the columns C1 of the same run on P_{X,Z} for A1 (l
  * clusters), and its alternation from (A1, C1) ends at least at
  * ||A1 B C1^T||_* (cocluster.c). */
-static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
-                     mmnc_err *err)
+static int cocluster_whole(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                           mmnc_err *err)
 {
     mmnc_params sp = *prm;
     mmnc_result *r = NULL;
     mmnc_pmf *a = NULL;
     mmnc_int *rl = NULL, *cl = NULL, l = prm->col_clusters;
     int status;
-    if (p->dist || l > p->nx) return mmnc_i_cocluster(p, prm, NULL, NULL, out, err); /* which refuses them */
+    if (l > p->nx) return mmnc_i_cocluster(p, prm, NULL, NULL, out, err); /* which refuses it */
     MMNC_ALLOC(rl, p->ny, err, status);
     MMNC_ALLOC(cl, p->nx, err, status);
     sp.col_clusters = 0;
@@ -328,6 +328,31 @@ cleanup:
     mmnc_pmf_free(a);
     mmnc_i_free(rl);
     mmnc_i_free(cl);
+    return status;
+}
+
+/* Co-clustering of a pmf, distributed or not: a distributed pmf is
+ * gathered whole onto every rank, every rank runs one process's
+ * co-clustering on it (the same bits everywhere) and keeps its rows'
+ * labels and W; col_label and block_pz are whole (mmnc.h). */
+static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                     mmnc_err *err)
+{
+    mmnc_pmf w;
+    mmnc_result *r = NULL;
+    int status;
+    if (!mmnc_i_distributed(p)) return cocluster_whole(p, prm, tune, out, err);
+    if ((status = mmnc_i_pmf_gather(p, &w, err)) == MMNC_OK) status = cocluster_whole(&w, prm, tune, &r, err);
+    status = mmnc_i_agree(p->dist, status, err);
+    if (status == MMNC_OK) {
+        memmove(r->label, r->label + p->y0, (size_t)p->ny * sizeof(mmnc_int));
+        memmove(r->W, r->W + p->y0 * r->k, (size_t)(p->ny * r->k) * sizeof(double));
+        r->ny = p->ny;
+        *out = r;
+        r = NULL;
+    }
+    mmnc_result_free(r);
+    mmnc_i_pmf_gathered_free(&w);
     return status;
 }
 

@@ -482,6 +482,79 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     return mmnc_i_event(prm, MMNC_EV_START_END, i, it, c->conv[i], NULL, c->info[i], err);
 }
 
+/* See cocluster_i.h.  A distributed pmf gathered whole onto every rank: P (every rank's rows
+ * in rank order, the bits each rank holds, so the bits of one process's
+ * P), P_Y gathered likewise, P_X and the total as they are (global, exact
+ * sums), the transpose made here (or P itself where P is symmetric, as
+ * mmnc_pmf_build shares it).  Collective: an allgather of the sizes and a
+ * broadcast of each rank's rows.  *w is freed by mmnc_i_pmf_gathered_free. */
+int mmnc_i_pmf_gather(const mmnc_pmf *p, mmnc_pmf *w, mmnc_err *err)
+{
+    const mmnc_dist *d = p->dist;
+    int64_t me[2] = {p->ny, p->nnz}, *all = NULL;
+    mmnc_int ny = 0, nnz = 0, y = 0, e = 0;
+    mmnc_csr *P = NULL;
+    int status = MMNC_OK, sym = 1;
+    memset(w, 0, sizeof *w);
+    if (!(all = mmnc_i_malloc((size_t)d->size * 2, sizeof(int64_t))))
+        status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_i_agree(d, status, err)) != MMNC_OK) goto cleanup;
+    d->allgather(d, me, sizeof me, all);
+    for (int q = 0; q < d->size; q++) ny += (mmnc_int)all[2 * q], nnz += (mmnc_int)all[2 * q + 1];
+    P = mmnc_csr_alloc(ny, p->nx, nnz, err);
+    w->py = mmnc_i_malloc((size_t)(ny ? ny : 1), sizeof(double));
+    status = P && w->py ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_i_agree(d, status, err)) != MMNC_OK) goto cleanup;
+    for (int q = 0; q < d->size; q++) {
+        mmnc_int n = (mmnc_int)all[2 * q], m = (mmnc_int)all[2 * q + 1];
+        if (q == d->rank) {
+            for (mmnc_int i = 0; i <= n; i++) P->rowptr[y + i] = e + p->P->rowptr[i];
+            memcpy(P->colind + e, p->P->colind, (size_t)m * sizeof(mmnc_int));
+            memcpy(P->val + e, p->P->val, (size_t)m * sizeof(double));
+            memcpy(w->py + y, p->py, (size_t)n * sizeof(double));
+        }
+        if (n > 0) {
+            d->bcast(d, P->rowptr + y + 1, (size_t)n * sizeof(mmnc_int), q);
+            d->bcast(d, w->py + y, (size_t)n * sizeof(double), q);
+        }
+        if (m > 0) {
+            d->bcast(d, P->colind + e, (size_t)m * sizeof(mmnc_int), q);
+            d->bcast(d, P->val + e, (size_t)m * sizeof(double), q);
+        }
+        y += n, e += m;
+    }
+    w->ny = w->ny_all = ny;
+    w->nx = p->nx;
+    w->nnz = nnz;
+    w->P = P;
+    w->px = p->px;
+    w->total = p->total;
+    P = NULL;
+    if (w->ny == w->nx) { /* symmetric, as mmnc_pmf_build tells: P serves as its own transpose */
+        mmnc_csr *T = NULL;
+        if ((status = mmnc_csr_transpose(w->P, &T, err)) != MMNC_OK) goto cleanup;
+        sym = !memcmp(T->rowptr, w->P->rowptr, (size_t)(ny + 1) * sizeof(mmnc_int)) &&
+              !memcmp(T->colind, w->P->colind, (size_t)nnz * sizeof(mmnc_int)) &&
+              !memcmp(T->val, w->P->val, (size_t)nnz * sizeof(double));
+        if (sym) mmnc_csr_free(T), w->Pt = w->P;
+        else w->Pt = T;
+    } else {
+        status = mmnc_csr_transpose(w->P, &w->Pt, err);
+    }
+cleanup:
+    mmnc_csr_free(P);
+    mmnc_i_free(all);
+    return status;
+}
+
+/* See cocluster_i.h. */
+void mmnc_i_pmf_gathered_free(mmnc_pmf *w)
+{
+    if (w->Pt != w->P) mmnc_csr_free(w->Pt);
+    mmnc_csr_free(w->P);
+    mmnc_i_free(w->py);
+}
+
 int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *rl0, const mmnc_int *cl0,
                      mmnc_result **out, mmnc_err *err)
 {
@@ -494,7 +567,7 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *
     mmnc_result *r = NULL;
     mmnc_i_threads saved;
     int nthreads = 1;
-    if (p->dist) return mmnc_i_err(err, MMNC_EUNSUP, "co-clustering (col_clusters) does not run distributed yet");
+    if (mmnc_i_distributed(p)) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_i_cocluster: a distributed pmf (gather it)");
     if (l > nx)
         return mmnc_i_err(err, MMNC_EINVAL, "col_clusters = %lld must not exceed the number of columns (%lld)",
                           (long long)l, (long long)nx);

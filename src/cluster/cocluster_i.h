@@ -14,11 +14,16 @@
  * start 0's rows (the information form; NULL: none); the nuclear form
  * makes one start, from rl0 and the column labels cl0.  prm is checked (mmnc_params_check)
  * and its progress and event functions serialised by the caller.  Not
- * distributed (MMNC_EUNSUP).  Time per alternation O(nnz + |Y| k t_Y +
+ * distributed (the caller gathers a distributed pmf, mmnc_i_pmf_gather).  Time per alternation O(nnz + |Y| k t_Y +
  * |X| l t_X), t the clusters of the other side an item touches; memory
  * O((|Y| + |X| k + k l) threads). */
 int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *rl0, const mmnc_int *cl0,
                      mmnc_result **out, mmnc_err *err);
+
+/* A distributed pmf p gathered whole into *w on every rank, the bits one
+ * process's pmf would hold (collective); free with mmnc_i_pmf_gathered_free. */
+int mmnc_i_pmf_gather(const mmnc_pmf *p, mmnc_pmf *w, mmnc_err *err);
+void mmnc_i_pmf_gathered_free(mmnc_pmf *w);
 
 /* The aggregated pmf of one side: rows (side 0) P_{Y,W}, |Y| x l, the
  * columns summed by their clusters cl; or (side 1) P_{X,Z}, |X| x k, the

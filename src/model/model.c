@@ -88,19 +88,20 @@
 #include "io/io_i.h"
 #include "cluster/solver_i.h"
 
-#define MOD_VERSION 1
+#define MOD_VERSION 2
 #define MOD_HEADER 384
 #define MOD_ALIGN 64
 #define MOD_NSEC 8
 
 static const unsigned char MAGIC[8] = {0x89, 'M', 'M', 'O', 'D', '\r', '\n', 0x1a};
 
-enum { S_PX, S_PZ, S_PZX, S_IDS, S_VERSION, S_OPTIONS, S_USED };
-static const char *const SEC_NAME[S_USED] = {"P_X", "P_Z", "P_{Z,X}", "column id", "version", "options"};
+enum { S_PX, S_PZ, S_PZX, S_IDS, S_VERSION, S_OPTIONS, S_COLS, S_HELD, S_USED };
+static const char *const SEC_NAME[S_USED] = {"P_X", "P_Z", "P_{Z,X}", "column id", "version", "options",
+                                             "column clusters", "held rows"};
 
 enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H_FLAGS = 32, H_ALG = 36,
        H_REFINE = 40, H_HARD = 44, H_K = 48, H_NCOLS = 56, H_ROWS = 64, H_MASS = 72, H_ALPHA = 80,
-       H_OBJECTIVE = 88, H_MI = 96, H_SEED = 104, H_HASH = 112, H_TABLE = 128, H_SLOT = 32 };
+       H_OBJECTIVE = 88, H_MI = 96, H_SEED = 104, H_HASH = 112, H_L = 120, H_TABLE = 128, H_SLOT = 32 };
 
 /* Little-endian doubles of the file, bit for bit. */
 static double getf(const unsigned char *p)
@@ -128,7 +129,68 @@ void mmnc_model_free(mmnc_model *m)
     mmnc_i_free(m->pzx);
     mmnc_i_free(m->version);
     mmnc_i_free(m->options);
+    mmnc_i_free(m->col_label);
+    mmnc_i_free(m->block_pz);
+    mmnc_i_free(m->held_hash);
+    mmnc_i_free(m->held_label);
     mmnc_i_free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The content hash of a row (held rows)                                     */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t fmix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    mmnc_int x = ((const mmnc_int *)a)[0], y = ((const mmnc_int *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* The row's (column, value) pairs sorted by column, the values summed in
+ * that order and each divided by the sum and rounded to float: the same
+ * bits for the row at any scale and in any column order, up to the values
+ * within a few ulps of a float's rounding boundary (mmnc.h, "Held rows"). */
+uint64_t mmnc_model_row_hash(mmnc_int n, const mmnc_int *cols, const double *val, mmnc_int *scratch)
+{
+    mmnc_int m = 0;
+    double sum = 0.0;
+    uint64_t h = 0x6d6d6e63686c6452ULL; /* "mmnchldR" */
+    for (mmnc_int i = 0; i < n; i++)
+        if (cols[i] >= 0 && val[i] != 0.0) scratch[2 * m] = cols[i], scratch[2 * m + 1] = i, m++;
+    if (m == 0) return 0;
+    qsort(scratch, (size_t)m, 2 * sizeof(mmnc_int), cmp_pair);
+    for (mmnc_int i = 0; i < m; i++) sum += val[scratch[2 * i + 1]];
+    if (!(sum > 0.0) || !isfinite(sum)) return 0;
+    for (mmnc_int i = 0; i < m; i++) {
+        float f = (float)(val[scratch[2 * i + 1]] / sum);
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        h = fmix64(h ^ (uint64_t)scratch[2 * i]) + 0x9e3779b97f4a7c15ULL;
+        h = fmix64(h ^ bits) + 0x9e3779b97f4a7c15ULL;
+    }
+    return h ? h : 1;
+}
+
+/* The held row of hash h: its index in m->held_hash, or -1. */
+static mmnc_int held_find(const mmnc_model *m, uint64_t h)
+{
+    mmnc_int lo = 0, hi = m->nheld;
+    while (lo < hi) {
+        mmnc_int mid = lo + (hi - lo) / 2;
+        if (m->held_hash[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < m->nheld && m->held_hash[lo] == h ? lo : -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -191,6 +253,83 @@ static int ids_distinct(char *const *ids, mmnc_int n, int code, const char *wher
 /* ------------------------------------------------------------------------ */
 /* From a clustering result                                                  */
 /* ------------------------------------------------------------------------ */
+
+static int cmp_held(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The held rows of r (r->fixed) as (hash, label) pairs, every rank's in a
+ * distributed run (an allgather of the counts, then a broadcast from each
+ * rank), sorted by hash; a hash held at two labels is dropped, one held at
+ * one label kept once. */
+static int held_rows(const mmnc_pmf *p, const mmnc_result *r, mmnc_model *m, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    const mmnc_dist *d = mmnc_i_distributed(p) ? p->dist : NULL;
+    mmnc_int mine = 0, total = 0, maxrow = 1, keep = 0, off = 0;
+    int64_t *cnt = NULL;
+    uint64_t *pair = NULL;
+    mmnc_int *scratch = NULL;
+    int status = MMNC_OK, ok;
+    for (mmnc_int y = 0; r->fixed && y < r->ny; y++)
+        if (r->fixed[y]) {
+            mine++;
+            if (P->rowptr[y + 1] - P->rowptr[y] > maxrow) maxrow = P->rowptr[y + 1] - P->rowptr[y];
+        }
+    if (d) {
+        int64_t me = mine;
+        ok = (cnt = mmnc_i_malloc((size_t)d->size, sizeof(int64_t))) != NULL;
+        if ((status = mmnc_i_agree(d, ok ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err)) != MMNC_OK)
+            goto cleanup;
+        d->allgather(d, &me, sizeof me, cnt);
+        for (int q = 0; q < d->size; q++) {
+            if (q < d->rank) off += (mmnc_int)cnt[q];
+            total += (mmnc_int)cnt[q];
+        }
+    } else {
+        total = mine;
+    }
+    if (total == 0) goto cleanup;
+    pair = mmnc_i_malloc((size_t)total * 2, sizeof(uint64_t));
+    scratch = mmnc_i_malloc((size_t)maxrow * 2, sizeof(mmnc_int));
+    ok = pair && scratch;
+    status = ok ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if (d) status = mmnc_i_agree(d, status, err);
+    if (status != MMNC_OK) goto cleanup;
+    for (mmnc_int y = 0, i = off; r->fixed && y < r->ny; y++)
+        if (r->fixed[y]) {
+            mmnc_int e0 = P->rowptr[y];
+            pair[2 * i] = mmnc_model_row_hash(P->rowptr[y + 1] - e0, P->colind + e0, P->val + e0, scratch);
+            pair[2 * i + 1] = (uint64_t)r->label[y];
+            i++;
+        }
+    if (d) {
+        mmnc_int at = 0;
+        for (int q = 0; q < d->size; at += (mmnc_int)cnt[q], q++)
+            if (cnt[q] > 0) d->bcast(d, pair + 2 * at, (size_t)cnt[q] * 2 * sizeof(uint64_t), q);
+    }
+    qsort(pair, (size_t)total, 2 * sizeof(uint64_t), cmp_held);
+    for (mmnc_int i = 0; i < total;) { /* a run of one hash: kept once if it has one label */
+        mmnc_int j = i + 1, same = 1;
+        while (j < total && pair[2 * j] == pair[2 * i]) same &= pair[2 * j + 1] == pair[2 * i + 1], j++;
+        if (same && pair[2 * i] != 0) pair[2 * keep] = pair[2 * i], pair[2 * keep + 1] = pair[2 * i + 1], keep++;
+        i = j;
+    }
+    if (keep > 0) {
+        MMNC_ALLOC(m->held_hash, keep, err, status);
+        MMNC_ALLOC(m->held_label, keep, err, status);
+        for (mmnc_int i = 0; i < keep; i++) m->held_hash[i] = pair[2 * i], m->held_label[i] = (mmnc_int)pair[2 * i + 1];
+        m->nheld = keep;
+    }
+cleanup:
+    mmnc_i_free(cnt);
+    mmnc_i_free(pair);
+    mmnc_i_free(scratch);
+    return status;
+}
 
 int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r, const mmnc_params *prm,
                            uint64_t input_hash, const char *options, mmnc_model **out, mmnc_err *err)
@@ -256,6 +395,21 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
         }
     }
     if ((status = ids_distinct(m->col_ids, nx, MMNC_EINVAL, "", err)) != MMNC_OK) goto cleanup;
+    if (r->l > 0) { /* co-clustering: the columns' clusters and the blocks */
+        mmnc_int l = r->l;
+        if (r->nx != nx || !r->col_label || !r->block_pz) {
+            status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_from_result: the result's column clusters (%lld "
+                                                  "columns) are not of this pmf (%lld columns)", (long long)r->nx,
+                                (long long)nx);
+            goto cleanup;
+        }
+        MMNC_ALLOC(m->col_label, nx, err, status);
+        MMNC_ALLOC(m->block_pz, k * l, err, status);
+        memcpy(m->col_label, r->col_label, (size_t)nx * sizeof(mmnc_int));
+        memcpy(m->block_pz, r->block_pz, (size_t)(k * l) * sizeof(double));
+        m->l = l;
+    }
+    if ((status = held_rows(p, r, m, err)) != MMNC_OK) goto cleanup;
     if (!(m->version = mmnc_i_strdup(MMNC_VERSION_STRING)) || (options && !(m->options = mmnc_i_strdup(options)))) {
         status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
         goto cleanup;
@@ -304,6 +458,17 @@ static int check_model(const mmnc_model *m, mmnc_err *err)
 {
     if (!m || m->k < 1 || m->ncols < 1 || !m->px || !m->pz || !m->pzx || !m->col_ids || !m->version)
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: incomplete model (k, ncols, arrays, ids, version)");
+    if (m->l < 0 || (m->l > 0 && (!m->col_label || !m->block_pz)) || m->nheld < 0 ||
+        (m->nheld > 0 && (!m->held_hash || !m->held_label)))
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: incomplete model (column clusters or held rows)");
+    for (mmnc_int j = 0; j < m->ncols && m->l > 0; j++)
+        if (m->col_label[j] < 0 || m->col_label[j] >= m->l)
+            return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: column %lld has cluster %lld (expected 0 to %lld)",
+                              (long long)j + 1, (long long)m->col_label[j], (long long)m->l - 1);
+    for (mmnc_int i = 0; i < m->nheld; i++)
+        if ((i > 0 && m->held_hash[i] <= m->held_hash[i - 1]) || m->held_label[i] < 0 || m->held_label[i] >= m->k)
+            return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: held row %lld: hashes must increase and labels "
+                                                "lie in 0..k-1", (long long)i + 1);
     for (mmnc_int j = 0; j < m->ncols; j++)
         if (!m->col_ids[j] || !m->col_ids[j][0])
             return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: column %lld has no id", (long long)j + 1);
@@ -312,7 +477,7 @@ static int check_model(const mmnc_model *m, mmnc_err *err)
 
 int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
 {
-    unsigned char h[MOD_HEADER], *ids = NULL;
+    unsigned char h[MOD_HEADER], *ids = NULL, *cols = NULL, *held = NULL;
     static const unsigned char zeros[MOD_ALIGN] = {0};
     msec s[S_USED];
     uint64_t ids_bytes = 0, end = MOD_HEADER;
@@ -328,6 +493,24 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
     s[S_IDS] = (msec){ids, ids_bytes, 0};
     s[S_VERSION] = (msec){m->version, strlen(m->version), 0};
     s[S_OPTIONS] = (msec){m->options, m->options ? strlen(m->options) : 0, 0};
+    s[S_COLS] = (msec){NULL, 0, 0};
+    s[S_HELD] = (msec){NULL, 0, 0};
+    if (m->l > 0) { /* i64 col_label[ncols], then f64 block_pz[k l] */
+        uint64_t nb = 8 * ((uint64_t)m->ncols + (uint64_t)m->k * (uint64_t)m->l);
+        if (!(cols = mmnc_i_malloc((size_t)nb, 1))) { status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory"); goto cleanup; }
+        for (mmnc_int j = 0; j < m->ncols; j++) mmnc_i_put64(cols + 8 * j, (uint64_t)m->col_label[j]);
+        for (mmnc_int i = 0; i < m->k * m->l; i++) putf(cols + 8 * (m->ncols + i), m->block_pz[i]);
+        s[S_COLS] = (msec){cols, nb, 0};
+    }
+    if (m->nheld > 0) { /* (u64 hash, i64 label) per held row */
+        uint64_t nb = 16 * (uint64_t)m->nheld;
+        if (!(held = mmnc_i_malloc((size_t)nb, 1))) { status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory"); goto cleanup; }
+        for (mmnc_int i = 0; i < m->nheld; i++) {
+            mmnc_i_put64(held + 16 * i, m->held_hash[i]);
+            mmnc_i_put64(held + 16 * i + 8, (uint64_t)m->held_label[i]);
+        }
+        s[S_HELD] = (msec){held, nb, 0};
+    }
     memset(h, 0, sizeof h);
     memcpy(h, MAGIC, 8);
     mmnc_i_put32(h + H_VERSION, MOD_VERSION);
@@ -345,9 +528,10 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
     putf(h + H_MI, m->mutual_information);
     mmnc_i_put64(h + H_SEED, m->seed);
     mmnc_i_put64(h + H_HASH, m->input_hash);
+    mmnc_i_put64(h + H_L, (uint64_t)m->l);
     for (int i = 0; i < S_USED; i++) {
         unsigned char *t = h + H_TABLE + H_SLOT * i;
-        if (i == S_OPTIONS && !m->options) continue; /* absent */
+        if ((i == S_OPTIONS && !m->options) || (i > S_OPTIONS && !s[i].data)) continue; /* absent */
         s[i].off = (end + MOD_ALIGN - 1) / MOD_ALIGN * MOD_ALIGN;
         end = s[i].off + s[i].bytes;
         mmnc_i_put64(t, s[i].off);
@@ -371,6 +555,8 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
 cleanup:
     mmnc_outfile_abort(&o);
     mmnc_i_free(ids);
+    mmnc_i_free(cols);
+    mmnc_i_free(held);
     return status;
 }
 
@@ -495,6 +681,7 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
     m->mutual_information = getf(h + H_MI);
     m->seed = mmnc_i_get64(h + H_SEED);
     m->input_hash = mmnc_i_get64(h + H_HASH);
+    m->l = version >= 2 ? (mmnc_int)mmnc_i_get64(h + H_L) : 0; /* reserved, zero, in version 1 */
     if (m->algorithm < MMNC_ALG_FROBENIUS || m->algorithm > MMNC_ALG_INFORMATION || m->refine < MMNC_REFINE_NONE ||
         m->refine > MMNC_REFINE_CHOSEN || (m->hard != 0 && m->hard != 1))
         return rerr(path, MMNC_EFORMAT, err, "invalid header: algorithm %d (1 to 3), refine %d (0 to 2), hard %d (0 or 1)",
@@ -506,6 +693,9 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
                     "invalid header: k = %lld, %lld columns, %lld training rows of mass %g, alpha %g (expected k and "
                     "columns >= 1 that fit the file, rows >= k, positive mass and alpha)",
                     (long long)m->k, (long long)m->ncols, (long long)m->train_rows, m->train_mass, m->alpha);
+    if (m->l < 0 || m->l > m->ncols || (uint64_t)m->k * (uint64_t)m->l > len / 8)
+        return rerr(path, MMNC_EFORMAT, err, "invalid header: %lld column clusters (expected 0 to the %lld columns)",
+                    (long long)m->l, (long long)m->ncols);
     for (int i = 0; i < MOD_NSEC; i++) {
         const unsigned char *t = h + H_TABLE + H_SLOT * i;
         uint64_t off = mmnc_i_get64(t), bytes = mmnc_i_get64(t + 8), want = 0;
@@ -514,16 +704,25 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
             if (i < S_USED) s[i] = (msec){NULL, 0, 0};
             continue;
         }
-        if (i >= S_USED) return rerr(path, MMNC_EFORMAT, err, "invalid header: unknown section %d", i);
+        if (i >= S_USED || (version < 2 && i > S_OPTIONS))
+            return rerr(path, MMNC_EFORMAT, err, "invalid header: unknown section %d", i);
         if (off == 0) return rerr(path, MMNC_EFORMAT, err, "invalid header: no %s section", SEC_NAME[i]);
         switch (i) {
         case S_PX: want = 8 * (uint64_t)m->ncols; break;
         case S_PZ: want = 8 * (uint64_t)m->k; break;
         case S_PZX: want = 8 * (uint64_t)m->k * (uint64_t)m->ncols; break;
         case S_IDS: want = 8 * ((uint64_t)m->ncols + 1); break;
+        case S_COLS: want = 8 * ((uint64_t)m->ncols + (uint64_t)m->k * (uint64_t)m->l); break;
         default: want = 0; break;
         }
-        ok = (i == S_IDS || i >= S_VERSION) ? bytes >= want : bytes == want;
+        if (i == S_HELD) ok = bytes > 0 && bytes % 16 == 0;
+        else if (i == S_COLS) ok = m->l > 0 && bytes == want;
+        else ok = (i == S_IDS || i >= S_VERSION) ? bytes >= want : bytes == want;
+        if (!ok && i == S_HELD)
+            return rerr(path, MMNC_EFORMAT, err, "invalid header: the %s section has %llu bytes, expected a positive "
+                        "multiple of 16", SEC_NAME[i], (unsigned long long)bytes);
+        if (!ok && i == S_COLS && m->l == 0)
+            return rerr(path, MMNC_EFORMAT, err, "invalid header: a %s section, and 0 column clusters", SEC_NAME[i]);
         if (!ok)
             return rerr(path, MMNC_EFORMAT, err, "invalid header: the %s section has %llu bytes, expected %s%llu",
                         SEC_NAME[i], (unsigned long long)bytes, i == S_IDS ? "at least " : "", (unsigned long long)want);
@@ -536,6 +735,59 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
                         (unsigned long long)off, (unsigned long long)(off + bytes));
         s[i] = (msec){b + off, bytes, off};
         prev_end = off + bytes;
+    }
+    if (m->l > 0 && !s[S_COLS].data)
+        return rerr(path, MMNC_EFORMAT, err, "invalid header: %lld column clusters, and no %s section", (long long)m->l,
+                    SEC_NAME[S_COLS]);
+    return MMNC_OK;
+}
+
+/* The column clusters section: each label in 0..l-1, the blocks finite,
+ * >= 0, and P(z, w) the sum of P(z, x) over the columns x of w (within
+ * 1e-6, as check_marginals). */
+static int read_cols(const char *path, const unsigned char *b, mmnc_model *m, mmnc_err *err)
+{
+    mmnc_int k = m->k, l = m->l, nx = m->ncols;
+    double *sum;
+    int status;
+    if (!(m->col_label = mmnc_i_malloc((size_t)nx, sizeof(mmnc_int)))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int j = 0; j < nx; j++) {
+        m->col_label[j] = (mmnc_int)mmnc_i_get64(b + 8 * j);
+        if (m->col_label[j] < 0 || m->col_label[j] >= l)
+            return rerr(path, MMNC_EFORMAT, err, "invalid column clusters: column %lld has cluster %lld (expected 0 to "
+                        "%lld)", (long long)j + 1, (long long)m->col_label[j], (long long)l - 1);
+    }
+    if ((status = copy_f64(path, b + 8 * nx, k * l, &m->block_pz, "P_{Z,W}", 0, err)) != MMNC_OK) return status;
+    if (!(sum = mmnc_i_calloc((size_t)(k * l), sizeof(double)))) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int x = 0; x < nx; x++) sum[z * l + m->col_label[x]] += m->pzx[z * nx + x];
+    for (mmnc_int i = 0; i < k * l; i++)
+        if (fabs(sum[i] - m->block_pz[i]) > 1e-6) {
+            status = rerr(path, MMNC_EFORMAT, err, "invalid model: block (%lld, %lld) of P_{Z,W} is %.17g, its columns "
+                          "of P_{Z,X} sum to %.17g", (long long)(i / l) + 1, (long long)(i % l) + 1, m->block_pz[i],
+                          sum[i]);
+            break;
+        }
+    mmnc_i_free(sum);
+    return status;
+}
+
+/* The held rows section: hashes strictly increasing and nonzero, labels in 0..k-1. */
+static int read_held(const char *path, const unsigned char *b, uint64_t bytes, mmnc_model *m, mmnc_err *err)
+{
+    mmnc_int n = (mmnc_int)(bytes / 16);
+    if (!(m->held_hash = mmnc_i_malloc((size_t)n, sizeof(uint64_t))) ||
+        !(m->held_label = mmnc_i_malloc((size_t)n, sizeof(mmnc_int))))
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    m->nheld = n;
+    for (mmnc_int i = 0; i < n; i++) {
+        m->held_hash[i] = mmnc_i_get64(b + 16 * i);
+        m->held_label[i] = (mmnc_int)mmnc_i_get64(b + 16 * i + 8);
+        if (m->held_hash[i] == 0 || (i > 0 && m->held_hash[i] <= m->held_hash[i - 1]) || m->held_label[i] < 0 ||
+            m->held_label[i] >= m->k)
+            return rerr(path, MMNC_EFORMAT, err, "invalid held rows: entry %lld (hash %016llx, label %lld): hashes "
+                        "must be nonzero and increase, labels lie in 0 to %lld", (long long)i + 1,
+                        (unsigned long long)m->held_hash[i], (long long)m->held_label[i], (long long)m->k - 1);
     }
     return MMNC_OK;
 }
@@ -588,7 +840,9 @@ int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err)
         (status = read_ids(path, s[S_IDS].data, s[S_IDS].bytes, m, err)) != MMNC_OK ||
         (status = read_text(path, s[S_VERSION].data, s[S_VERSION].bytes, &m->version, "version", err)) != MMNC_OK ||
         (s[S_OPTIONS].data &&
-         (status = read_text(path, s[S_OPTIONS].data, s[S_OPTIONS].bytes, &m->options, "options", err)) != MMNC_OK))
+         (status = read_text(path, s[S_OPTIONS].data, s[S_OPTIONS].bytes, &m->options, "options", err)) != MMNC_OK) ||
+        (s[S_COLS].data && (status = read_cols(path, s[S_COLS].data, m, err)) != MMNC_OK) ||
+        (s[S_HELD].data && (status = read_held(path, s[S_HELD].data, s[S_HELD].bytes, m, err)) != MMNC_OK))
         goto cleanup;
     {
         char where[MMNC_ERRMSG_SIZE / 2];
@@ -750,13 +1004,32 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
     return best;
 }
 
+/* Row i's held row, by the hash of its content on the model's columns
+ * (cols, hs: scratch of 1 and 2 row lengths), or -1. */
+static mmnc_int held_row(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, mmnc_int *cols,
+                         mmnc_int *hs)
+{
+    mmnc_int e0 = A->rowptr[i], n = A->rowptr[i + 1] - e0;
+    uint64_t h;
+    for (mmnc_int e = 0; e < n; e++) cols[e] = map ? map[A->colind[e0 + e]] : A->colind[e0 + e];
+    h = mmnc_model_row_hash(n, cols, A->val + e0, hs);
+    return h ? held_find(m, h) : -1;
+}
+
 int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label, double *proba,
                        mmnc_int *empty, mmnc_err *err)
 {
+    return mmnc_model_predict_ex(m, A, map, label, proba, empty, NULL, err);
+}
+
+int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
+                          double *proba, mmnc_int *empty, mmnc_int *held, mmnc_err *err)
+{
     prep q;
     int status = MMNC_OK;
-    mmnc_int nempty = 0, k, n;
+    mmnc_int nempty = 0, nheld = 0, k, n, rowmax = 1;
     double *scratch = NULL;
+    mmnc_int *iscratch = NULL;
     if (!m || !A || !label) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: NULL argument");
     memset(&q, 0, sizeof q);
     k = m->k;
@@ -778,23 +1051,114 @@ int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *m
         nt = omp_get_max_threads();
 #endif
         MMNC_ALLOC(scratch, (mmnc_int)nt * 2 * k, err, status);
-#pragma omp parallel if (A->nnz * k > MMNC_I_OMP_MIN_WORK) reduction(+ : nempty)
+        if (m->nheld > 0) { /* per thread: the row's model columns and the hash's sort */
+            for (mmnc_int i = 0; i < n; i++)
+                if (A->rowptr[i + 1] - A->rowptr[i] > rowmax) rowmax = A->rowptr[i + 1] - A->rowptr[i];
+            MMNC_ALLOC(iscratch, (mmnc_int)nt * 3 * rowmax, err, status);
+        }
+#pragma omp parallel if (A->nnz * k > MMNC_I_OMP_MIN_WORK) reduction(+ : nempty, nheld)
         {
             int tid = 0;
 #ifdef _OPENMP
             tid = omp_get_thread_num();
 #endif
             double *s = scratch + (mmnc_int)tid * 2 * k, *c = s + k;
+            mmnc_int *cols = iscratch ? iscratch + (mmnc_int)tid * 3 * rowmax : NULL;
 #pragma omp for schedule(static)
             for (mmnc_int i = 0; i < n; i++) {
+                mmnc_int h = cols ? held_row(m, A, map, i, cols, cols + rowmax) : -1;
+                if (h >= 0) { /* a held row's content: its label */
+                    label[i] = m->held_label[h];
+                    nheld++;
+                    if (proba)
+                        for (mmnc_int z = 0; z < k; z++) proba[i * k + z] = z == label[i] ? 1.0 : 0.0;
+                    continue;
+                }
                 label[i] = predict_row(&q, A, map, i, s, c, proba ? proba + i * k : NULL);
                 nempty += label[i] < 0;
             }
         }
     }
     if (empty) *empty = nempty;
+    if (held) *held = nheld;
 cleanup:
     mmnc_i_free(scratch);
+    mmnc_i_free(iscratch);
     prep_free(&q);
+    return status;
+}
+
+int mmnc_model_predict_cols(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, const mmnc_int *label,
+                            mmnc_int *col_label, mmnc_int *assigned, mmnc_int *unassigned, mmnc_err *err)
+{
+    mmnc_int k, l, nc, nu = 0, nassigned = 0, nunassigned = 0, *slot = NULL;
+    double *lq = NULL, *r = NULL, *pw = NULL, *pz = NULL, b;
+    int status = MMNC_OK;
+    if (!m || !A || !label || !col_label) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict_cols: NULL argument");
+    if (m->l < 1 || !m->col_label || !m->block_pz)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict_cols: the model has no column clusters (a "
+                                            "co-clustering model has: col_clusters > 0)");
+    k = m->k, l = m->l, nc = A->ncols;
+    if (!map && nc > m->ncols)
+        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict_cols: the matrix has %lld columns, the model %lld (map "
+                                            "its columns with mmnc_model_match)", (long long)nc, (long long)m->ncols);
+    for (mmnc_int j = 0; map && j < nc; j++)
+        if (map[j] < -1 || map[j] >= m->ncols)
+            return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict_cols: map[%lld] = %lld is not a model column "
+                                                "(0 to %lld) or -1", (long long)j, (long long)map[j],
+                              (long long)m->ncols - 1);
+    if ((status = mmnc_csr_check(A, err)) != MMNC_OK) return status;
+    MMNC_ALLOC(slot, nc ? nc : 1, err, status);
+    for (mmnc_int j = 0; j < nc; j++) {
+        mmnc_int x = map ? map[j] : j;
+        col_label[j] = x >= 0 ? m->col_label[x] : -1;
+        slot[j] = x >= 0 ? -1 : nu++;
+    }
+    if (nu > 0) {
+        /* r(z | x): the unknown column's mass over the rows labelled z */
+        MMNC_CALLOC(r, nu * k, err, status);
+        for (mmnc_int i = 0; i < A->nrows; i++) {
+            mmnc_int z = label[i];
+            if (z < 0 || z >= k) continue;
+            for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++)
+                if (slot[A->colind[e]] >= 0) r[slot[A->colind[e]] * k + z] += A->val[e];
+        }
+        /* log q(z|w) = log( (P(z,w) + b P(z)) / (P(w) + b) ), b = alpha / ncols */
+        MMNC_CALLOC(pw, l, err, status);
+        MMNC_CALLOC(pz, k, err, status);
+        MMNC_ALLOC(lq, k * l, err, status);
+        for (mmnc_int z = 0; z < k; z++)
+            for (mmnc_int w = 0; w < l; w++) pz[z] += m->block_pz[z * l + w], pw[w] += m->block_pz[z * l + w];
+        b = m->alpha / (double)m->ncols;
+        for (mmnc_int z = 0; z < k; z++)
+            for (mmnc_int w = 0; w < l; w++) lq[z * l + w] = log(m->block_pz[z * l + w] + b * pz[z]) - log(pw[w] + b);
+        for (mmnc_int j = 0; j < nc; j++) {
+            const double *rj;
+            mmnc_int best = -1;
+            double bests = -INFINITY, mass = 0.0;
+            if (slot[j] < 0) continue;
+            rj = r + slot[j] * k;
+            for (mmnc_int z = 0; z < k; z++)
+                if (pz[z] > 0.0) mass += rj[z]; /* clusters without training mass have no q(z|.) */
+            if (mass > 0.0)
+                for (mmnc_int w = 0; w < l; w++) {
+                    double sc = 0.0;
+                    for (mmnc_int z = 0; z < k; z++)
+                        if (pz[z] > 0.0 && rj[z] > 0.0) sc += rj[z] * lq[z * l + w];
+                    if (best < 0 || sc > bests) best = w, bests = sc; /* ties to the smallest w */
+                }
+            col_label[j] = best;
+            if (best >= 0) nassigned++;
+            else nunassigned++;
+        }
+    }
+    if (assigned) *assigned = nassigned;
+    if (unassigned) *unassigned = nunassigned;
+cleanup:
+    mmnc_i_free(slot);
+    mmnc_i_free(r);
+    mmnc_i_free(pw);
+    mmnc_i_free(pz);
+    mmnc_i_free(lq);
     return status;
 }

@@ -80,6 +80,13 @@ EXACT=1 check_as merge_split h.mtx -k 9 -r 3 # more clusters than planted: merge
 EXACT=1 check_as batch h.mtx -k 6 -r 3 --moves batch
 EXACT=1 check_as batch_split h.mtx -k 9 -r 3 --moves batch
 check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive --refine chosen
+# co-clustering gathers the pmf onto every rank and runs one process's code: the same row and
+# column labels as mmnc
+check_as cocluster h.mtx -k 6 -r 3 --col-clusters 4
+for n in 1 2 4; do
+    [ -e "m${n}_cocluster.col_labels.tsv" ] || continue
+    cmp -s s_cocluster.col_labels.tsv "m${n}_cocluster.col_labels.tsv" || fail "cocluster: col_labels differ on $n ranks"
+done
 # The guard's predictive check (collective: the leave-one-row-out score
 # inside the starts): five planted groups of 40 six-token rows and four
 # outlier rows with five words of their own, each seen once more in a random

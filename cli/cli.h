@@ -296,6 +296,21 @@ int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc
  * collective.  0 or an exit status. */
 int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses);
+/* --labels: the given clusters of the rows (mmnc_fixed_labels_read), the
+ * rows known by their labels in the outputs (cli_row_label: --row-names
+ * where given).  *mine: this process's rows (mmnc_params.fixed_label);
+ * *all: every row, on rank 0 (NULL elsewhere; both malloc'd); *given, *dropped: the rows
+ * labelled, the labelled ids of rows dropped as empty (skipped).  In
+ * mmnc-mpi rank 0 reads the file against every row's number (row names of
+ * the data are not gathered; --row-names are).  Collective; 0 or an exit
+ * status. */
+int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
+                   mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped);
+/* mmnc_fixed_labels_read against nm->d with the rows named as cli_row_label
+ * names them (load.c; cli_fixed_read's reading); *out malloc'd.  0 or an
+ * exit status. */
+int cli_fixed_read_named(const char *cmd, const char *path, const cli_namer *nm, mmnc_int k, mmnc_int **out,
+                         mmnc_int *given, mmnc_int *dropped);
 /* This rank's seconds in the library's collectives and the bytes it has
  * summed across ranks so far (0 in one process). */
 void cli_comm_stats(double *seconds, double *summed_bytes);

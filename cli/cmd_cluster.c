@@ -41,6 +41,7 @@ static const struct applies {
     {"step", ALG_FRO, "without --exact-marginal"},
     {"select-tol", ALG_ALL, "with --select predictive"},
     {"col-clusters", ALG_INF | ALG_NUC, "nuclear: without --pz or --refine"},
+    {"labels", ALG_ALL, "without --col-clusters"},
 };
 enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
 
@@ -134,6 +135,11 @@ static void help(void)
            "                        into PREFIX.top.tsv; not with --size-prior, --move-tol, --merge-split,\n"
            "                        --agreement, --select, --init spectral, --pz or --refine; 0 = the rows\n"
            "                        alone (default " CLI_STR(MMNC_DEFAULT_COL_CLUSTERS) ")\n"
+           "      --labels FILE     semi-supervision: hold the rows FILE labels in their clusters for the whole\n"
+           "                        run, 'ID CLUSTER' lines: ID as in PREFIX.labels.tsv (row names, else\n"
+           "                        row numbers), CLUSTER 1..k (an edited PREFIX.labels.tsv of an earlier\n"
+           "                        run will do: its header and further fields are ignored); rows not\n"
+           "                        listed are clustered around them (default none)\n"
            "      --paper           the paper's protocol: -a nuclear --init random --select objective\n"
            "                        --refine none\n"
            "      --max-iter N      iterations per start, 0 = " CLI_STR(MMNC_DEFAULT_MAX_ITER_NUCLEAR) " (nuclear), "
@@ -230,6 +236,9 @@ static int check_applies(int algorithm, const given *g)
             return cli_usage_error(CMD, "--init spectral does not apply with --col-clusters: random or kmeans++");
         if (g->pz || g->refine != MMNC_REFINE_NONE)
             return cli_usage_error(CMD, "--col-clusters applies to -a nuclear without --pz or --refine");
+        if (g->opt[applies_index("labels")])
+            return cli_usage_error(CMD, "--labels applies without --col-clusters: the given clusters hold rows, "
+                                        "not the blocks of a co-clustering");
     }
     if (g->names_keyed) return cli_usage_error(CMD, "--names-keyed applies to --names or --row-names, neither given");
     if (g->truth_var) return cli_usage_error(CMD, "--truth-var applies to --truth, not given");
@@ -421,7 +430,19 @@ typedef struct run {
     int write_soft;
     cli_outset *outs; /* the files above; written to their staged paths (cli_outset_path) */
     const char *path_cols; /* --col-clusters: PREFIX.col_labels.tsv, else NULL */
+    const char *labels_path;           /* --labels FILE, else NULL */
+    const mmnc_int *fixed_all;         /* --labels: every row's given cluster or -1, on rank 0 */
+    mmnc_int labels_given, labels_dropped; /* rows labelled; labelled ids of rows dropped as empty */
 } run;
+
+/* --labels: the labelled rows that ended in their given cluster (rank 0). */
+static mmnc_int labels_held(const run *r)
+{
+    mmnc_int n = 0;
+    for (mmnc_int y = 0; r->fixed_all && y < r->p->ny_all; y++)
+        n += r->fixed_all[y] >= 0 && r->labels_all[y] == r->fixed_all[y];
+    return n;
+}
 
 /* The outputs' indices in run.outs. */
 enum { OUT_LABELS, OUT_JSON, OUT_TOP, OUT_SOFT, OUT_MODEL, OUT_COLS };
@@ -658,6 +679,12 @@ static int write_json(const run *r, FILE *fp)
     fprintf(fp, "  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", r->t_load, res->seconds);
     if (cli_nranks() > 1)
         fprintf(fp, ",\n  \"seconds_collectives\": %.6f,\n  \"bytes_summed\": %.0f", r->comm_s, r->comm_b);
+    if (r->labels_path) {
+        fprintf(fp, ",\n  \"labels_file\": ");
+        cli_json_string(fp, r->labels_path);
+        fprintf(fp, ",\n  \"labels_given\": %lld,\n  \"labels_held\": %lld,\n  \"labels_dropped\": %lld",
+                (long long)r->labels_given, (long long)labels_held(r), (long long)r->labels_dropped);
+    }
     if (r->scores)
         fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
                     "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
@@ -816,6 +843,16 @@ static int print_summary(const run *r)
         printf("selection: the best objective among the starts whose guard kept the size prior; start %d, of "
                "best objective, returned a prior-free partition of less information I(X;Z)\n",
                res->objective_restart + 1);
+    if (r->labels_path) {
+        mmnc_int held = labels_held(r);
+        printf("%lld rows held at their given labels (--labels %s)", (long long)held, r->labels_path);
+        if (held < r->labels_given)
+            printf("; %lld of the %lld labelled rows ended in another cluster", (long long)(r->labels_given - held),
+                   (long long)r->labels_given);
+        if (r->labels_dropped > 0)
+            printf("; %lld labelled rows were dropped as empty", (long long)r->labels_dropped);
+        printf("\n");
+    }
     if (res->merge_split_tried > 0)
         printf("merge-split trials (--merge-split): %d tried, %d kept (the objective rose), %d sweeps\n",
                res->merge_split_tried,
@@ -899,7 +936,7 @@ int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
            O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
-           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES, O_COLCLUST };
+           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES, O_COLCLUST, O_LABELS };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -916,13 +953,13 @@ int cmd_cluster(int argc, char **argv)
         {"size-prior", required_argument, 0, O_SIZEPRIOR},
         {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
         {"agreement", required_argument, 0, O_AGREEMENT}, {"moves", required_argument, 0, O_MOVES},
-        {"col-clusters", required_argument, 0, O_COLCLUST},
+        {"col-clusters", required_argument, 0, O_COLCLUST}, {"labels", required_argument, 0, O_LABELS},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},           CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
     mmnc_params prm;
     cli_load load;
-    const char *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
+    const char *labels_path = NULL, *save_model_path = NULL, *prefix_arg = NULL, *pz_arg = NULL, *names_path = NULL, *rnames_path = NULL, *truth_path = NULL, *truth_var = NULL, *data_path;
     char *side_rows = NULL, *side_cols = NULL, *vocab = NULL; /* side_rows, side_cols: may be vocab */
     char *path_cols = NULL; /* --col-clusters: PREFIX.col_labels.tsv */
     char *prefix = NULL, *path_labels = NULL, *path_soft = NULL, *path_json = NULL, *path_top = NULL;
@@ -943,6 +980,7 @@ int cmd_cluster(int argc, char **argv)
     mmnc_outfile out[4];
     int nopen = 0, root = 1, alg_set = 0, paper = 0;
     mmnc_int nnz_all = 0, *labels_all = NULL;
+    mmnc_int *fixed = NULL, *fixed_all = NULL, labels_given = 0, labels_dropped = 0; /* --labels */
     cli_part part = {0};
     cli_outset *outs = NULL;
     progress_ctx pctx;
@@ -981,6 +1019,7 @@ int cmd_cluster(int argc, char **argv)
         case O_TRUTHVAR: truth_var = optarg; break;
         case O_ROWNAMES: rnames_path = optarg; break;
         case O_SAVEMODEL: save_model_path = optarg; break;
+        case O_LABELS: labels_path = optarg; break;
         case O_EXACT: prm.exact_marginal = 1; break;
         case O_PAPER:
             paper = 1;
@@ -1066,6 +1105,7 @@ int cmd_cluster(int argc, char **argv)
     }
     cli_outset_input(outs, data_path, "DATA");
     cli_outset_input(outs, truth_path, "--truth");
+    cli_outset_input(outs, labels_path, "--labels");
     cli_outset_input(outs, names_path, side_cols ? "the column names" : "--names");
     cli_outset_input(outs, rnames_path, side_rows ? "the row names" : "--row-names");
     cli_outset_add(outs, path_labels, "PREFIX.labels.tsv", 0); /* in the order of enum OUT_* */
@@ -1117,6 +1157,13 @@ int cmd_cluster(int argc, char **argv)
         goto done;
     if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
         goto done;
+    if (labels_path) {
+        cli_namer nm = {d, rnames, names, nrnames, nnames, names_keyed};
+        if ((rc = cli_fixed_read(CMD, labels_path, &nm, p, prm.k, &fixed, &fixed_all, &labels_given,
+                                 &labels_dropped)) != CLI_EXIT_OK)
+            goto done;
+        prm.fixed_label = fixed;
+    }
     memset(&pctx, 0, sizeof pctx);
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
@@ -1148,7 +1195,8 @@ int cmd_cluster(int argc, char **argv)
 
     run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
              nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
-             t_load, comm_s, comm_b, path_labels, path_soft, path_json, path_top, save_model_path, write_soft, outs, path_cols};
+             t_load, comm_s, comm_b, path_labels, path_soft, path_json, path_top, save_model_path, write_soft, outs, path_cols,
+             labels_path, fixed_all, labels_given, labels_dropped};
     if (save_model_path && (rc = save_model(&r, argc, argv)) != CLI_EXIT_OK) goto done;
     if ((rc = write_outputs(&r, out, &nopen, &part)) != CLI_EXIT_OK) goto done;
     if (!root) goto done;
@@ -1163,6 +1211,8 @@ done:
     if (names) mmnc_names_free(nnames, names);
     if (rnames) mmnc_names_free(nrnames, rnames);
     free(labels_all);
+    free(fixed);
+    free(fixed_all);
     cli_part_close(&part);
     mmnc_free(truth);
     free(pz);

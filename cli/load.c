@@ -303,3 +303,29 @@ char *cli_cooc_vocab(const char *data)
     fclose(fp);
     return p;
 }
+
+int cli_fixed_read_named(const char *cmd, const char *path, const cli_namer *nm, mmnc_int k, mmnc_int **out,
+                         mmnc_int *given, mmnc_int *dropped)
+{
+    mmnc_err err = {0, ""};
+    mmnc_data view = *nm->d;
+    mmnc_int n = nm->d->A->nrows, *lib = NULL;
+    char **rn = NULL, buf[32];
+    int rc = CLI_EXIT_OK;
+    *out = NULL;
+    if (nm->rn) { /* the names of the outputs, which an edited labels.tsv gives back */
+        if (!(rn = calloc((size_t)(n ? n : 1), sizeof(char *)))) return cli_fail(cmd, "out of memory");
+        for (mmnc_int y = 0; y < n && rc == CLI_EXIT_OK; y++)
+            if (!(rn[y] = strdup(cli_row_label(nm, y, buf)))) rc = cli_fail(cmd, "out of memory");
+        view.row_names = rn;
+    }
+    if (rc == CLI_EXIT_OK && mmnc_fixed_labels_read(path, &view, k, &lib, given, dropped, &err) != MMNC_OK)
+        rc = cli_fail(cmd, "--labels %s", err.msg);
+    if (rc == CLI_EXIT_OK && !(*out = malloc((size_t)(n ? n : 1) * sizeof(mmnc_int)))) rc = cli_fail(cmd, "out of memory");
+    if (rc == CLI_EXIT_OK) memcpy(*out, lib, (size_t)n * sizeof(mmnc_int));
+    mmnc_free(lib);
+    if (rn)
+        for (mmnc_int y = 0; y < n; y++) free(rn[y]);
+    free(rn);
+    return rc;
+}

@@ -188,4 +188,46 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }
+int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
+                   mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped)
+{
+    /* Rank 0 reads the file against a skeleton of every row (their original
+     * indices, gathered, as cli_truth_read), then sends the whole to every
+     * rank, which keeps its rows y0 .. y0 + ny - 1. */
+    mmnc_data skel = {0};
+    mmnc_err err = {0, ""};
+    cli_namer sn = *nm;
+    int64_t counts[2] = {0, 0};
+    mmnc_int *every = NULL;
+    int rc = CLI_EXIT_OK;
+    *mine = *all = NULL;
+    if ((rc = cli_gather_orig(cmd, p, nm->d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
+    if (g_dist->rank == 0) {
+        if (!(skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err))) fatal("out of memory");
+        memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));
+        skel.orig_rows = nm->d->orig_rows;
+        skel.orig_cols = nm->d->orig_cols;
+        sn.d = &skel;
+        rc = cli_fixed_read_named(cmd, path, &sn, k, &every, &counts[0], &counts[1]);
+        mmnc_csr_free(skel.A);
+    }
+    free(skel.row_orig);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc != CLI_EXIT_OK) {
+        free(every);
+        return rc;
+    }
+    MPI_Bcast(counts, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (g_dist->rank != 0 && !(every = malloc((size_t)(p->ny_all ? p->ny_all : 1) * sizeof(mmnc_int))))
+        fatal("out of memory (the given labels)");
+    for (mmnc_int at = 0; at < p->ny_all; at += PIECE)
+        MPI_Bcast(every + at, (int)(p->ny_all - at < PIECE ? p->ny_all - at : PIECE), MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (!(*mine = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(mmnc_int)))) fatal("out of memory (the given labels)");
+    memcpy(*mine, every + p->y0, (size_t)p->ny * sizeof(mmnc_int));
+    *given = counts[0];
+    *dropped = counts[1];
+    if (g_dist->rank == 0) *all = every;
+    else free(every);
+    return CLI_EXIT_OK;
+}
 #endif

@@ -61,4 +61,16 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
     }
     return CLI_EXIT_OK;
 }
+int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
+                   mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped)
+{
+    int rc;
+    *all = NULL;
+    if ((rc = cli_fixed_read_named(cmd, path, nm, k, mine, given, dropped)) != CLI_EXIT_OK) return rc;
+    if (nm->d->A->nrows != p->ny) return cli_fail(cmd, "--labels %s: %lld rows of ids for %lld rows", path,
+                                                  (long long)nm->d->A->nrows, (long long)p->ny);
+    if (!(*all = malloc((size_t)(p->ny ? p->ny : 1) * sizeof(mmnc_int)))) return cli_fail(cmd, "out of memory");
+    memcpy(*all, *mine, (size_t)p->ny * sizeof(mmnc_int));
+    return CLI_EXIT_OK;
+}
 #endif

@@ -521,6 +521,31 @@ MMNC_API int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data
 MMNC_API int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d,
                      mmnc_int *n, mmnc_int **out, mmnc_int *nclasses, mmnc_err *err);
 
+/* Read the given clusters of a semi-supervised run (mmnc_params.fixed_label)
+ * for the rows of d: a text file (plain, gzip or xz) of lines "ID CLUSTER",
+ * fields separated by tabs (then an ID may hold spaces) or else by blanks.
+ * ID is a row id as mmnc_data_row_id gives it (the first column of the
+ * labels.tsv of `mmnc cluster`: row names where d has them, else original
+ * row numbers from 1); CLUSTER an integer 1..k (the numbering of
+ * labels.tsv).  Further fields are ignored, and so is a first line whose
+ * second field is not a number (a header such as labels.tsv's
+ * "id cluster probability"): an edited labels.tsv of an earlier run can be
+ * given back.  Blank lines and lines starting with '#' are ignored.
+ * *out: d->A->nrows entries (free with mmnc_free), the 0-based cluster of
+ * each labelled row, -1 for the others; *nfixed the rows labelled.
+ * The id of an original row that d has dropped (row_orig) is skipped and
+ * counted in *nskipped (may be NULL); rows are known by number only then:
+ * when d has row_names, the names of dropped rows are not kept and such an
+ * id is unknown.
+ * Errors: MMNC_EINVAL (NULL argument, d without a matrix, k < 1, two rows
+ * of d with one id), MMNC_EIO, MMNC_ENOMEM, and MMNC_EFORMAT naming file
+ * and line for an id that is no row of d, a duplicate id, a cluster that
+ * is not an integer or outside 1..k, a line of one field; and naming the
+ * file when no row is labelled or when every row is (nothing left to
+ * cluster).  O(file size + rows of d + id bytes). */
+MMNC_API int mmnc_fixed_labels_read(const char *path, const mmnc_data *d, mmnc_int k, mmnc_int **out,
+                                    mmnc_int *nfixed, mmnc_int *nskipped, mmnc_err *err);
+
 /* Read a names file: one name per line (UTF-8; Latin-1 bytes are converted),
  * or "id<TAB>name" / "id|name" pairs when `keyed` (MovieLens u.item).  For
  * keyed files names[i] is the name of the entry whose id is i+1 (1-based

@@ -1157,6 +1157,62 @@ static void test_write_names(void)
     mmnc_data_free(d);
 }
 
+/* mmnc_fixed_labels_read: "ID CLUSTER" lines matched to the rows' ids. */
+static void test_fixed_labels(void)
+{
+    mmnc_err e;
+    mmnc_int *fx = NULL, nf = -1, ns = -1, rd, cd;
+    mmnc_data *d = READ_OK(test_tmpfile("d1 w 1\nd2 w 1\nd3 v 1\n", ".txt"), NULL);
+
+    if (d) {
+        /* a labels.tsv header, a comment, a blank line, extra fields, tabs and blanks */
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("id\tcluster\tprobability\nd3\t2\t0.9\n# c\n\n  d1 1\n", ".tsv"), d,
+                                     2, &fx, &nf, &ns, &e) == MMNC_OK);
+        CHECK(fx && nf == 2 && ns == 0 && fx[0] == 0 && fx[1] == -1 && fx[2] == 1);
+        mmnc_free(fx);
+        fx = NULL;
+#define FIXED_ERR(text, k, pat)                                                                   \
+    do {                                                                                          \
+        CHECK(mmnc_fixed_labels_read(test_tmpfile(text, ".txt"), d, k, &fx, &nf, &ns, &e) ==      \
+              MMNC_EFORMAT);                                                                      \
+        CHECK(fx == NULL && nf == 0 && strstr(e.msg, pat) != NULL);                               \
+        if (!strstr(e.msg, pat)) fprintf(stderr, "  message: %s\n", e.msg);                      \
+    } while (0)
+        FIXED_ERR("d1 1\nd9 2\n", 2, ":2: expected the id of a row of the data, found 'd9'");
+        FIXED_ERR("d1 1\nd2 x\n", 2, ":2: expected a cluster, an integer 1..2, found 'x'");
+        FIXED_ERR("d1 1.5\n", 2, ":1: expected a cluster, an integer 1..2, found '1.5'");
+        FIXED_ERR("d1 3\n", 2, ":1: cluster 3 is outside 1..2 (k)");
+        FIXED_ERR("d1 0\n", 2, ":1: cluster 0 is outside 1..2 (k)");
+        FIXED_ERR("d1 -1\n", 2, ":1: cluster -1 is outside 1..2 (k)");
+        FIXED_ERR("d1 1\n# c\nd1 2\n", 2, ":3: duplicate id 'd1'");
+        FIXED_ERR("d1 1\nd2\n", 2, ":2: expected 'ID CLUSTER'");
+        FIXED_ERR("id cluster\nname cluster\n", 2, ":2: expected a cluster");
+        FIXED_ERR("d1 1\nd2 2\nd3 1\n", 2, "all 3 rows are labelled: nothing left to cluster");
+        FIXED_ERR("id\tcluster\n# none\n", 2, "no row labelled");
+        FIXED_ERR("", 2, "no row labelled");
+#undef FIXED_ERR
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("d1 1\n", ".txt"), d, 0, &fx, &nf, &ns, &e) == MMNC_EINVAL);
+        CHECK(mmnc_fixed_labels_read("/nonexistent/fixed.txt", d, 2, &fx, &nf, &ns, &e) == MMNC_EIO);
+        mmnc_data_free(d);
+    }
+    /* rows known by number: the id of a dropped row is skipped, a number beyond the rows is not a row */
+    d = READ_OK(test_tmpfile("%%MatrixMarket matrix coordinate real general\n4 2 3\n1 1 1\n3 2 1\n4 1 2\n", ".mtx"), NULL);
+    if (d) {
+        CHECK(mmnc_data_drop_empty(d, &rd, &cd, &e) == MMNC_OK && rd == 1 && d->A->nrows == 3);
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("2 1\n4 2\n", ".txt"), d, 2, &fx, &nf, &ns, &e) == MMNC_OK);
+        CHECK(fx && nf == 1 && ns == 1 && fx[0] == -1 && fx[1] == -1 && fx[2] == 1);
+        mmnc_free(fx);
+        fx = NULL;
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("2 1\n", ".txt"), d, 2, &fx, &nf, &ns, &e) == MMNC_EFORMAT &&
+              strstr(e.msg, "no row labelled (the rows it names were all dropped as empty)"));
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("2 1\n2 1\n1 1\n", ".txt"), d, 2, &fx, &nf, &ns, &e) == MMNC_EFORMAT &&
+              strstr(e.msg, ":2: duplicate id '2'"));
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("1 1\n5 1\n", ".txt"), d, 2, &fx, &nf, &ns, &e) == MMNC_EFORMAT &&
+              strstr(e.msg, ":2: expected the id of a row of the data, found '5'"));
+        mmnc_data_free(d);
+    }
+}
+
 int main(void)
 {
     test_mtx();
@@ -1168,6 +1224,7 @@ int main(void)
     test_mtx_parallel_errors();
     test_mtx_parallel_alloc();
     test_labels_names();
+    test_fixed_labels();
     test_write_names();
 #ifdef MMNC_HAVE_MATIO
     test_mat_small();

@@ -151,6 +151,33 @@ def _arrays(X):
             np.ascontiguousarray(X.data, dtype=np.float64), X.shape[1])
 
 
+def _check_y(y, n_samples, k, rows):
+    """fit's y as mmnc_params.fixed_label of the rows with mass (int64, -1 free), or None: y without
+    a -1 is no semi-supervision (see fit).  ValueError unless y holds n_samples integers in -1..k-1
+    with a row of mass left free."""
+    y = np.asarray(y)
+    if y.ndim == 1 and y.shape[0] == n_samples and not np.asarray(y == -1).any():  # str y: a scalar False
+        import warnings
+        warnings.warn("mmnc: y marks no row free (-1): taken for the y that a pipeline passes to every step "
+                      "and ignored; for semi-supervision give -1 to the rows to cluster", UserWarning, stacklevel=3)
+        return None
+    if y.ndim != 1 or y.shape[0] != n_samples:
+        raise ValueError(f"y must hold one label per row of X (n_samples = {n_samples}), got shape {y.shape}")
+    if y.dtype.kind not in "iu" and not (y.dtype.kind == "f" and np.isfinite(y).all() and (y == np.round(y)).all()):
+        raise ValueError(f"y must hold integers: -1 (free) or a cluster 0..n_clusters-1, got dtype {y.dtype}")
+    y = y.astype(np.int64)
+    bad = (y < -1) | (y >= k)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"y[{i}] = {y[i]}: expected -1 (free) or a cluster 0..{k - 1} (n_clusters = {k})")
+    fixed = np.ascontiguousarray(y[rows])
+    if (fixed < 0).all():  # no row labelled: an unsupervised fit
+        return None
+    if (fixed >= 0).all():
+        raise ValueError("y labels every row with mass (the free ones have none): nothing left to cluster")
+    return fixed
+
+
 def _drop_empty(X):
     """Rows and columns with mass (the CLI drops the others): (X restricted, row mask, column indices)."""
     rows = np.diff(X.indptr) > 0
@@ -524,7 +551,19 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     # -- fitting -----------------------------------------------------------
 
     def fit(self, X, y=None, *, columns=None):
-        """Cluster the rows of X (dense, SciPy sparse or a DataFrame, nonnegative).  y is ignored.
+        """Cluster the rows of X (dense, SciPy sparse or a DataFrame, nonnegative).
+
+        y turns semi-supervision on (``mmnc cluster --labels``): None clusters
+        without labels; else an array-like of n_samples integers, y[i] in
+        0..n_clusters-1 holds row i in that cluster for the whole fit, -1
+        leaves it free (scikit-learn's LabelSpreading convention), so that
+        ``labels_[y != -1] == y[y != -1]`` and the free rows are clustered
+        around the labelled ones.  Any other value, or no row with mass left
+        free, raises ValueError.  A row without mass keeps label -1 whatever
+        y says (see below).  A y with no -1 at all cannot be semi-supervision
+        (nothing would be left to cluster): it is taken for the class labels
+        that a scikit-learn pipeline passes to every step's fit, and ignored
+        with a UserWarning.
 
         Rows and columns with no mass are left out, as ``mmnc cluster`` drops
         them: such a row gets label -1 and zero rows in ``row_proba_`` and ``kernel_``.
@@ -544,13 +583,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if params["k"] > n_rows:
             raise ValueError(f"n_clusters = {params['k']} exceeds the number of rows with nonzero mass "
                              f"(n_samples = {n_rows})")
+        fixed = None if y is None else _check_y(y, X.shape[0], params["k"], rows)
         options = "python: " + " ".join(f"{k}={v!r}" for k, v in sorted(self.get_params().items())
                                         if k != "target_marginal") + f" n_features_in={X.shape[1]}"
         if names is not None:
             options += " feature_names=1"  # the model's column ids are names (_from_model)
         with _one_blas_thread():
             r = _mmnc.cluster(*_arrays(A), col_orig=cols, orig_cols=X.shape[1], model=True, options=options,
-                              col_names=None if names is None else list(names[cols]), **params)
+                              col_names=None if names is None else list(names[cols]), fixed=fixed, **params)
         k = params["k"]
         label = np.frombuffer(r["label"], dtype=np.int64)
         self.labels_ = np.full(X.shape[0], -1, dtype=np.int64)
@@ -777,12 +817,12 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         return self.predict_proba(X, columns=columns)
 
     def fit_predict(self, X, y=None, *, columns=None):
-        """fit(X, columns=columns).labels_."""
-        return self.fit(X, columns=columns).labels_
+        """fit(X, y, columns=columns).labels_ (y: semi-supervision, see fit)."""
+        return self.fit(X, y, columns=columns).labels_
 
     def fit_transform(self, X, y=None, *, columns=None):
-        """fit(X, columns=columns).transform(X, columns=columns)."""
-        return self.fit(X, columns=columns).transform(X, columns=columns)
+        """fit(X, y, columns=columns).transform(X, columns=columns) (y: semi-supervision, see fit)."""
+        return self.fit(X, y, columns=columns).transform(X, columns=columns)
 
     # -- model files and pickling -------------------------------------------
 

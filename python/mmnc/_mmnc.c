@@ -634,20 +634,20 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
  * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
- * agreement, verbose, col_names, col_clusters) -> dict:
+ * agreement, verbose, col_names, col_clusters, fixed) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
  * that the model names its columns by, unless col_names (ncols str) name
- * them. */
+ * them.  fixed (int64, nrows; -1 free) is mmnc_params.fixed_label. */
 static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
-                             "move_tol", "merge_split", "agreement", "verbose", "col_names", "col_clusters", NULL};
+                             "move_tol", "merge_split", "agreement", "verbose", "col_names", "col_clusters", "fixed", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
-    PyObject *names_o = Py_None, *keep = NULL;
+    PyObject *names_o = Py_None, *keep = NULL, *fixed_o = Py_None;
     char **names = NULL;
     Py_ssize_t ncols, k, orig_cols = 0, col_clusters;
     const char *options = NULL;
@@ -656,8 +656,8 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     int merge_split, agreement, verbose = 0;
     double select_tol, tol, lambda, step, size_prior, move_tol;
     csr_view v;
-    Py_buffer pzb, corig;
-    int have_pz = 0, have_corig = 0;
+    Py_buffer pzb, corig, fixedb;
+    int have_pz = 0, have_corig = 0, have_fixed = 0;
     cluster_job c;
     job j;
     memset(&c, 0, sizeof c);
@@ -667,11 +667,11 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement;
     select_tol = c.prm.select_tol, tol = c.prm.tol, lambda = c.prm.lambda, step = c.prm.step;
     size_prior = c.prm.size_prior, move_tol = c.prm.move_tol, col_clusters = (Py_ssize_t)c.prm.col_clusters;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOn", kwlist, &indptr, &indices, &data,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOnO", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
-                                     &move_tol, &merge_split, &agreement, &verbose, &names_o, &col_clusters))
+                                     &move_tol, &merge_split, &agreement, &verbose, &names_o, &col_clusters, &fixed_o))
         return NULL;
     if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
@@ -687,6 +687,10 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     if (corig_o != Py_None) {
         if (get_buffer(corig_o, &corig, 'q', ncols, 0, "col_orig") != 0) goto done;
         have_corig = 1;
+    }
+    if (fixed_o != Py_None) {
+        if (get_buffer(fixed_o, &fixedb, 'q', v.A.nrows, 0, "fixed") != 0) goto done;
+        have_fixed = 1;
     }
     c.prm.k = k;
     c.prm.algorithm = algorithm;
@@ -708,6 +712,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     c.prm.exact_marginal = exact_marginal;
     c.prm.threads = threads;
     c.prm.col_clusters = col_clusters;
+    c.prm.fixed_label = have_fixed ? fixedb.buf : NULL;
     c.A = &v.A;
     job_init(&j, cluster_run, &c, JOB_FIT, verbose);
     j.restarts = restarts;
@@ -776,6 +781,7 @@ done:
     mmnc_pmf_free(c.p);
     if (have_pz) PyBuffer_Release(&pzb);
     if (have_corig) PyBuffer_Release(&corig);
+    if (have_fixed) PyBuffer_Release(&fixedb);
     csr_view_release(&v);
     PyMem_Free(names);
     Py_XDECREF(keep);

@@ -494,3 +494,76 @@ def test_agreement_rule():
     m0 = mmnc.MMNC(6, size_prior=0.0).fit(X)
     assert np.array_equal(m.labels_, m0.labels_) and m.objective_ == m0.objective_
     assert m0.agreement_ is None
+
+
+# -- semi-supervision: fit(X, y) --------------------------------------------
+
+@pytest.mark.parametrize("y,match", [
+    (np.zeros(10, dtype=np.int64), "one label per row"),
+    (np.r_[-1, np.full(89, 3)], r"y\[1\] = 3: expected -1 \(free\) or a cluster 0..2"),
+    (np.r_[np.full(89, -1), -2], r"y\[89\] = -2"),
+    (np.r_[np.full(89, -1), 0.5], "must hold integers"),
+    (np.array([-1] + ["a"] * 89, dtype=object), "must hold integers"),
+])
+def test_fit_y_refused(y, match):
+    X, _ = planted()
+    with pytest.raises(ValueError, match=match):
+        mmnc.MMNC(3).fit(X, y)
+
+
+def test_fit_y_all_free_is_unsupervised():
+    """y of -1 alone (floats too) is the fit without y."""
+    X, _ = planted()
+    free = mmnc.MMNC(3).fit(X, np.full(90, -1.0))
+    np.testing.assert_array_equal(free.labels_, mmnc.MMNC(3).fit(X).labels_)
+
+
+def test_fit_y_without_free_rows_is_a_pipelines():
+    """y with no -1 (the class labels a pipeline passes, of any kind) is ignored, with a warning."""
+    X, truth = planted()
+    plain = mmnc.MMNC(3).fit(X).labels_
+    for y in (truth, np.array(["a", "b"] * 45), truth + 7):
+        with pytest.warns(UserWarning, match="marks no row free"):
+            np.testing.assert_array_equal(mmnc.MMNC(3).fit(X, y).labels_, plain)
+    row_without_mass = X.copy()
+    row_without_mass[4] = 0  # its -1 in y is no free row with mass
+    y = (truth + 1) % 3
+    y[4] = -1
+    with pytest.raises(ValueError, match="labels every row with mass"):
+        mmnc.MMNC(3).fit(row_without_mass, y)
+
+
+def _given(truth, k, seed, share=0.1):
+    """y with a share of the rows labelled by their planted group, the group numbers turned by one
+    (so that no unsupervised numbering matches by chance), -1 elsewhere."""
+    rng = np.random.default_rng(seed)
+    y = np.full(truth.shape[0], -1, dtype=np.int64)
+    pick = rng.choice(truth.shape[0], max(k, int(share * truth.shape[0])), replace=False)
+    y[pick] = (truth[pick] + 1) % k
+    return y
+
+
+@pytest.mark.parametrize("algorithm", ["information", "nuclear", "frobenius"])
+def test_fit_y_rows_held(algorithm):
+    """Labelled rows keep their labels, against the data too: rows 0 and 3 of one planted group given
+    two clusters (needs the library's mmnc_params.fixed_label)."""
+    X, truth = planted(seed=5)
+    y = _given(truth, 3, seed=1)
+    y[0], y[3] = 0, 1  # rows 0 and 3 are of planted group 0
+    model = mmnc.MMNC(3, algorithm=algorithm).fit(X, y)
+    np.testing.assert_array_equal(model.labels_[y != -1], y[y != -1])
+    np.testing.assert_array_equal(model.fit_predict(X, y)[y != -1], y[y != -1])
+
+
+def test_fit_y_equal_cli(tmp_path, cli):
+    """fit(X, y) is `mmnc cluster --labels` of the same rows (needs the library's part)."""
+    X, truth = planted(n_rows=120, n_cols=50, k=4, inside=1.2, outside=0.7, seed=11)
+    y = _given(truth, 4, seed=2)
+    path = str(tmp_path / "x.mtx")
+    scipy.io.mmwrite(path, sp.csr_matrix(X))
+    with open(tmp_path / "given.tsv", "w") as f:
+        f.write("id\tcluster\n" + "".join(f"{i + 1}\t{c + 1}\n" for i, c in enumerate(y) if c >= 0))
+    run_cli(cli, "cluster", path, "-k", 4, "-q", "-o", tmp_path / "out", "--labels", tmp_path / "given.tsv")
+    model = mmnc.MMNC(4).fit(X, y)
+    np.testing.assert_array_equal(model.labels_, read_cli_labels(str(tmp_path / "out"), X.shape[0]))
+    np.testing.assert_array_equal(model.labels_[y != -1], y[y != -1])

@@ -166,6 +166,134 @@ cleanup:
     return status;
 }
 
+/* An integer filling [b, e) exactly, with an optional sign; 0 if not. */
+static int parse_signed(const char *b, const char *e, long long *x)
+{
+    mmnc_int v;
+    int neg = b < e && (*b == '-' || *b == '+') ? *b++ == '-' : 0;
+    if (!mmnc_i_parse_index(b, e, &v)) return 0;
+    *x = neg ? -(long long)v : (long long)v;
+    return 1;
+}
+
+/* See mmnc.h.  The rows' ids go into a key map first, so that each line is
+ * one look-up; the ids of dropped rows are known by number alone (d keeps
+ * no name of a row it dropped). */
+int mmnc_fixed_labels_read(const char *path, const mmnc_data *d, mmnc_int k, mmnc_int **out,
+                           mmnc_int *nfixed, mmnc_int *nskipped, mmnc_err *err)
+{
+    int status = MMNC_OK, first = 1;
+    mmnc_i_lreader r;
+    mmnc_i_keymap ids = {0}, skipped = {0};
+    mmnc_int *res = NULL, ny, nfix = 0, i;
+    char *s, ex[80];
+    size_t len;
+
+    memset(&r, 0, sizeof r);
+    if (!path || !d || !out || !nfixed) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_fixed_labels_read: NULL argument");
+    *out = NULL;
+    *nfixed = 0;
+    if (nskipped) *nskipped = 0;
+    if (!d->A) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_fixed_labels_read: data has no matrix");
+    if (k < 1) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_fixed_labels_read: k = %lld, expected >= 1", (long long)k);
+    ny = d->A->nrows;
+    MMNC_ALLOC(res, ny ? ny : 1, err, status);
+    for (i = 0; i < ny; i++) {
+        char buf[32];
+        const char *rid = mmnc_data_row_id(d, i, buf);
+        mmnc_int at;
+        res[i] = -1;
+        if ((status = mmnc_i_keymap_get(&ids, rid, strlen(rid), &at, err))) goto cleanup;
+        if (at != i) {
+            status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_fixed_labels_read: rows %lld and %lld have the same id '%s'",
+                                (long long)at + 1, (long long)i + 1, mmnc_i_excerpt(rid, strlen(rid), ex));
+            goto cleanup;
+        }
+    }
+    if ((status = mmnc_i_lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
+    for (;;) {
+        const char *b[2], *e[2], *t;
+        long long z;
+        mmnc_int row, orig;
+        double num;
+        int nf;
+        if ((status = mmnc_i_lr_next(&r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if (!s) break;
+        t = mmnc_i_skip_ws(s);
+        if (!*t || *t == '#') continue;
+        /* tabs, as in labels.tsv, let an id hold spaces; else any blanks */
+        nf = mmnc_i_split_fields(s, memchr(s, '\t', len) ? '\t' : 0, 2, b, e);
+        if (nf < 2 || b[1] == e[1]) {
+            status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "expected 'ID CLUSTER' (a row id, a cluster 1..%lld), "
+                                     "found '%s'", (long long)k, mmnc_i_excerpt(s, len, ex));
+            goto cleanup;
+        }
+        if (first && !mmnc_i_parse_double(b[1], e[1], &num)) { /* a header line */
+            first = 0;
+            continue;
+        }
+        first = 0;
+        if (!parse_signed(b[1], e[1], &z)) {
+            status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "expected a cluster, an integer 1..%lld, found '%s'",
+                                     (long long)k, mmnc_i_excerpt(b[1], (size_t)(e[1] - b[1]), ex));
+            goto cleanup;
+        }
+        if (z < 1 || z > k) {
+            status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "cluster %lld is outside 1..%lld (k); leave out the "
+                                     "line of a row that is free", z, (long long)k);
+            goto cleanup;
+        }
+        row = mmnc_i_keymap_find(&ids, b[0], (size_t)(e[0] - b[0]));
+        if (row >= 0) {
+            if (res[row] >= 0) {
+                status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "duplicate id '%s'",
+                                         mmnc_i_excerpt(b[0], (size_t)(e[0] - b[0]), ex));
+                goto cleanup;
+            }
+            res[row] = (mmnc_int)(z - 1);
+            nfix++;
+            continue;
+        }
+        /* not a row of d: a dropped one if it is an original row's number */
+        if (!d->row_names && mmnc_i_parse_index(b[0], e[0], &orig) && orig >= 1 && orig <= d->orig_rows) {
+            mmnc_int before = skipped.n, at;
+            if ((status = mmnc_i_keymap_get(&skipped, b[0], (size_t)(e[0] - b[0]), &at, err))) goto cleanup;
+            if (at < before) {
+                status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "duplicate id '%s'",
+                                         mmnc_i_excerpt(b[0], (size_t)(e[0] - b[0]), ex));
+                goto cleanup;
+            }
+            continue;
+        }
+        status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "expected the id of a row of the data, found '%s'%s",
+                                 mmnc_i_excerpt(b[0], (size_t)(e[0] - b[0]), ex),
+                                 d->row_names ? " (rows are known by their names; a row dropped as empty is not known)"
+                                              : "");
+        goto cleanup;
+    }
+    if (nfix == 0) {
+        status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no row labelled%s", path,
+                            skipped.n ? " (the rows it names were all dropped as empty)" : "");
+        goto cleanup;
+    }
+    if (nfix == ny) {
+        status = mmnc_i_err(err, MMNC_EFORMAT, "%s: all %lld rows are labelled: nothing left to cluster", path,
+                            (long long)ny);
+        goto cleanup;
+    }
+    *out = res;
+    res = NULL;
+    *nfixed = nfix;
+    if (nskipped) *nskipped = skipped.n;
+
+cleanup:
+    mmnc_i_lr_close(&r);
+    mmnc_i_keymap_free(&ids);
+    mmnc_i_keymap_free(&skipped);
+    mmnc_i_free(res);
+    return status;
+}
+
 /* 1 if s[0..n) has the byte structure of UTF-8: lead bytes C2..F4, each
  * followed by its continuation bytes. */
 static int valid_utf8(const unsigned char *s, size_t n)

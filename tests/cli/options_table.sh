@@ -55,8 +55,11 @@ declare -A VAL=(
     [truth-var]="gnd --truth $FIX/blocks.truth" [quiet]="" [verbose]="" [help]=""
     [format]="mtx" [row-field]="1" [col-field]="2" [value-field]="3" [delim]="tab" [mat-var]="fea"
     [transpose]="" [map]="log1p" [normalize-rows]="" [low-memory]="" [extra-fields]="ignore"
-    [header]="--format triplet" [no-header]="" [first-column]="auto"
+    [header]="--format triplet" [no-header]="" [first-column]="auto" [labels]="labels.txt"
 )
+# Given clusters of two rows, for --labels.
+printf '1 1\n5 2\n' >labels.txt
+
 # Further words for one option under one algorithm, where the help's table
 # names a condition ("nuclear: with --refine each or chosen").
 declare -A WITH=([size-prior,nuclear]="--refine chosen")
@@ -162,6 +165,7 @@ cond "--merge-split does not apply with --col-clusters" --col-clusters 2 --merge
 cond "--select does not apply with --col-clusters" --col-clusters 2 --select objective
 cond "--init spectral does not apply with --col-clusters" --col-clusters 2 --init spectral
 cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
+cond "--labels applies without --col-clusters" --col-clusters 2 --labels labels.txt
 
 echo "$npass passed, $nfail failed, $nskip skipped (no GLPK)"
 [ "$nfail" = 0 ]

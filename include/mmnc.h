@@ -1298,9 +1298,10 @@ typedef struct mmnc_result {
  * rows' columns alone.  Cluster z is the cluster of the rows labelled z;
  * clusters no row is labelled with are free.  The starts place the free
  * rows around the labelled ones (src/cluster/seeded.c): start 0 is seeded
- * k-means, each free row to argmax_z sum_x P(x|y) log q(x|z), q(.|z) the
- * smoothed column distribution of the rows labelled z (k-means++ seeds
- * among the free rows for clusters without labels); the other starts are
+ * k-means, each free row to the labelled cluster argmax_z sum_x P(x|y)
+ * log q(x|z), q(.|z) the column distribution of the rows labelled z half
+ * and half with P_X (k-means++ seeds among the free rows for clusters
+ * without labels, which the moves grow); the other starts are
  * the init's, renumbered to agree with the labels by a greedy maximum
  * matching on the overlaps, the labelled rows then put back.
  * restart_init still names the init of each start.

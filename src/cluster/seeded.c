@@ -4,22 +4,24 @@
  * placed around them.
  *
  * Start 0 is seeded k-means (Basu, Banerjee, Mooney 2002) in the geometry of
- * the information objective: cluster z's centre is the smoothed column
- * distribution of the rows labelled z,
+ * the information objective: cluster z's centre is the column distribution
+ * of the rows labelled z, interpolated with the corpus's (Jelinek-Mercer),
  *
- *     q(x|z) = (T(x,z) + a P(x)) / (P(z) + a),   T(x,z) = sum_{y labelled z} P(y,x),
+ *     q(x|z) = T(x,z) / (2 P(z)) + P(x) / 2,   T(x,z) = sum_{y labelled z} P(y,x),
  *
- * a = 1 / |Y| (the mass of an average row: a cluster of a few labelled rows
- * still gives every column a little mass), and each free row y joins
+ * half and half, the same share for every cluster (a smoothing in mass
+ * units, a P(x) added to T, would give the clusters of few labelled rows a
+ * larger share of P(x), and they would draw every plain row), and each free
+ * row y joins the cluster with labelled rows that maximises
  *
- *     argmax_z sum_x P(x|y) log q(x|z)     (smallest z on ties),
+ *     sum_x P(x|y) log q(x|z)     (smallest z on ties),
  *
- * i.e. the centre of least KL(P_{X|y} || q(.|z)), the rule by which the
- * information objective assigns a new row (src/model/model.c).  A cluster
- * no row is labelled with gets a seed as k-means++ would draw it: a free row,
+ * i.e. the centre of least KL(P_{X|y} || q(.|z)): a multinomial naive Bayes
+ * classifier of the free rows, trained on the labelled ones.  A cluster no
+ * row is labelled with gets a seed as k-means++ would draw it: a free row,
  * with probability proportional to P(y) KL(P_{X|y} || nearest centre so
- * far); the seed is its cluster's only row while the centres are made, and
- * stays there.  Clusters are seeded in increasing order.
+ * far); the seed is its cluster's only row in this start (the moves let it
+ * grow).  Clusters are seeded in increasing order.
  *
  * Starts 1, 2, ...: the start the run's init gives for all rows
  * (mmnc_i_init_labels), its clusters then renumbered to agree with the
@@ -49,12 +51,11 @@ static void centres(const mmnc_pmf *p, mmnc_int k, const mmnc_int *lab, double *
                     double *logq)
 {
     mmnc_int k1 = k + 1;
-    double a = 1.0 / (double)p->ny_all;
     mmnc_i_pzx_fix(p, k1, lab, T, pz, work);
 #pragma omp parallel for schedule(static) if (p->nx * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < p->nx; x++)
         for (mmnc_int z = 0; z < k; z++) {
-            double v = (T[x * k1 + z] + a * p->px[x]) / (pz[z] + a);
+            double v = pz[z] > 0.0 ? 0.5 * T[x * k1 + z] / pz[z] + 0.5 * p->px[x] : p->px[x];
             logq[x * k + z] = v > 0.0 ? log(v) : -HUGE_VAL;
         }
 }
@@ -84,7 +85,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
     const mmnc_csr *P = p->P;
     mmnc_int ny = p->ny, nx = p->nx, ny1 = ny > 0 ? ny : 1;
     double *T = NULL, *pz = NULL, *logq = NULL, *w = NULL, *rowent = NULL;
-    int64_t *work = NULL, *have = NULL;
+    int64_t *work = NULL, *have = NULL, *held = NULL;
     int status = MMNC_OK;
     MMNC_ALLOC(T, nx * (k + 1), err, status);
     MMNC_ALLOC(pz, k + 1, err, status);
@@ -93,9 +94,11 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
     MMNC_ALLOC(rowent, ny1, err, status);
     MMNC_ALLOC(work, mmnc_i_fix_work(p, k + 1), err, status);
     MMNC_ALLOC(have, k + 1, err, status);
+    MMNC_ALLOC(held, k + 1, err, status);
     /* the held rows at their labels, the free ones nowhere (cluster k) */
     for (mmnc_int y = 0; y < ny; y++) labels[y] = fixed[y] >= 0 ? fixed[y] : k;
     mmnc_i_label_counts(p, k + 1, labels, have);
+    memcpy(held, have, (size_t)k * sizeof(int64_t));
     for (mmnc_int y = 0; y < ny; y++) { /* sum_x P(y,x) log P(x|y) */
         double s = 0.0;
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += P->val[e] * log(P->val[e] / p->py[y]);
@@ -127,7 +130,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double s;
-        if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, have, &s);
+        if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, held, &s);
     }
 cleanup:
     mmnc_i_free(T);
@@ -137,6 +140,7 @@ cleanup:
     mmnc_i_free(rowent);
     mmnc_i_free(work);
     mmnc_i_free(have);
+    mmnc_i_free(held);
     return status;
 }
 

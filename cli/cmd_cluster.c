@@ -845,7 +845,8 @@ static int print_summary(const run *r)
                res->objective_restart + 1);
     if (r->labels_path) {
         mmnc_int held = labels_held(r);
-        printf("%lld rows held at their given labels (--labels %s)", (long long)held, r->labels_path);
+        printf("%lld %s held at their given labels (--labels %s)", (long long)held, held == 1 ? "row" : "rows",
+               r->labels_path);
         if (held < r->labels_given)
             printf("; %lld of the %lld labelled rows ended in another cluster", (long long)(r->labels_given - held),
                    (long long)r->labels_given);

@@ -63,6 +63,7 @@ _ALGORITHMS = {"nuclear": _mmnc.ALG_NUCLEAR, "frobenius": _mmnc.ALG_FROBENIUS,
 _INITS = {"spectral": _mmnc.INIT_SPECTRAL, "kmeans++": _mmnc.INIT_KMEANSPP, "random": _mmnc.INIT_RANDOM}
 _SELECTS = {"predictive": _mmnc.SELECT_PREDICTIVE, "objective": _mmnc.SELECT_OBJECTIVE}
 _REFINES = {"chosen": _mmnc.REFINE_CHOSEN, "each": _mmnc.REFINE_EACH, "none": _mmnc.REFINE_NONE}
+_MOVES = {"sequential": _mmnc.MOVES_SEQUENTIAL, "batch": _mmnc.MOVES_BATCH}
 _WEIGHTINGS = {"harmonic": 1, "flat": 0}
 
 # The library's defaults (include/mmnc.h, "Defaults"), read once: the signatures below take
@@ -323,6 +324,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         in turn; size_prior, move_tol, merge_split and agreement do not
         apply, init is "random" or "kmeans++", select "objective", no
         target_marginal or refine.  0: the rows alone.
+    moves : {"sequential", "batch"}, default $moves
+        The information moves (``--moves``; information objective and
+        refine): "sequential" single-row moves, each seeing the ones before;
+        "batch" (experimental) first decides a block of rows side by side
+        against fixed cluster sums, over threads, keeps a pass only if the
+        objective rose, then polishes with sequential moves.  Either gives
+        the same result for any number of threads.  Not with col_clusters.
     max_iter : int or None, default $max_iter
         Iterations per start; None is the library's default:
         $max_iter_nuclear for Algorithm 2, $max_iter_frobenius for Algorithm 1
@@ -408,6 +416,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     restart_objectives_, restart_scores_ : ndarray (n_init,)
         Each start's objective and, under ``select="predictive"``, its
         leave-one-row-out predictive information (else empty).
+    restart_converged_ : ndarray of bool (n_init,)
+        Whether each start met its stopping rule before ``max_iter``.
     best_restart_ : int
         The kept start.
     empty_rows_, empty_columns_ : ndarray of int64
@@ -427,7 +437,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                  select=_name(_SELECTS, _P["select"]), select_tol=_P["select_tol"],
                  refine=_name(_REFINES, _P["refine"]), size_prior=_P["size_prior"], move_tol=_P["move_tol"],
                  merge_split=_P["merge_split"], agreement=bool(_P["agreement"]), col_clusters=_P["col_clusters"],
-                 max_iter=None, tol=_P["tol"],
+                 moves=_name(_MOVES, _P["moves"]), max_iter=None, tol=_P["tol"],
                  target_marginal=None, marginal_penalty=None, step_size=None,
                  exact_marginal=bool(_P["exact_marginal"]), verbose=0):
         self.n_clusters = n_clusters
@@ -436,6 +446,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.merge_split = merge_split
         self.agreement = agreement
         self.col_clusters = col_clusters
+        self.moves = moves
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -540,6 +551,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"agreement must be True or False, got {self.agreement!r}")
         p["agreement"] = bool(self.agreement)
         p["col_clusters"] = integer("col_clusters", 0)
+        if self.moves not in _MOVES:
+            raise ValueError(f"moves must be one of {sorted(_MOVES)}, got {self.moves!r}")
+        p["moves"] = _MOVES[self.moves]
         p["verbose"] = _verbosity(self.verbose)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)
@@ -623,6 +637,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                            else (float(r["agreement_prior"]), float(r["agreement_free"])))
         self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
         self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
+        self.restart_converged_ = np.frombuffer(r["restart_converged"], dtype=np.intc).astype(bool)
         self.best_restart_ = r["best_restart"]
         self.empty_rows_ = np.flatnonzero(~rows).astype(np.int64)
         self.empty_columns_ = np.setdiff1d(np.arange(X.shape[1], dtype=np.int64), cols)
@@ -673,6 +688,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                   "agreement": None if self.agreement_ is None else list(self.agreement_),
                   "restart_objectives": self.restart_objectives_.tolist(),
                   "restart_scores": self.restart_scores_.tolist(),
+                  "restart_converged": self.restart_converged_.tolist(),
                   "target_marginal": (None if self.target_marginal is None
                                       else np.asarray(self.target_marginal, dtype=np.float64).tolist())}
         if names is not None and self.empty_columns_.size:
@@ -845,7 +861,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         Python fit, also every other parameter, ``n_features_in_``,
         ``empty_columns_`` (and the names of the training columns without
         mass in ``feature_names_in_``), ``n_iter_``, ``best_restart_``,
-        ``restart_objectives_``, ``restart_scores_``, ``size_prior_kept_``,
+        ``restart_objectives_``, ``restart_scores_``, ``restart_converged_``, ``size_prior_kept_``,
         ``size_prior_refused_`` and ``agreement_``: every fitted attribute
         but four.  From a co-clustering model (``col_clusters > 0``, from
         either): ``column_labels_`` (-1 for training columns without mass,
@@ -931,6 +947,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             est.agreement_ = None if fitted["agreement"] is None else tuple(fitted["agreement"])
             est.restart_objectives_ = np.asarray(fitted["restart_objectives"], dtype=np.float64)
             est.restart_scores_ = np.asarray(fitted["restart_scores"], dtype=np.float64)
+            if "restart_converged" in fitted:  # not in the files of earlier versions
+                est.restart_converged_ = np.asarray(fitted["restart_converged"], dtype=bool)
         return est
 
     def __getstate__(self):

@@ -634,7 +634,7 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
  * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
- * agreement, verbose, col_names, col_clusters, fixed) -> dict:
+ * agreement, verbose, col_names, col_clusters, fixed, moves) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
@@ -645,7 +645,8 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"indptr", "indices", "data", "ncols", "k", "seed", "algorithm", "restarts", "init",
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
-                             "move_tol", "merge_split", "agreement", "verbose", "col_names", "col_clusters", "fixed", NULL};
+                             "move_tol", "merge_split", "agreement", "verbose", "col_names", "col_clusters", "fixed",
+                             "moves", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
     PyObject *names_o = Py_None, *keep = NULL, *fixed_o = Py_None;
     char **names = NULL;
@@ -653,7 +654,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     const char *options = NULL;
     unsigned long long seed;
     int algorithm, restarts, init, select, max_iter, refine, exact_marginal, threads, want_model = 0, s;
-    int merge_split, agreement, verbose = 0;
+    int merge_split, agreement, verbose = 0, moves;
     double select_tol, tol, lambda, step, size_prior, move_tol;
     csr_view v;
     Py_buffer pzb, corig, fixedb;
@@ -664,14 +665,15 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     mmnc_params_default(&c.prm); /* the keywords not given */
     k = c.prm.k, seed = c.prm.seed, algorithm = c.prm.algorithm, restarts = c.prm.restarts, init = c.prm.init;
     select = c.prm.select, max_iter = c.prm.max_iter, refine = c.prm.refine, exact_marginal = c.prm.exact_marginal;
-    threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement;
+    threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement, moves = c.prm.moves;
     select_tol = c.prm.select_tol, tol = c.prm.tol, lambda = c.prm.lambda, step = c.prm.step;
     size_prior = c.prm.size_prior, move_tol = c.prm.move_tol, col_clusters = (Py_ssize_t)c.prm.col_clusters;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOnO", kwlist, &indptr, &indices, &data,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOnOi", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
-                                     &move_tol, &merge_split, &agreement, &verbose, &names_o, &col_clusters, &fixed_o))
+                                     &move_tol, &merge_split, &agreement, &verbose, &names_o, &col_clusters, &fixed_o,
+                                     &moves))
         return NULL;
     if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
@@ -712,6 +714,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     c.prm.exact_marginal = exact_marginal;
     c.prm.threads = threads;
     c.prm.col_clusters = col_clusters;
+    c.prm.moves = moves;
     c.prm.fixed_label = have_fixed ? fixedb.buf : NULL;
     c.A = &v.A;
     job_init(&j, cluster_run, &c, JOB_FIT, verbose);
@@ -732,6 +735,8 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "pz", bytes_of(r->stats.pz, (Py_ssize_t)(kk * 8)));
         SET_ITEM(d, "sigma", bytes_of(r->stats.sigma, (Py_ssize_t)(kk * 8)));
         SET_ITEM(d, "restart_objective", bytes_of(r->restart_objective, (Py_ssize_t)r->restarts * 8));
+        SET_ITEM(d, "restart_converged", bytes_of(r->restart_converged,
+                                                  r->restart_converged ? (Py_ssize_t)r->restarts * sizeof(int) : 0));
         SET_ITEM(d, "restart_score",
                  bytes_of(r->restart_score, r->restart_score ? (Py_ssize_t)r->restarts * 8 : 0));
         SET_ITEM(d, "frobenius_norm", PyFloat_FromDouble(r->stats.frob));

@@ -221,11 +221,29 @@ def test_convergence_warning(tmp_path):
     with pytest.warns(mmnc.ConvergenceWarning, match="iteration cap"):
         m = mmnc.MMNC(3, n_init=2, max_iter=1).fit(X)
     assert m.converged_ is False
+    assert m.restart_converged_.shape == (2,) and not m.restart_converged_.any()
     m.save(tmp_path / "m.model")
     assert mmnc.load(str(tmp_path / "m.model")).converged_ is False
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert mmnc.MMNC(3, n_init=2).fit(X).converged_ is True
+        assert mmnc.MMNC(3, n_init=2).fit(X).restart_converged_.all()
+
+
+def test_moves():
+    # moves="batch" (information objective): the same bits for any thread count; the default
+    # is "sequential"; a bad value, or batch with co-clustering, is a ValueError
+    X, truth = planted(n_rows=300, n_cols=60, k=4, inside=1.0, outside=0.6, seed=12)
+    one = mmnc.MMNC(4, moves="batch", n_jobs=1).fit(X)
+    two = mmnc.MMNC(4, moves="batch", n_jobs=2).fit(X)
+    np.testing.assert_array_equal(one.labels_, two.labels_)
+    assert one.objective_ == two.objective_
+    seq = mmnc.MMNC(4, moves="sequential").fit(X)
+    assert seq.get_params()["moves"] == "sequential" and mmnc.MMNC(4).moves == "sequential"
+    with pytest.raises(ValueError, match="moves"):
+        mmnc.MMNC(4, moves="parallel").fit(X)
+    with pytest.raises(ValueError, match="moves|sequential"):
+        mmnc.MMNC(4, moves="batch", col_clusters=3).fit(X)
 
 
 def test_soft_kernel_frobenius():

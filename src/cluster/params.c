@@ -72,6 +72,8 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
         return "col_clusters: no prescribed P_Z and no refine";
     if (p->col_clusters > 0 && p->init == MMNC_INIT_SPECTRAL)
         return "col_clusters: the rows start random or k-means++, not spectral";
+    if (p->col_clusters > 0 && p->moves != MMNC_MOVES_SEQUENTIAL)
+        return "col_clusters: the sequential moves only (moves)";
     if (p->col_clusters > 0 && p->select != MMNC_SELECT_OBJECTIVE)
         return "col_clusters: the start of best I(Z;W) is kept (select objective)";
     if (p->pz) {

@@ -685,6 +685,9 @@ static int write_json(const run *r, FILE *fp)
         fprintf(fp, ",\n  \"labels_given\": %lld,\n  \"labels_held\": %lld,\n  \"labels_dropped\": %lld",
                 (long long)r->labels_given, (long long)labels_held(r), (long long)r->labels_dropped);
     }
+    if (res->semi_kept > 0)
+        fprintf(fp, ",\n  \"semi_supervision\": {\"kept\": \"%s\", \"score_moves\": %.17g, \"score_seeded\": %.17g}",
+                res->semi_kept == 2 ? "seeded" : "moves", res->semi_score_moves, res->semi_score_seeded);
     if (r->scores)
         fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
                     "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
@@ -839,7 +842,7 @@ static int print_summary(const run *r)
                res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
                res->best_restart == res->objective_restart ? "; also the best objective"
                                                            : "; starts with higher objectives predict worse");
-    if (res->select != MMNC_SELECT_PREDICTIVE && res->best_restart != res->objective_restart)
+    if (res->select != MMNC_SELECT_PREDICTIVE && res->best_restart != res->objective_restart && res->semi_kept != 2)
         printf("selection: the best objective among the starts whose guard kept the size prior; start %d, of "
                "best objective, returned a prior-free partition of less information I(X;Z)\n",
                res->objective_restart + 1);
@@ -854,6 +857,10 @@ static int print_summary(const run *r)
             printf("; %lld labelled rows were dropped as empty", (long long)r->labels_dropped);
         printf("\n");
     }
+    if (res->semi_kept > 0)
+        printf("held rows predicted leave-one-out: moves %.1f%%, seeded classifier %.1f%%: kept %s\n",
+               100.0 * res->semi_score_moves, 100.0 * res->semi_score_seeded,
+               res->semi_kept == 2 ? "the seeded classifier" : "the moves' partition");
     if (res->merge_split_tried > 0)
         printf("merge-split trials (--merge-split): %d tried, %d kept (the objective rose), %d sweeps\n",
                res->merge_split_tried,

@@ -1225,6 +1225,12 @@ typedef struct mmnc_result {
     /* Semi-supervision (mmnc_params.fixed_label); else nfixed = 0 and NULL */
     mmnc_int nfixed;     /* rows held (this process's, in a distributed run) */
     unsigned char *fixed; /* ny: 1 where the row was held at its given label, else 0 */
+    int semi_kept;       /* semi-supervision: 1 the moves' partition, 2 the seeded classifier's
+                           (it agreed better with the held rows, leave-one-out), 0 no labels
+                           (or Algorithm 1, whose soft result the rule does not judge) */
+    double semi_score_moves, semi_score_seeded; /* the rule's scores of the two: the held rows'
+                           mass predicted at their labels, leave-one-out, over the held mass
+                           ("Semi-supervision" below); NAN where semi_kept = 0 */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused (docs/default.md, "The guard") */
@@ -1305,6 +1311,28 @@ typedef struct mmnc_result {
  * the init's, renumbered to agree with the labels by a greedy maximum
  * matching on the overlaps, the labelled rows then put back.
  * restart_init still names the init of each start.
+ *
+ * The selection rule (hard results: information, Algorithm 2, refine).
+ * After the run two partitions are candidates: M, the run's result, and
+ * S, start 0's seeded partition before any move (the same labels again:
+ * start 0's RNG).  Each is scored by the held rows, left out one at a
+ * time: for a held row y (label l) the centres of the candidate without
+ * y, q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2 (P(x) for a
+ * cluster left empty), predict argmax_z sum_x P(x|y) log q_{-y}(x|z)
+ * (smallest z on ties); the score is the held mass predicted at its label
+ * over the held mass.  S is kept only if its score is strictly higher;
+ * then label and a one-hot W are S's, the objective is the run's
+ * objective of S (J as the run reports it; the nuclear norm for Algorithm
+ * 2 without refine), stats S's, best_restart 0 and iterations 0 (no sweep
+ * made it).  Else the result is M's, unchanged.  semi_kept and the scores
+ * say which and why.  Algorithm 1 (soft) is not judged (semi_kept 0).
+ * The scores are exact sums over all rows and ranks (the rule runs in a
+ * distributed run too, with the same collectives: the same choice and
+ * bits for any number of threads and ranks).  O(nnz k + nx k) beyond the
+ * run.  S's own score is biased upward: its clusters are the classifier's
+ * decision regions around the held rows, so the classifier, trained
+ * again on them, mostly agrees with itself (docs/algorithms.md,
+ * "Semi-supervision", gives where this chooses well and where not).
  *
  *   - information (and refine): the moves never move a held row; the
  *     merge-split search passes over pairs of clusters that both hold

@@ -73,9 +73,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "semisup: %s\n", err.msg);
         return 1;
     }
-    printf("rows %lld k %lld labelled %lld ACC(free rows) unsupervised %.4f labelled %.4f seconds %.1f %.1f\n",
+    printf("rows %lld k %lld labelled %lld ACC(free rows) unsupervised %.4f labelled %.4f seconds %.1f %.1f"
+           " kept %s (held rows predicted leave-one-out: moves %.4f seeded %.4f)\n",
            (long long)p->ny, (long long)nclasses, (long long)nheld, acc_free(r0, truth, fixed),
-           acc_free(r1, truth, fixed), r0->seconds, r1->seconds);
+           acc_free(r1, truth, fixed), r0->seconds, r1->seconds,
+           r1->semi_kept == 2 ? "seeded" : r1->semi_kept == 1 ? "moves" : "-", r1->semi_score_moves,
+           r1->semi_score_seeded);
     mmnc_result_free(r0);
     mmnc_result_free(r1);
     mmnc_pmf_free(p);

@@ -398,6 +398,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         The agreement rule's figures: the mean adjusted Rand index between
         the starts' partitions with the prior and between their prior-free
         optima; None where the rule did not apply.
+    semi_supervision_ : tuple (str, float, float) or None
+        fit(X, y) with labels (information objective, Algorithm 2): which
+        partition was kept, "moves" or "seeded" (start 0's seeded classifier,
+        kept when it predicted the labelled rows better, leave-one-out), and
+        the two scores (the labelled mass predicted at its label); else None.
     column_labels_ : ndarray (n_features,) int64
         With col_clusters > 0: the cluster of each column, 0..col_clusters-1;
         -1 for a column with no mass.  Absent otherwise.
@@ -635,6 +640,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                                     .get(r["size_prior_refused"]) if r["size_prior_kept"] == 0 else None)
         self.agreement_ = (None if np.isnan(r["agreement_prior"])
                            else (float(r["agreement_prior"]), float(r["agreement_free"])))
+        self.semi_supervision_ = (None if r["semi_kept"] <= 0 else
+                                  ("seeded" if r["semi_kept"] == 2 else "moves", float(r["semi_score_moves"]),
+                                   float(r["semi_score_seeded"])))
         self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
         self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
         self.restart_converged_ = np.frombuffer(r["restart_converged"], dtype=np.intc).astype(bool)
@@ -686,6 +694,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         record = {"n_iter": int(self.n_iter_), "converged": self.converged_, "best_restart": int(self.best_restart_),
                   "size_prior_kept": self.size_prior_kept_, "size_prior_refused": self.size_prior_refused_,
                   "agreement": None if self.agreement_ is None else list(self.agreement_),
+                  "semi_supervision": None if self.semi_supervision_ is None else list(self.semi_supervision_),
                   "restart_objectives": self.restart_objectives_.tolist(),
                   "restart_scores": self.restart_scores_.tolist(),
                   "restart_converged": self.restart_converged_.tolist(),
@@ -945,6 +954,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             est.size_prior_kept_ = fitted["size_prior_kept"]
             est.size_prior_refused_ = fitted["size_prior_refused"]
             est.agreement_ = None if fitted["agreement"] is None else tuple(fitted["agreement"])
+            semi = fitted.get("semi_supervision")
+            est.semi_supervision_ = None if semi is None else tuple(semi)
             est.restart_objectives_ = np.asarray(fitted["restart_objectives"], dtype=np.float64)
             est.restart_scores_ = np.asarray(fitted["restart_scores"], dtype=np.float64)
             if "restart_converged" in fitted:  # not in the files of earlier versions

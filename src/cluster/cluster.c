@@ -212,6 +212,65 @@ static int choose_and_refine(const starts *c)
     return status;
 }
 
+/* The semi-supervision rule, after the run (r->label holds its result M):
+ * S is start 0's seeded partition before any move (mmnc_i_seeded_labels
+ * with start 0's RNG, as run_start seeds it: the same labels again), and
+ * each is scored by the held rows' leave-one-out agreement
+ * (mmnc_i_semi_loo).  S replaces M only when its score is strictly higher:
+ * label S, W one-hot, objective J of S as the run defines it (I(X;Z) less
+ * the size prior's term, as the starts, the guard's verdicts and the
+ * refinement report J; I(X;Z) alone once the agreement rule dropped the
+ * prior; the nuclear norm for Algorithm 2 without refinement: stats,
+ * after), best_restart 0,
+ * iterations 0 (S is made by no sweep).  lab is scratch (ny).  Collective:
+ * every rank takes the same branch, its scores being sums over all ranks. */
+static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
+{
+    const mmnc_params *prm = c->prm;
+    const mmnc_pmf *p = c->p;
+    mmnc_result *r = c->r;
+    mmnc_int k = c->k, ny = c->ny;
+    mmnc_rng rng;
+    double *T = NULL, *pz = NULL;
+    int64_t *work = NULL, *nc = NULL, nnz_all = p->nnz;
+    int status;
+    *use_nuclear = 0;
+    if ((status = mmnc_i_semi_loo(p, k, prm->fixed_label, r->label, &r->semi_score_moves, c->err)) != MMNC_OK)
+        return status;
+    mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + 0);
+    if ((status = mmnc_i_seeded_labels(p, k, prm->fixed_label, 0, start_method(prm->init, 0), c->emb, &rng, lab,
+                                       c->err)) != MMNC_OK ||
+        (status = mmnc_i_semi_loo(p, k, prm->fixed_label, lab, &r->semi_score_seeded, c->err)) != MMNC_OK)
+        return status;
+    r->semi_kept = 1;
+    if (!(r->semi_score_seeded > r->semi_score_moves)) return MMNC_OK;
+    r->semi_kept = 2;
+    memcpy(r->label, lab, (size_t)ny * sizeof *lab);
+    memset(r->W, 0, (size_t)(ny * k) * sizeof *r->W);
+    for (mmnc_int y = 0; y < ny; y++) r->W[y * k + lab[y]] = 1.0;
+    r->best_restart = 0;
+    r->iterations = 0;
+    if (prm->algorithm == MMNC_ALG_NUCLEAR && prm->refine == MMNC_REFINE_NONE) {
+        *use_nuclear = 1;
+        return MMNC_OK;
+    }
+    MMNC_ALLOC(T, p->nx * k > 0 ? p->nx * k : 1, c->err, status);
+    MMNC_ALLOC(pz, k, c->err, status);
+    MMNC_ALLOC(work, mmnc_i_fix_work(p, k), c->err, status);
+    MMNC_ALLOC(nc, k, c->err, status);
+    mmnc_i_pzx_fix(p, k, lab, T, pz, work);
+    mmnc_i_label_counts(p, k, lab, nc);
+    mmnc_i_disum(p, &nnz_all, 1);
+    r->objective = mmnc_i_info_objective(p, k, T, pz, nc,
+                                         r->size_prior_refused == MMNC_PRIOR_AGREEMENT ? 0.0 : prm->size_prior, nnz_all);
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(pz);
+    mmnc_i_free(work);
+    mmnc_i_free(nc);
+    return status;
+}
+
 /* Run every start and keep the best objective in r (ties to the lower
  * start).  Starts are independent: on small problems they run side by side
  * (each start's kernels then on one thread), on large ones one after the
@@ -377,7 +436,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     double *W = NULL, *emb = NULL, *pzn = NULL, t0 = mmnc_i_now(), lambda, step;
     mmnc_i_threads saved_threads;
     starts c;
-    int status = MMNC_OK, hard;
+    int status = MMNC_OK, hard, nuclear_objective = 0;
     const char *msg;
     if (!p || !prm_in || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_cluster: NULL argument");
     *out = NULL;
@@ -409,7 +468,11 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     k = prm.k;
     ny = p->ny;
     normalise(&prm, &lambda, &step);
-    if (prm.col_clusters > 0) return cocluster(p, &prm, tune, out, err);
+    if (prm.col_clusters > 0) { /* no labels there (mmnc_params_check) */
+        status = cocluster(p, &prm, tune, out, err);
+        if (status == MMNC_OK) (*out)->semi_score_moves = (*out)->semi_score_seeded = NAN;
+        return status;
+    }
 #ifndef MMNC_HAVE_GLPK
     if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)
         return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: a prescribed P_Z for Algorithm 2 needs it");
@@ -428,6 +491,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     r->best_restart = -1;
     r->size_prior_kept = -1;
     r->agreement_prior = r->agreement_free = NAN;
+    r->semi_score_moves = r->semi_score_seeded = NAN;
     r->select = prm.select;
     r->refine = prm.refine;
     if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
@@ -470,9 +534,11 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
      * labels make the same sums (the other terms add +0.0) without a
      * gather of |Y| x k rows. */
     hard = (prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz) || prm.algorithm == MMNC_ALG_INFORMATION;
+    if (prm.fixed_label && hard && (status = semi_rule(&c, labels, &nuclear_objective)) != MMNC_OK) goto cleanup;
     if ((status = hard ? mmnc_coupling_stats(p, k, r->label, NULL, &r->stats, err)
                        : mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK)
         goto cleanup;
+    if (nuclear_objective) r->objective = r->stats.nuclear;
     r->seconds = mmnc_i_now() - t0;
     *out = r;
     r = NULL;

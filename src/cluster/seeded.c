@@ -209,3 +209,91 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
     if ((status = mmnc_i_init_labels(p, k, method, emb, rng, labels, err)) != MMNC_OK) return status;
     return matched(p, k, fixed, labels, err);
 }
+
+/*
+ * The selection rule of a semi-supervised run (cluster.c): how well a
+ * partition's centres predict the held rows, each left out of its own
+ * cluster.  For a held row y (label l, in cluster c = labels[y]) the
+ * centres are those of the partition without y,
+ *
+ *     q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2   (P(x) where P_{-y}(z) = 0),
+ *
+ * which differ from the whole partition's in column c alone: T(x,c) -
+ * P(y,x) on y's own columns (the only ones its sum reads), P(c) - P(y).
+ * y is predicted at argmax_z sum_x P(y,x) log q_{-y}(x|z) (smallest z on
+ * ties; P(y,x) for P(x|y), the same order of the clusters), and the score
+ * is the held rows' P(y) mass predicted at its label over the held mass.
+ * Rows are scored in parallel, each on its own; the masses are summed
+ * exactly (the same bits for any number of threads and ranks; collective).
+ * O(nnz k + nx k) time, nx k memory.
+ */
+int mmnc_i_semi_loo(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const mmnc_int *labels, double *score,
+                    mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int ny = p->ny, nx = p->nx;
+    double *T = NULL, *pz = NULL, *logq = NULL;
+    int64_t *work = NULL, *nc = NULL, lim[2 * MMNC_I_FIX_LIMBS] = {0};
+    unsigned char *hit = NULL;
+    int status = MMNC_OK;
+    MMNC_ALLOC(T, nx * k > 0 ? nx * k : 1, err, status);
+    MMNC_ALLOC(pz, k, err, status);
+    MMNC_ALLOC(logq, nx * k > 0 ? nx * k : 1, err, status);
+    MMNC_ALLOC(work, mmnc_i_fix_work(p, k), err, status);
+    MMNC_ALLOC(nc, k, err, status);
+    MMNC_CALLOC(hit, ny > 0 ? ny : 1, err, status);
+    mmnc_i_pzx_fix(p, k, labels, T, pz, work);
+    mmnc_i_label_counts(p, k, labels, nc);
+#pragma omp parallel for schedule(static) if (nx * k > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int x = 0; x < nx; x++)
+        for (mmnc_int z = 0; z < k; z++) {
+            double v = pz[z] > 0.0 ? 0.5 * T[x * k + z] / pz[z] + 0.5 * p->px[x] : p->px[x];
+            logq[x * k + z] = v > 0.0 ? log(v) : -HUGE_VAL;
+        }
+#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
+    for (mmnc_int y = 0; y < ny; y++) {
+        mmnc_int c = labels[y], best = -1;
+        double bs = -HUGE_VAL, pc = pz[c] - p->py[y];
+        int alone = nc[c] <= 1 || !(pc > 0.0);
+        if (fixed[y] < 0) continue;
+        for (mmnc_int z = 0; z < k; z++) {
+            double s = 0.0;
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+                mmnc_int x = P->colind[e];
+                double lq;
+                if (z != c) {
+                    lq = logq[x * k + z];
+                } else {
+                    double t = T[x * k + c] - P->val[e], v;
+                    if (t < 0.0) t = 0.0; /* roundings of the exact sum */
+                    v = alone ? p->px[x] : 0.5 * t / pc + 0.5 * p->px[x];
+                    lq = v > 0.0 ? log(v) : -HUGE_VAL;
+                }
+                s += P->val[e] * lq;
+            }
+            if (best < 0 || s > bs) best = z, bs = s;
+        }
+        hit[y] = best == fixed[y];
+    }
+    for (mmnc_int y = 0; y < ny; y++) { /* masses: exact, in limbs */
+        if (fixed[y] < 0) continue;
+        mmnc_i_fix_add(lim + MMNC_I_FIX_LIMBS, p->py[y]);
+        if (hit[y]) mmnc_i_fix_add(lim, p->py[y]);
+        if ((y & 0x3fffffff) == 0x3fffffff) mmnc_i_fix_carry(lim), mmnc_i_fix_carry(lim + MMNC_I_FIX_LIMBS);
+    }
+    mmnc_i_fix_carry(lim);
+    mmnc_i_fix_carry(lim + MMNC_I_FIX_LIMBS);
+    mmnc_i_disum(p, lim, 2 * MMNC_I_FIX_LIMBS);
+    {
+        double a = mmnc_i_fix_value(lim), b = mmnc_i_fix_value(lim + MMNC_I_FIX_LIMBS);
+        *score = b > 0.0 ? a / b : NAN;
+    }
+cleanup:
+    mmnc_i_free(T);
+    mmnc_i_free(pz);
+    mmnc_i_free(logq);
+    mmnc_i_free(work);
+    mmnc_i_free(nc);
+    mmnc_i_free(hit);
+    return status;
+}

@@ -98,6 +98,12 @@ int64_t mmnc_i_draw_row(const mmnc_pmf *p, const double *w, mmnc_rng *rng, mmnc_
  * empty.  Collective. */
 int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int start, int method,
                          const double *emb, mmnc_rng *rng, mmnc_int *labels, mmnc_err *err);
+/* The semi-supervision rule's score of hard labels (seeded.c): the held
+ * rows' P(y) mass that the partition's centres without the row predict at
+ * its label, over the held mass (NAN if none is held).  Collective.
+ * O(nnz k + nx k) time, nx k memory. */
+int mmnc_i_semi_loo(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const mmnc_int *labels, double *score,
+                    mmnc_err *err);
 
 /* Give every empty cluster one row, taken from a cluster with at least two
  * rows: the row with the smallest score[y] (the row's score in its cluster)

@@ -13,7 +13,10 @@
 #   nuclear and frobenius and, given mmnc-mpi, on 2 ranks: labelled rows end
 #   in their given clusters ("labels_held" = "labels_given", the labels.tsv
 #   lines), also labels that split a planted block; one labelled row per
-#   planted block numbers the clusters as the labels do.
+#   planted block numbers the clusters as the labels do; the selection rule
+#   (JSON "semi_supervision", the summary line) keeps the seeded classifier
+#   where the labels follow a weaker factor than I(X;Z)'s optimum, the same
+#   on 2 ranks.
 #
 # Prints one line per case, then "N passed, N failed"; exits 0 when all pass.
 
@@ -211,6 +214,41 @@ elif [ "$MODE" = held ]; then
             bad "clusters numbered by the labels, -a $a: rows 1-8 in '$got', expected 22221111 $(head -1 stderr)"
         fi
     done
+    # the selection rule: rows of a strong factor a (columns 1-20) crossed with a weaker b (21-40),
+    # labels by b on 20 rows (5 of each (a, b)): I(X;Z)'s optimum follows a, the seeded classifier b
+    awk 'BEGIN { n = 0; for (y = 0; y < 200; y++) { a = y % 2; b = int(y / 2) % 2
+      for (x = 0; x < 40; x++) { v = (x < 20 ? (x % 2 == a ? 6 : 0) : (x % 2 == b ? 2 : 0)) + ((x + y) % 7 == 0)
+        if (v > 0) L[n++] = (y + 1) " " (x + 1) " " v } }
+      print "%%MatrixMarket matrix coordinate integer general"; print 200, 40, n; for (i = 0; i < n; i++) print L[i] }' \
+        >crossed.mtx
+    awk 'BEGIN { for (y = 0; y < 200; y++) if (int(y / 4) % 10 == 0) print y + 1, int(y / 2) % 2 + 1 }' >b.txt
+    rm -rf out.*
+    if "$MMNC" cluster -k 2 -o out --labels b.txt crossed.mtx >stdout 2>stderr &&
+        grep -q '"semi_supervision": {"kept": "seeded", "score_moves": 0.5[0-9]*, "score_seeded": 1}' out.json &&
+        grep -q '^held rows predicted leave-one-out: moves 50.0%, seeded classifier 100.0%: kept the seeded classifier$' stdout &&
+        [ "$(awk -F'\t' 'NR > 1 { printf "%s", $2 }' out.labels.tsv | head -c 8)" = 11221122 ]; then
+        ok "the seeded classifier kept where the labels follow the weaker factor"
+    else
+        bad "the seeded classifier kept where the labels follow the weaker factor: $(grep semi_supervision out.json) $(head -2 stderr)"
+    fi
+    rm -rf out.*
+    if "$MMNC" cluster -q -k 2 -o out --labels split.txt "$DATA" 2>stderr &&
+        grep -q '"semi_supervision": {"kept": "\(moves\|seeded\)", "score_moves": ' out.json &&
+        "$MMNC" cluster -q -k 2 -o out "$DATA" 2>stderr && ! grep -q semi_supervision out.json; then
+        ok "semi_supervision in the JSON with --labels only"
+    else
+        bad "semi_supervision in the JSON with --labels only $(head -2 stderr)"
+    fi
+    if [ $HAVE_MPI = 1 ]; then
+        "$MMNC" cluster -q -k 2 -o s --labels b.txt crossed.mtx 2>/dev/null
+        if timeout 300 "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -k 2 -o m --labels b.txt crossed.mtx 2>stderr &&
+            cmp -s s.labels.tsv m.labels.tsv && [ -n "$(grep semi_supervision m.json)" ] &&
+            [ "$(grep semi_supervision s.json)" = "$(grep semi_supervision m.json)" ]; then
+            ok "mmnc-mpi on 2 ranks: the selection rule as one process"
+        else
+            bad "mmnc-mpi on 2 ranks: the selection rule as one process $(head -2 stderr)"
+        fi
+    fi
     if [ $HAVE_MPI = 1 ]; then
         "$MMNC" cluster -q -k 2 -o s --labels split.txt "$DATA" 2>/dev/null
         if timeout 300 "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -k 2 -o m --labels split.txt "$DATA" 2>stderr &&

@@ -1226,7 +1226,7 @@ typedef struct mmnc_result {
     mmnc_int nfixed;     /* rows held (this process's, in a distributed run) */
     unsigned char *fixed; /* ny: 1 where the row was held at its given label, else 0 */
     int semi_kept;       /* semi-supervision: 1 the moves' partition, 2 the seeded classifier's
-                           (it agreed better with the held rows, leave-one-out), 0 no labels
+                           (it predicted the held rows better, leave-one-out), 0 no labels
                            (or Algorithm 1, whose soft result the rule does not judge) */
     double semi_score_moves, semi_score_seeded; /* the rule's scores of the two: the held rows'
                            mass predicted at their labels, leave-one-out, over the held mass
@@ -1316,11 +1316,14 @@ typedef struct mmnc_result {
  * After the run two partitions are candidates: M, the run's result, and
  * S, start 0's seeded partition before any move (the same labels again:
  * start 0's RNG).  Each is scored by the held rows, left out one at a
- * time: for a held row y (label l) the centres of the candidate without
- * y, q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2 (P(x) for a
+ * time: for a held row y (label l), centres without y,
+ * q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2 (P(x) for a
  * cluster left empty), predict argmax_z sum_x P(x|y) log q_{-y}(x|z)
- * (smallest z on ties); the score is the held mass predicted at its label
- * over the held mass.  S is kept only if its score is strictly higher;
+ * (smallest z on ties), the centres being M's clusters for M, and for S
+ * the held rows alone (the classifier that made S, among the clusters
+ * with labelled rows; S's own clusters agree with the held rows by
+ * construction); the score is the held mass predicted at its label over
+ * the held mass.  S is kept only if its score is strictly higher;
  * then label and a one-hot W are S's, the objective is the run's
  * objective of S (J as the run reports it; the nuclear norm for Algorithm
  * 2 without refine), stats S's, best_restart 0 and iterations 0 (no sweep

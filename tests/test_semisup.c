@@ -146,12 +146,11 @@ static void test_held_and_better(void)
         double a0 = acc_free(r0, truth, fixed), a1 = acc_free(r1, truth, fixed);
         printf("%-15s ACC on the free rows: unsupervised %.4f, 10%% labelled %.4f (rule: moves %.4f, seeded %.4f, kept %d)\n", setup_name[s], a0, a1, r1->semi_score_moves, r1->semi_score_seeded, r1->semi_kept);
         CHECK(a0 < 0.97);       /* a hard case */
-        /* that the labels make easier (0.75 to 0.77 and more; ignored labels: no gain) where the moves'
-         * partition is kept.  Here the selection rule keeps the seeded classifier's for the
-         * information moves (held rows predicted leave-one-out: 1.00 against 0.93), which places
-         * 0.58 of the free rows at their class: the rule's score favours the classifier's own
-         * partition, whose clusters are its decision regions around the held rows */
-        CHECK(a1 >= a0 + 0.01 || r1->semi_kept == 2);
+        /* that the labels make easier (0.75 to 0.76 and more; ignored labels: no gain); the rule keeps
+         * the moves' partition here (held rows predicted leave-one-out 0.85 to 0.93, the held rows'
+         * classifier 0.67: 60 labelled rows are too few for it) */
+        CHECK(a1 >= a0 + 0.01);
+        CHECK(s == FROB || r1->semi_kept == 1);
         /* the same bits with 2 threads */
         prm.threads = 2;
         CHECK_OK(mmnc_cluster(p, &prm, &r2, NULL));
@@ -214,14 +213,16 @@ static void test_edges(void)
 /* The rule's score recomputed the long way: for each held row, the
  * partition's centres rebuilt without it (T_{-y} copied whole), its
  * prediction argmax_z sum_x P(x|y) log q_{-y}(x|z), smallest z on ties. */
-static double loo_brute(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const mmnc_int *lab)
+static double loo_brute(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const mmnc_int *lab_in)
 {
     const mmnc_csr *P = p->P;
-    mmnc_int ny = p->ny, nx = p->nx;
-    double *T = calloc(nx * k, sizeof *T), *pz = calloc(k, sizeof *pz), hit = 0, all = 0;
+    mmnc_int ny = p->ny, nx = p->nx, k1 = k + 1, *lab = malloc(ny * sizeof *lab);
+    double *T = calloc(nx * k1, sizeof *T), *pz = calloc(k1, sizeof *pz), hit = 0, all = 0;
+    for (mmnc_int y = 0; y < ny; y++) /* lab_in NULL: the held rows' classifier, the free rows nowhere (k) */
+        lab[y] = lab_in ? lab_in[y] : fixed[y] >= 0 ? fixed[y] : k;
     for (mmnc_int y = 0; y < ny; y++) {
         pz[lab[y]] += p->py[y];
-        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) T[P->colind[e] * k + lab[y]] += P->val[e];
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) T[P->colind[e] * k1 + lab[y]] += P->val[e];
     }
     for (mmnc_int y = 0; y < ny; y++) {
         mmnc_int best = -1;
@@ -229,9 +230,10 @@ static double loo_brute(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, co
         if (fixed[y] < 0) continue;
         for (mmnc_int z = 0; z < k; z++) {
             double s = 0, pm = pz[z] - (z == lab[y] ? p->py[y] : 0);
+            if (!lab_in && z != lab[y] && !(pz[z] > 0)) continue;
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
                 mmnc_int x = P->colind[e];
-                double t = T[x * k + z] - (z == lab[y] ? P->val[e] : 0);
+                double t = T[x * k1 + z] - (z == lab[y] ? P->val[e] : 0);
                 double q = pm > 1e-15 ? 0.5 * (t > 0 ? t : 0) / pm + 0.5 * p->px[x] : p->px[x];
                 s += P->val[e] / p->py[y] * log(q);
             }
@@ -240,7 +242,7 @@ static double loo_brute(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, co
         all += p->py[y];
         if (best == fixed[y]) hit += p->py[y];
     }
-    free(T), free(pz);
+    free(T), free(pz), free(lab);
     return hit / all;
 }
 
@@ -342,7 +344,7 @@ static void test_rule(void)
             CHECK(a0 > 0.95); /* the strong factor is I(X;Z)'s answer */
             CHECK(r1->semi_kept == 2 && r1->semi_score_seeded > r1->semi_score_moves);
             CHECK(b1 > 0.8);
-            CHECK_NEAR(r1->semi_score_seeded, loo_brute(p, 2, fb, r1->label), 1e-12);
+            CHECK_NEAR(r1->semi_score_seeded, loo_brute(p, 2, fb, NULL), 1e-12);
             CHECK(held_kept(r1, fb));
             CHECK(r1->best_restart == 0 && r1->iterations == 0);
             CHECK_NEAR(r1->objective, recomputed(p, &prm, r1), 1e-9 * fabs(r1->objective) + 1e-12);

@@ -214,9 +214,12 @@ static int choose_and_refine(const starts *c)
 
 /* The semi-supervision rule, after the run (r->label holds its result M):
  * S is start 0's seeded partition before any move (mmnc_i_seeded_labels
- * with start 0's RNG, as run_start seeds it: the same labels again), and
- * each is scored by the held rows' leave-one-out agreement
- * (mmnc_i_semi_loo).  S replaces M only when its score is strictly higher:
+ * with start 0's RNG, as run_start seeds it: the same labels again).  M
+ * is scored by the held rows' leave-one-out agreement with its clusters,
+ * S by the leave-one-out accuracy of the classifier that made it, trained
+ * on the held rows alone (mmnc_i_semi_loo; S's own clusters would agree
+ * with the held rows by construction: they are the classifier's regions
+ * around them).  S replaces M only when its score is strictly higher:
  * label S, W one-hot, objective J of S as the run defines it (I(X;Z) less
  * the size prior's term, as the starts, the guard's verdicts and the
  * refinement report J; I(X;Z) alone once the agreement rule dropped the
@@ -240,7 +243,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + 0);
     if ((status = mmnc_i_seeded_labels(p, k, prm->fixed_label, 0, start_method(prm->init, 0), c->emb, &rng, lab,
                                        c->err)) != MMNC_OK ||
-        (status = mmnc_i_semi_loo(p, k, prm->fixed_label, lab, &r->semi_score_seeded, c->err)) != MMNC_OK)
+        (status = mmnc_i_semi_loo(p, k, prm->fixed_label, NULL, &r->semi_score_seeded, c->err)) != MMNC_OK)
         return status;
     r->semi_kept = 1;
     if (!(r->semi_score_seeded > r->semi_score_moves)) return MMNC_OK;

@@ -213,8 +213,10 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
 /*
  * The selection rule of a semi-supervised run (cluster.c): how well a
  * partition's centres predict the held rows, each left out of its own
- * cluster.  For a held row y (label l, in cluster c = labels[y]) the
- * centres are those of the partition without y,
+ * cluster; labels NULL: the centres of the held rows alone, the
+ * leave-one-out accuracy of start 0's classifier (seeded_kmeans), among
+ * the clusters that hold labelled rows.  For a held row y (label l, in
+ * cluster c = labels[y]) the centres are those of the partition without y,
  *
  *     q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2   (P(x) where P_{-y}(z) = 0),
  *
@@ -231,40 +233,49 @@ int mmnc_i_semi_loo(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const 
                     mmnc_err *err)
 {
     const mmnc_csr *P = p->P;
-    mmnc_int ny = p->ny, nx = p->nx;
+    mmnc_int ny = p->ny, nx = p->nx, k1 = labels ? k : k + 1; /* k1: k, and the free rows' k */
     double *T = NULL, *pz = NULL, *logq = NULL;
     int64_t *work = NULL, *nc = NULL, lim[2 * MMNC_I_FIX_LIMBS] = {0};
+    mmnc_int *own = NULL;
     unsigned char *hit = NULL;
     int status = MMNC_OK;
-    MMNC_ALLOC(T, nx * k > 0 ? nx * k : 1, err, status);
-    MMNC_ALLOC(pz, k, err, status);
+    MMNC_ALLOC(T, nx * k1 > 0 ? nx * k1 : 1, err, status);
+    MMNC_ALLOC(pz, k1, err, status);
     MMNC_ALLOC(logq, nx * k > 0 ? nx * k : 1, err, status);
-    MMNC_ALLOC(work, mmnc_i_fix_work(p, k), err, status);
-    MMNC_ALLOC(nc, k, err, status);
+    MMNC_ALLOC(work, mmnc_i_fix_work(p, k1), err, status);
+    MMNC_ALLOC(nc, k1, err, status);
     MMNC_CALLOC(hit, ny > 0 ? ny : 1, err, status);
-    mmnc_i_pzx_fix(p, k, labels, T, pz, work);
-    mmnc_i_label_counts(p, k, labels, nc);
+    if (!labels) { /* the held rows' classifier: centres of the held rows alone */
+        MMNC_ALLOC(own, ny > 0 ? ny : 1, err, status);
+        for (mmnc_int y = 0; y < ny; y++) own[y] = fixed[y] >= 0 ? fixed[y] : k;
+        labels = own;
+    }
+    mmnc_i_pzx_fix(p, k1, labels, T, pz, work);
+    mmnc_i_label_counts(p, k1, labels, nc);
 #pragma omp parallel for schedule(static) if (nx * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int x = 0; x < nx; x++)
         for (mmnc_int z = 0; z < k; z++) {
-            double v = pz[z] > 0.0 ? 0.5 * T[x * k + z] / pz[z] + 0.5 * p->px[x] : p->px[x];
+            double v = pz[z] > 0.0 ? 0.5 * T[x * k1 + z] / pz[z] + 0.5 * p->px[x] : p->px[x];
             logq[x * k + z] = v > 0.0 ? log(v) : -HUGE_VAL;
         }
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         mmnc_int c = labels[y], best = -1;
-        double bs = -HUGE_VAL, pc = pz[c] - p->py[y];
-        int alone = nc[c] <= 1 || !(pc > 0.0);
+        double bs = -HUGE_VAL, pc;
+        int alone;
         if (fixed[y] < 0) continue;
+        pc = pz[c] - p->py[y];
+        alone = nc[c] <= 1 || !(pc > 0.0);
         for (mmnc_int z = 0; z < k; z++) {
             double s = 0.0;
+            if (own && z != c && !(pz[z] > 0.0)) continue; /* the classifier knows the held clusters */
             for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
                 mmnc_int x = P->colind[e];
                 double lq;
                 if (z != c) {
                     lq = logq[x * k + z];
                 } else {
-                    double t = T[x * k + c] - P->val[e], v;
+                    double t = T[x * k1 + c] - P->val[e], v;
                     if (t < 0.0) t = 0.0; /* roundings of the exact sum */
                     v = alone ? p->px[x] : 0.5 * t / pc + 0.5 * p->px[x];
                     lq = v > 0.0 ? log(v) : -HUGE_VAL;
@@ -294,6 +305,7 @@ cleanup:
     mmnc_i_free(logq);
     mmnc_i_free(work);
     mmnc_i_free(nc);
+    mmnc_i_free(own);
     mmnc_i_free(hit);
     return status;
 }

@@ -100,7 +100,8 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
                          const double *emb, mmnc_rng *rng, mmnc_int *labels, mmnc_err *err);
 /* The semi-supervision rule's score of hard labels (seeded.c): the held
  * rows' P(y) mass that the partition's centres without the row predict at
- * its label, over the held mass (NAN if none is held).  Collective.
+ * its label, over the held mass (NAN if none is held); labels NULL: the
+ * centres of the held rows alone (start 0's classifier).  Collective.
  * O(nnz k + nx k) time, nx k memory. */
 int mmnc_i_semi_loo(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const mmnc_int *labels, double *score,
                     mmnc_err *err);

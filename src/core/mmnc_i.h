@@ -119,6 +119,18 @@ static inline uint64_t mmnc_i_fnv1a(const char *s, size_t n)
     return h;
 }
 
+/* MurmurHash3's 64-bit finaliser: every input bit reaches every output
+ * bit (the hash tables' slots, the model's row hashes). */
+static inline uint64_t mmnc_i_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
 /* External sort of (key, value) pairs (text/spill.c): sorted runs on one
  * temporary file in $TMPDIR (or /tmp), made by mkstemp and unlinked at once,
  * then a k-way merge summing the values of equal keys.

@@ -140,16 +140,6 @@ void mmnc_model_free(mmnc_model *m)
 /* The content hash of a row (held rows)                                     */
 /* ------------------------------------------------------------------------ */
 
-static uint64_t fmix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
 static int cmp_pair(const void *a, const void *b)
 {
     mmnc_int x = ((const mmnc_int *)a)[0], y = ((const mmnc_int *)b)[0];
@@ -175,8 +165,8 @@ uint64_t mmnc_model_row_hash(mmnc_int n, const mmnc_int *cols, const double *val
         float f = (float)(val[scratch[2 * i + 1]] / sum);
         uint32_t bits;
         memcpy(&bits, &f, 4);
-        h = fmix64(h ^ (uint64_t)scratch[2 * i]) + 0x9e3779b97f4a7c15ULL;
-        h = fmix64(h ^ bits) + 0x9e3779b97f4a7c15ULL;
+        h = mmnc_i_mix64(h ^ (uint64_t)scratch[2 * i]) + 0x9e3779b97f4a7c15ULL;
+        h = mmnc_i_mix64(h ^ bits) + 0x9e3779b97f4a7c15ULL;
     }
     return h ? h : 1;
 }

@@ -77,21 +77,9 @@ void mmnc_cooc_opts_default(mmnc_cooc_opts *o)
 
 /* ---- hashing -------------------------------------------------------------- */
 
-/* MurmurHash3's 64-bit finaliser: every input bit reaches the low bits that
- * pick a slot. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 static uint64_t hash_str(const char *s, size_t n)
 {
-    return mix64(mmnc_i_fnv1a(s, n)); /* FNV-1a, then a finaliser */
+    return mmnc_i_mix64(mmnc_i_fnv1a(s, n)); /* FNV-1a, then a finaliser */
 }
 
 /* ---- string table: word -> count (pass 1) or word -> id + 1 (pass 2) ------- */
@@ -235,7 +223,7 @@ static int ptab_grow(ptab *t)
     for (size_t i = 0; i < cap; i++) s[i].key = EMPTY_KEY;
     for (size_t i = 0; i < t->cap; i++) {
         if (t->s[i].key == EMPTY_KEY) continue;
-        size_t j = mix64(t->s[i].key) & m;
+        size_t j = mmnc_i_mix64(t->s[i].key) & m;
         while (s[j].key != EMPTY_KEY) j = (j + 1) & m;
         s[j] = t->s[i];
     }
@@ -654,7 +642,7 @@ static int count_pairs(const ctx *c, size_t lo, size_t hi, uint32_t part, uint32
                 key = (uint64_t)b << 32 | (uint64_t)a;
                 if (a == b) u *= 2; /* (p,q) and (q,p) both land on the diagonal */
             }
-            h = mix64(key);
+            h = mmnc_i_mix64(key);
             if ((uint32_t)(h >> 40) % P != part) continue;
             int st = ptab_add(t, key, h, u);
             if (st == TABLE_FULL) {

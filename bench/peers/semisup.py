@@ -26,7 +26,8 @@ Scores on the unlabelled rows only: acc (Hungarian, as corpus_peers.py), acc_dir
 read as class z: the methods given labels number their clusters by them; not for mmnc) and NMI.
 seconds: wall clock of the fit (mmnc: the subprocess, loading included).
 
-Usage: semisup.py [--corpora classic3,reviews,reuters] [--shares 0.01,0.05,0.1]
+Usage: semisup.py [--corpora classic3,reviews,reuters] [--corpus NAME=PATH:VAR:TRUTHVAR ...]
+                  [--shares 0.01,0.05,0.1]
                   [--methods mmnc-labels,mmnc,labelspreading,seeded-kmeans] [--mmnc PATH]
                   [--seed 1] [--data-dir DIR] [--json FILE]
 """
@@ -139,16 +140,24 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--data-dir", default=repo_data())
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--corpus", action="append", default=[], metavar="NAME=PATH:VAR:TRUTHVAR",
+                    help="another labelled corpus (e.g. bench/corpora's), k its number of classes; repeatable")
     a = ap.parse_args()
+    corpora = [(c, os.path.join(a.data_dir, CORPORA[c][0]), CORPORA[c][1], CORPORA[c][2])
+               for c in a.corpora.split(",") if c]
+    for spec in a.corpus:
+        name, _, rest = spec.partition("=")
+        fields = rest.rsplit(":", 2)
+        if not name or len(fields) != 3:
+            ap.error("--corpus %r: expected NAME=PATH:VAR:TRUTHVAR" % spec)
+        corpora.append((name, fields[0], fields[1], fields[2]))
     methods = [m for m in a.methods.split(",") if m]
     if not a.mmnc:
         methods = [m for m in methods if not m.startswith("mmnc")]
     out = []
     print("| corpus | k | labelled | method | ACC | ACC direct | NMI | seconds | note |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name in [c for c in a.corpora.split(",") if c]:
-        rel, var, tvar = CORPORA[name]
-        path = os.path.join(a.data_dir, rel)
+    for name, path, var, tvar in corpora:
         if not os.path.exists(path):
             log("%s: %s not found: skipped" % (name, path))
             continue

@@ -1,8 +1,11 @@
 /*
- * fuzz_labels.c -- libFuzzer harness of the label file reader
+ * fuzz_labels.c -- libFuzzer harness of the label file readers
  * (mmnc_labels_read): plain labels, "id label" pairs, libsvm labels; the
  * first byte picks reading alone or against a data set of 3 rows whose ids
- * are 1..3 (the matching of ids to rows).
+ * are 1..3 (the matching of ids to rows).  With that data set the same
+ * file is also read as the given clusters of semi-supervision
+ * (mmnc_fixed_labels_read, k = 1 + data[0] / 2 % 4): every entry -1 or a
+ * cluster below k, some row free, some labelled.
  */
 #include "fuzz_common.h"
 
@@ -12,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const double v[3] = {1, 2, 3};
     char path[64];
     mmnc_data ds = {0};
-    mmnc_int n = 0, *lab = NULL, nc = 0;
+    mmnc_int n = 0, *lab = NULL, nc = 0, *fx = NULL, nfx = 0, k = 1 + (size ? data[0] / 2 % 4 : 0);
     mmnc_err e = {0, ""};
     int fd;
 
@@ -26,9 +29,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (mmnc_int i = 0; i < n; i++)
                 if (lab[i] < 0 || lab[i] >= nc) abort();
         }
+        if (ds.A && mmnc_fixed_labels_read(path, &ds, k, &fx, &nfx, NULL, &e) == MMNC_OK) {
+            mmnc_int held = 0;
+            for (mmnc_int i = 0; i < 3; i++) {
+                if (fx[i] < -1 || fx[i] >= k) abort();
+                held += fx[i] >= 0;
+            }
+            if (held != nfx || held == 0 || held == 3) abort();
+        }
         close(fd);
     }
     mmnc_free(lab);
+    mmnc_free(fx);
     mmnc_csr_free(ds.A);
     return 0;
 }

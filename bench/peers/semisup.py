@@ -41,12 +41,11 @@ import tempfile
 import time
 
 import numpy as np
-import scipy.io
-import scipy.sparse as sp
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import repo_data, score  # noqa: E402
+from corpus_peers import load  # noqa: E402
 
 CORPORA = {
     "classic3": ("classic3/classic3.mat", "A", "labels"),
@@ -58,17 +57,6 @@ METHODS = ["mmnc-labels", "mmnc", "labelspreading", "seeded-kmeans"]
 
 def log(msg):
     print("semisup: " + msg, file=sys.stderr, flush=True)
-
-
-def load(path, var, truth_var):
-    """Documents as rows (csr float64), 0-based classes, transposed?  (corpus_peers.load)"""
-    mat = scipy.io.loadmat(path)
-    A = sp.csr_matrix(mat[var], dtype=np.float64)
-    gnd = np.asarray(mat[truth_var]).ravel()
-    transposed = A.shape[0] != len(gnd)
-    if transposed:
-        A = sp.csr_matrix(A.T)
-    return A, np.unique(gnd, return_inverse=True)[1], transposed
 
 
 def given_rows(n, share, seed):

@@ -15,6 +15,13 @@ Methods, all on the same matrix and with the same seed:
   nmf            NMF(init='nndsvda') on tf-idf, argmax of W         (common.run_nmf)
   itcc           information-theoretic co-clustering, l = k column clusters (itcc.py)
   sib            sequential information bottleneck (sib.py)
+  ibm-sib        IBM's C++ sIB (github.com/IBM/sib) with its own defaults (ibm_sib.py; built by
+                 build_ibm_sib.sh from a snapshot, found through --ibm-sib DIR or
+                 $MMNC_IBM_SIB; skipped with a message when absent)
+  gsdmm          GSDMM, the Dirichlet multinomial mixture by collapsed Gibbs sampling (Yin and
+                 Wang 2014), alpha = beta = 0.1, 30 sweeps, K = k (gsdmm.py, mode gibbs)
+  dmm-map        the same model's evidence maximised by single-row moves, alpha and beta by
+                 type-II maximum likelihood, 8 starts, the best evidence kept (gsdmm.py, mode map)
   mmnc           `mmnc cluster` with no algorithm options: the default (README, "The
                  default": the information objective with the size prior, 8 random starts,
                  the best objective kept, the prior kept only where it raises the nuclear norm)
@@ -61,6 +68,8 @@ import scipy.sparse as sp
 
 sys.dont_write_bytecode = True                    # no __pycache__ inside the repository
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gsdmm  # noqa: E402
+import ibm_sib  # noqa: E402
 import itcc  # noqa: E402
 import sib  # noqa: E402
 from common import (cpu_model, repo_data, run_cocluster, run_kmeans,  # noqa: E402
@@ -75,8 +84,8 @@ CORPORA = {
 }
 DEFAULT_METHODS = ["kmeans", "cocluster", "nmf", "itcc", "sib", "mmnc", "mmnc-paper",
                    "mmnc-norm-spectral"]
-METHODS = DEFAULT_METHODS + ["mmnc-tol0", "mmnc-information", "mmnc-previous",
-                             "mmnc-normalize-rows"]
+METHODS = DEFAULT_METHODS + ["ibm-sib", "gsdmm", "dmm-map", "mmnc-tol0", "mmnc-information",
+                             "mmnc-previous", "mmnc-normalize-rows"]
 MMNC_ARGS = {"mmnc": [], "mmnc-paper": ["--paper"],
              "mmnc-norm-spectral": ["-a", "nuclear", "--init", "spectral", "--select", "objective"],
              "mmnc-tol0": ["--move-tol", "0"],
@@ -126,6 +135,18 @@ def run_method(m, A, k, a, path, var, truth_var, transposed):
         sec = time.perf_counter() - t0
         return lab, sec, {"objective": info["mi"], "objective_name": "I(Z;X)", "n_init": a.n_init,
                           "sweeps": info["sweeps"], "mi_all": info["mi_all"]}
+    if m == "ibm-sib":
+        lab, sec = ibm_sib.fit(A, k, seed=a.seed, sib_dir=a.ibm_sib)
+        return lab, sec, {}
+    if m in ("gsdmm", "dmm-map"):
+        keep = np.asarray(A.sum(axis=1)).ravel() > 0      # an empty row stays in cluster 0
+        lab = np.zeros(A.shape[0], dtype=np.int64)
+        t0 = time.perf_counter()
+        sub, info = gsdmm.fit(A[keep], k, mode="gibbs" if m == "gsdmm" else "map",
+                              n_init=8, seed=a.seed)
+        sec = time.perf_counter() - t0
+        lab[keep] = sub
+        return lab, sec, {"objective": info["evidence"], "objective_name": "log evidence"}
     args = MMNC_ARGS[m] + (["--transpose"] if transposed else [])
     lab, sec, extra = run_mmnc(a.mmnc, path, k, a.seed, A.shape[0], mat_var=var,
                                truth_var=truth_var, args=args)
@@ -147,6 +168,8 @@ def main():
                     help="random starts of itcc and sib (default %(default)s)")
     ap.add_argument("--itcc-l", type=int, metavar="L",
                     help="column clusters of itcc (default: l = k)")
+    ap.add_argument("--ibm-sib", metavar="DIR",
+                    help="IBM sib's build directory (build_ibm_sib.sh; default $MMNC_IBM_SIB)")
     ap.add_argument("--data-dir", default=repo_data(),
                     help="the shared data directory (default: %(default)s)")
     ap.add_argument("--corpus", action="append", default=[], metavar="NAME=PATH:VAR:LABELVAR:K",
@@ -183,6 +206,11 @@ def main():
             log("no --mmnc PATH: skipping %s" % ",".join(dropped))
         methods = [m for m in methods if not m.startswith("mmnc")]
 
+    if "ibm-sib" in methods:
+        ok, why = ibm_sib.available(a.ibm_sib)
+        if not ok:
+            log("skipping ibm-sib: " + why)
+            methods = [m for m in methods if m != "ibm-sib"]
     machine = "%d cores, %s, Python %s, NumPy %s, SciPy %s" % (
         os.cpu_count(), cpu_model(), platform.python_version(), np.__version__, scipy.__version__)
     log("machine: " + machine)

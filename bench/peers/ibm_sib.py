@@ -24,19 +24,34 @@ def _path(sib_dir):
     return sib_dir or os.environ.get("MMNC_IBM_SIB", "")
 
 
+def _import(d):
+    """IBM's package `sib` from directory d, imported under its own name even where another module
+    named sib (this directory's sib.py, the transcription) was imported first; that one is put back."""
+    ours = sys.modules.pop("sib", None)
+    sys.path.insert(0, d)
+    try:
+        return importlib.import_module("sib")
+    finally:
+        sys.path.remove(d)
+        mod = sys.modules.pop("sib", None)
+        if mod is not None:
+            sys.modules["ibm_sib_package"] = mod
+        if ours is not None:
+            sys.modules["sib"] = ours
+
+
 def available(sib_dir=None):
     """(True, version) if IBM's sib imports from sib_dir (or $MMNC_IBM_SIB), else (False, why)."""
     d = _path(sib_dir)
     if not d or not os.path.isdir(os.path.join(d, "sib")):
         return False, ("IBM sib is not built: bench/peers/build_ibm_sib.sh SNAPSHOT DIR, then --sib DIR "
                        "or MMNC_IBM_SIB=DIR (the snapshot of github.com/IBM/sib is not part of this repository)")
-    if d not in sys.path:
-        sys.path.insert(0, d)
+    d = os.path.abspath(d)
     try:
-        mod = importlib.import_module("sib")
+        mod = sys.modules.get("ibm_sib_package") or _import(d)
     except ImportError as e:
         return False, "IBM sib in %s does not import: %s" % (d, e)
-    if not os.path.abspath(mod.__file__).startswith(os.path.abspath(d)):
+    if not os.path.abspath(mod.__file__).startswith(d):
         return False, "a package named sib other than IBM's was imported (%s)" % mod.__file__
     return True, getattr(mod, "__version__", "?")
 
@@ -46,10 +61,9 @@ def fit(A, k, seed=1, sib_dir=None, n_jobs=1):
     ok, why = available(sib_dir)
     if not ok:
         raise RuntimeError(why)
-    import sib  # noqa: E402  (found through available())
     X = sp.csr_matrix(A, dtype=np.float64)
     t0 = time.perf_counter()
-    model = sib.SIB(n_clusters=k, random_state=seed, n_jobs=n_jobs)
+    model = sys.modules["ibm_sib_package"].SIB(n_clusters=k, random_state=seed, n_jobs=n_jobs)
     model.fit(X)
     sec = time.perf_counter() - t0
     return np.asarray(model.labels_, dtype=np.int64), sec

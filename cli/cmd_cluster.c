@@ -15,7 +15,8 @@ static const char *CMD = "cluster";
 #define ALG_INF (1u << MMNC_ALG_INFORMATION)
 #define ALG_NUC (1u << MMNC_ALG_NUCLEAR)
 #define ALG_FRO (1u << MMNC_ALG_FROBENIUS)
-#define ALG_ALL (ALG_INF | ALG_NUC | ALG_FRO)
+#define ALG_DMM (1u << MMNC_ALG_DMM)
+#define ALG_ALL (ALG_INF | ALG_NUC | ALG_FRO | ALG_DMM)
 
 /* The options that apply to some runs only: the algorithms (algs) and a
  * further condition (when: what the help says; check_applies tests it).
@@ -55,11 +56,11 @@ static int applies_index(const char *name)
 /* "-a information (the default) or -a nuclear": the algorithms of a mask. */
 static void alg_list(unsigned algs, char *buf, size_t n)
 {
-    static const int order[] = {MMNC_ALG_INFORMATION, MMNC_ALG_NUCLEAR, MMNC_ALG_FROBENIUS};
+    static const int order[] = {MMNC_ALG_DMM, MMNC_ALG_INFORMATION, MMNC_ALG_NUCLEAR, MMNC_ALG_FROBENIUS};
     size_t len = 0;
     int first = 1;
     buf[0] = '\0';
-    for (int i = 0; i < 3 && len < n; i++) {
+    for (int i = 0; i < 4 && len < n; i++) {
         if (!(algs & (1u << order[i]))) continue;
         len += (size_t)snprintf(buf + len, n - len, "%s-a %s%s", first ? "" : " or ", cli_algorithm_name(order[i]),
                                 order[i] == MMNC_DEFAULT_ALGORITHM ? " (the default)" : "");
@@ -88,9 +89,11 @@ static void help(void)
            "of the divergence transition matrix B_{Z,X} (Qiu, Makur, Zheng 2018).\n\n"
            "Clustering options:\n"
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
-           "  -a, --algorithm A     nuclear (Algorithm 2) | frobenius (Algorithm 1) | information (exact\n"
+           "  -a, --algorithm A     dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
+           "                        single-row moves, its alpha and beta fitted) | information (exact\n"
            "                        I(X;Z) by single-row moves, the sequential information bottleneck's\n"
-           "                        objective, with a prior on the cluster sizes: see --size-prior)\n"
+           "                        objective, with a prior on the cluster sizes: see --size-prior) |\n"
+           "                        nuclear (Algorithm 2) | frobenius (Algorithm 1)\n"
            "                        (default %s)\n"
            "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
            "  -r, --restarts N      independent starts; --select says which is kept (default "
@@ -251,6 +254,7 @@ static int iteration_cap(const mmnc_params *prm)
     if (prm->max_iter > 0) return prm->max_iter;
     return prm->algorithm == MMNC_ALG_NUCLEAR       ? MMNC_DEFAULT_MAX_ITER_NUCLEAR
          : prm->algorithm == MMNC_ALG_INFORMATION ? MMNC_DEFAULT_MAX_ITER_INFORMATION
+         : prm->algorithm == MMNC_ALG_DMM         ? MMNC_DEFAULT_MAX_ITER_INFORMATION
          : prm->exact_marginal                    ? MMNC_DEFAULT_MAX_ITER_EXACT
                                                   : MMNC_DEFAULT_MAX_ITER_FROBENIUS;
 }
@@ -604,6 +608,8 @@ static int write_json(const run *r, FILE *fp)
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if ((res->algorithm == MMNC_ALG_INFORMATION && res->l == 0) || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
+    if (res->algorithm == MMNC_ALG_DMM)
+        fprintf(fp, "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n", res->dmm_alpha, res->dmm_beta);
     if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
                 prm->moves == MMNC_MOVES_BATCH ? "batch" : "sequential", res->polish_sweeps);
@@ -807,8 +813,14 @@ static int print_summary(const run *r)
     printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
            res->l > 0 ? "co-clustering" : cli_algorithm_name(res->algorithm),
            res->l > 0 ? res->algorithm == MMNC_ALG_NUCLEAR ? " ||B_{Z,W}||_*" : " I(Z;W)"
-           : res->algorithm == MMNC_ALG_INFORMATION ? " objective" : " norm",
+           : res->algorithm == MMNC_ALG_INFORMATION ? " objective"
+           : res->algorithm == MMNC_ALG_DMM         ? " (log evidence a count)"
+                                                    : " norm",
            (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
+    if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
+        printf("Dirichlet mixture: alpha %.4g (cluster sizes), beta %.4g (each cluster's column distribution), "
+               "fitted by the evidence\n",
+               res->dmm_alpha, res->dmm_beta);
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0 &&
         res->l == 0)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
@@ -836,7 +848,8 @@ static int print_summary(const run *r)
            res->converged ? "" : ", stopped at the cap without converging", res->seconds);
     if (at_cap(res) > 0)
         printf("%d of %d starts stopped at the %d-%s cap without converging; raise --max-iter\n", at_cap(res),
-               res->restarts, iteration_cap(r->prm), res->algorithm == MMNC_ALG_INFORMATION ? "sweep" : "iteration");
+               res->restarts, iteration_cap(r->prm),
+               res->algorithm == MMNC_ALG_INFORMATION || res->algorithm == MMNC_ALG_DMM ? "sweep" : "iteration");
     if (res->select == MMNC_SELECT_PREDICTIVE)
         printf("selection: predictive information %.4f nats (best of the starts: %.4f)%s\n",
                res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
@@ -1176,7 +1189,7 @@ int cmd_cluster(int argc, char **argv)
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
     pctx.verbose = verbose && !quiet;
-    pctx.information = prm.algorithm == MMNC_ALG_INFORMATION;
+    pctx.information = prm.algorithm == MMNC_ALG_INFORMATION || prm.algorithm == MMNC_ALG_DMM;
     pctx.st = quiet ? NULL : calloc((size_t)prm.restarts, sizeof *pctx.st);
     if (!quiet) { /* the starts' and phases' events; each iteration only for the status line of a terminal */
         prm.event = on_event;

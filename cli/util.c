@@ -321,8 +321,9 @@ int cli_parse_algorithm(const char *cmd, const char *s, int *alg)
     if (!strcmp(s, "nuclear") || !strcmp(s, "2")) *alg = MMNC_ALG_NUCLEAR;
     else if (!strcmp(s, "frobenius") || !strcmp(s, "1")) *alg = MMNC_ALG_FROBENIUS;
     else if (!strcmp(s, "information") || !strcmp(s, "3")) *alg = MMNC_ALG_INFORMATION;
+    else if (!strcmp(s, "dmm") || !strcmp(s, "4")) *alg = MMNC_ALG_DMM;
     else {
-        cli_usage_error(cmd, "--algorithm: expected information, nuclear or frobenius (or 3, 2, 1), got '%s'", s);
+        cli_usage_error(cmd, "--algorithm: expected dmm, information, nuclear or frobenius (or 4, 3, 2, 1), got '%s'", s);
         return 1;
     }
     return 0;
@@ -358,7 +359,10 @@ const char *cli_init_name(int init)
 
 const char *cli_algorithm_name(int algorithm)
 {
-    return algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : algorithm == MMNC_ALG_INFORMATION ? "information" : "frobenius";
+    return algorithm == MMNC_ALG_NUCLEAR       ? "nuclear"
+         : algorithm == MMNC_ALG_INFORMATION ? "information"
+         : algorithm == MMNC_ALG_DMM         ? "dmm"
+                                             : "frobenius";
 }
 
 int cli_best_score(const mmnc_result *res)
@@ -572,7 +576,8 @@ const char *cli_select_name(int select)
 
 const char *cli_model_rule(const mmnc_model *m)
 {
-    if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return "information";
+    if (m->algorithm == MMNC_ALG_INFORMATION || m->algorithm == MMNC_ALG_DMM || m->refine != MMNC_REFINE_NONE)
+        return "information";
     return m->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "channel";
 }
 

@@ -20,7 +20,7 @@
  *     B_{Z,X} = [P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}.
  *
  * Algorithms.  mmnc_cluster learns W from random (or spectral, k-means++)
- * starts by one of three objectives (mmnc_params.algorithm):
+ * starts by one of four objectives (mmnc_params.algorithm):
  *   - the information objective (MMNC_ALG_INFORMATION, the default of
  *     mmnc_params_default): the exact mutual information I(X;Z) with a prior
  *     on the cluster sizes, J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), raised
@@ -30,6 +30,11 @@
  *     only if the starts agree with one another at least as well with it as
  *     without, and merge-split trials then leave optima that no single row's
  *     move can (docs/default.md);
+ *   - the Dirichlet mixture (MMNC_ALG_DMM): the evidence of a mixture of
+ *     multinomials of the rows' counts with Dirichlet priors on the mixing
+ *     weights (alpha) and on each cluster's column distribution (beta),
+ *     maximised over hard labels by sequential single-row moves and over
+ *     alpha and beta by fixed points between sweeps (docs/dmm.md);
  *   - Algorithm 2 (MMNC_ALG_NUCLEAR): ||B_{Z,X}||_*, alternating
  *     maximisation of a Ky Fan bound (paper, Alg. 2): hard labels, or with a
  *     prescribed P_Z solved exactly as a transportation LP;
@@ -984,9 +989,12 @@ MMNC_API int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *
 typedef enum {
     MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
     MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
-    MMNC_ALG_INFORMATION = 3 /* exact I(X;Z) with a prior on the cluster sizes
+    MMNC_ALG_INFORMATION = 3, /* exact I(X;Z) with a prior on the cluster sizes
                                 (mmnc_params.size_prior), by sequential single-row moves
                                 (src/cluster/default.c; docs/default.md) */
+    MMNC_ALG_DMM = 4         /* the evidence of a Dirichlet multinomial mixture of the rows'
+                                counts, alpha and beta its own, by sequential single-row
+                                moves (src/cluster/dmm.c) */
 } mmnc_algorithm;
 
 typedef enum {
@@ -1175,8 +1183,9 @@ typedef struct mmnc_result {
     double *W;          /* k x ny: P(z|y) at W[y*k + z] */
     mmnc_stats stats;   /* of the returned W */
     double objective;   /* the solver's objective: ||B_{Z,X}||_* (Alg. 2), the penalised
-                           ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1), or
-                           I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (information, refine) */
+                           ||A B||_F^2 - lambda ||A sqrt(P_Y) - sqrt(P_Z)||^2 (Alg. 1),
+                           I(X;Z) - size_prior (|Y| / nnz) H_rows(Z) (information, refine), or
+                           the log evidence over the total count (dmm) */
     int iterations;     /* of the kept start */
     int converged;      /* the kept start met its stopping rule before max_iter */
     int best_restart;   /* index of the kept start */
@@ -1216,6 +1225,8 @@ typedef struct mmnc_result {
     double lambda, step; /* Alg. 1: the values used */
     int *restart_converged; /* restarts: 1 where the start met its stopping rule, 0 where it
                            stopped at max_iter */
+    double dmm_alpha, dmm_beta; /* MMNC_ALG_DMM: the Dirichlet parameters of the kept start (the
+                           evidence's own, fitted with the labels); else NAN */
 
     /* Co-clustering (mmnc_params.col_clusters > 0); else l = 0 and NULL */
     mmnc_int l, nx;      /* column clusters; columns */

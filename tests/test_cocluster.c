@@ -304,27 +304,14 @@ static void test_alloc_failures(void)
 {
     mmnc_csr *A = test_random_csr(40, 30, 0.2, 9);
     mmnc_pmf *p = NULL;
-    int fails = 0, bad = 0;
+    mmnc_params prm;
+    long bad = 0;
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
-    for (long n = 1; n < 5000; n++) {
-        mmnc_params prm;
-        mmnc_result *r = NULL;
-        int st;
-        mmnc_params_default(&prm);
-        prm.k = 3;
-        prm.col_clusters = 4;
-        prm.restarts = 2;
-        mmnc_i_fail_after(n);
-        st = mmnc_cluster(p, &prm, &r, NULL);
-        mmnc_i_fail_after(0);
-        if (st == MMNC_OK) {
-            mmnc_result_free(r);
-            break;
-        }
-        bad += st != MMNC_ENOMEM || r != NULL;
-        fails++;
-    }
-    CHECK(fails > 10 && bad == 0);
+    mmnc_params_default(&prm);
+    prm.k = 3;
+    prm.col_clusters = 4;
+    prm.restarts = 2;
+    CHECK(test_cluster_alloc_failures(p, &prm, &bad) > 10 && bad == 0);
     mmnc_pmf_free(p);
     mmnc_csr_free(A);
 }

@@ -31,6 +31,24 @@ long test_each_alloc_failure(test_data_fn fn, void *ctx, long *bad)
     }
 }
 
+long test_cluster_alloc_failures(const mmnc_pmf *p, const mmnc_params *prm, long *bad)
+{
+    long failures = 0;
+    for (long n = 1;; n++) {
+        mmnc_result *r = NULL;
+        int st;
+        mmnc_i_fail_after(n);
+        st = mmnc_cluster(p, prm, &r, NULL);
+        mmnc_i_fail_after(0);
+        if (st == MMNC_OK) {
+            mmnc_result_free(r);
+            return failures;
+        }
+        failures++;
+        *bad += st != MMNC_ENOMEM || r != NULL;
+    }
+}
+
 const char *test_src(const char *rel)
 {
     static char buf[4096];

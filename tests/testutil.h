@@ -64,6 +64,11 @@ typedef int (*test_data_fn)(void *ctx, mmnc_data **out, mmnc_err *err);
  * those that did not return MMNC_ENOMEM with *out NULL. */
 long test_each_alloc_failure(test_data_fn fn, void *ctx, long *bad);
 
+/* mmnc_cluster(p, prm) with the n-th allocation failing, n = 1, 2, ...
+ * until it succeeds: returns how many runs failed, and adds to *bad those
+ * that did not return MMNC_ENOMEM with no result. */
+long test_cluster_alloc_failures(const mmnc_pmf *p, const mmnc_params *prm, long *bad);
+
 /* Print the summary; returns the process exit status. */
 int test_done(void);
 

@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover
     threadpool_limits = None
 
 _ALGORITHMS = {"nuclear": _mmnc.ALG_NUCLEAR, "frobenius": _mmnc.ALG_FROBENIUS,
-               "information": _mmnc.ALG_INFORMATION}
+               "information": _mmnc.ALG_INFORMATION, "dmm": _mmnc.ALG_DMM}
 _INITS = {"spectral": _mmnc.INIT_SPECTRAL, "kmeans++": _mmnc.INIT_KMEANSPP, "random": _mmnc.INIT_RANDOM}
 _SELECTS = {"predictive": _mmnc.SELECT_PREDICTIVE, "objective": _mmnc.SELECT_OBJECTIVE}
 _REFINES = {"chosen": _mmnc.REFINE_CHOSEN, "each": _mmnc.REFINE_EACH, "none": _mmnc.REFINE_NONE}
@@ -263,9 +263,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     """Clustering of the rows of a co-occurrence matrix by maximal matrix norm couplings.
 
     The rows Y of a nonnegative matrix X (n_samples x n_features) are clustered
-    into Z by a kernel W = P(z|y) that maximises the mutual information I(X;Z)
-    with a prior on the cluster sizes, by single-row moves (``"information"``;
-    see docs/default.md), ||B_{Z,X}||_* (Algorithm 2 of Qiu, Makur,
+    into Z by a kernel W = P(z|y) that maximises the evidence of a Dirichlet
+    mixture of the rows' counts (``"dmm"``, docs/dmm.md), the mutual information
+    I(X;Z) with a prior on the cluster sizes (``"information"``; see
+    docs/default.md), both by single-row moves, ||B_{Z,X}||_* (Algorithm 2 of Qiu, Makur,
     Zheng 2018; ``algorithm="nuclear"``) or ||B_{Z,X}||_F^2 (Algorithm 1,
     ``"frobenius"``, a soft kernel).  Only the direction of a row counts
     (P(x|y)) and its total as its weight P(y): scaling a row changes its
@@ -278,7 +279,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     n_clusters : int, default $n_clusters
         k, at most the number of rows with nonzero mass.
-    algorithm : {"information", "nuclear", "frobenius"}, default $algorithm
+    algorithm : {"dmm", "information", "nuclear", "frobenius"}, default $algorithm
     init : {"random", "kmeans++", "spectral"}, default $init
         "spectral" cycles the starts through spectral, k-means++ and random
         starts (``--init``).
@@ -384,6 +385,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     objective_ : float
         The solver's objective of the kept start (for the information
         objective J = I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes)).
+    dmm_alpha_, dmm_beta_ : float or None
+        With algorithm="dmm": the Dirichlet parameters of the cluster sizes and of
+        each cluster's column distribution, fitted by the evidence (else None).
     size_prior_kept_ : bool or None
         With the size prior (information moves, size_prior > 0): True if the
         clustering is the prior's partition, False if the guard returned the
@@ -628,6 +632,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.frobenius_norm_ = r["frobenius_norm"]
         self.mutual_information_ = r["mutual_information"]
         self.objective_ = r["objective"]
+        dmm = self.algorithm == "dmm" and self.col_clusters == 0
+        self.dmm_alpha_ = r["dmm_alpha"] if dmm else None
+        self.dmm_beta_ = r["dmm_beta"] if dmm else None
         self.n_iter_ = r["iterations"]
         self.converged_ = bool(r["converged"])
         if not self.converged_:
@@ -693,6 +700,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         by name, the names of the training columns without mass, which the model's ids leave out."""
         record = {"n_iter": int(self.n_iter_), "converged": self.converged_, "best_restart": int(self.best_restart_),
                   "size_prior_kept": self.size_prior_kept_, "size_prior_refused": self.size_prior_refused_,
+                  "dmm": [self.dmm_alpha_, self.dmm_beta_],
                   "agreement": None if self.agreement_ is None else list(self.agreement_),
                   "semi_supervision": None if self.semi_supervision_ is None else list(self.semi_supervision_),
                   "restart_objectives": self.restart_objectives_.tolist(),
@@ -954,6 +962,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             est.size_prior_kept_ = fitted["size_prior_kept"]
             est.size_prior_refused_ = fitted["size_prior_refused"]
             est.agreement_ = None if fitted["agreement"] is None else tuple(fitted["agreement"])
+            est.dmm_alpha_, est.dmm_beta_ = fitted.get("dmm", [None, None])
             semi = fitted.get("semi_supervision")
             est.semi_supervision_ = None if semi is None else tuple(semi)
             est.restart_objectives_ = np.asarray(fitted["restart_objectives"], dtype=np.float64)
@@ -1005,7 +1014,8 @@ def _has_posterior(model):
     posterior of a mixture of multinomials (src/model/model.c): then row_proba_ is that posterior of
     the training rows, not W.  Algorithm 1 and the LP give a soft W; Algorithm 2 without refinement
     has a hard rule, whose one-hot answer would only repeat W less faithfully."""
-    return bool(model.hard) and (model.algorithm == _mmnc.ALG_INFORMATION or model.refine != _mmnc.REFINE_NONE)
+    return bool(model.hard) and (model.algorithm in (_mmnc.ALG_INFORMATION, _mmnc.ALG_DMM) or
+                                 model.refine != _mmnc.REFINE_NONE)
 
 
 def _model_bytes(model):

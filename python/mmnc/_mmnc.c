@@ -747,6 +747,8 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "iterations", PyLong_FromLong(r->iterations));
         SET_ITEM(d, "converged", PyBool_FromLong(r->converged));
         SET_ITEM(d, "size_prior_kept", PyLong_FromLong(r->size_prior_kept));
+        SET_ITEM(d, "dmm_alpha", PyFloat_FromDouble(r->dmm_alpha));
+        SET_ITEM(d, "dmm_beta", PyFloat_FromDouble(r->dmm_beta));
         SET_ITEM(d, "size_prior_refused", PyLong_FromLong(r->size_prior_refused));
         SET_ITEM(d, "agreement_prior", PyFloat_FromDouble(r->agreement_prior));
         SET_ITEM(d, "agreement_free", PyFloat_FromDouble(r->agreement_free));
@@ -1119,6 +1121,7 @@ PyMODINIT_FUNC PyInit__mmnc(void)
     if (PyModule_AddIntConstant(m, "ALG_FROBENIUS", MMNC_ALG_FROBENIUS) < 0 ||
         PyModule_AddIntConstant(m, "ALG_NUCLEAR", MMNC_ALG_NUCLEAR) < 0 ||
         PyModule_AddIntConstant(m, "ALG_INFORMATION", MMNC_ALG_INFORMATION) < 0 ||
+        PyModule_AddIntConstant(m, "ALG_DMM", MMNC_ALG_DMM) < 0 ||
         PyModule_AddIntConstant(m, "INIT_RANDOM", MMNC_INIT_RANDOM) < 0 ||
         PyModule_AddIntConstant(m, "INIT_KMEANSPP", MMNC_INIT_KMEANSPP) < 0 ||
         PyModule_AddIntConstant(m, "INIT_SPECTRAL", MMNC_INIT_SPECTRAL) < 0 ||

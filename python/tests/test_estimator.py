@@ -144,7 +144,7 @@ def assert_restored(m, back):
                     else np.asarray(value, dtype=np.float64), back.get_params()[name], name)
 
 
-@pytest.mark.parametrize("params", [{}, {"n_init": 3, "random_state": 7, "merge_split": 0},
+@pytest.mark.parametrize("params", [{}, {"n_init": 3, "random_state": 7, "merge_split": 0}, {"algorithm": "dmm"},
                                     {"algorithm": "nuclear", "select": "predictive", "refine": "chosen"},
                                     {"algorithm": "frobenius", "n_init": 2, "target_marginal": [0.2, 0.3, 0.5],
                                      "marginal_penalty": 0.5}])
@@ -285,3 +285,11 @@ def test_load_of_a_cocluster_model(tmp_path, cli):
         trained = [int(line.split("\t")[2]) - 1 for line in list(f)[1:]]
     assert list(cli_back.column_labels_) == trained  # the CLI's model knows the columns with mass alone
     assert cli_back.block_marginal_.shape == (3, 3) and cli_back.block_marginal_.sum() == pytest.approx(1.0)
+
+
+def test_dmm_fits_its_dirichlet_parameters():
+    X, truth = planted(seed=3)
+    m = mmnc.MMNC(3, algorithm="dmm").fit(X)
+    assert m.dmm_alpha_ > 0 and m.dmm_beta_ > 0
+    assert mmnc.MMNC(3, algorithm="information").fit(X).dmm_alpha_ is None
+    assert np.array_equal(m.labels_, mmnc.MMNC(3, algorithm="dmm").fit(X).labels_)

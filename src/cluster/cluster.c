@@ -95,6 +95,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     if (s1 == MMNC_OK) {
         if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, c->tune, i, lab, w, run, err);
         else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_default_run_start(c->dflt, i, lab, w, run, err);
+        else if (prm->algorithm == MMNC_ALG_DMM) s1 = mmnc_i_dmm(c->p, prm, i, lab, w, run, err);
         else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, run, err);
         else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, run, err);
     }
@@ -126,6 +127,8 @@ static void keep(mmnc_result *r, int i, const mmnc_i_run *run, const double *w)
     r->size_prior_kept = run->prior_kept;
     r->size_prior_refused = run->prior_why;
     r->converged = run->converged;
+    r->dmm_alpha = r->algorithm == MMNC_ALG_DMM ? run->dmm_alpha : NAN;
+    r->dmm_beta = r->algorithm == MMNC_ALG_DMM ? run->dmm_beta : NAN;
     memcpy(r->W, w, (size_t)(r->ny * r->k) * sizeof(double));
 }
 
@@ -257,6 +260,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
         *use_nuclear = 1;
         return MMNC_OK;
     }
+    if (prm->algorithm == MMNC_ALG_DMM) return mmnc_i_dmm_objective(p, k, lab, &r->objective, c->err);
     MMNC_ALLOC(T, p->nx * k > 0 ? p->nx * k : 1, c->err, status);
     MMNC_ALLOC(pz, k, c->err, status);
     MMNC_ALLOC(work, mmnc_i_fix_work(p, k), c->err, status);
@@ -295,7 +299,8 @@ static int run_starts(starts *c, mmnc_int **labels, double **W)
      * sequential sweeps whose threads meet every few hundred rows */
     par = nt > 1 && prm->restarts > 1 &&
           (p->nnz * k <= 20000000 ||
-           (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k))) &&
+           (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k)) ||
+           (prm->algorithm == MMNC_ALG_DMM && 3 * p->nx * k + p->nnz <= MMNC_I_SIDE_BY_SIDE_ENTRIES)) &&
           !mmnc_i_distributed(p) && !(prm->algorithm == MMNC_ALG_NUCLEAR && prm->pz) &&
           !(prm->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal);
     if (!par) nt = 1;
@@ -339,6 +344,7 @@ static void normalise(mmnc_params *prm, double *lambda, double *step)
     if (prm->max_iter == 0)
         prm->max_iter = prm->algorithm == MMNC_ALG_NUCLEAR       ? MMNC_DEFAULT_MAX_ITER_NUCLEAR
                       : prm->algorithm == MMNC_ALG_INFORMATION ? MMNC_DEFAULT_MAX_ITER_INFORMATION
+                      : prm->algorithm == MMNC_ALG_DMM         ? MMNC_DEFAULT_MAX_ITER_INFORMATION
                       : prm->exact_marginal                    ? MMNC_DEFAULT_MAX_ITER_EXACT
                                                                : MMNC_DEFAULT_MAX_ITER_FROBENIUS;
     *lambda = *step = 0.0;
@@ -393,29 +399,74 @@ cleanup:
     return status;
 }
 
-/* Co-clustering of a pmf, distributed or not: a distributed pmf is
- * gathered whole onto every rank, every rank runs one process's
- * co-clustering on it (the same bits everywhere) and keeps its rows'
- * labels and W; col_label and block_pz are whole (mmnc.h). */
-static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
-                     mmnc_err *err)
+/* Every rank's fixed_label, in rank order (the gathered pmf's rows): *all
+ * (ny_all entries), freed by the caller.  Collective. */
+static int gather_fixed(const mmnc_pmf *p, const mmnc_int *fixed, mmnc_int **all, mmnc_err *err)
+{
+    const mmnc_dist *d = p->dist;
+    int64_t me = p->ny, *n = NULL;
+    mmnc_int y = 0;
+    int status = MMNC_OK;
+    *all = NULL;
+    n = mmnc_i_malloc((size_t)d->size, sizeof *n);
+    *all = mmnc_i_malloc((size_t)(p->ny_all > 0 ? p->ny_all : 1), sizeof **all);
+    if (!n || !*all) status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_i_agree(d, status, err)) != MMNC_OK) goto cleanup;
+    d->allgather(d, &me, sizeof me, n);
+    for (int q = 0; q < d->size; q++) {
+        if (q == d->rank) memcpy(*all + y, fixed, (size_t)n[q] * sizeof(mmnc_int));
+        if (n[q] > 0) d->bcast(d, *all + y, (size_t)n[q] * sizeof(mmnc_int), q);
+        y += (mmnc_int)n[q];
+    }
+cleanup:
+    mmnc_i_free(n);
+    return status;
+}
+
+/* A run on the whole of a distributed pmf: gathered onto every rank (with
+ * its held rows' labels), every rank runs one process's `run` on it (the
+ * same bits everywhere) and keeps its rows' labels, W and held flags; the
+ * rest of the result is whole (mmnc.h).  Co-clustering, and the Dirichlet
+ * mixture, whose sweeps are sequential, run this way. */
+typedef int (*whole_fn)(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                        mmnc_err *err);
+static int gathered(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                    mmnc_err *err, whole_fn run)
 {
     mmnc_pmf w;
+    mmnc_params wp = *prm;
+    mmnc_int *fixed = NULL;
     mmnc_result *r = NULL;
     int status;
-    if (!mmnc_i_distributed(p)) return cocluster_whole(p, prm, tune, out, err);
-    if ((status = mmnc_i_pmf_gather(p, &w, err)) == MMNC_OK) status = cocluster_whole(&w, prm, tune, &r, err);
+    if ((status = mmnc_i_pmf_gather(p, &w, err)) == MMNC_OK && prm->fixed_label &&
+        (status = gather_fixed(p, prm->fixed_label, &fixed, err)) == MMNC_OK)
+        wp.fixed_label = fixed;
+    if (status == MMNC_OK) status = run(&w, &wp, tune, &r, err);
     status = mmnc_i_agree(p->dist, status, err);
     if (status == MMNC_OK) {
         memmove(r->label, r->label + p->y0, (size_t)p->ny * sizeof(mmnc_int));
         memmove(r->W, r->W + p->y0 * r->k, (size_t)(p->ny * r->k) * sizeof(double));
+        if (r->fixed) {
+            memmove(r->fixed, r->fixed + p->y0, (size_t)p->ny);
+            r->nfixed = 0;
+            for (mmnc_int y = 0; y < p->ny; y++) r->nfixed += r->fixed[y];
+        }
         r->ny = p->ny;
         *out = r;
         r = NULL;
     }
     mmnc_result_free(r);
+    mmnc_i_free(fixed);
     mmnc_i_pmf_gathered_free(&w);
     return status;
+}
+
+/* Co-clustering of a pmf, distributed or not (gathered whole). */
+static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
+                     mmnc_err *err)
+{
+    if (!mmnc_i_distributed(p)) return cocluster_whole(p, prm, tune, out, err);
+    return gathered(p, prm, tune, out, err, cocluster_whole);
 }
 
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err)
@@ -476,6 +527,11 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         if (status == MMNC_OK) (*out)->semi_score_moves = (*out)->semi_score_seeded = NAN;
         return status;
     }
+    if (prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p)) {
+        prm.progress = prm_in->progress, prm.progress_ctx = prm_in->progress_ctx; /* the inner run locks them */
+        prm.event = prm_in->event, prm.event_ctx = prm_in->event_ctx;
+        return gathered(p, &prm, tune, out, err, mmnc_i_cluster);
+    }
 #ifndef MMNC_HAVE_GLPK
     if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)
         return mmnc_i_err(err, MMNC_EUNSUP, "this build has no GLPK: a prescribed P_Z for Algorithm 2 needs it");
@@ -495,6 +551,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     r->size_prior_kept = -1;
     r->agreement_prior = r->agreement_free = NAN;
     r->semi_score_moves = r->semi_score_seeded = NAN;
+    r->dmm_alpha = r->dmm_beta = NAN;
     r->select = prm.select;
     r->refine = prm.refine;
     if ((status = mmnc_stats_init(&r->stats, k, err)) != MMNC_OK) goto cleanup;
@@ -536,7 +593,8 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     /* Algorithm 2's hard steps leave W one-hot: its statistics from the
      * labels make the same sums (the other terms add +0.0) without a
      * gather of |Y| x k rows. */
-    hard = (prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz) || prm.algorithm == MMNC_ALG_INFORMATION;
+    hard = (prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz) || prm.algorithm == MMNC_ALG_INFORMATION ||
+           prm.algorithm == MMNC_ALG_DMM;
     if (prm.fixed_label && hard && (status = semi_rule(&c, labels, &nuclear_objective)) != MMNC_OK) goto cleanup;
     if ((status = hard ? mmnc_coupling_stats(p, k, r->label, NULL, &r->stats, err)
                        : mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK)

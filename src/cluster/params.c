@@ -46,8 +46,9 @@ void mmnc_params_paper(mmnc_params *p)
 const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
 {
     if (!p) return "no parameters";
-    if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS && p->algorithm != MMNC_ALG_INFORMATION)
-        return "algorithm must be 1 (Frobenius), 2 (nuclear) or 3 (information)";
+    if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS && p->algorithm != MMNC_ALG_INFORMATION &&
+        p->algorithm != MMNC_ALG_DMM)
+        return "algorithm must be 1 (Frobenius), 2 (nuclear), 3 (information) or 4 (dmm)";
     if (p->k < 1) return "k must be at least 1";
     if (p->k > ny) return "k must not exceed the number of rows";
     if (p->restarts < 1) return "restarts must be at least 1";

@@ -22,9 +22,10 @@ typedef struct mmnc_i_run {
                        the prior-free one (default.c); -1 no prior applied */
     int prior_why;  /* prior_kept = 0: the guard's reason, MMNC_PRIOR_NORM or MMNC_PRIOR_PREDICTIVE; else 0 */
     double information; /* I(X;Z) of the partition returned, where a start of the default sets it; else 0 */
+    double dmm_alpha, dmm_beta; /* MMNC_ALG_DMM: the evidence's alpha and beta at the end; else 0 */
 } mmnc_i_run;
 /* A run before its start: no prior applied yet. */
-#define MMNC_I_RUN_INIT {0.0, 0, 0, -1, 0, 0.0}
+#define MMNC_I_RUN_INIT {0.0, 0, 0, -1, 0, 0.0, 0.0, 0.0}
 
 /* mmnc_cluster with the solvers' switches (mmnc_i_tuning); mmnc_cluster is
  * this with MMNC_I_TUNING_DEFAULT. */
@@ -151,6 +152,15 @@ int mmnc_i_info_sweeps(mmnc_i_moves *m, const mmnc_params *prm, int restart, int
  * result.  Collective. */
 int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, int restart, int prior,
                        mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
+
+/* The Dirichlet multinomial mixture's evidence by single-row moves from
+ * the hard start `labels` (dmm.c): labels updated, W one-hot,
+ * run->objective = the evidence over the total count. */
+int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W, mmnc_i_run *run,
+               mmnc_err *err);
+/* The objective of mmnc_i_dmm for hard labels (alpha and beta fitted to
+ * them): the evidence over the total count.  Not distributed. */
+int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *objective, mmnc_err *err);
 
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,

@@ -11,8 +11,10 @@
  * objective most to first order in e.
  *
  * 1. Information moves (MMNC_ALG_INFORMATION, or Algorithm 2 followed by
- *    MMNC_REFINE_CHOSEN / MMNC_REFINE_EACH: the default).  The objective is
- *    I(X;Z).  Putting y into z changes it by
+ *    MMNC_REFINE_CHOSEN / MMNC_REFINE_EACH), and the Dirichlet mixture
+ *    (MMNC_ALG_DMM, whose move of a row is the same comparison of
+ *    sum_x n(x) log q(x|z) with q smoothed by its beta: the rule below with
+ *    its own smoothing).  The objective is I(X;Z).  Putting y into z changes it by
  *
  *        e sum_x r(x) log( P(x|z) / P(x) ) + (terms that do not depend on z) + O(e^2),
  *
@@ -341,7 +343,8 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
         return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_from_result: the data has %lld columns, the pmf %lld",
                           d && d->A ? (long long)d->A->ncols : -1LL, (long long)nx);
     /* which W the solver left: one-hot after hard steps (labels suffice) */
-    hard_steps = r->algorithm == MMNC_ALG_INFORMATION || (r->algorithm == MMNC_ALG_NUCLEAR && !prm->pz);
+    hard_steps = r->algorithm == MMNC_ALG_INFORMATION || r->algorithm == MMNC_ALG_DMM ||
+                 (r->algorithm == MMNC_ALG_NUCLEAR && !prm->pz);
     MMNC_CALLOC(m, 1, err, status);
     m->k = k;
     m->ncols = nx;
@@ -672,9 +675,9 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
     m->seed = mmnc_i_get64(h + H_SEED);
     m->input_hash = mmnc_i_get64(h + H_HASH);
     m->l = version >= 2 ? (mmnc_int)mmnc_i_get64(h + H_L) : 0; /* reserved, zero, in version 1 */
-    if (m->algorithm < MMNC_ALG_FROBENIUS || m->algorithm > MMNC_ALG_INFORMATION || m->refine < MMNC_REFINE_NONE ||
+    if (m->algorithm < MMNC_ALG_FROBENIUS || m->algorithm > MMNC_ALG_DMM || m->refine < MMNC_REFINE_NONE ||
         m->refine > MMNC_REFINE_CHOSEN || (m->hard != 0 && m->hard != 1))
-        return rerr(path, MMNC_EFORMAT, err, "invalid header: algorithm %d (1 to 3), refine %d (0 to 2), hard %d (0 or 1)",
+        return rerr(path, MMNC_EFORMAT, err, "invalid header: algorithm %d (1 to 4), refine %d (0 to 2), hard %d (0 or 1)",
                     m->algorithm, m->refine, m->hard);
     if (m->k < 1 || m->ncols < 1 || (uint64_t)m->k > len / 8 || (uint64_t)m->ncols > len / 8 ||
         (uint64_t)m->k * (uint64_t)m->ncols > len / 8 || m->train_rows < m->k || !(m->alpha > 0.0) ||
@@ -878,7 +881,8 @@ typedef enum { RULE_INFORMATION, RULE_NUCLEAR, RULE_CHANNEL } rule;
  * channel) the model's algorithm and refinement call for. */
 static rule model_rule(const mmnc_model *m)
 {
-    if (m->algorithm == MMNC_ALG_INFORMATION || m->refine != MMNC_REFINE_NONE) return RULE_INFORMATION;
+    if (m->algorithm == MMNC_ALG_INFORMATION || m->algorithm == MMNC_ALG_DMM || m->refine != MMNC_REFINE_NONE)
+        return RULE_INFORMATION;
     if (m->algorithm == MMNC_ALG_NUCLEAR) return RULE_NUCLEAR;
     return RULE_CHANNEL;
 }

@@ -256,6 +256,22 @@ expect_rc 2
 expect_err "size-prior"
 end
 
+begin "cluster planted 2-block .mtx (dmm): the partition, alpha and beta in the JSON and the summary"
+run cluster -a dmm -k 2 -o d "$BLOCKS"
+expect_rc 0
+expect_file d.labels.tsv d.soft.tsv d.json d.top.tsv
+expect_partition d.labels.tsv "$GROUPS_BLOCKS"
+expect_json d.json dmm_alpha dmm_beta objective iterations
+expect_grep '"algorithm": "dmm"' d.json
+expect_out "^Dirichlet mixture: alpha [0-9.e+-]* .cluster sizes., beta [0-9.e+-]* "
+end
+
+begin "cluster -a dmm with an option of the information objective -> usage naming the algorithms"
+run cluster -a dmm -k 2 --size-prior 3 -o d "$BLOCKS"
+expect_rc 2
+expect_err "size-prior"
+end
+
 begin "cluster planted 2-block .mtx (nuclear)"
 run cluster -a nuclear -k 2 -o b "$BLOCKS"
 expect_rc 0
@@ -1392,7 +1408,7 @@ bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 
 bad "cluster: --lambda with --exact-marginal is a usage error" 2 \
     "--lambda applies to -a frobenius without --exact-marginal" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
 bad "cluster: an unknown -a value lists every algorithm" 2 \
-    "--algorithm: expected information, nuclear or frobenius" cluster -a kmeans -o x "$BLOCKS"
+    "--algorithm: expected dmm, information, nuclear or frobenius" cluster -a kmeans -o x "$BLOCKS"
 bad "cluster: --pz with the default (information) is a usage error" 2 \
     "--pz applies to -a nuclear or -a frobenius, not to -a information \(the default\)" cluster --pz 0.2,0.8 -o x "$BLOCKS"
 bad "cluster: --size-prior with -a nuclear needs --refine" 2 \

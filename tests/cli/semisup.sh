@@ -9,7 +9,7 @@
 #   name rows: row numbers, or --row-names; a dropped row's id skipped), the
 #   JSON's "labels_file" and "labels_given", and every error: exit status,
 #   message with file:line, no output left behind.
-# held: the library's side (mmnc_params.fixed_label), for -a information,
+# held: the library's side (mmnc_params.fixed_label), for -a dmm, information,
 #   nuclear and frobenius and, given mmnc-mpi, on 2 ranks: labelled rows end
 #   in their given clusters ("labels_held" = "labels_given", the labels.tsv
 #   lines), also labels that split a planted block; one labelled row per
@@ -98,7 +98,7 @@ if [ "$MODE" = parse ]; then
     fi
     # Blanks, comments, blank lines; every algorithm accepts the option.
     printf '# given clusters\n\n  3   1\n7 2 extra fields\n' >blanks.txt
-    for a in information nuclear frobenius; do
+    for a in dmm information nuclear frobenius; do
         rm -rf out.*
         if "$MMNC" cluster -q -k 2 -a "$a" -o out --labels blanks.txt "$DATA" 2>stderr &&
             [ "$(json out.json labels_given)" = 2 ]; then
@@ -195,7 +195,7 @@ elif [ "$MODE" = held ]; then
     # One row per block, numbered against the unsupervised order: the
     # clusters are numbered by the labels, the free rows join their block.
     printf '1 2\n5 1\n' >swap.txt
-    for a in information nuclear frobenius; do
+    for a in dmm information nuclear frobenius; do
         rm -rf out.*
         if "$MMNC" cluster -q -k 2 -a "$a" -o out --labels split.txt "$DATA" 2>stderr &&
             [ "$(json out.json labels_held)" = 3 ] && [ "$(cluster_of out.labels.tsv 1)" = 1 ] &&
@@ -257,6 +257,13 @@ elif [ "$MODE" = held ]; then
             ok "mmnc-mpi on 2 ranks: held, as one process"
         else
             bad "mmnc-mpi on 2 ranks: held, as one process: labels_held $(json m.json labels_held) $(head -2 stderr)"
+        fi
+        "$MMNC" cluster -q -k 2 -a dmm -o s --labels split.txt "$DATA" 2>/dev/null
+        if timeout 300 "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -k 2 -a dmm -o m --labels split.txt "$DATA" 2>stderr &&
+            [ "$(json m.json labels_held)" = 3 ] && cmp -s s.labels.tsv m.labels.tsv; then
+            ok "mmnc-mpi on 2 ranks, -a dmm (the pmf and the labels gathered): held, as one process"
+        else
+            bad "mmnc-mpi on 2 ranks, -a dmm: held, as one process: labels_held $(json m.json labels_held) $(head -2 stderr)"
         fi
     else
         echo "skip mmnc-mpi cases (no mmnc-mpi or mpirun)"

@@ -83,6 +83,8 @@ check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive 
 # co-clustering gathers the pmf onto every rank and runs one process's code: the same row and
 # column labels as mmnc
 check_as cocluster h.mtx -k 6 -r 3 --col-clusters 4
+# the Dirichlet mixture gathers the pmf too: every figure as one process's
+EXACT=1 check_as dmm h.mtx -k 6 -r 3 -a dmm
 for n in 1 2 4; do
     [ -e "m${n}_cocluster.col_labels.tsv" ] || continue
     cmp -s s_cocluster.col_labels.tsv "m${n}_cocluster.col_labels.tsv" || fail "cocluster: col_labels differ on $n ranks"

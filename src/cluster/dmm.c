@@ -1,0 +1,367 @@
+/*
+ * dmm.c -- the Dirichlet multinomial mixture: the evidence of a hard
+ * partition of the rows, raised by single-row moves (MMNC_ALG_DMM).
+ *
+ *   maximise  E(z, alpha, beta) = log p(C, z | alpha, beta)
+ *             = sum_c [lgamma(n_c + alpha) - lgamma(alpha)] - lgamma(|Y| + k alpha) + lgamma(k alpha)
+ *             + sum_c [lgamma(V beta) - lgamma(N_c + V beta) + sum_x (lgamma(N_cx + beta) - lgamma(beta))]
+ *   over      hard labels z: Y -> {0..k-1}, no cluster empty, and alpha, beta > 0
+ *
+ * C = the input's values as counts (P_{Y,X} times their total, mmnc_pmf.total);
+ * n_c = rows in cluster c, N_cx = the counts of column x in c, N_c = sum_x
+ * N_cx, V = |X|.  The model: each row y draws one cluster from mixing weights
+ * pi ~ Dirichlet(alpha), then its L_y counts from the cluster's distribution
+ * over the columns, phi_c ~ Dirichlet(beta); E is the log-probability of the
+ * counts and the labels with pi and phi integrated out (the multinomial
+ * coefficients of the rows, which no label changes, left out).  This is the
+ * model of GSDMM (Yin and Wang, KDD 2014), which samples it by collapsed
+ * Gibbs sweeps; here it is maximised, and alpha and beta are the evidence's
+ * own (type-II maximum likelihood) instead of fixed.
+ *
+ * What the model says a row weighs.  With y out of its cluster, putting it in c
+ * changes E by
+ *
+ *   g(y, c) = log(n_c + alpha) + sum_{x in y} sum_{j < C_yx} log(N_cx + beta + j)
+ *             - sum_{j < L_y} log(N_c + V beta + j),
+ *
+ * the log-probability of the row under c's Dirichlet-compound predictive
+ * distribution plus the log of c's share of the rows.  Three things follow
+ * that the information objective (information.c) needed corrections for:
+ * the first term is a size prior in rows with its weight fixed by the model
+ * (one row, one draw of a cluster); beta smooths each cluster's distribution,
+ * so a short row is judged on a cluster's smoothed frequencies, and a new
+ * column in a cluster costs log(beta / (N_c + V beta)), which makes the
+ * evidence of a split fall where the halves do not differ beyond what beta
+ * explains; and E is a marginal likelihood, so partitions with more clusters
+ * than the data support have a lower one (an Occam factor), which
+ * I(X;Z) does not have.  A row still weighs its counts: a long row's
+ * g differs between clusters by more than a short row's.
+ *
+ * Moves.  A sweep visits the rows in an order drawn once from the seed and
+ * the start; each row is taken out of its cluster and put in the cluster of
+ * the largest g (it stays on a tie within 1e-12 relative, and a row alone in
+ * its cluster stays, so no cluster empties): E never decreases.  Before
+ * each sweep alpha and beta are set by Minka's fixed points for the current
+ * labels (T. Minka, "Estimating a Dirichlet distribution", 2000/2012),
+ * each round of which raises E with the labels held: the run is a
+ * coordinate ascent of one function.  It stops after a sweep that moves no
+ * row (converged) or after prm->max_iter sweeps.  The objective reported is
+ * E over the total count (nats a count), the value the starts are compared
+ * by.
+ *
+ * Costs: O(nnz(y) k) a row, O(nnz k) a sweep, (|X| + 3) k memory for the sums
+ * and a table of log(N_cx + beta).  A count of 1 adds a table entry; a count
+ * c of 2..8 one logarithm of a product of c factors; a larger or fractional
+ * count a difference of log-gamma functions.  The sweeps are sequential and
+ * on one thread: the same bits for any number of threads; starts run side
+ * by side (cluster.c).  Distributed runs gather the pmf (cluster.c).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cluster/solver_i.h"
+
+/* The fixed points stop when a round changes alpha and beta by less than
+ * this (relative), or after DMM_HYPER_ROUNDS rounds. */
+#define DMM_HYPER_TOL 1e-10
+#define DMM_HYPER_ROUNDS 1000
+/* Integer sums below this go through a histogram in the fixed points. */
+#define DMM_HIST 1024
+
+typedef struct dmm {
+    const mmnc_pmf *p;
+    mmnc_int k, ny, nx;
+    double alpha, beta;
+    double *cnt;   /* nnz: the counts of P's entries */
+    double *len;   /* ny: L_y */
+    double *N;     /* nx x k, column x's k sums together */
+    double *LN;    /* nx x k: log(N + beta) */
+    double *Nz;    /* k: N_c */
+    double *nz;    /* k: n_c */
+    double *g;     /* k scratch */
+    double *t;     /* k scratch */
+    int64_t *hist; /* DMM_HIST: histogram of the integer N_cx below DMM_HIST */
+    double *big;   /* the other N_cx > 0 (nbig of them), at most nx k */
+    mmnc_int nbig;
+    double total;  /* sum of the counts */
+    int integer;   /* every count an integer: N exact */
+} dmm;
+
+/* The digamma function for x > 0: recurrence up to 6, then the asymptotic
+ * series (error below 1e-13 there). */
+static double digamma(double x)
+{
+    double r = 0.0, f;
+    while (x < 6.0) r -= 1.0 / x, x += 1.0;
+    f = 1.0 / (x * x);
+    return r + log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+static double lgam(double x)
+{
+    int sign;
+    return lgamma_r(x, &sign);
+}
+
+/* sum_{j < c} log(n + beta + j) = lgamma(n + beta + c) - lgamma(n + beta). */
+static inline double rising_log(double b, double c)
+{
+    if (c == 1.0) return mmnc_i_flog(b);
+    if (c <= 8.0 && c == floor(c)) {
+        double t = b;
+        for (int j = 1; j < (int)c; j++) t *= b + j;
+        return mmnc_i_flog(t);
+    }
+    return lgam(b + c) - lgam(b);
+}
+
+/* Rebuild N, Nz, nz and the table from the labels. */
+static void sums(dmm *d, const mmnc_int *lab)
+{
+    const mmnc_csr *P = d->p->P;
+    mmnc_int k = d->k;
+    memset(d->N, 0, (size_t)(d->nx * k) * sizeof *d->N);
+    memset(d->Nz, 0, (size_t)k * sizeof *d->Nz);
+    memset(d->nz, 0, (size_t)k * sizeof *d->nz);
+    for (mmnc_int y = 0; y < d->ny; y++) {
+        mmnc_int c = lab[y];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->N[P->colind[j] * k + c] += d->cnt[j];
+        d->Nz[c] += d->len[y];
+        d->nz[c] += 1.0;
+    }
+    for (mmnc_int i = 0; i < d->nx * k; i++) d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
+}
+
+/* Row y in (sign 1) or out of (-1) cluster c. */
+static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
+{
+    const mmnc_csr *P = d->p->P;
+    mmnc_int k = d->k;
+    for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+        mmnc_int i = P->colind[j] * k + c;
+        d->N[i] += sign * d->cnt[j];
+        if (d->N[i] < 0.0) d->N[i] = 0.0; /* fractional counts: no negative remainder */
+        d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
+    }
+    d->Nz[c] += sign * d->len[y];
+    if (d->Nz[c] < 0.0) d->Nz[c] = 0.0;
+    d->nz[c] += sign;
+}
+
+/* g(y, c) for every c into d->g from the sums as they are: row y is in
+ * none of them, or (own >= 0) in cluster own, whose g is then made from
+ * its sums less the row. */
+static void gains(dmm *d, mmnc_int y, mmnc_int own)
+{
+    const mmnc_csr *P = d->p->P;
+    mmnc_int k = d->k;
+    double vb = (double)d->nx * d->beta, L = d->len[y], b = d->beta, *g = d->g, *t = d->t;
+    for (mmnc_int c = 0; c < k; c++) g[c] = log(d->nz[c] + d->alpha) - (lgam(d->Nz[c] + vb + L) - lgam(d->Nz[c] + vb));
+    for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+        mmnc_int x = P->colind[j];
+        double cy = d->cnt[j];
+        const double *ln = d->LN + x * k, *n = d->N + x * k;
+        if (cy == 1.0) {
+            for (mmnc_int c = 0; c < k; c++) g[c] += ln[c];
+        } else if (cy <= 8.0 && cy == floor(cy)) { /* one logarithm of the product of the cy factors */
+            int m = (int)cy;
+            for (mmnc_int c = 0; c < k; c++) t[c] = n[c] + b;
+            for (int i = 1; i < m; i++)
+                for (mmnc_int c = 0; c < k; c++) t[c] *= n[c] + b + i;
+            for (mmnc_int c = 0; c < k; c++) g[c] += mmnc_i_flog(t[c]);
+        } else {
+            for (mmnc_int c = 0; c < k; c++) g[c] += lgam(n[c] + b + cy) - lgam(n[c] + b);
+        }
+    }
+    if (own >= 0) { /* cluster own without the row */
+        double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0), go;
+        go = log(nzo + d->alpha) - (lgam(Nzo + vb + L) - lgam(Nzo + vb));
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
+            go += rising_log(fmax(d->N[P->colind[j] * k + own] - d->cnt[j], 0.0) + b, d->cnt[j]);
+        g[own] = go;
+    }
+}
+
+/* The histogram of the integer N_cx in [1, DMM_HIST), and the list of the
+ * other N_cx > 0. */
+static void histogram(dmm *d)
+{
+    memset(d->hist, 0, DMM_HIST * sizeof *d->hist);
+    d->nbig = 0;
+    for (mmnc_int i = 0; i < d->nx * d->k; i++) {
+        double v = d->N[i];
+        if (v > 0.0 && v < DMM_HIST && v == floor(v)) d->hist[(int)v]++;
+        else if (v > 0.0) d->big[d->nbig++] = v;
+    }
+}
+
+/* sum over the N_cx > 0 of f(N_cx + b) - f(b), f = digamma or lgamma. */
+static double sum_cells(const dmm *d, double b, double (*f)(double))
+{
+    double s = 0.0, fb = f(b);
+    for (int v = 1; v < DMM_HIST; v++)
+        if (d->hist[v]) s += (double)d->hist[v] * (f(v + b) - fb);
+    for (mmnc_int i = 0; i < d->nbig; i++) s += f(d->big[i] + b) - fb;
+    return s;
+}
+
+/* Minka's fixed points for alpha and beta, the labels held, until they
+ * settle. */
+static void fit_hyper(dmm *d)
+{
+    mmnc_int k = d->k;
+    double V = (double)d->nx, D = (double)d->ny;
+    histogram(d);
+    for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
+        double num = sum_cells(d, d->beta, digamma), den = 0.0, a0 = d->alpha, b0 = d->beta;
+        for (mmnc_int c = 0; c < k; c++) den += digamma(d->Nz[c] + V * d->beta) - digamma(V * d->beta);
+        den *= V;
+        if (num > 0.0 && den > 0.0) d->beta = fmin(fmax(d->beta * num / den, 1e-8), 1e4);
+        num = 0.0;
+        for (mmnc_int c = 0; c < k; c++) num += digamma(d->nz[c] + d->alpha) - digamma(d->alpha);
+        den = (double)k * (digamma(D + (double)k * d->alpha) - digamma((double)k * d->alpha));
+        if (num > 0.0 && den > 0.0) d->alpha = fmin(fmax(d->alpha * num / den, 1e-8), 1e8);
+        if (fabs(d->alpha - a0) <= DMM_HYPER_TOL * a0 && fabs(d->beta - b0) <= DMM_HYPER_TOL * b0) break;
+    }
+    for (mmnc_int i = 0; i < d->nx * k; i++) d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
+}
+
+/* E(z, alpha, beta) of the current sums (the histogram current). */
+static double evidence(const dmm *d)
+{
+    mmnc_int k = d->k;
+    double a = d->alpha, b = d->beta, V = (double)d->nx, D = (double)d->ny, e;
+    e = lgam((double)k * a) - lgam(D + (double)k * a) + sum_cells(d, b, lgam);
+    for (mmnc_int c = 0; c < k; c++)
+        e += lgam(d->nz[c] + a) - lgam(a) + lgam(V * b) - lgam(d->Nz[c] + V * b);
+    return e;
+}
+
+/* One sweep in `order`; the rows moved.  fixed: the held rows (>= 0), which
+ * stay, or NULL. */
+static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab)
+{
+    mmnc_int moved = 0, k = d->k;
+    for (mmnc_int i = 0; i < d->ny; i++) {
+        mmnc_int y = order[i], c0 = lab[y], c1 = c0;
+        if (d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
+        gains(d, y, c0);
+        for (mmnc_int c = 0; c < k; c++)
+            if (d->g[c] > d->g[c1]) c1 = c;
+        if (c1 == c0 || !(d->g[c1] - d->g[c0] > 1e-12 * fabs(d->g[c0]))) continue;
+        add(d, y, c0, -1.0);
+        add(d, y, c1, 1.0);
+        lab[y] = c1;
+        moved++;
+    }
+    return moved;
+}
+
+static void dmm_close(dmm *d)
+{
+    mmnc_i_free(d->cnt);
+    mmnc_i_free(d->len);
+    mmnc_i_free(d->N);
+    mmnc_i_free(d->LN);
+    mmnc_i_free(d->Nz);
+    mmnc_i_free(d->nz);
+    mmnc_i_free(d->g);
+    mmnc_i_free(d->t);
+    mmnc_i_free(d->hist);
+    mmnc_i_free(d->big);
+}
+
+/* The state of p's rows in k clusters: the counts (P times the total, an
+ * integer where it is one to 1e-9), alpha = 1, beta = 0.1. */
+static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int ny = p->ny, nx = p->nx;
+    int status = MMNC_OK;
+    memset(d, 0, sizeof *d);
+    d->p = p, d->k = k, d->ny = ny, d->nx = nx;
+    d->alpha = 1.0, d->beta = 0.1;
+    d->integer = 1;
+    MMNC_ALLOC(d->cnt, P->nnz > 0 ? P->nnz : 1, err, status);
+    MMNC_CALLOC(d->len, ny > 0 ? ny : 1, err, status);
+    MMNC_ALLOC(d->N, nx * k, err, status);
+    MMNC_ALLOC(d->LN, nx * k, err, status);
+    MMNC_ALLOC(d->Nz, k, err, status);
+    MMNC_ALLOC(d->nz, k, err, status);
+    MMNC_ALLOC(d->g, k, err, status);
+    MMNC_ALLOC(d->t, k, err, status);
+    MMNC_ALLOC(d->hist, DMM_HIST, err, status);
+    MMNC_ALLOC(d->big, nx * k, err, status);
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            double c = P->val[j] * p->total, r = nearbyint(c);
+            if (fabs(c - r) <= 1e-9 * r) c = r;
+            else d->integer = 0;
+            d->cnt[j] = c;
+            d->len[y] += c;
+            d->total += c;
+        }
+    return MMNC_OK;
+cleanup:
+    dmm_close(d);
+    return status;
+}
+
+int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *objective, mmnc_err *err)
+{
+    dmm d;
+    int status;
+    if ((status = dmm_open(&d, p, k, err)) != MMNC_OK) return status;
+    sums(&d, labels);
+    fit_hyper(&d);
+    histogram(&d);
+    *objective = d.total > 0.0 ? evidence(&d) / d.total : 0.0;
+    dmm_close(&d);
+    return MMNC_OK;
+}
+
+int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W, mmnc_i_run *run,
+               mmnc_err *err)
+{
+    mmnc_int k = prm->k, ny = p->ny, *order = NULL;
+    mmnc_rng rng;
+    dmm d;
+    int status;
+    if ((status = dmm_open(&d, p, k, err)) != MMNC_OK) return status;
+    MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
+    /* the order of the sweeps, drawn once from the seed and the start */
+    mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)restart * 0x2545f4914f6cdd1dULL + 0xd33dULL);
+    for (mmnc_int y = 0; y < ny; y++) order[y] = y;
+    for (mmnc_int y = ny - 1; y > 0; y--) {
+        mmnc_int j = mmnc_rng_below(&rng, y + 1), t = order[y];
+        order[y] = order[j], order[j] = t;
+    }
+    sums(&d, labels);
+    fit_hyper(&d);
+    run->converged = 0;
+    run->iterations = 0;
+    for (int it = 0; it < prm->max_iter; it++) {
+        mmnc_int moved = sweep(&d, order, prm->fixed_label, labels);
+        run->iterations = it + 1;
+        if (!d.integer) sums(&d, labels); /* fractional counts: no drift between sweeps */
+        if (prm->progress) {
+            histogram(&d);
+            if ((status = mmnc_i_progress(prm, restart, it + 1, evidence(&d) / d.total, err)) != MMNC_OK) goto cleanup;
+        }
+        if (moved == 0) {
+            run->converged = 1;
+            break;
+        }
+        fit_hyper(&d);
+    }
+    histogram(&d);
+    run->objective = d.total > 0.0 ? evidence(&d) / d.total : 0.0;
+    run->dmm_alpha = d.alpha;
+    run->dmm_beta = d.beta;
+    memset(W, 0, (size_t)(ny * k) * sizeof *W);
+    for (mmnc_int y = 0; y < ny; y++) W[y * k + labels[y]] = 1.0;
+cleanup:
+    dmm_close(&d);
+    mmnc_i_free(order);
+    return status;
+}

@@ -1,0 +1,246 @@
+/*
+ * test_dmm.c -- the Dirichlet mixture's evidence (MMNC_ALG_DMM): the
+ * evidence never decreases from sweep to sweep, the reported objective is
+ * the evidence summed here from its definition (alpha and beta at its
+ * maximum for the labels), planted partitions with
+ * unequal sizes and unequal row lengths are recovered, the same bits for
+ * any thread count, held rows stay, fractional values, and allocation
+ * failures.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mmnc_i.h"
+#include "testutil.h"
+
+/* Planted groups of unequal sizes (sizes[g] rows) and unequal row lengths
+ * (log-uniform from lo to 300 counts): a row's count goes to its group's
+ * block of columns with probability `in`, else to any column. */
+static mmnc_csr *planted(const int *sizes, int ng, mmnc_int nx, double in, uint64_t seed, mmnc_int **truth, double lo)
+{
+    mmnc_int ny = 0, n = 0, t = 0, y = 0;
+    mmnc_int *ri, *ci;
+    double *v;
+    mmnc_csr *A = NULL;
+    mmnc_rng rng;
+    for (int g = 0; g < ng; g++) ny += sizes[g];
+    n = ny * 300;
+    ri = malloc((size_t)n * sizeof *ri), ci = malloc((size_t)n * sizeof *ci), v = malloc((size_t)n * sizeof *v);
+    *truth = malloc((size_t)ny * sizeof **truth);
+    mmnc_rng_seed(&rng, seed);
+    for (int g = 0; g < ng; g++)
+        for (int i = 0; i < sizes[g]; i++, y++) {
+            int len = (int)exp(log(lo) + mmnc_rng_uniform(&rng) * (log(300.0) - log(lo)));
+            (*truth)[y] = g;
+            for (int d = 0; d < len; d++) {
+                mmnc_int x = mmnc_rng_uniform(&rng) < in ? g + ng * mmnc_rng_below(&rng, nx / ng)
+                                                         : mmnc_rng_below(&rng, nx);
+                ri[t] = y, ci[t] = x, v[t++] = 1.0;
+            }
+        }
+    for (mmnc_int x = 0; x < nx; x++) ri[t] = x % ny, ci[t] = x, v[t++] = 1.0; /* no empty column */
+    mmnc_csr_from_triplets(ny, nx, t, ri, ci, v, &A, NULL);
+    free(ri), free(ci), free(v);
+    return A;
+}
+
+/* The evidence of hard labels, summed from its definition (dmm.c), over
+ * the total count. */
+static double evidence(const mmnc_pmf *p, mmnc_int k, const mmnc_int *lab, double a, double b)
+{
+    const mmnc_csr *P = p->P;
+    double *N = calloc((size_t)(k * p->nx), sizeof *N), *Nz = calloc((size_t)k, sizeof *Nz);
+    double *nz = calloc((size_t)k, sizeof *nz), V = (double)p->nx, e, total = 0.0;
+    for (mmnc_int y = 0; y < p->ny; y++)
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            double c = nearbyint(P->val[j] * p->total);
+            N[lab[y] * p->nx + P->colind[j]] += c;
+            Nz[lab[y]] += c;
+            total += c;
+        }
+    for (mmnc_int y = 0; y < p->ny; y++) nz[lab[y]] += 1.0;
+    e = lgamma((double)k * a) - lgamma((double)p->ny + (double)k * a);
+    for (mmnc_int z = 0; z < k; z++) {
+        e += lgamma(nz[z] + a) - lgamma(a) + lgamma(V * b) - lgamma(Nz[z] + V * b);
+        for (mmnc_int x = 0; x < p->nx; x++)
+            if (N[z * p->nx + x] > 0) e += lgamma(N[z * p->nx + x] + b) - lgamma(b);
+    }
+    free(N), free(Nz), free(nz);
+    return e / total;
+}
+
+typedef struct trace {
+    double last[8];
+    int n, falls;
+} trace;
+
+static int on_sweep(void *ctx, int restart, int iter, double objective)
+{
+    trace *t = ctx;
+    if (restart >= 0 && restart < 8) {
+        if (iter > 1 && objective < t->last[restart] - 1e-12 * fabs(t->last[restart])) t->falls++;
+        t->last[restart] = objective;
+        t->n++;
+    }
+    return 0;
+}
+
+static void test_monotone_and_objective(void)
+{
+    static const int sizes[] = {300, 100, 40, 20};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mmnc_int *truth = NULL;
+        mmnc_csr *A = planted(sizes, 4, 200, 0.35, seed, &truth, 3);
+        mmnc_pmf *p = NULL;
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        trace t = {{0}, 0, 0};
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 4;
+        prm.seed = seed;
+        prm.threads = 1;
+        prm.progress = on_sweep;
+        prm.progress_ctx = &t;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(t.n > 8 && t.falls == 0);
+        if (r) {
+            double e = evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta);
+            CHECK(fabs(e - r->objective) <= 1e-9 * fabs(e));
+            CHECK(r->dmm_alpha > 0 && r->dmm_beta > 0 && r->converged);
+            /* alpha and beta are the evidence's maximum for these labels: a step either way lowers it */
+            CHECK(evidence(p, 4, r->label, r->dmm_alpha * 1.05, r->dmm_beta) < e);
+            CHECK(evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta * 1.05) < e);
+            CHECK(evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta / 1.05) < e);
+        }
+        mmnc_result_free(r);
+        mmnc_pmf_free(p);
+        mmnc_csr_free(A);
+        free(truth);
+    }
+}
+
+/* Groups of 400, 120, 40 and 15 rows, lengths 12 to 300: every row found. */
+static void test_planted_unequal(void)
+{
+    static const int sizes[] = {400, 120, 40, 15};
+    int exact = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        mmnc_int *truth = NULL;
+        mmnc_csr *A = planted(sizes, 4, 400, 0.6, seed, &truth, 12);
+        mmnc_pmf *p = NULL;
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        mmnc_scores sc;
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 4;
+        prm.seed = seed;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        if (r && mmnc_evaluate(p->ny, r->label, truth, &sc, NULL) == MMNC_OK) exact += sc.acc == 1.0;
+        if (r && sc.acc < 1.0) printf("planted seed %d: ACC %.4f\n", (int)seed, sc.acc);
+        mmnc_result_free(r);
+        mmnc_pmf_free(p);
+        mmnc_csr_free(A);
+        free(truth);
+    }
+    CHECK(exact == 4);
+}
+
+static void test_threads_and_held(void)
+{
+    static const int sizes[] = {200, 80, 30};
+    mmnc_int *truth = NULL, *fixed;
+    mmnc_csr *A = planted(sizes, 3, 150, 0.3, 7, &truth, 3);
+    mmnc_pmf *p = NULL;
+    mmnc_result *r[3] = {NULL, NULL, NULL};
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    fixed = malloc((size_t)p->ny * sizeof *fixed);
+    for (mmnc_int y = 0; y < p->ny; y++) fixed[y] = y % 10 == 0 ? (truth[y] + 1) % 3 : -1; /* against the data */
+    for (int t = 0; t < 3; t++) {
+        mmnc_params prm;
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 3;
+        prm.threads = t + 1;
+        CHECK_OK(mmnc_cluster(p, &prm, &r[t], NULL));
+    }
+    if (r[0] && r[1] && r[2]) {
+        CHECK(!memcmp(r[0]->label, r[1]->label, (size_t)p->ny * sizeof(mmnc_int)));
+        CHECK(!memcmp(r[0]->label, r[2]->label, (size_t)p->ny * sizeof(mmnc_int)));
+        CHECK(r[0]->objective == r[1]->objective && r[0]->objective == r[2]->objective);
+    }
+    for (int t = 0; t < 3; t++) mmnc_result_free(r[t]), r[t] = NULL;
+    {
+        mmnc_params prm;
+        int moved = 0;
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 3;
+        prm.fixed_label = fixed;
+        CHECK_OK(mmnc_cluster(p, &prm, &r[0], NULL));
+        for (mmnc_int y = 0; r[0] && y < p->ny; y++) moved += fixed[y] >= 0 && r[0]->label[y] != fixed[y];
+        CHECK(r[0] && moved == 0 && r[0]->nfixed > 0);
+        mmnc_result_free(r[0]);
+    }
+    free(fixed);
+    free(truth);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+/* Values that are not counts: the same partition at another scale is not
+ * promised (the evidence reads the values as counts), but the run ends,
+ * converged, with every cluster used and a finite objective. */
+static void test_fractional(void)
+{
+    static const int sizes[] = {100, 50};
+    mmnc_int *truth = NULL;
+    mmnc_csr *A = planted(sizes, 2, 60, 0.5, 3, &truth, 3);
+    mmnc_pmf *p = NULL;
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    for (mmnc_int j = 0; j < A->nnz; j++) A->val[j] *= 0.37;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_DMM;
+    prm.k = 2;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    if (r) {
+        CHECK(isfinite(r->objective) && r->converged);
+        CHECK(r->stats.pz[0] > 0 && r->stats.pz[1] > 0);
+    }
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+    free(truth);
+}
+
+static void test_alloc_failures(void)
+{
+    mmnc_csr *A = test_random_csr(40, 30, 0.2, 9);
+    mmnc_pmf *p = NULL;
+    mmnc_params prm;
+    long bad = 0;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_DMM;
+    prm.k = 3;
+    prm.restarts = 2;
+    CHECK(test_cluster_alloc_failures(p, &prm, &bad) > 10 && bad == 0);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+int main(void)
+{
+    test_monotone_and_objective();
+    test_planted_unequal();
+    test_threads_and_held();
+    test_fractional();
+    test_alloc_failures();
+    return test_done();
+}

@@ -16,7 +16,8 @@ static const char *CMD = "cluster";
 #define ALG_NUC (1u << MMNC_ALG_NUCLEAR)
 #define ALG_FRO (1u << MMNC_ALG_FROBENIUS)
 #define ALG_DMM (1u << MMNC_ALG_DMM)
-#define ALG_ALL (ALG_INF | ALG_NUC | ALG_FRO | ALG_DMM)
+#define ALG_AUTO (1u << MMNC_ALG_AUTO)
+#define ALG_ALL (ALG_INF | ALG_NUC | ALG_FRO | ALG_DMM | ALG_AUTO)
 
 /* The options that apply to some runs only: the algorithms (algs) and a
  * further condition (when: what the help says; check_applies tests it).
@@ -31,7 +32,7 @@ static const struct applies {
 } APPLIES[] = {
     {"refine", ALG_NUC, "without --pz"},
     {"size-prior", ALG_INF | ALG_NUC, "nuclear: with --refine each or chosen"},
-    {"move-tol", ALG_INF, NULL},
+    {"move-tol", ALG_INF | ALG_DMM | ALG_AUTO, NULL},
     {"merge-split", ALG_INF, NULL},
     {"agreement", ALG_INF, NULL},
     {"moves", ALG_INF, NULL},
@@ -56,11 +57,12 @@ static int applies_index(const char *name)
 /* "-a information (the default) or -a nuclear": the algorithms of a mask. */
 static void alg_list(unsigned algs, char *buf, size_t n)
 {
-    static const int order[] = {MMNC_ALG_DMM, MMNC_ALG_INFORMATION, MMNC_ALG_NUCLEAR, MMNC_ALG_FROBENIUS};
+    static const int order[] = {MMNC_ALG_AUTO, MMNC_ALG_DMM, MMNC_ALG_INFORMATION, MMNC_ALG_NUCLEAR,
+                                MMNC_ALG_FROBENIUS};
     size_t len = 0;
     int first = 1;
     buf[0] = '\0';
-    for (int i = 0; i < 4 && len < n; i++) {
+    for (int i = 0; i < 5 && len < n; i++) {
         if (!(algs & (1u << order[i]))) continue;
         len += (size_t)snprintf(buf + len, n - len, "%s-a %s%s", first ? "" : " or ", cli_algorithm_name(order[i]),
                                 order[i] == MMNC_DEFAULT_ALGORITHM ? " (the default)" : "");
@@ -89,7 +91,10 @@ static void help(void)
            "of the divergence transition matrix B_{Z,X} (Qiu, Makur, Zheng 2018).\n\n"
            "Clustering options:\n"
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
-           "  -a, --algorithm A     dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
+           "  -a, --algorithm A     auto (dmm where every value is a whole number, a count, and no\n"
+           "                        --col-clusters; else information; an option of information\n"
+           "                        alone, such as --size-prior, asks for information) |\n"
+           "                        dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
            "                        single-row moves, its alpha and beta fitted) | information (exact\n"
            "                        I(X;Z) by single-row moves, the sequential information bottleneck's\n"
            "                        objective, with a prior on the cluster sizes: see --size-prior) |\n"
@@ -113,7 +118,7 @@ static void help(void)
            "                        I(X;Z) - G (rows / nonzeros) H(cluster sizes in rows); 0 = I(X;Z)\n"
            "                        alone, larger keeps large groups whole (default "
            CLI_STR(MMNC_DEFAULT_SIZE_PRIOR) ")\n"
-           "      --move-tol X      information moves: each start stops once a sweep moves fewer than\n"
+           "      --move-tol X      information and dmm moves: each start stops once a sweep moves fewer than\n"
            "                        X of the rows (in each phase); the kept start then goes on until\n"
            "                        no row moves; 0 = every start until no row moves (default "
            CLI_STR(MMNC_DEFAULT_MOVE_TOL) ")\n"
@@ -255,6 +260,7 @@ static int iteration_cap(const mmnc_params *prm)
     return prm->algorithm == MMNC_ALG_NUCLEAR       ? MMNC_DEFAULT_MAX_ITER_NUCLEAR
          : prm->algorithm == MMNC_ALG_INFORMATION ? MMNC_DEFAULT_MAX_ITER_INFORMATION
          : prm->algorithm == MMNC_ALG_DMM         ? MMNC_DEFAULT_MAX_ITER_INFORMATION
+         : prm->algorithm == MMNC_ALG_AUTO        ? MMNC_DEFAULT_MAX_ITER_INFORMATION
          : prm->exact_marginal                    ? MMNC_DEFAULT_MAX_ITER_EXACT
                                                   : MMNC_DEFAULT_MAX_ITER_FROBENIUS;
 }
@@ -609,7 +615,8 @@ static int write_json(const run *r, FILE *fp)
     if ((res->algorithm == MMNC_ALG_INFORMATION && res->l == 0) || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
     if (res->algorithm == MMNC_ALG_DMM)
-        fprintf(fp, "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n", res->dmm_alpha, res->dmm_beta);
+        fprintf(fp, "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n  \"move_tol\": %.17g,\n  \"polish_sweeps\": %d,\n",
+                res->dmm_alpha, res->dmm_beta, prm->move_tol, res->polish_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
                 prm->moves == MMNC_MOVES_BATCH ? "batch" : "sequential", res->polish_sweeps);
@@ -817,6 +824,12 @@ static int print_summary(const run *r)
            : res->algorithm == MMNC_ALG_DMM         ? " (log evidence a count)"
                                                     : " norm",
            (long long)k, res->objective, res->stats.nuclear, res->stats.frob, res->stats.mi, res->stats.mi_local);
+    if (r->prm->algorithm == MMNC_ALG_AUTO)
+        printf("the default (-a auto): %s\n", res->algorithm == MMNC_ALG_DMM
+                                                  ? "every value a whole number, counts: the Dirichlet mixture (-a dmm)"
+                                              : res->l > 0 ? "column clusters: the information objective (-a information)"
+                                                           : "values that are not whole numbers: the information "
+                                                             "objective (-a information)");
     if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
         printf("Dirichlet mixture: alpha %.4g (cluster sizes), beta %.4g (each cluster's column distribution), "
                "fitted by the evidence\n",
@@ -1097,6 +1110,11 @@ int cmd_cluster(int argc, char **argv)
     g.col_clusters = prm.col_clusters;
     g.names_keyed = names_keyed && !names_path && !rnames_path;
     g.truth_var = truth_path ? NULL : truth_var;
+    if (prm.algorithm == MMNC_ALG_AUTO) { /* an option of the information objective asks for it */
+        static const char *const inf[] = {"size-prior", "merge-split", "agreement", "moves", "col-clusters"};
+        for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
+            if (g.opt[applies_index(inf[i])]) prm.algorithm = MMNC_ALG_INFORMATION;
+    }
     if ((rc = check_applies(prm.algorithm, &g)) != CLI_EXIT_OK) return rc;
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, &prefix)) != CLI_EXIT_OK) return rc;
     /* DATA.rows and DATA.cols name the rows and columns unless names are given (swapped by --transpose) */
@@ -1189,7 +1207,7 @@ int cmd_cluster(int argc, char **argv)
     cli_progress_start(&pctx.pr, quiet);
     pctx.restarts = prm.restarts;
     pctx.verbose = verbose && !quiet;
-    pctx.information = prm.algorithm == MMNC_ALG_INFORMATION || prm.algorithm == MMNC_ALG_DMM;
+    pctx.information = prm.algorithm != MMNC_ALG_NUCLEAR && prm.algorithm != MMNC_ALG_FROBENIUS;
     pctx.st = quiet ? NULL : calloc((size_t)prm.restarts, sizeof *pctx.st);
     if (!quiet) { /* the starts' and phases' events; each iteration only for the status line of a terminal */
         prm.event = on_event;

@@ -224,7 +224,7 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     mmnc_int n = kmax - kmin + 1;
-    const int info = prm.algorithm == MMNC_ALG_INFORMATION || prm.algorithm == MMNC_ALG_DMM;
+    const int info = prm.algorithm != MMNC_ALG_NUCLEAR && prm.algorithm != MMNC_ALG_FROBENIUS;
     obj = calloc((size_t)n, sizeof(double));
     frob = calloc((size_t)n, sizeof(double));
     nuc = calloc((size_t)n, sizeof(double));

@@ -322,8 +322,9 @@ int cli_parse_algorithm(const char *cmd, const char *s, int *alg)
     else if (!strcmp(s, "frobenius") || !strcmp(s, "1")) *alg = MMNC_ALG_FROBENIUS;
     else if (!strcmp(s, "information") || !strcmp(s, "3")) *alg = MMNC_ALG_INFORMATION;
     else if (!strcmp(s, "dmm") || !strcmp(s, "4")) *alg = MMNC_ALG_DMM;
+    else if (!strcmp(s, "auto") || !strcmp(s, "0")) *alg = MMNC_ALG_AUTO;
     else {
-        cli_usage_error(cmd, "--algorithm: expected dmm, information, nuclear or frobenius (or 4, 3, 2, 1), got '%s'", s);
+        cli_usage_error(cmd, "--algorithm: expected auto, dmm, information, nuclear or frobenius (or 0, 4, 3, 2, 1), got '%s'", s);
         return 1;
     }
     return 0;
@@ -362,6 +363,7 @@ const char *cli_algorithm_name(int algorithm)
     return algorithm == MMNC_ALG_NUCLEAR       ? "nuclear"
          : algorithm == MMNC_ALG_INFORMATION ? "information"
          : algorithm == MMNC_ALG_DMM         ? "dmm"
+         : algorithm == MMNC_ALG_AUTO        ? "auto"
                                              : "frobenius";
 }
 

@@ -20,9 +20,18 @@
  *     B_{Z,X} = [P_Z]^{-1/2} W P_{Y,X} [P_X]^{-1/2}.
  *
  * Algorithms.  mmnc_cluster learns W from random (or spectral, k-means++)
- * starts by one of four objectives (mmnc_params.algorithm):
- *   - the information objective (MMNC_ALG_INFORMATION, the default of
- *     mmnc_params_default): the exact mutual information I(X;Z) with a prior
+ * starts by one of four objectives (mmnc_params.algorithm), or by the
+ * choice between the first two that the data make
+ * (MMNC_ALG_AUTO, the default of mmnc_params_default):
+ *   - the Dirichlet mixture (MMNC_ALG_DMM; the default's where the values are
+ *     counts): the evidence of a mixture of
+ *     multinomials of the rows' counts with Dirichlet priors on the mixing
+ *     weights (alpha) and on each cluster's column distribution (beta),
+ *     maximised over hard labels by sequential single-row moves and over
+ *     alpha and beta by fixed points between sweeps (docs/dmm.md);
+ *   - the information objective (MMNC_ALG_INFORMATION; the default's where
+ *     the values are not all whole numbers, or with column clusters): the
+ *     exact mutual information I(X;Z) with a prior
  *     on the cluster sizes, J = I(X;Z) - gamma (|Y| / nnz) H_rows(Z), raised
  *     by sequential single-row moves (the sequential information
  *     bottleneck's).  A guard keeps the prior's partition only if it does
@@ -30,11 +39,6 @@
  *     only if the starts agree with one another at least as well with it as
  *     without, and merge-split trials then leave optima that no single row's
  *     move can (docs/default.md);
- *   - the Dirichlet mixture (MMNC_ALG_DMM): the evidence of a mixture of
- *     multinomials of the rows' counts with Dirichlet priors on the mixing
- *     weights (alpha) and on each cluster's column distribution (beta),
- *     maximised over hard labels by sequential single-row moves and over
- *     alpha and beta by fixed points between sweeps (docs/dmm.md);
  *   - Algorithm 2 (MMNC_ALG_NUCLEAR): ||B_{Z,X}||_*, alternating
  *     maximisation of a Ky Fan bound (paper, Alg. 2): hard labels, or with a
  *     prescribed P_Z solved exactly as a transportation LP;
@@ -126,7 +130,7 @@ typedef int64_t mmnc_int;
  */
 
 /* mmnc_params (mmnc_cluster; `mmnc cluster`, `mmnc sweep`, Python's MMNC) */
-#define MMNC_DEFAULT_ALGORITHM   MMNC_ALG_INFORMATION
+#define MMNC_DEFAULT_ALGORITHM   MMNC_ALG_AUTO
 #define MMNC_DEFAULT_K           2      /* clusters, 1 <= k <= rows */
 #define MMNC_DEFAULT_SEED        1      /* also of mmnc_embed_opts and `mmnc info --sv` */
 #define MMNC_DEFAULT_RESTARTS    8      /* >= 1 */
@@ -987,6 +991,9 @@ MMNC_API int mmnc_coupling_stats(const mmnc_pmf *p, mmnc_int k, const mmnc_int *
 /* ------------------------------------------------------------------------ */
 
 typedef enum {
+    MMNC_ALG_AUTO = 0,      /* the default: MMNC_ALG_DMM where every value of the input is a
+                               whole number (counts) and no column clusters are asked, else
+                               MMNC_ALG_INFORMATION; mmnc_result.algorithm says which ran */
     MMNC_ALG_FROBENIUS = 1, /* paper Algorithm 1 */
     MMNC_ALG_NUCLEAR = 2,   /* paper Algorithm 2 */
     MMNC_ALG_INFORMATION = 3, /* exact I(X;Z) with a prior on the cluster sizes

@@ -662,6 +662,7 @@ static void test_events(void)
             int spectral = 0, phase1 = 0, phase2 = 0, capped = 0;
             memset(&e, 0, sizeof e);
             mmnc_params_default(&prm);
+            prm.algorithm = MMNC_ALG_INFORMATION; /* its phases */
             prm.k = 5;
             prm.restarts = 6;
             prm.threads = threads;

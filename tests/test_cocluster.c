@@ -81,6 +81,7 @@ static void test_planted(int alg)
     for (mmnc_int y = 0; y < 300; y++) ty[y] = y % 3;
     for (mmnc_int x = 0; x < 120; x++) tx[x] = x % 4;
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.algorithm = alg;
     prm.k = 3;
     prm.col_clusters = 4;
@@ -123,6 +124,7 @@ static void test_monotone(int alg)
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     for (int l = 2; l <= 30; l += 7) {
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.algorithm = alg;
         prm.k = 5;
         prm.col_clusters = l;
@@ -154,6 +156,7 @@ static void test_threads(int alg)
     mmnc_result *r1 = NULL, *r2 = NULL;
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.algorithm = alg;
     prm.k = 4;
     prm.col_clusters = 6;
@@ -188,6 +191,7 @@ static void test_edges(void)
     CHECK_OK(mmnc_csr_from_triplets(1, 1, 1, ri, ci, v, &A, NULL));
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.k = 1;
     prm.col_clusters = 1;
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL)); /* 1 x 1, k = l = 1: I(Z;W) = 0 */
@@ -225,6 +229,7 @@ static void test_edges(void)
     prm.col_clusters = -1;
     CHECK(mmnc_params_check(&prm, 20) != NULL);
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     CHECK(prm.col_clusters == MMNC_DEFAULT_COL_CLUSTERS);
     CHECK_OK(mmnc_cluster(q, &prm, &r, NULL)); /* no column clustering: l = 0, no column labels */
     if (r) CHECK(r->l == 0 && r->col_label == NULL && r->block_pz == NULL);
@@ -272,6 +277,7 @@ static void test_nuclear_above_one_sided(void)
         CHECK_OK(mmnc_pmf_build(A, &p, NULL));
         CHECK_OK(mmnc_csr_transpose(A, &At, NULL));
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.algorithm = MMNC_ALG_NUCLEAR;
         prm.init = MMNC_INIT_RANDOM;
         prm.refine = MMNC_REFINE_NONE;
@@ -308,6 +314,7 @@ static void test_alloc_failures(void)
     long bad = 0;
     CHECK_OK(mmnc_pmf_build(A, &p, NULL));
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.k = 3;
     prm.col_clusters = 4;
     prm.restarts = 2;

@@ -4,8 +4,8 @@
  * the evidence summed here from its definition (alpha and beta at its
  * maximum for the labels), planted partitions with
  * unequal sizes and unequal row lengths are recovered, the same bits for
- * any thread count, held rows stay, fractional values, and allocation
- * failures.
+ * any thread count, held rows stay, fractional values, allocation
+ * failures, and the default's choice (MMNC_ALG_AUTO).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -235,8 +235,41 @@ static void test_alloc_failures(void)
     mmnc_csr_free(A);
 }
 
+/* MMNC_ALG_AUTO: the Dirichlet mixture on counts, the information
+ * objective on values that are not whole numbers and with column clusters. */
+static void test_auto(void)
+{
+    static const int sizes[] = {60, 40};
+    mmnc_int *truth = NULL;
+    mmnc_csr *A = planted(sizes, 2, 40, 0.6, 5, &truth, 5);
+    mmnc_pmf *p = NULL, *q = NULL;
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_params_default(&prm);
+    CHECK(prm.algorithm == MMNC_ALG_AUTO);
+    prm.k = 2;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK(r && r->algorithm == MMNC_ALG_DMM && r->dmm_beta > 0);
+    mmnc_result_free(r), r = NULL;
+    prm.col_clusters = 2;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    CHECK(r && r->algorithm == MMNC_ALG_INFORMATION && r->l == 2);
+    mmnc_result_free(r), r = NULL;
+    prm.col_clusters = 0;
+    A->val[0] += 0.5; /* one value not a whole number */
+    CHECK_OK(mmnc_pmf_build(A, &q, NULL));
+    CHECK_OK(mmnc_cluster(q, &prm, &r, NULL));
+    CHECK(r && r->algorithm == MMNC_ALG_INFORMATION && isnan(r->dmm_alpha));
+    mmnc_result_free(r);
+    mmnc_pmf_free(p), mmnc_pmf_free(q);
+    mmnc_csr_free(A);
+    free(truth);
+}
+
 int main(void)
 {
+    test_auto();
     test_monotone_and_objective();
     test_planted_unequal();
     test_threads_and_held();

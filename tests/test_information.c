@@ -148,6 +148,7 @@ static void test_monotone_and_planted(void)
     /* -a information from random starts: I(X;Z) never decreases, sweep by sweep */
     mmnc_params_default(&prm);
     prm.algorithm = MMNC_ALG_INFORMATION;
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.size_prior = 0.0;
     prm.k = 4;
     prm.init = MMNC_INIT_RANDOM;
@@ -180,6 +181,7 @@ static void test_monotone_and_planted(void)
      * phase (I(X;Z) alone first, then J: one drop at most, where J takes over) */
     t->n = 0;
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.k = 4;
     prm.restarts = 4;
     prm.merge_split = 0;
@@ -222,6 +224,7 @@ static void test_monotone_and_planted(void)
         mmnc_int truth2[600];
         mmnc_pmf *p2 = planted_unequal(600, 160, 4, share, 1.0, 0.15, 11, truth2);
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = 4;
         prm.restarts = 4;
         CHECK_OK(mmnc_cluster(p2, &prm, &r, NULL));
@@ -238,6 +241,7 @@ static void test_monotone_and_planted(void)
     /* refining never lowers I(X;Z): Algorithm 2 from spectral starts, the predictive
      * selection, refined (size prior 0), against the same start without refinement */
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.algorithm = MMNC_ALG_NUCLEAR;
     prm.init = MMNC_INIT_SPECTRAL;
     prm.select = MMNC_SELECT_PREDICTIVE;
@@ -286,6 +290,7 @@ static void test_threads_and_paper(void)
     for (int alg = 2; alg <= 3; alg++) {
         mmnc_params prm;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.algorithm = alg;
         prm.k = 3;
         check_threads(p, prm);
@@ -295,6 +300,7 @@ static void test_threads_and_paper(void)
     mmnc_result *r = NULL;
     mmnc_params_paper(&prm);
     mmnc_params_default(&q);
+    q.algorithm = MMNC_ALG_INFORMATION;
     CHECK(prm.algorithm == MMNC_ALG_NUCLEAR && prm.init == MMNC_INIT_RANDOM && prm.select == MMNC_SELECT_OBJECTIVE &&
           prm.refine == MMNC_REFINE_NONE);
     CHECK(q.algorithm == MMNC_ALG_INFORMATION && q.init == MMNC_INIT_RANDOM && q.select == MMNC_SELECT_OBJECTIVE &&
@@ -307,6 +313,7 @@ static void test_threads_and_paper(void)
     mmnc_result_free(r);
     /* soft results are never refined */
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.algorithm = MMNC_ALG_FROBENIUS;
     prm.k = 3;
     prm.restarts = 2;
@@ -316,15 +323,19 @@ static void test_threads_and_paper(void)
     mmnc_result_free(r);
     /* bad values */
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.refine = 7;
     CHECK(mmnc_params_check(&prm, 10) != NULL);
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.select = 5;
     CHECK(mmnc_params_check(&prm, 10) != NULL);
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.select_tol = -1;
     CHECK(mmnc_params_check(&prm, 10) != NULL);
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.size_prior = -1;
     CHECK(mmnc_params_check(&prm, 10) != NULL);
     prm.size_prior = NAN;
@@ -376,6 +387,7 @@ static void test_column_order(void)
             mmnc_params prm;
             mmnc_result *a = NULL, *b = NULL;
             mmnc_params_default(&prm);
+            prm.algorithm = MMNC_ALG_INFORMATION;
             prm.k = k;
             prm.threads = threads;
             mmnc_i_tuning off = MMNC_I_TUNING_DEFAULT, on = MMNC_I_TUNING_DEFAULT;
@@ -420,6 +432,7 @@ static void test_move_tol(void)
     mmnc_result *r = NULL, *r0 = NULL;
     int sweeps = 0, sweeps0 = 0, worse = 0;
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     CHECK(prm.move_tol == MMNC_MOVE_TOL_DEFAULT && prm.move_tol > 0.0);
     prm.k = 6; /* more clusters than planted groups: the starts stop early, and the kept one is polished */
     prm.move_tol = 0.05;
@@ -452,12 +465,14 @@ static void test_move_tol(void)
     for (mmnc_int k = 4; k <= 20; k += 16)
         for (int restarts = 1; restarts <= 4; restarts += 3) {
             mmnc_params_default(&prm);
+            prm.algorithm = MMNC_ALG_INFORMATION;
             prm.k = k;
             prm.restarts = restarts;
             prm.move_tol = 0.05;
             check_threads(p, prm);
         }
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.move_tol = -0.1;
     CHECK(mmnc_params_check(&prm, 10) != NULL);
     prm.move_tol = 1.0;
@@ -505,6 +520,7 @@ static void test_merge_split(void)
         mmnc_i_run run = MMNC_I_RUN_INIT;
         double before, gamma;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = 4;
         prm.max_iter = 100;
         if (!prior) prm.size_prior = 0.0; /* I(X;Z) alone */
@@ -531,6 +547,7 @@ static void test_merge_split(void)
         double before;
         mmnc_int lab6[400];
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = 6;
         prm.max_iter = 100;
         prm.seed = seed;
@@ -551,6 +568,7 @@ static void test_merge_split(void)
     {
         mmnc_result *r = NULL;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         CHECK(prm.merge_split == MMNC_MERGE_SPLIT_DEFAULT && prm.merge_split > 0);
         prm.k = 6;
         prm.restarts = 3;
@@ -661,6 +679,7 @@ static void test_pruned(void)
                 for (int restarts = 1; restarts <= 4; restarts += 3) {
                     mmnc_params prm;
                     mmnc_params_default(&prm);
+                    prm.algorithm = MMNC_ALG_INFORMATION;
                     prm.k = k;
                     prm.threads = threads;
                     prm.restarts = restarts;
@@ -677,6 +696,7 @@ static void test_pruned(void)
         mmnc_i_dstart ds = {0};
         mmnc_rng rng;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = k;
         prm.max_iter = 100;
         for (int prune = 0; prune <= 1; prune++) {
@@ -744,6 +764,7 @@ static void test_guard_loo(void)
         for (int loo = 0; loo <= 1; loo++) {
             mmnc_int cnt[5] = {0};
             mmnc_params_default(&prm);
+            prm.algorithm = MMNC_ALG_INFORMATION;
             prm.k = 5;
             prm.agreement = 0; /* the guard alone */
             mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
@@ -843,6 +864,7 @@ static void test_agreement_rule(void)
         mmnc_params prm;
         mmnc_result *r = NULL, *r0 = NULL;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = 6;
         CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
         CHECK(r->agreement_prior == r->agreement_prior && r->agreement_free == r->agreement_free);
@@ -867,6 +889,7 @@ static void test_agreement_rule(void)
         mmnc_params prm;
         mmnc_result *r = NULL, *r0 = NULL;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = 4;
         CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
         CHECK(r->agreement_prior >= r->agreement_free);
@@ -919,6 +942,7 @@ static void test_batch(void)
                 mmnc_rng rng;
                 seen_objectives seen;
                 mmnc_params_default(&prm);
+                prm.algorithm = MMNC_ALG_INFORMATION;
                 prm.k = k;
                 prm.moves = MMNC_MOVES_BATCH;
                 prm.max_iter = 100;
@@ -960,6 +984,7 @@ static void test_batch(void)
         for (int restarts = 1; restarts <= 3; restarts += 2) {
             mmnc_params prm;
             mmnc_params_default(&prm);
+            prm.algorithm = MMNC_ALG_INFORMATION;
             prm.k = 5;
             prm.restarts = restarts;
             prm.moves = MMNC_MOVES_BATCH;
@@ -968,6 +993,7 @@ static void test_batch(void)
     {
         mmnc_params prm;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         CHECK(prm.moves == MMNC_MOVES_SEQUENTIAL && mmnc_params_check(&prm, 10) == NULL);
         prm.moves = 2;
         CHECK(mmnc_params_check(&prm, 10) != NULL);

@@ -37,6 +37,7 @@ static void setup(mmnc_params *prm, int s, mmnc_int k)
 {
     mmnc_params_default(prm);
     prm->k = k;
+    prm->algorithm = MMNC_ALG_INFORMATION;
     if (s == NUC || s == NUC_REFINE) prm->algorithm = MMNC_ALG_NUCLEAR;
     if (s == NUC_REFINE) prm->refine = MMNC_REFINE_CHOSEN;
     if (s == FROB) prm->algorithm = MMNC_ALG_FROBENIUS, prm->max_iter = 1000;
@@ -183,6 +184,7 @@ static void test_edges(void)
     int ok = 1;
     for (mmnc_int y = 0; y < ny; y++) fixed[y] = y % 2 ? truth[y] : -1;
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.k = k;
     prm.fixed_label = fixed;
     prm.moves = MMNC_MOVES_BATCH;
@@ -366,6 +368,7 @@ static void test_check(void)
     mmnc_params prm;
     const char *m;
     mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_INFORMATION;
     prm.k = 2;
     prm.fixed_label = f;
     CHECK(mmnc_params_check(&prm, 6) == NULL);
@@ -400,6 +403,7 @@ static void test_check(void)
         for (mmnc_int y = 0; y < ny; y++) g[y] = -1;
         g[7] = 3;
         mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_INFORMATION;
         prm.k = 3;
         prm.fixed_label = g;
         CHECK(mmnc_cluster(p, &prm, &r, &err) == MMNC_EINVAL && r == NULL);

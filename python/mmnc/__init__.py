@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover
     threadpool_limits = None
 
 _ALGORITHMS = {"nuclear": _mmnc.ALG_NUCLEAR, "frobenius": _mmnc.ALG_FROBENIUS,
-               "information": _mmnc.ALG_INFORMATION, "dmm": _mmnc.ALG_DMM}
+               "information": _mmnc.ALG_INFORMATION, "dmm": _mmnc.ALG_DMM, "auto": _mmnc.ALG_AUTO}
 _INITS = {"spectral": _mmnc.INIT_SPECTRAL, "kmeans++": _mmnc.INIT_KMEANSPP, "random": _mmnc.INIT_RANDOM}
 _SELECTS = {"predictive": _mmnc.SELECT_PREDICTIVE, "objective": _mmnc.SELECT_OBJECTIVE}
 _REFINES = {"chosen": _mmnc.REFINE_CHOSEN, "each": _mmnc.REFINE_EACH, "none": _mmnc.REFINE_NONE}
@@ -279,7 +279,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     n_clusters : int, default $n_clusters
         k, at most the number of rows with nonzero mass.
-    algorithm : {"dmm", "information", "nuclear", "frobenius"}, default $algorithm
+    algorithm : {"auto", "dmm", "information", "nuclear", "frobenius"}, default $algorithm
+        "auto" runs "dmm" where every value of X is a whole number (counts) and
+        col_clusters is 0, else "information".
     init : {"random", "kmeans++", "spectral"}, default $init
         "spectral" cycles the starts through spectral, k-means++ and random
         starts (``--init``).
@@ -361,7 +363,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     row_proba_ : ndarray (n_samples, k)
         P(z | y) of each training row, rows summing to 1 (zeros for a row
         with no mass).  Where the fit's kernel W is hard and the model has
-        a posterior (the information objective, the default, and any
+        a posterior (the Dirichlet mixture and the information objective, the
+        default's two, and any
         ``refine``): that posterior, ``predict_proba(X)`` of the training
         rows (the mixture of smoothed multinomials of ``score``), whose
         argmax is ``labels_`` for most rows, not all (docs/predict.md, "The
@@ -386,7 +389,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         The solver's objective of the kept start (for the information
         objective J = I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes)).
     dmm_alpha_, dmm_beta_ : float or None
-        With algorithm="dmm": the Dirichlet parameters of the cluster sizes and of
+        Where the Dirichlet mixture ran: the Dirichlet parameters of the cluster sizes and of
         each cluster's column distribution, fitted by the evidence (else None).
     size_prior_kept_ : bool or None
         With the size prior (information moves, size_prior > 0): True if the
@@ -632,7 +635,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.frobenius_norm_ = r["frobenius_norm"]
         self.mutual_information_ = r["mutual_information"]
         self.objective_ = r["objective"]
-        dmm = self.algorithm == "dmm" and self.col_clusters == 0
+        dmm = not np.isnan(r["dmm_alpha"])  # the Dirichlet mixture ran ("dmm", or "auto" on counts)
         self.dmm_alpha_ = r["dmm_alpha"] if dmm else None
         self.dmm_beta_ = r["dmm_beta"] if dmm else None
         self.n_iter_ = r["iterations"]

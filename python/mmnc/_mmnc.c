@@ -1122,6 +1122,7 @@ PyMODINIT_FUNC PyInit__mmnc(void)
         PyModule_AddIntConstant(m, "ALG_NUCLEAR", MMNC_ALG_NUCLEAR) < 0 ||
         PyModule_AddIntConstant(m, "ALG_INFORMATION", MMNC_ALG_INFORMATION) < 0 ||
         PyModule_AddIntConstant(m, "ALG_DMM", MMNC_ALG_DMM) < 0 ||
+        PyModule_AddIntConstant(m, "ALG_AUTO", MMNC_ALG_AUTO) < 0 ||
         PyModule_AddIntConstant(m, "INIT_RANDOM", MMNC_INIT_RANDOM) < 0 ||
         PyModule_AddIntConstant(m, "INIT_KMEANSPP", MMNC_INIT_KMEANSPP) < 0 ||
         PyModule_AddIntConstant(m, "INIT_SPECTRAL", MMNC_INIT_SPECTRAL) < 0 ||

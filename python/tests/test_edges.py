@@ -229,7 +229,7 @@ def test_no_private_sklearn_validation():
             "        delattr(b.BaseEstimator, name)\n"
             "import numpy as np, mmnc\n"
             "X = np.kron(np.eye(2), np.ones((5, 4))) + 0.1\n"
-            "m = mmnc.MMNC(2, n_init=2).fit(X)\n"
+            "m = mmnc.MMNC(2, algorithm='information', n_init=2).fit(X)\n"
             "assert (m.predict(X) == m.labels_).all() and m.n_features_in_ == 8\n"
             "try:\n    m.predict(X[:, :3])\nexcept ValueError as e:\n    assert 'features' in str(e)\n"
             "print('ok')\n")

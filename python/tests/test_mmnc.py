@@ -45,13 +45,14 @@ CASES = [
     ({"algorithm": "nuclear"}, ["--paper"]),
     ({"algorithm": "nuclear", "init": "spectral", "select": "predictive", "refine": "chosen", "size_prior": 0.0},
      ["-a", "nuclear", "--init", "spectral", "--select", "predictive", "--refine", "chosen", "--size-prior", 0]),
-    ({"size_prior": 2.5}, ["--size-prior", 2.5]),
-    ({"move_tol": 0.0}, ["--move-tol", 0]),
-    ({"move_tol": 0.05, "n_init": 3}, ["--move-tol", 0.05, "-r", 3]),
-    ({"merge_split": 0}, ["--merge-split", 0]),
-    ({"merge_split": 3, "n_init": 2}, ["--merge-split", 3, "-r", 2]),
-    ({"agreement": False}, ["--agreement", 0]),
-    ({"col_clusters": 4, "n_init": 3}, ["--col-clusters", 4, "-r", 3]),
+    ({"algorithm": "information", "size_prior": 2.5}, ["-a", "information", "--size-prior", 2.5]),
+    ({"algorithm": "information", "move_tol": 0.0}, ["-a", "information", "--move-tol", 0]),
+    ({"algorithm": "information", "move_tol": 0.05, "n_init": 3}, ["-a", "information", "--move-tol", 0.05, "-r", 3]),
+    ({"algorithm": "information", "merge_split": 0}, ["-a", "information", "--merge-split", 0]),
+    ({"algorithm": "information", "merge_split": 3, "n_init": 2}, ["-a", "information", "--merge-split", 3, "-r", 2]),
+    ({"algorithm": "information", "agreement": False}, ["-a", "information", "--agreement", 0]),
+    ({"algorithm": "information", "col_clusters": 4, "n_init": 3}, ["-a", "information", "--col-clusters", 4, "-r", 3]),
+    ({"algorithm": "dmm", "random_state": 5, "n_init": 3}, ["-a", "dmm", "--seed", 5, "-r", 3]),
     ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]
@@ -203,7 +204,8 @@ def test_planted_partition_and_attributes():
     X, truth = planted(seed=8)
     m = mmnc.MMNC(3, n_init=4, algorithm="nuclear", select="predictive").fit(X)
     assert m.size_prior_kept_ is None and m.size_prior_refused_ is None
-    assert mmnc.MMNC(3, n_init=2).fit(X).size_prior_kept_ in (True, False)
+    assert mmnc.MMNC(3, n_init=2, algorithm="information").fit(X).size_prior_kept_ in (True, False)
+    assert mmnc.MMNC(3, n_init=2).fit(X).size_prior_kept_ is None  # the default, dmm: no size prior
     scores = mmnc.evaluate(m.labels_, truth)
     assert scores.acc > 0.95
     assert m.row_proba_.shape == (X.shape[0], 3)
@@ -234,8 +236,8 @@ def test_moves():
     # moves="batch" (information objective): the same bits for any thread count; the default
     # is "sequential"; a bad value, or batch with co-clustering, is a ValueError
     X, truth = planted(n_rows=300, n_cols=60, k=4, inside=1.0, outside=0.6, seed=12)
-    one = mmnc.MMNC(4, moves="batch", n_jobs=1).fit(X)
-    two = mmnc.MMNC(4, moves="batch", n_jobs=2).fit(X)
+    one = mmnc.MMNC(4, algorithm="information", moves="batch", n_jobs=1).fit(X)
+    two = mmnc.MMNC(4, algorithm="information", moves="batch", n_jobs=2).fit(X)
     np.testing.assert_array_equal(one.labels_, two.labels_)
     assert one.objective_ == two.objective_
     seq = mmnc.MMNC(4, moves="sequential").fit(X)
@@ -243,7 +245,7 @@ def test_moves():
     with pytest.raises(ValueError, match="moves"):
         mmnc.MMNC(4, moves="parallel").fit(X)
     with pytest.raises(ValueError, match="moves|sequential"):
-        mmnc.MMNC(4, moves="batch", col_clusters=3).fit(X)
+        mmnc.MMNC(4, algorithm="information", moves="batch", col_clusters=3).fit(X)
 
 
 def test_soft_kernel_frobenius():
@@ -493,7 +495,7 @@ def test_guard_reason():
             X[rng.integers(200), 100 + 5 * o + w] += 1
     # the guard alone; seed 2: starts where no start that keeps the prior holds more information
     # than the refused one of best objective (which is then kept: docs/default.md)
-    m = mmnc.MMNC(5, agreement=False, random_state=2).fit(X)
+    m = mmnc.MMNC(5, algorithm="information", agreement=False, random_state=2).fit(X)
     assert m.size_prior_kept_ is False and m.size_prior_refused_ == "predictive information"
     assert np.bincount(m.labels_).max() <= 100
     assert m.agreement_ is None
@@ -506,10 +508,10 @@ def test_agreement_rule():
     rng = np.random.default_rng(1)
     X = np.zeros((360, 180))
     short_rows(X, rng, groups=6, per=60, vocab=30, own=0.6)
-    m = mmnc.MMNC(6).fit(X)
+    m = mmnc.MMNC(6, algorithm="information").fit(X)
     assert m.size_prior_kept_ is False and m.size_prior_refused_ == "agreement"
     assert m.agreement_[0] < m.agreement_[1]
-    m0 = mmnc.MMNC(6, size_prior=0.0).fit(X)
+    m0 = mmnc.MMNC(6, algorithm="information", size_prior=0.0).fit(X)
     assert np.array_equal(m.labels_, m0.labels_) and m.objective_ == m0.objective_
     assert m0.agreement_ is None
 

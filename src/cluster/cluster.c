@@ -95,7 +95,8 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
     if (s1 == MMNC_OK) {
         if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, c->tune, i, lab, w, run, err);
         else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_default_run_start(c->dflt, i, lab, w, run, err);
-        else if (prm->algorithm == MMNC_ALG_DMM) s1 = mmnc_i_dmm(c->p, prm, i, lab, w, run, err);
+        else if (prm->algorithm == MMNC_ALG_DMM)
+            s1 = mmnc_i_dmm(c->p, prm, i, prm->move_tol * (double)c->ny, lab, w, run, err);
         else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, run, err);
         else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, run, err);
     }
@@ -194,6 +195,19 @@ static int choose_and_refine(const starts *c)
     }
     if (prm->algorithm == MMNC_ALG_INFORMATION && (status = mmnc_i_default_finish(c->dflt, c->labels, r, c->err)) != MMNC_OK)
         return status;
+    if (prm->algorithm == MMNC_ALG_DMM && prm->move_tol > 0.0) { /* the kept start until no row moves */
+        mmnc_i_run run = MMNC_I_RUN_INIT;
+        run.dmm_alpha = r->dmm_alpha, run.dmm_beta = r->dmm_beta;
+        if ((status = mmnc_i_phase(prm, r->best_restart, "polish", c->err)) != MMNC_OK) return status;
+        mmnc_i_argmax_labels(k, ny, r->W, c->labels);
+        if ((status = mmnc_i_dmm(c->p, prm, r->best_restart, 0.0, c->labels, r->W, &run, c->err)) != MMNC_OK)
+            return status;
+        r->objective = run.objective;
+        r->polish_sweeps = run.iterations;
+        r->iterations += run.iterations;
+        r->converged = run.converged;
+        r->dmm_alpha = run.dmm_alpha, r->dmm_beta = run.dmm_beta;
+    }
     if (prm->refine == MMNC_REFINE_CHOSEN) { /* labels only: W one-hot */
         mmnc_params rp = *prm;
         mmnc_i_run run = MMNC_I_RUN_INIT;
@@ -469,6 +483,22 @@ static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tun
     return gathered(p, prm, tune, out, err, cocluster_whole);
 }
 
+/* MMNC_ALG_AUTO's choice: the Dirichlet mixture where every value is a
+ * whole number (P times the total, to 1e-9) and no column clusters are
+ * asked, else the information objective.  Collective. */
+static int auto_algorithm(const mmnc_pmf *p, const mmnc_params *prm)
+{
+    const mmnc_csr *P = p->P;
+    int64_t fractional = 0;
+    if (prm->col_clusters > 0) return MMNC_ALG_INFORMATION;
+    for (mmnc_int j = 0; j < P->nnz && !fractional; j++) {
+        double c = P->val[j] * p->total, r = nearbyint(c);
+        fractional = !(r >= 1.0 && fabs(c - r) <= 1e-9 * r);
+    }
+    mmnc_i_disum(p, &fractional, 1);
+    return fractional ? MMNC_ALG_INFORMATION : MMNC_ALG_DMM;
+}
+
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err)
 {
     const mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
@@ -510,6 +540,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
     }
     prm = *prm_in;
+    if (prm.algorithm == MMNC_ALG_AUTO) prm.algorithm = auto_algorithm(p, &prm);
     if (fixed) { /* no row held on any rank: the run of fixed_label NULL, bit for bit */
         for (mmnc_int y = 0; y < p->ny; y++) nheld += fixed[y] >= 0;
         int64_t all = nheld;

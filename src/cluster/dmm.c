@@ -40,12 +40,18 @@
  * Moves.  A sweep visits the rows in an order drawn once from the seed and
  * the start; each row is taken out of its cluster and put in the cluster of
  * the largest g (it stays on a tie within 1e-12 relative, and a row alone in
- * its cluster stays, so no cluster empties): E never decreases.  Before
- * each sweep alpha and beta are set by Minka's fixed points for the current
- * labels (T. Minka, "Estimating a Dirichlet distribution", 2000/2012),
- * each round of which raises E with the labels held: the run is a
- * coordinate ascent of one function.  It stops after a sweep that moves no
- * row (converged) or after prm->max_iter sweeps.  The objective reported is
+ * its cluster stays, so no cluster empties): E never decreases.  The first
+ * sweeps run at alpha = 1 and the beta that the rows themselves support
+ * (the fixed point with every row a cluster of its own); from then on, before each sweep, alpha and beta are set by Minka's fixed
+ * points for the current labels (T. Minka, "Estimating a Dirichlet
+ * distribution", 2000/2012), each round of which raises E with the labels
+ * held: the run is a coordinate ascent of one function.  (Fitted to a
+ * random start, whose clusters all look alike, beta would grow without
+ * bound and hold every row where it is.)  A phase ends after a sweep that
+ * moves at most `few` rows (mmnc_params.move_tol of them; the start
+ * converged when the second does), or the run after prm->max_iter sweeps;
+ * the kept start is then polished (cluster.c): the second phase again from
+ * its labels, alpha and beta, until no row moves.  The objective reported is
  * E over the total count (nats a count), the value the starts are compared
  * by.
  *
@@ -226,6 +232,28 @@ static void fit_hyper(dmm *d)
     for (mmnc_int i = 0; i < d->nx * k; i++) d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
 }
 
+/* Minka's fixed point for beta with every row a cluster of its own: the
+ * smoothing the rows themselves support, the first phase's beta. */
+static double row_beta(const dmm *d)
+{
+    const mmnc_csr *P = d->p->P;
+    double V = (double)d->nx, b = 0.1;
+    for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
+        double num = 0.0, den = 0.0, b0 = b, pb = digamma(b), pvb = digamma(V * b);
+        for (mmnc_int y = 0; y < d->ny; y++) {
+            if (d->len[y] <= 0.0) continue;
+            for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
+                if (d->cnt[j] > 0.0) num += (d->cnt[j] == 1.0 ? 1.0 / b : digamma(d->cnt[j] + b) - pb);
+            den += digamma(d->len[y] + V * b) - pvb;
+        }
+        den *= V;
+        if (!(num > 0.0 && den > 0.0)) break;
+        b = fmin(fmax(b * num / den, 1e-8), 1e4);
+        if (fabs(b - b0) <= DMM_HYPER_TOL * b0) break;
+    }
+    return b;
+}
+
 /* E(z, alpha, beta) of the current sums (the histogram current). */
 static double evidence(const dmm *d)
 {
@@ -320,8 +348,8 @@ int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
     return MMNC_OK;
 }
 
-int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W, mmnc_i_run *run,
-               mmnc_err *err)
+int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double few, mmnc_int *labels, double *W,
+               mmnc_i_run *run, mmnc_err *err)
 {
     mmnc_int k = prm->k, ny = p->ny, *order = NULL;
     mmnc_rng rng;
@@ -336,8 +364,10 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int 
         mmnc_int j = mmnc_rng_below(&rng, y + 1), t = order[y];
         order[y] = order[j], order[j] = t;
     }
+    int fitting = run->dmm_alpha > 0.0 && run->dmm_beta > 0.0; /* a polish: from the start's alpha and beta */
+    if (fitting) d.alpha = run->dmm_alpha, d.beta = run->dmm_beta;
+    else d.beta = row_beta(&d);
     sums(&d, labels);
-    fit_hyper(&d);
     run->converged = 0;
     run->iterations = 0;
     for (int it = 0; it < prm->max_iter; it++) {
@@ -348,11 +378,12 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int 
             histogram(&d);
             if ((status = mmnc_i_progress(prm, restart, it + 1, evidence(&d) / d.total, err)) != MMNC_OK) goto cleanup;
         }
-        if (moved == 0) {
+        if ((double)moved <= few && fitting) {
             run->converged = 1;
             break;
         }
-        fit_hyper(&d);
+        fitting |= (double)moved <= few; /* the first phase settled: alpha and beta are fitted from now on */
+        if (fitting) fit_hyper(&d);
     }
     histogram(&d);
     run->objective = d.total > 0.0 ? evidence(&d) / d.total : 0.0;

@@ -47,8 +47,8 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
 {
     if (!p) return "no parameters";
     if (p->algorithm != MMNC_ALG_NUCLEAR && p->algorithm != MMNC_ALG_FROBENIUS && p->algorithm != MMNC_ALG_INFORMATION &&
-        p->algorithm != MMNC_ALG_DMM)
-        return "algorithm must be 1 (Frobenius), 2 (nuclear), 3 (information) or 4 (dmm)";
+        p->algorithm != MMNC_ALG_DMM && p->algorithm != MMNC_ALG_AUTO)
+        return "algorithm must be 0 (auto), 1 (Frobenius), 2 (nuclear), 3 (information) or 4 (dmm)";
     if (p->k < 1) return "k must be at least 1";
     if (p->k > ny) return "k must not exceed the number of rows";
     if (p->restarts < 1) return "restarts must be at least 1";
@@ -67,7 +67,8 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
-    if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION && p->algorithm != MMNC_ALG_NUCLEAR)
+    if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION && p->algorithm != MMNC_ALG_NUCLEAR &&
+        p->algorithm != MMNC_ALG_AUTO)
         return "col_clusters applies to the information objective and Algorithm 2 (nuclear) only";
     if (p->col_clusters > 0 && (p->pz || p->refine != MMNC_REFINE_NONE))
         return "col_clusters: no prescribed P_Z and no refine";

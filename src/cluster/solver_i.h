@@ -154,10 +154,13 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_t
                        mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
 
 /* The Dirichlet multinomial mixture's evidence by single-row moves from
- * the hard start `labels` (dmm.c): labels updated, W one-hot,
- * run->objective = the evidence over the total count. */
-int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, mmnc_int *labels, double *W, mmnc_i_run *run,
-               mmnc_err *err);
+ * the hard start `labels` (dmm.c): a phase ends when a sweep moves at most
+ * `few` rows; labels updated, W one-hot, run->objective = the evidence over
+ * the total count, run->dmm_alpha and dmm_beta its parameters.  Given
+ * run->dmm_alpha and dmm_beta > 0 (a polish), the run starts from them
+ * in the second phase. */
+int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double few, mmnc_int *labels, double *W,
+               mmnc_i_run *run, mmnc_err *err);
 /* The objective of mmnc_i_dmm for hard labels (alpha and beta fitted to
  * them): the evidence over the total count.  Not distributed. */
 int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *objective, mmnc_err *err);

@@ -29,7 +29,7 @@ check() { # check "what" command...
     if "$@"; then echo "ok    $what"; pass=$((pass + 1)); else echo "FAIL  $what"; fail=$((fail + 1)); fi
 }
 
-"$MMNC" cluster -q -k 2 --col-clusters 2 -o b --save-model b.mmnc "$FIX/blocks.mtx" || exit 1
+"$MMNC" cluster -q -a information -k 2 --col-clusters 2 -o b --save-model b.mmnc "$FIX/blocks.mtx" || exit 1
 # the training data again, with column 7 a copy of column 1, column 8 a copy of
 # column 5 (ids the model does not know) and column 9 without any value
 awk 'NR > 3 && NF == 3 { print; if ($2 == 1) print $1, 7, $3; if ($2 == 5) print $1, 8, $3 }' "$FIX/blocks.mtx" > entries

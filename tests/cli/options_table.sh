@@ -160,12 +160,12 @@ cond "--select-tol applies with --select predictive only" --select-tol 0.1
 cond "--select-tol applies with --select predictive only" --select objective --select-tol 0.1
 cond "--names-keyed applies to --names or --row-names" --names-keyed
 cond "--truth-var applies to --truth" --truth-var gnd
-cond "--size-prior does not apply with --col-clusters" --col-clusters 2 --size-prior 3
-cond "--merge-split does not apply with --col-clusters" --col-clusters 2 --merge-split 2
-cond "--select does not apply with --col-clusters" --col-clusters 2 --select objective
-cond "--init spectral does not apply with --col-clusters" --col-clusters 2 --init spectral
+cond "--size-prior does not apply with --col-clusters" -a information --col-clusters 2 --size-prior 3
+cond "--merge-split does not apply with --col-clusters" -a information --col-clusters 2 --merge-split 2
+cond "--select does not apply with --col-clusters" -a information --col-clusters 2 --select objective
+cond "--init spectral does not apply with --col-clusters" -a information --col-clusters 2 --init spectral
 cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
-cond "--labels applies without --col-clusters" --col-clusters 2 --labels labels.txt
+cond "--labels applies without --col-clusters" -a information --col-clusters 2 --labels labels.txt
 
 echo "$npass passed, $nfail failed, $nskip skipped (no GLPK)"
 [ "$nfail" = 0 ]

@@ -38,7 +38,7 @@ lacks() { ! grep -aEq -- "$1" "$2"; }
     { echo "mmnc generate failed"; exit 1; }
 
 # ---- off a terminal ---------------------------------------------------------
-"$MMNC" cluster -k 4 -r 5 -o a g.mtx >a.out 2>a.err
+"$MMNC" cluster -a information -k 4 -r 5 -o a g.mtx >a.out 2>a.err
 check "cluster to a file: exit 0" [ $? -eq 0 ]
 start_re='^\[ *[0-9.]+s\] start [1-5]/5: objective -?[0-9.]+, [0-9]+ sweeps?, (converged|at the sweep cap \([0-9]+\) without converging), [0-9.]+ s$'
 check "one line per start, with its fields" [ "$(grep -Ec "$start_re" a.err)" -eq 5 ]

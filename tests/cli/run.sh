@@ -239,8 +239,32 @@ done
 
 # ---- cluster ------------------------------------------------------------------
 
-begin "cluster planted 2-block .mtx (the default: information objective with the size prior)"
-run cluster -k 2 -o b "$BLOCKS"
+begin "cluster planted 2-block .mtx (the default on counts: the Dirichlet mixture)"
+run cluster -k 2 -o b0 "$BLOCKS"
+expect_rc 0
+expect_partition b0.labels.tsv "$GROUPS_BLOCKS"
+expect_grep '"algorithm": "dmm"' b0.json
+expect_out "^the default \(-a auto\): every value a whole number, counts: the Dirichlet mixture \(-a dmm\)"
+expect_nofile .mmnc-*
+end
+
+begin "cluster --normalize-rows (values that are not counts): the default runs the information objective"
+run cluster -k 2 --normalize-rows -o b1 "$BLOCKS"
+expect_rc 0
+expect_partition b1.labels.tsv "$GROUPS_BLOCKS"
+expect_grep '"algorithm": "information"' b1.json
+expect_out "^the default \(-a auto\): values that are not whole numbers: the information objective"
+end
+
+begin "cluster --size-prior with the default: the information objective, asked for"
+run cluster -k 2 --size-prior 3 -o b2 "$BLOCKS"
+expect_rc 0
+expect_grep '"algorithm": "information"' b2.json
+expect_grep '"size_prior": 3,' b2.json
+end
+
+begin "cluster planted 2-block .mtx (-a information: the information objective with the size prior)"
+run cluster -a information -k 2 -o b "$BLOCKS"
 expect_rc 0
 expect_partition b.labels.tsv "$GROUPS_BLOCKS"
 expect_grep '"algorithm": "information"' b.json
@@ -251,7 +275,7 @@ expect_nofile .mmnc-*
 end
 
 begin "cluster --size-prior: negative is a usage error"
-run cluster -k 2 --size-prior -1 -o b "$BLOCKS"
+run cluster -a information -k 2 --size-prior -1 -o b "$BLOCKS"
 expect_rc 2
 expect_err "size-prior"
 end
@@ -348,7 +372,7 @@ expect_same f1.soft.tsv f2.soft.tsv
 end
 
 begin "cluster --col-clusters 2: column labels, blocks, JSON and summary (golden)"
-run cluster -k 2 --col-clusters 2 --names "$FIX/cols.names" --row-names "$FIX/rows.names" --top 2 -t 1 -o c "$BLOCKS"
+run cluster -a information -k 2 --col-clusters 2 --names "$FIX/cols.names" --row-names "$FIX/rows.names" --top 2 -t 1 -o c "$BLOCKS"
 expect_rc 0
 expect_file c.labels.tsv c.soft.tsv c.json c.top.tsv c.col_labels.tsv
 [ "$(cut -f2 c.labels.tsv | tail -n +2 | tr '\n' ' ')" = "1 1 1 1 2 2 2 2 " ] ||
@@ -363,7 +387,7 @@ grep -q '"size_prior"' c.json && fail_because "c.json states a size prior, which
 expect_out "^co-clustering, 2 x 2 blocks: I\(Z;W\) 0\.593524 nats of I\(X;Y\) 0\.682272 \(87\.0%\)"
 expect_out "^  column clusters by P\(w\|z\): 2 \(0\.980\) 1 \(0\.020\)"
 expect_out "wrote .*c\.col_labels\.tsv"
-run cluster -q -k 2 --col-clusters 2 -t 2 --names "$FIX/cols.names" --row-names "$FIX/rows.names" --top 2 -o c2 "$BLOCKS"
+run cluster -q -a information -k 2 --col-clusters 2 -t 2 --names "$FIX/cols.names" --row-names "$FIX/rows.names" --top 2 -o c2 "$BLOCKS"
 expect_rc 0
 expect_same c.labels.tsv c2.labels.tsv
 expect_same c.col_labels.tsv c2.col_labels.tsv
@@ -372,7 +396,7 @@ expect_nofile .mmnc-*
 end
 
 bad "cluster --col-clusters with -a frobenius -> usage naming the algorithm" 2 \
-    "--col-clusters applies to -a information \(the default\) or -a nuclear, not to -a frobenius" \
+    "--col-clusters applies to -a information or -a nuclear, not to -a frobenius" \
     cluster -a frobenius -k 2 --col-clusters 2 -o c "$BLOCKS"
 
 begin "cluster -a nuclear --col-clusters 2: the nuclear form"
@@ -387,7 +411,7 @@ expect_json n.json col_clusters nuclear_norm_zw col_cluster_sizes block_pz
 expect_out "^co-clustering, 2 x 2 blocks: \|\|B_\{Z,W\}\|\|_\* "
 end
 bad "cluster --col-clusters above the columns -> error, no output" 1 "col_clusters = 7 must not exceed the number of columns \(6\)" \
-    cluster -k 2 --col-clusters 7 -o c "$BLOCKS"
+    cluster -a information -k 2 --col-clusters 7 -o c "$BLOCKS"
 
 begin "cluster same seed twice gives identical output"
 for i in 1 2; do
@@ -621,8 +645,8 @@ if command -v gnuplot >/dev/null 2>&1; then
     end
 fi
 
-begin "sweep: the default's J and I(X;Z), and how well the starts agree at each k"
-run sweep --kmin 1 --kmax 3 --plot none -o si "$BLOCKS"
+begin "sweep -a information: J and I(X;Z), and how well the starts agree at each k"
+run sweep -a information --kmin 1 --kmax 3 --plot none -o si "$BLOCKS"
 expect_rc 0
 expect_out "suggested k = 2 \(among the k whose starts agree within 0\.05 of the best"
 expect_out "agreement: the mean adjusted Rand index"
@@ -1408,9 +1432,9 @@ bad "cluster: Algorithm 1 options with nuclear are a usage error naming them" 2 
 bad "cluster: --lambda with --exact-marginal is a usage error" 2 \
     "--lambda applies to -a frobenius without --exact-marginal" cluster -a frobenius --exact-marginal --lambda 5 -o x "$BLOCKS"
 bad "cluster: an unknown -a value lists every algorithm" 2 \
-    "--algorithm: expected dmm, information, nuclear or frobenius" cluster -a kmeans -o x "$BLOCKS"
-bad "cluster: --pz with the default (information) is a usage error" 2 \
-    "--pz applies to -a nuclear or -a frobenius, not to -a information \(the default\)" cluster --pz 0.2,0.8 -o x "$BLOCKS"
+    "--algorithm: expected auto, dmm, information, nuclear or frobenius" cluster -a kmeans -o x "$BLOCKS"
+bad "cluster: --pz with the default (auto) is a usage error" 2 \
+    "--pz applies to -a nuclear or -a frobenius, not to -a auto \(the default\)" cluster --pz 0.2,0.8 -o x "$BLOCKS"
 bad "cluster: --size-prior with -a nuclear needs --refine" 2 \
     "--size-prior applies to -a nuclear only with --refine each or chosen" cluster -a nuclear --size-prior 3 -o x "$BLOCKS"
 bad "cluster: --truth-var without --truth is a usage error" 2 "--truth-var applies to --truth" cluster --truth-var gnd -o x "$BLOCKS"

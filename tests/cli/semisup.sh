@@ -158,7 +158,7 @@ if [ "$MODE" = parse ]; then
     expect_error "no row labelled" 1 "none.txt: no row labelled" --labels none.txt "$DATA"
     expect_error "missing file" 1 "missing.txt" --labels missing.txt "$DATA"
     expect_error "with --col-clusters" 2 "--labels applies without --col-clusters" \
-        --col-clusters 2 --labels blanks.txt "$DATA"
+        -a information --col-clusters 2 --labels blanks.txt "$DATA"
     # The labels file is an input: the outputs may not overwrite it.
     awk -F'\t' 'NR <= 3' prev.labels.tsv >in.labels.tsv
     rm -rf in.json

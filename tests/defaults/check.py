@@ -232,7 +232,7 @@ def check_header(text, table):
              f"'...{comments[max(0, m.start() - 60):m.end() + 10]}...'")
     for m in re.finditer(r"(?<![\w.])(-?\d[\d.eE-]*) \((?:the )?default\)", comments):
         fail(f"mmnc.h: a comment states a default as a value: '...{comments[max(0, m.start() - 60):m.end()]}'")
-    m = re.search(r"\((MMNC_ALG_\w+), the default", text)
+    m = re.search(r"\((MMNC_ALG_\w+), the default of", text)
     if not m or m.group(1) != table["MMNC_DEFAULT_ALGORITHM"]:
         fail(f"mmnc.h: the overview calls {m and m.group(1)} the default, the table has MMNC_DEFAULT_ALGORITHM "
              f"{table['MMNC_DEFAULT_ALGORITHM']}")

@@ -69,22 +69,22 @@ check() {
 
 check nuclear g.bin -k 5 -r 4
 
-# Information moves (the default's objective, and Algorithm 2's refinement):
+# The default (the Dirichlet mixture, which gathers the pmf) and the information
+# moves (-a information, and Algorithm 2's refinement):
 # the ranks replay one process's sequence of moves, so the same clustering
 # too, on unequal planted clusters where moves happen until late sweeps.
 "$MMNC" generate --rows 2000 --cols 600 -k 6 --draws 12 --skew 1 --seed 3 -q -o h.mtx || exit 1
-EXACT=1 check_as default h.mtx -k 6 -r 3
-EXACT=1 check_as merge_split h.mtx -k 9 -r 3 # more clusters than planted: merge-split trials kept (3 of 8)
+EXACT=1 check_as default h.mtx -k 6 -r 3 # the Dirichlet mixture: the pmf gathered
+EXACT=1 check_as information h.mtx -k 6 -r 3 -a information
+EXACT=1 check_as merge_split h.mtx -k 9 -r 3 -a information # more clusters than planted: merge-split trials kept (3 of 8)
 # Batch moves: each rank decides its own rows against the same sums, the
 # moves are applied in one order on every rank: the same bits as one process.
-EXACT=1 check_as batch h.mtx -k 6 -r 3 --moves batch
-EXACT=1 check_as batch_split h.mtx -k 9 -r 3 --moves batch
+EXACT=1 check_as batch h.mtx -k 6 -r 3 -a information --moves batch
+EXACT=1 check_as batch_split h.mtx -k 9 -r 3 -a information --moves batch
 check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive --refine chosen
 # co-clustering gathers the pmf onto every rank and runs one process's code: the same row and
 # column labels as mmnc
-check_as cocluster h.mtx -k 6 -r 3 --col-clusters 4
-# the Dirichlet mixture gathers the pmf too: every figure as one process's
-EXACT=1 check_as dmm h.mtx -k 6 -r 3 -a dmm
+check_as cocluster h.mtx -k 6 -r 3 -a information --col-clusters 4
 for n in 1 2 4; do
     [ -e "m${n}_cocluster.col_labels.tsv" ] || continue
     cmp -s s_cocluster.col_labels.tsv "m${n}_cocluster.col_labels.tsv" || fail "cocluster: col_labels differ on $n ranks"
@@ -120,7 +120,7 @@ awk -v seed=3 '
         for (k in c) print k, c[k]
     }
 ' >o.mtx || exit 1
-EXACT=1 check_as guard_loo o.mtx -k 5 -r 7 --agreement 0 # the guard alone
+EXACT=1 check_as guard_loo o.mtx -k 5 -r 7 -a information --agreement 0 # the guard alone
 # The agreement rule (collective: the pairs' tables summed over the ranks):
 # six equal groups of 60 six-token rows, where the starts' partitions with
 # the prior agree less than their prior-free optima (tests/test_information.c's
@@ -141,7 +141,7 @@ awk -v seed=1 '
         for (k in c) print k, c[k]
     }
 ' >a.mtx || exit 1
-EXACT=1 check_as agreement a.mtx -k 6 -r 4
+EXACT=1 check_as agreement a.mtx -k 6 -r 4 -a information
 grep -q '"size_prior_refused": "starts agree less with the prior"' s_agreement.json ||
     fail "agreement: the rule did not refuse the prior"
 check_as information_each h.mtx -k 6 -r 2 -a nuclear --refine each --size-prior 0

@@ -42,10 +42,11 @@
  * the largest g (it stays on a tie within 1e-12 relative, and a row alone in
  * its cluster stays, so no cluster empties): E never decreases.  The first
  * sweeps run at alpha = 1 and the beta that the rows themselves support
- * (the fixed point with every row a cluster of its own); from then on, before each sweep, alpha and beta are set by Minka's fixed
- * points for the current labels (T. Minka, "Estimating a Dirichlet
- * distribution", 2000/2012), each round of which raises E with the labels
- * held: the run is a coordinate ascent of one function.  (Fitted to a
+ * (the fixed point with every row a cluster of its own); from then on,
+ * before each sweep, alpha and beta are set by Minka's fixed points for the
+ * current labels (T. Minka, "Estimating a Dirichlet distribution",
+ * 2000/2012), each round of which raises E with the labels held: the run
+ * is a coordinate ascent of one function.  (Fitted to a
  * random start, whose clusters all look alike, beta would grow without
  * bound and hold every row where it is.)  A phase ends after a sweep that
  * moves at most `few` rows (mmnc_params.move_tol of them; the start
@@ -55,8 +56,9 @@
  * E over the total count (nats a count), the value the starts are compared
  * by.
  *
- * Costs: O(nnz(y) k) a row, O(nnz k) a sweep, (|X| + 3) k memory for the sums
- * and a table of log(N_cx + beta).  A count of 1 adds a table entry; a count
+ * Costs: O(nnz(y) k) a row, O(nnz k) a sweep; 3 |X| k + nnz + |Y| doubles
+ * (the sums, a table of log(N_cx + beta), the sums the fixed points read
+ * one by one, the counts, the row lengths).  A count of 1 adds a table entry; a count
  * c of 2..8 one logarithm of a product of c factors; a larger or fractional
  * count a difference of log-gamma functions.  The sweeps are sequential and
  * on one thread: the same bits for any number of threads; starts run side

@@ -49,7 +49,7 @@
  * is a coordinate ascent of one function.  (Fitted to a
  * random start, whose clusters all look alike, beta would grow without
  * bound and hold every row where it is.)  A phase ends after a sweep that
- * moves at most `few` rows (mmnc_params.move_tol of them; the start
+ * moves no row or fewer than `few` (mmnc_params.move_tol of them; the start
  * converged when the second does), or the run after prm->max_iter sweeps;
  * the kept start is then polished (cluster.c): the second phase again from
  * its labels, alpha and beta, until no row moves.  The objective reported is
@@ -380,11 +380,12 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
             histogram(&d);
             if ((status = mmnc_i_progress(prm, restart, it + 1, evidence(&d) / d.total, err)) != MMNC_OK) goto cleanup;
         }
-        if ((double)moved <= few && fitting) {
+        int settled = moved == 0 || (double)moved < few;
+        if (settled && fitting) {
             run->converged = 1;
             break;
         }
-        fitting |= (double)moved <= few; /* the first phase settled: alpha and beta are fitted from now on */
+        fitting |= settled; /* the first phase settled: alpha and beta are fitted from now on */
         if (fitting) fit_hyper(&d);
     }
     histogram(&d);

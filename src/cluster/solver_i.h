@@ -154,8 +154,8 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_t
                        mmnc_int *labels, double *W, mmnc_i_run *run, mmnc_err *err);
 
 /* The Dirichlet multinomial mixture's evidence by single-row moves from
- * the hard start `labels` (dmm.c): a phase ends when a sweep moves at most
- * `few` rows; labels updated, W one-hot, run->objective = the evidence over
+ * the hard start `labels` (dmm.c): a phase ends when a sweep moves no row
+ * or fewer than `few`; labels updated, W one-hot, run->objective = the evidence over
  * the total count, run->dmm_alpha and dmm_beta its parameters.  Given
  * run->dmm_alpha and dmm_beta > 0 (a polish), the run starts from them
  * in the second phase. */

@@ -57,10 +57,14 @@
  * by.
  *
  * Costs: O(nnz(y) k) a row, O(nnz k) a sweep; 3 |X| k + nnz + |Y| doubles
- * (the sums, a table of log(N_cx + beta), the sums the fixed points read
- * one by one, the counts, the row lengths).  A count of 1 adds a table entry; a count
- * c of 2..8 one logarithm of a product of c factors; a larger or fractional
- * count a difference of log-gamma functions.  The sweeps are sequential and
+ * (the table, which keeps column x's k values log(N_cx + beta) beside its
+ * k sums N_cx so that a row's own cluster is scored from the cache lines
+ * its other clusters read, and asks for them a few nonzeros ahead; the sums
+ * the fixed points read one by one; the counts; the row lengths).  A count
+ * of 1 adds a table entry; a count c of 2..8 one logarithm of a product of c
+ * factors; a larger or fractional count a difference of log-gamma
+ * functions.  log(n_c + alpha) and lgamma(N_c + V beta) are kept per
+ * cluster and renewed when c changes.  The sweeps are sequential and
  * on one thread: the same bits for any number of threads; starts run side
  * by side (cluster.c).  Distributed runs gather the pmf (cluster.c).
  */
@@ -75,6 +79,8 @@
 #define DMM_HYPER_ROUNDS 1000
 /* Integer sums below this go through a histogram in the fixed points. */
 #define DMM_HIST 1024
+/* The moves ask for a column's table this many nonzeros ahead. */
+#define DMM_AHEAD 6
 
 typedef struct dmm {
     const mmnc_pmf *p;
@@ -82,10 +88,11 @@ typedef struct dmm {
     double alpha, beta;
     double *cnt;   /* nnz: the counts of P's entries */
     double *len;   /* ny: L_y */
-    double *N;     /* nx x k, column x's k sums together */
-    double *LN;    /* nx x k: log(N + beta) */
+    double *T;     /* nx x 2k: column x's k values log(N_cx + beta), then its k sums N_cx */
     double *Nz;    /* k: N_c */
     double *nz;    /* k: n_c */
+    double *lna;   /* k: log(n_c + alpha) */
+    double *lgz;   /* k: lgamma(N_c + V beta) */
     double *g;     /* k scratch */
     double *t;     /* k scratch */
     int64_t *hist; /* DMM_HIST: histogram of the integer N_cx below DMM_HIST */
@@ -123,21 +130,39 @@ static inline double rising_log(double b, double c)
     return lgam(b + c) - lgam(b);
 }
 
+/* The table log(N_cx + beta) from the sums. */
+static void logs(dmm *d)
+{
+    mmnc_int k = d->k;
+    for (mmnc_int x = 0; x < d->nx; x++) {
+        double *t = d->T + x * 2 * k;
+        for (mmnc_int c = 0; c < k; c++) t[c] = mmnc_i_flog(t[k + c] + d->beta);
+    }
+}
+
+/* Cluster c's terms of g that no row changes: lna and lgz. */
+static void head(dmm *d, mmnc_int c)
+{
+    d->lna[c] = log(d->nz[c] + d->alpha);
+    d->lgz[c] = lgam(d->Nz[c] + (double)d->nx * d->beta);
+}
+
 /* Rebuild N, Nz, nz and the table from the labels. */
 static void sums(dmm *d, const mmnc_int *lab)
 {
     const mmnc_csr *P = d->p->P;
     mmnc_int k = d->k;
-    memset(d->N, 0, (size_t)(d->nx * k) * sizeof *d->N);
+    memset(d->T, 0, (size_t)(d->nx * 2 * k) * sizeof *d->T);
     memset(d->Nz, 0, (size_t)k * sizeof *d->Nz);
     memset(d->nz, 0, (size_t)k * sizeof *d->nz);
     for (mmnc_int y = 0; y < d->ny; y++) {
         mmnc_int c = lab[y];
-        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->N[P->colind[j] * k + c] += d->cnt[j];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->T[P->colind[j] * 2 * k + k + c] += d->cnt[j];
         d->Nz[c] += d->len[y];
         d->nz[c] += 1.0;
     }
-    for (mmnc_int i = 0; i < d->nx * k; i++) d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
+    logs(d);
+    for (mmnc_int c = 0; c < k; c++) head(d, c);
 }
 
 /* Row y in (sign 1) or out of (-1) cluster c. */
@@ -146,29 +171,43 @@ static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
     const mmnc_csr *P = d->p->P;
     mmnc_int k = d->k;
     for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
-        mmnc_int i = P->colind[j] * k + c;
-        d->N[i] += sign * d->cnt[j];
-        if (d->N[i] < 0.0) d->N[i] = 0.0; /* fractional counts: no negative remainder */
-        d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
+        double *t = d->T + P->colind[j] * 2 * k + c;
+        t[k] += sign * d->cnt[j];
+        if (t[k] < 0.0) t[k] = 0.0; /* fractional counts: no negative remainder */
+        t[0] = mmnc_i_flog(t[k] + d->beta);
     }
     d->Nz[c] += sign * d->len[y];
     if (d->Nz[c] < 0.0) d->Nz[c] = 0.0;
     d->nz[c] += sign;
+    head(d, c);
+}
+
+/* Ask for the cache lines of v[0..n) ahead of their use. */
+static inline void prefetch(const double *v, mmnc_int n)
+{
+    for (mmnc_int i = 0; i < n; i += 8) __builtin_prefetch(v + i);
+    __builtin_prefetch(v + n - 1);
 }
 
 /* g(y, c) for every c into d->g from the sums as they are: row y is in
- * none of them, or (own >= 0) in cluster own, whose g is then made from
- * its sums less the row. */
+ * cluster own, whose g is made from its sums less the row (in the same
+ * pass, from the same column of the table). */
 static void gains(dmm *d, mmnc_int y, mmnc_int own)
 {
     const mmnc_csr *P = d->p->P;
     mmnc_int k = d->k;
     double vb = (double)d->nx * d->beta, L = d->len[y], b = d->beta, *g = d->g, *t = d->t;
-    for (mmnc_int c = 0; c < k; c++) g[c] = log(d->nz[c] + d->alpha) - (lgam(d->Nz[c] + vb + L) - lgam(d->Nz[c] + vb));
-    for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+    double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0);
+    double go = log(nzo + d->alpha) - (lgam(Nzo + vb + L) - lgam(Nzo + vb));
+    for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - (lgam(d->Nz[c] + vb + L) - d->lgz[c]);
+    mmnc_int j0 = P->rowptr[y], j1 = P->rowptr[y + 1];
+    for (mmnc_int j = j0; j < j1 && j < j0 + DMM_AHEAD; j++) prefetch(d->T + P->colind[j] * 2 * k, 2 * k);
+    for (mmnc_int j = j0; j < j1; j++) {
         mmnc_int x = P->colind[j];
         double cy = d->cnt[j];
-        const double *ln = d->LN + x * k, *n = d->N + x * k;
+        const double *ln = d->T + x * 2 * k, *n = ln + k;
+        if (j + DMM_AHEAD < j1) prefetch(d->T + P->colind[j + DMM_AHEAD] * 2 * k, 2 * k);
+        go += rising_log(fmax(n[own] - cy, 0.0) + b, cy);
         if (cy == 1.0) {
             for (mmnc_int c = 0; c < k; c++) g[c] += ln[c];
         } else if (cy <= 8.0 && cy == floor(cy)) { /* one logarithm of the product of the cy factors */
@@ -181,13 +220,7 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
             for (mmnc_int c = 0; c < k; c++) g[c] += lgam(n[c] + b + cy) - lgam(n[c] + b);
         }
     }
-    if (own >= 0) { /* cluster own without the row */
-        double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0), go;
-        go = log(nzo + d->alpha) - (lgam(Nzo + vb + L) - lgam(Nzo + vb));
-        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
-            go += rising_log(fmax(d->N[P->colind[j] * k + own] - d->cnt[j], 0.0) + b, d->cnt[j]);
-        g[own] = go;
-    }
+    g[own] = go;
 }
 
 /* The histogram of the integer N_cx in [1, DMM_HIST), and the list of the
@@ -196,11 +229,12 @@ static void histogram(dmm *d)
 {
     memset(d->hist, 0, DMM_HIST * sizeof *d->hist);
     d->nbig = 0;
-    for (mmnc_int i = 0; i < d->nx * d->k; i++) {
-        double v = d->N[i];
-        if (v > 0.0 && v < DMM_HIST && v == floor(v)) d->hist[(int)v]++;
-        else if (v > 0.0) d->big[d->nbig++] = v;
-    }
+    for (mmnc_int x = 0; x < d->nx; x++)
+        for (mmnc_int c = 0; c < d->k; c++) {
+            double v = d->T[(x * 2 + 1) * d->k + c];
+            if (v > 0.0 && v < DMM_HIST && v == floor(v)) d->hist[(int)v]++;
+            else if (v > 0.0) d->big[d->nbig++] = v;
+        }
 }
 
 /* sum over the N_cx > 0 of f(N_cx + b) - f(b), f = digamma or lgamma. */
@@ -231,29 +265,48 @@ static void fit_hyper(dmm *d)
         if (num > 0.0 && den > 0.0) d->alpha = fmin(fmax(d->alpha * num / den, 1e-8), 1e8);
         if (fabs(d->alpha - a0) <= DMM_HYPER_TOL * a0 && fabs(d->beta - b0) <= DMM_HYPER_TOL * b0) break;
     }
-    for (mmnc_int i = 0; i < d->nx * k; i++) d->LN[i] = mmnc_i_flog(d->N[i] + d->beta);
+    logs(d);
+    for (mmnc_int c = 0; c < k; c++) head(d, c);
 }
 
 /* Minka's fixed point for beta with every row a cluster of its own: the
- * smoothing the rows themselves support, the first phase's beta. */
-static double row_beta(const dmm *d)
+ * smoothing the rows themselves support, the first phase's beta, into *beta.
+ * The counts go through a histogram as the cells do in fit_hyper. */
+static int row_beta(dmm *d, double *beta, mmnc_err *err)
 {
     const mmnc_csr *P = d->p->P;
-    double V = (double)d->nx, b = 0.1;
-    for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
-        double num = 0.0, den = 0.0, b0 = b, pb = digamma(b), pvb = digamma(V * b);
-        for (mmnc_int y = 0; y < d->ny; y++) {
-            if (d->len[y] <= 0.0) continue;
-            for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
-                if (d->cnt[j] > 0.0) num += (d->cnt[j] == 1.0 ? 1.0 / b : digamma(d->cnt[j] + b) - pb);
-            den += digamma(d->len[y] + V * b) - pvb;
+    double V = (double)d->nx, b = 0.1, *big = NULL;
+    mmnc_int nbig = 0, nb = 0;
+    int status = MMNC_OK;
+    memset(d->hist, 0, DMM_HIST * sizeof *d->hist);
+    for (mmnc_int y = 0; y < d->ny; y++)
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1] && d->len[y] > 0.0; j++) {
+            double v = d->cnt[j];
+            if (v > 0.0 && v < DMM_HIST && v == floor(v)) d->hist[(int)v]++;
+            else if (v > 0.0) nbig++;
         }
+    MMNC_ALLOC(big, nbig > 0 ? nbig : 1, err, status);
+    for (mmnc_int y = 0; y < d->ny; y++)
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1] && d->len[y] > 0.0; j++) {
+            double v = d->cnt[j];
+            if (v > 0.0 && !(v < DMM_HIST && v == floor(v))) big[nb++] = v;
+        }
+    for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
+        double num = (double)d->hist[1] / b, den = 0.0, b0 = b, pb = digamma(b), pvb = digamma(V * b);
+        for (int v = 2; v < DMM_HIST; v++)
+            if (d->hist[v]) num += (double)d->hist[v] * (digamma(v + b) - pb);
+        for (mmnc_int i = 0; i < nbig; i++) num += digamma(big[i] + b) - pb;
+        for (mmnc_int y = 0; y < d->ny; y++)
+            if (d->len[y] > 0.0) den += digamma(d->len[y] + V * b) - pvb;
         den *= V;
         if (!(num > 0.0 && den > 0.0)) break;
         b = fmin(fmax(b * num / den, 1e-8), 1e4);
         if (fabs(b - b0) <= DMM_HYPER_TOL * b0) break;
     }
-    return b;
+    *beta = b;
+cleanup:
+    mmnc_i_free(big);
+    return status;
 }
 
 /* E(z, alpha, beta) of the current sums (the histogram current). */
@@ -291,10 +344,11 @@ static void dmm_close(dmm *d)
 {
     mmnc_i_free(d->cnt);
     mmnc_i_free(d->len);
-    mmnc_i_free(d->N);
-    mmnc_i_free(d->LN);
+    mmnc_i_free(d->T);
     mmnc_i_free(d->Nz);
     mmnc_i_free(d->nz);
+    mmnc_i_free(d->lna);
+    mmnc_i_free(d->lgz);
     mmnc_i_free(d->g);
     mmnc_i_free(d->t);
     mmnc_i_free(d->hist);
@@ -314,10 +368,11 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
     d->integer = 1;
     MMNC_ALLOC(d->cnt, P->nnz > 0 ? P->nnz : 1, err, status);
     MMNC_CALLOC(d->len, ny > 0 ? ny : 1, err, status);
-    MMNC_ALLOC(d->N, nx * k, err, status);
-    MMNC_ALLOC(d->LN, nx * k, err, status);
+    MMNC_ALLOC(d->T, nx * 2 * k, err, status);
     MMNC_ALLOC(d->Nz, k, err, status);
     MMNC_ALLOC(d->nz, k, err, status);
+    MMNC_ALLOC(d->lna, k, err, status);
+    MMNC_ALLOC(d->lgz, k, err, status);
     MMNC_ALLOC(d->g, k, err, status);
     MMNC_ALLOC(d->t, k, err, status);
     MMNC_ALLOC(d->hist, DMM_HIST, err, status);
@@ -368,7 +423,7 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
     }
     int fitting = run->dmm_alpha > 0.0 && run->dmm_beta > 0.0; /* a polish: from the start's alpha and beta */
     if (fitting) d.alpha = run->dmm_alpha, d.beta = run->dmm_beta;
-    else d.beta = row_beta(&d);
+    else if ((status = row_beta(&d, &d.beta, err)) != MMNC_OK) goto cleanup;
     sums(&d, labels);
     run->converged = 0;
     run->iterations = 0;

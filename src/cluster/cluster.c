@@ -314,7 +314,7 @@ static int run_starts(starts *c, mmnc_int **labels, double **W)
     par = nt > 1 && prm->restarts > 1 &&
           (p->nnz * k <= 20000000 ||
            (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k)) ||
-           (prm->algorithm == MMNC_ALG_DMM && 3 * p->nx * k + p->nnz <= MMNC_I_SIDE_BY_SIDE_ENTRIES)) &&
+           (prm->algorithm == MMNC_ALG_DMM && 4 * p->nx * k + p->nnz <= MMNC_I_SIDE_BY_SIDE_ENTRIES)) &&
           !mmnc_i_distributed(p) && !(prm->algorithm == MMNC_ALG_NUCLEAR && prm->pz) &&
           !(prm->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal);
     if (!par) nt = 1;

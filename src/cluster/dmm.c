@@ -56,7 +56,7 @@
  * E over the total count (nats a count), the value the starts are compared
  * by.
  *
- * Costs: O(nnz(y) k) a row, O(nnz k) a sweep; 3 |X| k + nnz + |Y| doubles
+ * Costs: O(nnz(y) k) a row, O(nnz k) a sweep; 4 |X| k + nnz + |Y| doubles
  * (the table, which keeps column x's k values log(N_cx + beta) beside its
  * k sums N_cx so that a row's own cluster is scored from the cache lines
  * its other clusters read, and asks for them a few nonzeros ahead; the sums
@@ -79,6 +79,11 @@
 #define DMM_HYPER_ROUNDS 1000
 /* Integer sums below this go through a histogram in the fixed points. */
 #define DMM_HIST 1024
+/* A rising factorial of up to this many factors is one logarithm of their
+ * product, where every factor is below DMM_PRODUCT_BELOW (16 factors of
+ * 1e17: 1e272, finite). */
+#define DMM_PRODUCT 16
+#define DMM_PRODUCT_BELOW 1e17
 /* The moves ask for a column's table this many nonzeros ahead. */
 #define DMM_AHEAD 6
 
@@ -88,7 +93,7 @@ typedef struct dmm {
     double alpha, beta;
     double *cnt;   /* nnz: the counts of P's entries */
     double *len;   /* ny: L_y */
-    double *T;     /* nx x 2k: column x's k values log(N_cx + beta), then its k sums N_cx */
+    double *T;     /* nx x 3k: column x's k values log(N_cx + beta), its k sums N_cx, its k log(N_cx - 1 + beta) */
     double *Nz;    /* k: N_c */
     double *nz;    /* k: n_c */
     double *lna;   /* k: log(n_c + alpha) */
@@ -118,11 +123,14 @@ static double lgam(double x)
     return lgamma_r(x, &sign);
 }
 
-/* sum_{j < c} log(n + beta + j) = lgamma(n + beta + c) - lgamma(n + beta). */
-static inline double rising_log(double b, double c)
+/* sum_{j < c} log(b + j) = lgamma(b + c) - lgamma(b): for a whole c up to
+ * DMM_PRODUCT (prod: b + c small enough that the product stays finite) one
+ * logarithm of the product of the c factors, which is also the more
+ * accurate where b is large, else the difference of log-gamma functions. */
+static inline double rising_log(double b, double c, int prod)
 {
     if (c == 1.0) return mmnc_i_flog(b);
-    if (c <= 8.0 && c == floor(c)) {
+    if (prod && c <= DMM_PRODUCT && c == floor(c)) {
         double t = b;
         for (int j = 1; j < (int)c; j++) t *= b + j;
         return mmnc_i_flog(t);
@@ -130,14 +138,22 @@ static inline double rising_log(double b, double c)
     return lgam(b + c) - lgam(b);
 }
 
-/* The table log(N_cx + beta) from the sums. */
+/* A cell's logarithms from its sum: t[0] = log(N + beta), t[2k] = the
+ * same less a count of 1, log(max(N - 1, 0) + beta), the term of a row's
+ * count of 1 in its own cluster. */
+static inline void cell(double *t, mmnc_int k, double beta)
+{
+    double r = t[k] - 1.0;
+    t[0] = mmnc_i_flog(t[k] + beta);
+    t[2 * k] = mmnc_i_flog((r > 0.0 ? r : 0.0) + beta);
+}
+
+/* The table's logarithms from the sums. */
 static void logs(dmm *d)
 {
     mmnc_int k = d->k;
-    for (mmnc_int x = 0; x < d->nx; x++) {
-        double *t = d->T + x * 2 * k;
-        for (mmnc_int c = 0; c < k; c++) t[c] = mmnc_i_flog(t[k + c] + d->beta);
-    }
+    for (mmnc_int x = 0; x < d->nx; x++)
+        for (mmnc_int c = 0; c < k; c++) cell(d->T + x * 3 * k + c, k, d->beta);
 }
 
 /* Cluster c's terms of g that no row changes: lna and lgz. */
@@ -152,12 +168,12 @@ static void sums(dmm *d, const mmnc_int *lab)
 {
     const mmnc_csr *P = d->p->P;
     mmnc_int k = d->k;
-    memset(d->T, 0, (size_t)(d->nx * 2 * k) * sizeof *d->T);
+    memset(d->T, 0, (size_t)(d->nx * 3 * k) * sizeof *d->T);
     memset(d->Nz, 0, (size_t)k * sizeof *d->Nz);
     memset(d->nz, 0, (size_t)k * sizeof *d->nz);
     for (mmnc_int y = 0; y < d->ny; y++) {
         mmnc_int c = lab[y];
-        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->T[P->colind[j] * 2 * k + k + c] += d->cnt[j];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->T[P->colind[j] * 3 * k + k + c] += d->cnt[j];
         d->Nz[c] += d->len[y];
         d->nz[c] += 1.0;
     }
@@ -171,10 +187,10 @@ static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
     const mmnc_csr *P = d->p->P;
     mmnc_int k = d->k;
     for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
-        double *t = d->T + P->colind[j] * 2 * k + c;
+        double *t = d->T + P->colind[j] * 3 * k + c;
         t[k] += sign * d->cnt[j];
         if (t[k] < 0.0) t[k] = 0.0; /* fractional counts: no negative remainder */
-        t[0] = mmnc_i_flog(t[k] + d->beta);
+        cell(t, k, d->beta);
     }
     d->Nz[c] += sign * d->len[y];
     if (d->Nz[c] < 0.0) d->Nz[c] = 0.0;
@@ -198,19 +214,33 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
     mmnc_int k = d->k;
     double vb = (double)d->nx * d->beta, L = d->len[y], b = d->beta, *g = d->g, *t = d->t;
     double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0);
-    double go = log(nzo + d->alpha) - (lgam(Nzo + vb + L) - lgam(Nzo + vb));
-    for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - (lgam(d->Nz[c] + vb + L) - d->lgz[c]);
+    int prod = d->total + vb < DMM_PRODUCT_BELOW;
+    double go = log(nzo + d->alpha) - rising_log(Nzo + vb, L, prod);
+    if (prod && L <= DMM_PRODUCT && L == floor(L)) { /* as rising_log, cluster by cluster */
+        int m = (int)L;
+        for (mmnc_int c = 0; c < k; c++) t[c] = d->Nz[c] + vb;
+        for (int i = 1; i < m; i++)
+            for (mmnc_int c = 0; c < k; c++) t[c] *= d->Nz[c] + vb + i;
+        for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - mmnc_i_flog(t[c]);
+    } else {
+        for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - (lgam(d->Nz[c] + vb + L) - d->lgz[c]);
+    }
     mmnc_int j0 = P->rowptr[y], j1 = P->rowptr[y + 1];
-    for (mmnc_int j = j0; j < j1 && j < j0 + DMM_AHEAD; j++) prefetch(d->T + P->colind[j] * 2 * k, 2 * k);
+    for (mmnc_int j = j0; j < j1 && j < j0 + DMM_AHEAD; j++) prefetch(d->T + P->colind[j] * 3 * k, 3 * k);
     for (mmnc_int j = j0; j < j1; j++) {
         mmnc_int x = P->colind[j];
         double cy = d->cnt[j];
-        const double *ln = d->T + x * 2 * k, *n = ln + k;
-        if (j + DMM_AHEAD < j1) prefetch(d->T + P->colind[j + DMM_AHEAD] * 2 * k, 2 * k);
-        go += rising_log(fmax(n[own] - cy, 0.0) + b, cy);
+        const double *ln = d->T + x * 3 * k, *n = ln + k;
+        if (j + DMM_AHEAD < j1) prefetch(d->T + P->colind[j + DMM_AHEAD] * 3 * k, 3 * k);
+        if (cy == 1.0) {
+            go += ln[2 * k + own];
+        } else {
+            double r = n[own] - cy; /* the own cluster's sum less the row, not below 0 */
+            go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
+        }
         if (cy == 1.0) {
             for (mmnc_int c = 0; c < k; c++) g[c] += ln[c];
-        } else if (cy <= 8.0 && cy == floor(cy)) { /* one logarithm of the product of the cy factors */
+        } else if (prod && cy <= DMM_PRODUCT && cy == floor(cy)) { /* as rising_log */
             int m = (int)cy;
             for (mmnc_int c = 0; c < k; c++) t[c] = n[c] + b;
             for (int i = 1; i < m; i++)
@@ -231,7 +261,7 @@ static void histogram(dmm *d)
     d->nbig = 0;
     for (mmnc_int x = 0; x < d->nx; x++)
         for (mmnc_int c = 0; c < d->k; c++) {
-            double v = d->T[(x * 2 + 1) * d->k + c];
+            double v = d->T[(x * 3 + 1) * d->k + c];
             if (v > 0.0 && v < DMM_HIST && v == floor(v)) d->hist[(int)v]++;
             else if (v > 0.0) d->big[d->nbig++] = v;
         }
@@ -368,7 +398,7 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
     d->integer = 1;
     MMNC_ALLOC(d->cnt, P->nnz > 0 ? P->nnz : 1, err, status);
     MMNC_CALLOC(d->len, ny > 0 ? ny : 1, err, status);
-    MMNC_ALLOC(d->T, nx * 2 * k, err, status);
+    MMNC_ALLOC(d->T, nx * 3 * k, err, status);
     MMNC_ALLOC(d->Nz, k, err, status);
     MMNC_ALLOC(d->nz, k, err, status);
     MMNC_ALLOC(d->lna, k, err, status);

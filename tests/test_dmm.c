@@ -4,13 +4,15 @@
  * the evidence summed here from its definition (alpha and beta at its
  * maximum for the labels), planted partitions with
  * unequal sizes and unequal row lengths are recovered, the same bits for
- * any thread count, held rows stay, fractional values, allocation
+ * any thread count, held rows stay, a row alone that would leave its
+ * cluster (the refill), fractional values, allocation
  * failures, and the default's choice (MMNC_ALG_AUTO).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/solver_i.h"
 #include "core/mmnc_i.h"
 #include "testutil.h"
 
@@ -267,11 +269,48 @@ static void test_auto(void)
     free(truth);
 }
 
+/* A start the single-row moves cannot leave: groups 0 and 1 in one
+ * cluster, group 2 in another less one row, that row alone in the third
+ * (a row alone stays).  Its row would raise E by joining group 2's
+ * cluster: the refill moves it and splits the largest cluster into the
+ * emptied one, so every group is found and E rises. */
+static void test_refill(void)
+{
+    static const int sizes[] = {60, 60, 60};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mmnc_int *truth = NULL, *lab;
+        mmnc_csr *A = planted(sizes, 3, 150, 0.7, seed, &truth, 30);
+        mmnc_pmf *p = NULL;
+        mmnc_params prm;
+        mmnc_i_run run = MMNC_I_RUN_INIT;
+        mmnc_scores sc;
+        double *W, e0;
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        lab = malloc((size_t)p->ny * sizeof *lab);
+        W = malloc((size_t)(p->ny * 3) * sizeof *W);
+        for (mmnc_int y = 0; y < p->ny; y++) lab[y] = truth[y] == 2 ? 1 : 0;
+        lab[120] = 2;
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 3;
+        prm.max_iter = 100;
+        run.dmm_alpha = 1.0, run.dmm_beta = 0.1; /* from these labels, alpha and beta */
+        e0 = evidence(p, 3, lab, 1.0, 0.1);
+        CHECK_OK(mmnc_i_dmm(p, &prm, 0, 0.0, lab, W, &run, NULL));
+        CHECK(mmnc_evaluate(p->ny, lab, truth, &sc, NULL) == MMNC_OK && sc.acc == 1.0);
+        CHECK(run.converged && run.objective > e0);
+        free(lab), free(W), free(truth);
+        mmnc_pmf_free(p);
+        mmnc_csr_free(A);
+    }
+}
+
 int main(void)
 {
     test_auto();
     test_monotone_and_objective();
     test_planted_unequal();
+    test_refill();
     test_threads_and_held();
     test_fractional();
     test_alloc_failures();

@@ -52,7 +52,13 @@
  * moves no row or fewer than `few` (mmnc_params.move_tol of them; the start
  * converged when the second does), or the run after prm->max_iter sweeps;
  * the kept start is then polished (cluster.c): the second phase again from
- * its labels, alpha and beta, until no row moves.  The objective reported is
+ * its labels, alpha and beta, until no row moves.  When a phase settles, a
+ * row alone in its cluster that would raise E by leaving may leave: the
+ * cluster it empties is refilled by halving the cluster of the largest
+ * count, and the change is kept only if E rises (refill below; at most k
+ * such a run).  Without it a start that put two groups in one cluster and
+ * left one row alone in another stays there (planted groups of equal
+ * size: bench/NOTES.md).  The objective reported is
  * E over the total count (nats a count), the value the starts are compared
  * by.
  *
@@ -84,6 +90,9 @@
  * 1e17: 1e272, finite). */
 #define DMM_PRODUCT 16
 #define DMM_PRODUCT_BELOW 1e17
+/* A row's length against a cluster goes by products up to this length, by
+ * two log-gamma functions above. */
+#define DMM_LENGTH 128
 /* The moves ask for a column's table this many nonzeros ahead. */
 #define DMM_AHEAD 6
 
@@ -136,6 +145,24 @@ static inline double rising_log(double b, double c, int prod)
         return mmnc_i_flog(t);
     }
     return lgam(b + c) - lgam(b);
+}
+
+/* rising_log for a row's length L against a cluster: for a whole L up to
+ * DMM_LENGTH, the sum of the logarithms of the products of DMM_PRODUCT
+ * factors at a time (one product where L <= DMM_PRODUCT). */
+static inline double length_log(double b, double L, int prod)
+{
+    if (prod && L <= DMM_LENGTH && L == floor(L)) {
+        double r = 0.0;
+        for (int i0 = 0; i0 < (int)L; i0 += DMM_PRODUCT) {
+            int i1 = i0 + DMM_PRODUCT < (int)L ? i0 + DMM_PRODUCT : (int)L;
+            double t = b + i0;
+            for (int i = i0 + 1; i < i1; i++) t *= b + i;
+            r += mmnc_i_flog(t);
+        }
+        return r;
+    }
+    return lgam(b + L) - lgam(b);
 }
 
 /* A cell's logarithms from its sum: t[0] = log(N + beta), t[2k] = the
@@ -215,13 +242,18 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
     double vb = (double)d->nx * d->beta, L = d->len[y], b = d->beta, *g = d->g, *t = d->t;
     double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0);
     int prod = d->total + vb < DMM_PRODUCT_BELOW;
-    double go = log(nzo + d->alpha) - rising_log(Nzo + vb, L, prod);
-    if (prod && L <= DMM_PRODUCT && L == floor(L)) { /* as rising_log, cluster by cluster */
+    double go = log(nzo + d->alpha) - length_log(Nzo + vb, L, prod);
+    if (prod && L <= DMM_LENGTH && L == floor(L)) { /* as length_log, cluster by cluster */
         int m = (int)L;
-        for (mmnc_int c = 0; c < k; c++) t[c] = d->Nz[c] + vb;
-        for (int i = 1; i < m; i++)
-            for (mmnc_int c = 0; c < k; c++) t[c] *= d->Nz[c] + vb + i;
-        for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - mmnc_i_flog(t[c]);
+        for (mmnc_int c = 0; c < k; c++) g[c] = 0.0;
+        for (int i0 = 0; i0 < m; i0 += DMM_PRODUCT) {
+            int i1 = i0 + DMM_PRODUCT < m ? i0 + DMM_PRODUCT : m;
+            for (mmnc_int c = 0; c < k; c++) t[c] = d->Nz[c] + vb + i0;
+            for (int i = i0 + 1; i < i1; i++)
+                for (mmnc_int c = 0; c < k; c++) t[c] *= d->Nz[c] + vb + i;
+            for (mmnc_int c = 0; c < k; c++) g[c] += mmnc_i_flog(t[c]);
+        }
+        for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - g[c];
     } else {
         for (mmnc_int c = 0; c < k; c++) g[c] = d->lna[c] - (lgam(d->Nz[c] + vb + L) - d->lgz[c]);
     }
@@ -251,6 +283,37 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
         }
     }
     g[own] = go;
+}
+
+/* g(y, own) as gains makes it, and g(y, other), into d->g[own] and
+ * d->g[other] only: the same terms in the same order. */
+static void gains2(dmm *d, mmnc_int y, mmnc_int own, mmnc_int other)
+{
+    const mmnc_csr *P = d->p->P;
+    mmnc_int k = d->k;
+    double vb = (double)d->nx * d->beta, L = d->len[y], b = d->beta;
+    double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0);
+    int prod = d->total + vb < DMM_PRODUCT_BELOW;
+    double go = log(nzo + d->alpha) - length_log(Nzo + vb, L, prod), gc;
+    if (prod && L <= DMM_LENGTH && L == floor(L)) {
+        gc = d->lna[other] - length_log(d->Nz[other] + vb, L, prod);
+    } else {
+        gc = d->lna[other] - (lgam(d->Nz[other] + vb + L) - d->lgz[other]);
+    }
+    for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+        const double *ln = d->T + P->colind[j] * 3 * k, *n = ln + k;
+        double cy = d->cnt[j];
+        if (cy == 1.0) {
+            go += ln[2 * k + own];
+            gc += ln[other];
+        } else {
+            double r = n[own] - cy;
+            go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
+            gc += rising_log(n[other] + b, cy, prod);
+        }
+    }
+    d->g[own] = go;
+    d->g[other] = gc;
 }
 
 /* The histogram of the integer N_cx in [1, DMM_HIST), and the list of the
@@ -370,6 +433,87 @@ static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc
     return moved;
 }
 
+/* Row y from cluster `from` to `to`. */
+static void move_row(dmm *d, mmnc_int y, mmnc_int from, mmnc_int to, mmnc_int *lab)
+{
+    add(d, y, from, -1.0);
+    add(d, y, to, 1.0);
+    lab[y] = to;
+}
+
+/* Sweeps in `order` at the alpha and beta as they are, each row between
+ * the clusters a and b only (b < 0: between all), until no row moves or
+ * max_iter sweeps; the sweeps made. */
+static int sweeps_within(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab, mmnc_int a, mmnc_int b,
+                         int max_iter)
+{
+    int it = 0;
+    while (it < max_iter) {
+        mmnc_int moved = 0;
+        it++;
+        if (b < 0) {
+            moved = sweep(d, order, fixed, lab);
+        } else {
+            for (mmnc_int i = 0; i < d->ny; i++) {
+                mmnc_int y = order[i], c0 = lab[y], c1;
+                if ((c0 != a && c0 != b) || d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
+                c1 = c0 == a ? b : a;
+                gains2(d, y, c0, c1);
+                if (!(d->g[c1] - d->g[c0] > 1e-12 * fabs(d->g[c0]))) continue;
+                move_row(d, y, c0, c1, lab);
+                moved++;
+            }
+        }
+        if (!d->integer) sums(d, lab);
+        if (moved == 0) break;
+    }
+    return it;
+}
+
+/* A row alone in its cluster stays in the moves (no cluster empties), even
+ * where E would rise if it left.  Here such a row leaves, for the cluster
+ * of its largest g, and the emptied cluster s is refilled: the cluster t of
+ * the largest count is halved at random into t and s, and the halves'
+ * rows move between the two until none moves.  Kept only if E rises at
+ * the alpha and beta as they are; otherwise the labels and sums are as
+ * they were.  Of several such rows, the one that gains most by leaving.
+ * Returns 1 if kept.  save: |Y| labels of scratch; *sweeps gets the
+ * sweeps between t and s. */
+static int refill(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab, mmnc_int *save, mmnc_rng *rng,
+                  int max_iter, int *sweeps)
+{
+    mmnc_int k = d->k, ny = d->ny, s = -1, t = -1, to = -1, ys = -1;
+    double e0, e1, best = 0.0;
+    if (k < 2) return 0;
+    for (mmnc_int i = 0; i < ny; i++) {
+        mmnc_int y = order[i], c0 = lab[y], c1 = -1;
+        if (d->nz[c0] != 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
+        gains(d, y, c0);
+        for (mmnc_int c = 0; c < k; c++)
+            if (c != c0 && (c1 < 0 || d->g[c] > d->g[c1])) c1 = c;
+        double gain = d->g[c1] - d->g[c0];
+        if (gain > 1e-12 * fabs(d->g[c0]) && gain > best) best = gain, s = c0, ys = y, to = c1;
+    }
+    if (s < 0) return 0;
+    histogram(d);
+    e0 = evidence(d);
+    memcpy(save, lab, (size_t)ny * sizeof *lab);
+    move_row(d, ys, s, to, lab);
+    for (mmnc_int c = 0; c < k; c++)
+        if (c != s && (t < 0 || d->Nz[c] > d->Nz[t])) t = c;
+    for (mmnc_int i = 0; i < ny; i++) { /* halve t into t and s */
+        mmnc_int y = order[i];
+        if (lab[y] == t && !(fixed && fixed[y] >= 0) && d->nz[t] > 1.0 && mmnc_rng_below(rng, 2)) move_row(d, y, t, s, lab);
+    }
+    if (d->nz[s] > 0.0) *sweeps += sweeps_within(d, order, fixed, lab, t, s, max_iter);
+    histogram(d);
+    e1 = evidence(d);
+    if (d->nz[s] > 0.0 && e1 - e0 > 1e-12 * fabs(e0)) return 1;
+    memcpy(lab, save, (size_t)ny * sizeof *lab);
+    sums(d, lab);
+    return 0;
+}
+
 static void dmm_close(dmm *d)
 {
     mmnc_i_free(d->cnt);
@@ -438,12 +582,14 @@ int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
 int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double few, mmnc_int *labels, double *W,
                mmnc_i_run *run, mmnc_err *err)
 {
-    mmnc_int k = prm->k, ny = p->ny, *order = NULL;
+    mmnc_int k = prm->k, ny = p->ny, *order = NULL, *save = NULL, refills = 0, fails = 0;
+    int extra = 0; /* the refills' sweeps */
     mmnc_rng rng;
     dmm d;
     int status;
     if ((status = dmm_open(&d, p, k, err)) != MMNC_OK) return status;
     MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
+    MMNC_ALLOC(save, ny > 0 ? ny : 1, err, status);
     /* the order of the sweeps, drawn once from the seed and the start */
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)restart * 0x2545f4914f6cdd1dULL + 0xd33dULL);
     for (mmnc_int y = 0; y < ny; y++) order[y] = y;
@@ -459,13 +605,27 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
     run->iterations = 0;
     for (int it = 0; it < prm->max_iter; it++) {
         mmnc_int moved = sweep(&d, order, prm->fixed_label, labels);
-        run->iterations = it + 1;
+        run->iterations = it + 1 + extra;
         if (!d.integer) sums(&d, labels); /* fractional counts: no drift between sweeps */
         if (prm->progress) {
             histogram(&d);
             if ((status = mmnc_i_progress(prm, restart, it + 1, evidence(&d) / d.total, err)) != MMNC_OK) goto cleanup;
         }
-        int settled = moved == 0 || (double)moved < few;
+        int settled = moved == 0 || (double)moved < few, kept = 0;
+        while (settled && refills < k && fails < 2) { /* refills while they raise E */
+            int made = 0, ok = refill(&d, order, prm->fixed_label, labels, save, &rng, prm->max_iter, &made);
+            extra += made;
+            run->iterations += made;
+            if (!ok) {
+                fails++;
+                break;
+            }
+            refills++, kept++;
+        }
+        if (kept) { /* the moves go on in this phase */
+            if (fitting) fit_hyper(&d);
+            continue;
+        }
         if (settled && fitting) {
             run->converged = 1;
             break;
@@ -482,5 +642,6 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
 cleanup:
     dmm_close(&d);
     mmnc_i_free(order);
+    mmnc_i_free(save);
     return status;
 }

@@ -107,6 +107,9 @@ typedef struct dmm {
     double *nz;    /* k: n_c */
     double *lna;   /* k: log(n_c + alpha) */
     double *lgz;   /* k: lgamma(N_c + V beta) */
+    int64_t *ver;  /* k: cluster c's version, renewed with lna and lgz */
+    double *lc;    /* k x (DMM_PRODUCT + 1): length_log(N_c + V beta, L) for a whole L up to DMM_PRODUCT */
+    int64_t *lcv;  /* k x (DMM_PRODUCT + 1): the version of c that lc was made from */
     double *g;     /* k scratch */
     double *t;     /* k scratch */
     int64_t *hist; /* DMM_HIST: histogram of the integer N_cx below DMM_HIST */
@@ -188,6 +191,7 @@ static void head(dmm *d, mmnc_int c)
 {
     d->lna[c] = log(d->nz[c] + d->alpha);
     d->lgz[c] = lgam(d->Nz[c] + (double)d->nx * d->beta);
+    d->ver[c]++;
 }
 
 /* Rebuild N, Nz, nz and the table from the labels. */
@@ -243,7 +247,19 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
     double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0);
     int prod = d->total + vb < DMM_PRODUCT_BELOW;
     double go = log(nzo + d->alpha) - length_log(Nzo + vb, L, prod);
-    if (prod && L <= DMM_LENGTH && L == floor(L)) { /* as length_log, cluster by cluster */
+    if (prod && L <= DMM_PRODUCT && L == floor(L)) { /* as length_log, kept per cluster and length */
+        int m = (int)L;
+        for (mmnc_int c = 0; c < k; c++) {
+            mmnc_int i = c * (DMM_PRODUCT + 1) + m;
+            if (d->lcv[i] != d->ver[c]) {
+                double r = d->Nz[c] + vb;
+                for (int j = 1; j < m; j++) r *= d->Nz[c] + vb + j;
+                d->lc[i] = 0.0 + mmnc_i_flog(r);
+                d->lcv[i] = d->ver[c];
+            }
+            g[c] = d->lna[c] - d->lc[i];
+        }
+    } else if (prod && L <= DMM_LENGTH && L == floor(L)) { /* as length_log, cluster by cluster */
         int m = (int)L;
         for (mmnc_int c = 0; c < k; c++) g[c] = 0.0;
         for (int i0 = 0; i0 < m; i0 += DMM_PRODUCT) {
@@ -364,33 +380,47 @@ static void fit_hyper(dmm *d)
 
 /* Minka's fixed point for beta with every row a cluster of its own: the
  * smoothing the rows themselves support, the first phase's beta, into *beta.
- * The counts go through a histogram as the cells do in fit_hyper. */
+ * The counts and the row lengths go through histograms as the cells do in
+ * fit_hyper. */
 static int row_beta(dmm *d, double *beta, mmnc_err *err)
 {
     const mmnc_csr *P = d->p->P;
     double V = (double)d->nx, b = 0.1, *big = NULL;
+    int64_t *lh = NULL; /* DMM_HIST: histogram of the whole row lengths below DMM_HIST */
     mmnc_int nbig = 0, nb = 0;
     int status = MMNC_OK;
     memset(d->hist, 0, DMM_HIST * sizeof *d->hist);
-    for (mmnc_int y = 0; y < d->ny; y++)
-        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1] && d->len[y] > 0.0; j++) {
+    MMNC_CALLOC(lh, DMM_HIST, err, status);
+    for (mmnc_int y = 0; y < d->ny; y++) {
+        double L = d->len[y];
+        if (L > 0.0 && L < DMM_HIST && L == floor(L)) lh[(int)L]++;
+        else if (L > 0.0) nbig++;
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1] && L > 0.0; j++) {
             double v = d->cnt[j];
             if (v > 0.0 && v < DMM_HIST && v == floor(v)) d->hist[(int)v]++;
             else if (v > 0.0) nbig++;
         }
+    }
+    /* the other counts, then the other lengths (from nlen on) */
     MMNC_ALLOC(big, nbig > 0 ? nbig : 1, err, status);
     for (mmnc_int y = 0; y < d->ny; y++)
         for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1] && d->len[y] > 0.0; j++) {
             double v = d->cnt[j];
             if (v > 0.0 && !(v < DMM_HIST && v == floor(v))) big[nb++] = v;
         }
+    mmnc_int nlen = nb;
+    for (mmnc_int y = 0; y < d->ny; y++) {
+        double L = d->len[y];
+        if (L > 0.0 && !(L < DMM_HIST && L == floor(L))) big[nb++] = L;
+    }
     for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
         double num = (double)d->hist[1] / b, den = 0.0, b0 = b, pb = digamma(b), pvb = digamma(V * b);
         for (int v = 2; v < DMM_HIST; v++)
             if (d->hist[v]) num += (double)d->hist[v] * (digamma(v + b) - pb);
-        for (mmnc_int i = 0; i < nbig; i++) num += digamma(big[i] + b) - pb;
-        for (mmnc_int y = 0; y < d->ny; y++)
-            if (d->len[y] > 0.0) den += digamma(d->len[y] + V * b) - pvb;
+        for (mmnc_int i = 0; i < nlen; i++) num += digamma(big[i] + b) - pb;
+        for (int v = 1; v < DMM_HIST; v++)
+            if (lh[v]) den += (double)lh[v] * (digamma(v + V * b) - pvb);
+        for (mmnc_int i = nlen; i < nb; i++) den += digamma(big[i] + V * b) - pvb;
         den *= V;
         if (!(num > 0.0 && den > 0.0)) break;
         b = fmin(fmax(b * num / den, 1e-8), 1e4);
@@ -399,6 +429,7 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
     *beta = b;
 cleanup:
     mmnc_i_free(big);
+    mmnc_i_free(lh);
     return status;
 }
 
@@ -417,9 +448,18 @@ static double evidence(const dmm *d)
  * stay, or NULL. */
 static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab)
 {
+    const mmnc_csr *P = d->p->P;
     mmnc_int moved = 0, k = d->k;
     for (mmnc_int i = 0; i < d->ny; i++) {
         mmnc_int y = order[i], c0 = lab[y], c1 = c0;
+        if (i + 4 < d->ny) { /* the rows ahead in the random order: their places, then their entries */
+            mmnc_int y4 = order[i + 4];
+            __builtin_prefetch(P->rowptr + y4), __builtin_prefetch(d->len + y4), __builtin_prefetch(lab + y4);
+        }
+        if (i + 2 < d->ny) {
+            mmnc_int j = P->rowptr[order[i + 2]];
+            __builtin_prefetch(P->colind + j), __builtin_prefetch(d->cnt + j);
+        }
         if (d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
         gains(d, y, c0);
         for (mmnc_int c = 0; c < k; c++)
@@ -523,6 +563,9 @@ static void dmm_close(dmm *d)
     mmnc_i_free(d->nz);
     mmnc_i_free(d->lna);
     mmnc_i_free(d->lgz);
+    mmnc_i_free(d->ver);
+    mmnc_i_free(d->lc);
+    mmnc_i_free(d->lcv);
     mmnc_i_free(d->g);
     mmnc_i_free(d->t);
     mmnc_i_free(d->hist);
@@ -547,10 +590,14 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
     MMNC_ALLOC(d->nz, k, err, status);
     MMNC_ALLOC(d->lna, k, err, status);
     MMNC_ALLOC(d->lgz, k, err, status);
+    MMNC_CALLOC(d->ver, k, err, status);
+    MMNC_ALLOC(d->lc, k * (DMM_PRODUCT + 1), err, status);
+    MMNC_ALLOC(d->lcv, k * (DMM_PRODUCT + 1), err, status);
     MMNC_ALLOC(d->g, k, err, status);
     MMNC_ALLOC(d->t, k, err, status);
     MMNC_ALLOC(d->hist, DMM_HIST, err, status);
     MMNC_ALLOC(d->big, nx * k, err, status);
+    for (mmnc_int i = 0; i < k * (DMM_PRODUCT + 1); i++) d->lcv[i] = -1; /* made from no version */
     for (mmnc_int y = 0; y < ny; y++)
         for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
             double c = P->val[j] * p->total, r = nearbyint(c);

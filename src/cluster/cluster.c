@@ -292,6 +292,60 @@ cleanup:
     return status;
 }
 
+/* Whether start i runs here: every start, or where the ranks share them
+ * out (mmnc_i_tuning.share), those with i % size == rank. */
+static int mine(const starts *c, int i)
+{
+    const mmnc_dist *d = c->tune ? c->tune->share : NULL;
+    return !d || i % d->size == d->rank;
+}
+
+/* After the ranks ran their shares of the starts: every rank gets every
+ * start's objective, sweeps and convergence, and the best start (the
+ * highest objective, ties to the lower start, as one process keeps it)
+ * from the rank that ran it, so that r is what one process has.
+ * Collective; status is this rank's. */
+static int share_best(const starts *c, int status)
+{
+    const mmnc_dist *d = c->tune->share;
+    const mmnc_params *prm = c->prm;
+    mmnc_result *r = c->r;
+    int n = prm->restarts, b = -1, owner;
+    double *f = NULL, kept[5];
+    int64_t *g = NULL;
+    if ((status = mmnc_i_agree(d, status, c->err)) != MMNC_OK) return status;
+    f = mmnc_i_malloc((size_t)n, sizeof *f);
+    g = mmnc_i_malloc((size_t)(2 * n), sizeof *g);
+    status = (f && g) ? MMNC_OK : mmnc_i_err(c->err, MMNC_ENOMEM, "out of memory");
+    if ((status = mmnc_i_agree(d, status, c->err)) != MMNC_OK) goto cleanup;
+    for (int i = 0; i < n; i++) { /* the others' entries 0: the sums are the owners' values */
+        f[i] = mine(c, i) ? r->restart_objective[i] : 0.0;
+        g[i] = mine(c, i) ? r->restart_iterations[i] : 0;
+        g[n + i] = mine(c, i) ? r->restart_converged[i] : 0;
+    }
+    d->sum(d, f, n);
+    d->isum(d, g, 2 * n);
+    for (int i = 0; i < n; i++) {
+        r->restart_objective[i] = f[i];
+        r->restart_iterations[i] = (int)g[i];
+        r->restart_converged[i] = (int)g[n + i];
+        r->restart_init[i] = start_method(prm->init, i);
+        if (b < 0 || f[i] > f[b]) b = i;
+    }
+    owner = b % d->size;
+    kept[0] = r->objective, kept[1] = r->iterations, kept[2] = r->converged;
+    kept[3] = r->dmm_alpha, kept[4] = r->dmm_beta;
+    d->bcast(d, kept, sizeof kept, owner);
+    d->bcast(d, r->W, (size_t)(r->ny * r->k) * sizeof *r->W, owner);
+    r->best_restart = b;
+    r->objective = kept[0], r->iterations = (int)kept[1], r->converged = (int)kept[2];
+    r->dmm_alpha = kept[3], r->dmm_beta = kept[4];
+cleanup:
+    mmnc_i_free(f);
+    mmnc_i_free(g);
+    return status;
+}
+
 /* Run every start and keep the best objective in r (ties to the lower
  * start).  Starts are independent: on small problems they run side by side
  * (each start's kernels then on one thread), on large ones one after the
@@ -339,13 +393,15 @@ static int run_starts(starts *c, mmnc_int **labels, double **W)
 #ifdef _OPENMP
             tid = omp_get_thread_num();
 #endif
-            one_start(c, i, tid);
+            if (mine(c, i)) one_start(c, i, tid);
         }
     } else {
-        for (int i = 0; i < prm->restarts; i++) one_start(c, i, 0);
+        for (int i = 0; i < prm->restarts; i++)
+            if (mine(c, i)) one_start(c, i, 0);
     }
-    for (int i = 0; i < prm->restarts && status == MMNC_OK; i++) status = c->st[i];
+    for (int i = 0; i < prm->restarts && status == MMNC_OK; i++) status = mine(c, i) ? c->st[i] : MMNC_OK;
     if (status != MMNC_OK && err && err->code == MMNC_OK) mmnc_i_err(err, status, "a start failed");
+    if (c->tune && c->tune->share) status = share_best(c, status);
 cleanup:
     return status;
 }
@@ -441,7 +497,9 @@ cleanup:
  * its held rows' labels), every rank runs one process's `run` on it (the
  * same bits everywhere) and keeps its rows' labels, W and held flags; the
  * rest of the result is whole (mmnc.h).  Co-clustering, and the Dirichlet
- * mixture, whose sweeps are sequential, run this way. */
+ * mixture, whose sweeps are sequential, run this way; the Dirichlet
+ * mixture's starts are shared out among the ranks (tune->share,
+ * share_best). */
 typedef int (*whole_fn)(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
                         mmnc_err *err);
 static int gathered(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
@@ -559,9 +617,11 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         return status;
     }
     if (prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p)) {
+        mmnc_i_tuning st = *tune;
         prm.progress = prm_in->progress, prm.progress_ctx = prm_in->progress_ctx; /* the inner run locks them */
         prm.event = prm_in->event, prm.event_ctx = prm_in->event_ctx;
-        return gathered(p, &prm, tune, out, err, mmnc_i_cluster);
+        if (prm.select != MMNC_SELECT_PREDICTIVE) st.share = p->dist; /* the starts shared out among the ranks */
+        return gathered(p, &prm, &st, out, err, mmnc_i_cluster);
     }
 #ifndef MMNC_HAVE_GLPK
     if (prm.algorithm == MMNC_ALG_NUCLEAR && prm.pz)

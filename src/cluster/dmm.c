@@ -72,7 +72,8 @@
  * functions.  log(n_c + alpha) and lgamma(N_c + V beta) are kept per
  * cluster and renewed when c changes.  The sweeps are sequential and
  * on one thread: the same bits for any number of threads; starts run side
- * by side (cluster.c).  Distributed runs gather the pmf (cluster.c).
+ * by side (cluster.c).  Distributed runs gather the pmf and share out the
+ * starts among the ranks (cluster.c).
  */
 #include <math.h>
 #include <string.h>

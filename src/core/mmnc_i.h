@@ -90,7 +90,8 @@ void mmnc_i_in_close(mmnc_i_in *s);
  *                 the L2 cache, 2 whenever k allows
  *   mtx_block, mtx_piece  the Matrix Market reader's blocks and the threads'
  *                 pieces in bytes (0: 32 MB, 1 MB)
- *   counts        where not NULL, counters the solvers add to (atomically). */
+ *   counts        where not NULL, counters the solvers add to (atomically)
+ *   share         where not NULL, the ranks among which the starts are shared. */
 typedef struct mmnc_i_counts {
     int64_t screen_rows;  /* rows scored by the screen */
     int64_t screen_exact; /* of those, rows recomputed in doubles */
@@ -100,8 +101,10 @@ typedef struct mmnc_i_tuning {
     int prune, column_order, guard_loo, screen;
     size_t mtx_block, mtx_piece;
     mmnc_i_counts *counts;
+    const struct mmnc_dist *share; /* where not NULL, the ranks that share out the starts of a whole
+                                      (gathered) pmf: start i runs on rank i % size (cluster.c) */
 } mmnc_i_tuning;
-#define MMNC_I_TUNING_DEFAULT {-1, -1, 1, -1, 0, 0, NULL}
+#define MMNC_I_TUNING_DEFAULT {-1, -1, 1, -1, 0, 0, NULL, NULL}
 
 /* The threads a parallel region would have here: 1 inside a region that
  * already runs side by side (no nested teams) or with one thread. */

@@ -67,10 +67,13 @@
  * k sums N_cx so that a row's own cluster is scored from the cache lines
  * its other clusters read, and asks for them a few nonzeros ahead; the sums
  * the fixed points read one by one; the counts; the row lengths).  A count
- * of 1 adds a table entry; a count c of 2..8 one logarithm of a product of c
- * factors; a larger or fractional count a difference of log-gamma
- * functions.  log(n_c + alpha) and lgamma(N_c + V beta) are kept per
- * cluster and renewed when c changes.  The sweeps are sequential and
+ * of 1 adds a table entry (and its own cluster's term is the third table
+ * value); a count c of 2..16 one logarithm of a product of c factors; a
+ * larger or fractional count a difference of log-gamma functions.  The
+ * row's length against each cluster goes by logarithms of products of 16
+ * factors up to a length of 128.  log(n_c + alpha), lgamma(N_c + V beta)
+ * and the length term for lengths up to 16 are kept per cluster and renewed
+ * when c changes.  The sweeps are sequential and
  * on one thread: the same bits for any number of threads; starts run side
  * by side (cluster.c).  Distributed runs gather the pmf and share out the
  * starts among the ranks (cluster.c).
@@ -311,12 +314,8 @@ static void gains2(dmm *d, mmnc_int y, mmnc_int own, mmnc_int other)
     double vb = (double)d->nx * d->beta, L = d->len[y], b = d->beta;
     double nzo = d->nz[own] - 1.0, Nzo = fmax(d->Nz[own] - L, 0.0);
     int prod = d->total + vb < DMM_PRODUCT_BELOW;
-    double go = log(nzo + d->alpha) - length_log(Nzo + vb, L, prod), gc;
-    if (prod && L <= DMM_LENGTH && L == floor(L)) {
-        gc = d->lna[other] - length_log(d->Nz[other] + vb, L, prod);
-    } else {
-        gc = d->lna[other] - (lgam(d->Nz[other] + vb + L) - d->lgz[other]);
-    }
+    double go = log(nzo + d->alpha) - length_log(Nzo + vb, L, prod);
+    double gc = d->lna[other] - length_log(d->Nz[other] + vb, L, prod);
     for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
         const double *ln = d->T + P->colind[j] * 3 * k, *n = ln + k;
         double cy = d->cnt[j];
@@ -482,9 +481,9 @@ static void move_row(dmm *d, mmnc_int y, mmnc_int from, mmnc_int to, mmnc_int *l
     lab[y] = to;
 }
 
-/* Sweeps in `order` at the alpha and beta as they are, each row between
- * the clusters a and b only (b < 0: between all), until no row moves or
- * max_iter sweeps; the sweeps made. */
+/* Sweeps in `order` at the alpha and beta as they are, each row of the
+ * clusters a and b between those two only, until no row moves or max_iter
+ * sweeps; the sweeps made. */
 static int sweeps_within(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab, mmnc_int a, mmnc_int b,
                          int max_iter)
 {
@@ -492,18 +491,14 @@ static int sweeps_within(dmm *d, const mmnc_int *order, const mmnc_int *fixed, m
     while (it < max_iter) {
         mmnc_int moved = 0;
         it++;
-        if (b < 0) {
-            moved = sweep(d, order, fixed, lab);
-        } else {
-            for (mmnc_int i = 0; i < d->ny; i++) {
-                mmnc_int y = order[i], c0 = lab[y], c1;
-                if ((c0 != a && c0 != b) || d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
-                c1 = c0 == a ? b : a;
-                gains2(d, y, c0, c1);
-                if (!(d->g[c1] - d->g[c0] > 1e-12 * fabs(d->g[c0]))) continue;
-                move_row(d, y, c0, c1, lab);
-                moved++;
-            }
+        for (mmnc_int i = 0; i < d->ny; i++) {
+            mmnc_int y = order[i], c0 = lab[y], c1;
+            if ((c0 != a && c0 != b) || d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
+            c1 = c0 == a ? b : a;
+            gains2(d, y, c0, c1);
+            if (!(d->g[c1] - d->g[c0] > 1e-12 * fabs(d->g[c0]))) continue;
+            move_row(d, y, c0, c1, lab);
+            moved++;
         }
         if (!d->integer) sums(d, lab);
         if (moved == 0) break;
@@ -663,7 +658,7 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
         while (settled && refills < k && fails < 2) { /* refills while they raise E */
             int made = 0, ok = refill(&d, order, prm->fixed_label, labels, save, &rng, prm->max_iter, &made);
             extra += made;
-            run->iterations += made;
+            run->iterations = it + 1 + extra;
             if (!ok) {
                 fails++;
                 break;

@@ -62,6 +62,8 @@ const char *cli_init_name(int init);
 const char *cli_algorithm_name(int algorithm);
 /* "chosen", "each" or "none" (mmnc_refine). */
 const char *cli_refine_name(int refine);
+/* "auto", "batch" or "sequential" (mmnc_moves). */
+const char *cli_moves_name(int moves);
 /* "objective" or "predictive" (mmnc_select). */
 const char *cli_select_name(int select);
 /* The out-of-sample rule of a model (src/model/model.c): "information",

@@ -35,7 +35,7 @@ static const struct applies {
     {"move-tol", ALG_INF | ALG_DMM | ALG_AUTO, NULL},
     {"merge-split", ALG_INF, NULL},
     {"agreement", ALG_INF, NULL},
-    {"moves", ALG_INF, NULL},
+    {"moves", ALG_INF | ALG_DMM | ALG_AUTO, NULL},
     {"pz", ALG_NUC | ALG_FRO, NULL},
     {"tol", ALG_FRO, NULL},
     {"exact-marginal", ALG_FRO, NULL},
@@ -132,10 +132,15 @@ static void help(void)
            "                        at least as well as their prior-free optima; else the result is that\n"
            "                        of --size-prior 0; 0 = the prior always (default "
            CLI_STR(MMNC_DEFAULT_AGREEMENT) ")\n"
-           "      --moves M         batch | sequential: information moves as batch passes (the rows of a\n"
-           "                        block decided side by side over threads and ranks, kept while the\n"
-           "                        objective rises), then sequential single-row moves from there; or the\n"
-           "                        sequential moves alone. batch is experimental (default %s)\n"
+           "      --moves M         auto | batch | sequential: information moves as batch passes (the rows\n"
+           "                        of a block decided side by side over threads and ranks, kept while the\n"
+           "                        objective rises), then sequential single-row moves from there (batch,\n"
+           "                        experimental), or the sequential moves alone (sequential, auto).\n"
+           "                        dmm under mmnc-mpi: each rank sweeps its own rows, the ranks meeting\n"
+           "                        1-16 times a sweep (batch: the result depends on the rank count), or\n"
+           "                        the matrix gathered onto every rank and the starts shared out\n"
+           "                        (sequential: one process's result); auto gathers up to as many ranks\n"
+           "                        as starts and 2^25 nonzeros. One process: sequential (default %s)\n"
            "      --col-clusters L  co-cluster: the columns into L clusters as well, maximising I(Z;W) of the\n"
            "                        row and column clusters by alternating row and column moves (Dhillon,\n"
            "                        Mallela, Modha 2003), or with -a nuclear ||B_{Z,W}||_* by Algorithm 2 on\n"
@@ -192,7 +197,7 @@ static void help(void)
            "  -h, --help            this help\n\n",
            cli_algorithm_name(MMNC_DEFAULT_ALGORITHM), cli_init_name(MMNC_DEFAULT_INIT),
            cli_select_name(MMNC_DEFAULT_SELECT), cli_refine_name(MMNC_DEFAULT_REFINE),
-           MMNC_DEFAULT_MOVES == MMNC_MOVES_BATCH ? "batch" : "sequential");
+           cli_moves_name(MMNC_DEFAULT_MOVES));
     applies_help();
     cli_load_help(stdout);
 }
@@ -615,11 +620,13 @@ static int write_json(const run *r, FILE *fp)
     if ((res->algorithm == MMNC_ALG_INFORMATION && res->l == 0) || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
     if (res->algorithm == MMNC_ALG_DMM)
-        fprintf(fp, "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n  \"move_tol\": %.17g,\n  \"polish_sweeps\": %d,\n",
-                res->dmm_alpha, res->dmm_beta, prm->move_tol, res->polish_sweeps);
+        fprintf(fp,
+                "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n"
+                "  \"polish_sweeps\": %d,\n",
+                res->dmm_alpha, res->dmm_beta, prm->move_tol, cli_moves_name(prm->moves), res->polish_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
-                prm->moves == MMNC_MOVES_BATCH ? "batch" : "sequential", res->polish_sweeps);
+                cli_moves_name(prm->moves), res->polish_sweeps);
     if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"merge_split\": %d,\n  \"merge_split_tried\": %d,\n  \"merge_split_kept\": %d,\n"
                     "  \"merge_split_sweeps\": %d,\n",
@@ -1087,7 +1094,8 @@ int cmd_cluster(int argc, char **argv)
         case O_MOVES:
             if (!strcmp(optarg, "batch")) prm.moves = MMNC_MOVES_BATCH;
             else if (!strcmp(optarg, "sequential")) prm.moves = MMNC_MOVES_SEQUENTIAL;
-            else return cli_usage_error(CMD, "--moves: expected batch or sequential, got '%s'", optarg);
+            else if (!strcmp(optarg, "auto")) prm.moves = MMNC_MOVES_AUTO;
+            else return cli_usage_error(CMD, "--moves: expected auto, batch or sequential, got '%s'", optarg);
             break;
         case O_COLCLUST:
             if (cli_parse_int(CMD, "--col-clusters", optarg, 0, 1000000, &v)) return CLI_EXIT_USAGE;
@@ -1111,7 +1119,7 @@ int cmd_cluster(int argc, char **argv)
     g.names_keyed = names_keyed && !names_path && !rnames_path;
     g.truth_var = truth_path ? NULL : truth_var;
     if (prm.algorithm == MMNC_ALG_AUTO) { /* an option of the information objective asks for it */
-        static const char *const inf[] = {"size-prior", "merge-split", "agreement", "moves", "col-clusters"};
+        static const char *const inf[] = {"size-prior", "merge-split", "agreement", "col-clusters"};
         for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
             if (g.opt[applies_index(inf[i])]) prm.algorithm = MMNC_ALG_INFORMATION;
     }

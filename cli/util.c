@@ -571,6 +571,11 @@ const char *cli_refine_name(int refine)
     return refine == MMNC_REFINE_CHOSEN ? "chosen" : refine == MMNC_REFINE_EACH ? "each" : "none";
 }
 
+const char *cli_moves_name(int moves)
+{
+    return moves == MMNC_MOVES_BATCH ? "batch" : moves == MMNC_MOVES_AUTO ? "auto" : "sequential";
+}
+
 const char *cli_select_name(int select)
 {
     return select == MMNC_SELECT_PREDICTIVE ? "predictive" : "objective";

@@ -142,7 +142,7 @@ typedef int64_t mmnc_int;
 #define MMNC_DEFAULT_MOVE_TOL    0.002  /* in [0, 1) */
 #define MMNC_DEFAULT_MERGE_SPLIT 8      /* >= 0 */
 #define MMNC_DEFAULT_AGREEMENT   1      /* 0 or 1 */
-#define MMNC_DEFAULT_MOVES       MMNC_MOVES_SEQUENTIAL
+#define MMNC_DEFAULT_MOVES       MMNC_MOVES_AUTO
 #define MMNC_DEFAULT_COL_CLUSTERS 0     /* >= 0; 0: no column clustering */
 #define MMNC_DEFAULT_TOL         1e-6   /* Algorithm 1, > 0 */
 #define MMNC_DEFAULT_LAMBDA      10.0   /* Algorithm 1's penalty where lambda <= 0; its step where
@@ -1026,18 +1026,40 @@ typedef enum {
     MMNC_REFINE_CHOSEN = 2 /* the kept start, after the selection */
 } mmnc_refine;
 
-/* How the information moves run (mmnc_params.moves). */
+/* How the information moves, and the Dirichlet mixture's, run
+ * (mmnc_params.moves).  The Dirichlet mixture (MMNC_ALG_DMM) in one
+ * process makes its sequential moves whatever the value.  On the R ranks
+ * of a distributed pmf it runs one of two ways:
+ * - side by side (MMNC_MOVES_BATCH; whole counts): each rank sweeps its own
+ *   rows against the sums of all rows as they were at the ranks' last
+ *   meeting plus its own moves since; the ranks meet one to 16 times a
+ *   sweep (an integer sum of the k |X| + 2 k changes), more often while
+ *   many rows move.  A sweep is kept if the evidence did not fall, else it
+ *   is made again in turns, rank after rank (src/cluster/dmm.c).  Per rank
+ *   and sweep: O(nnz / R) work, O(k |X|) numbers exchanged, the rows
+ *   never, and each rank holds its own rows only.  The result is the same
+ *   for a given number of ranks, every time, and differs between rank
+ *   counts (one rank: one process's).
+ * - gathered (MMNC_MOVES_SEQUENTIAL): the pmf gathered onto every rank, the
+ *   starts shared out among the ranks: one process's result on any number
+ *   of ranks, each rank holding the whole matrix.
+ * MMNC_MOVES_AUTO gathers where the ranks are no more than the starts and
+ * the matrix has at most MMNC_DMM_GATHER_NNZ nonzeros, else side by side. */
+#define MMNC_DMM_GATHER_NNZ ((int64_t)1 << 25)
 typedef enum {
     MMNC_MOVES_SEQUENTIAL = 0, /* single-row moves, each seeing the previous ones: every rank
                                   replays every decision, so more ranks do not make them faster */
-    MMNC_MOVES_BATCH = 1       /* each phase first makes batch passes: the rows of each block
+    MMNC_MOVES_BATCH = 1,      /* each phase first makes batch passes: the rows of each block
                                   of the visiting order decided side by side (over threads and
                                   ranks) against the cluster sums at the block's start, then
                                   applied in order; a pass is kept only if the objective rises.
                                   Then the sequential moves from there, so the result is again a
                                   local optimum of single-row moves (src/cluster/moves.c, "Batch
                                   steps").  Experimental: on 2 cores not yet faster than the
-                                  sequential moves (bench/NOTES.md, "Batch moves") */
+                                  sequential moves (bench/NOTES.md, "Batch moves").  The
+                                  Dirichlet mixture: its ranks side by side (above) */
+    MMNC_MOVES_AUTO = 2        /* the information moves sequential; the Dirichlet mixture's ranks
+                                  gathered or side by side by its size (above) */
 } mmnc_moves;
 
 /* mmnc_params.progress (mmnc_progress_fn, declared with the embeddings) is
@@ -1157,8 +1179,10 @@ typedef struct mmnc_params {
     void *event_ctx;
     int moves;          /* mmnc_moves, information moves (MMNC_ALG_INFORMATION, refine): batch
                            steps spread over threads and ranks before the sequential moves, or
-                           the sequential moves alone.  Either gives the same result for any
-                           number of threads and ranks (default MMNC_DEFAULT_MOVES) */
+                           the sequential moves alone; either gives the same result for any
+                           number of threads and ranks.  The Dirichlet mixture on several ranks:
+                           side by side, gathered, or by its size (above; default
+                           MMNC_DEFAULT_MOVES) */
     mmnc_int col_clusters; /* l > 0: co-cluster, i.e. cluster the columns X into l clusters W as
                            well, maximising I(Z;W) (MMNC_ALG_INFORMATION) or ||B_{Z,W}||_*
                            (MMNC_ALG_NUCLEAR) ("Co-clustering" below); 0: the rows alone (default

@@ -55,8 +55,9 @@ MMNC_API int mmnc_mpi_dist(MPI_Comm comm, mmnc_dist **out, mmnc_err *err);
 MMNC_API void mmnc_mpi_dist_free(mmnc_dist *d);
 
 /* This rank's seconds spent in d's collectives so far, and the bytes it
- * has summed across ranks with d->sum (the k x |X| blocks of the solvers):
- * the cost of distribution.  Either pointer may be NULL.  O(1). */
+ * has put into the reductions across ranks (d->sum, d->isum, d->max: the
+ * k x |X| blocks of the solvers, 8 bytes a number): the cost of
+ * distribution.  Either pointer may be NULL.  O(1). */
 MMNC_API void mmnc_mpi_dist_stats(const mmnc_dist *d, double *seconds, double *summed_bytes);
 
 #ifdef __cplusplus

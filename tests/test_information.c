@@ -994,8 +994,10 @@ static void test_batch(void)
         mmnc_params prm;
         mmnc_params_default(&prm);
         prm.algorithm = MMNC_ALG_INFORMATION;
-        CHECK(prm.moves == MMNC_MOVES_SEQUENTIAL && mmnc_params_check(&prm, 10) == NULL);
-        prm.moves = 2;
+        CHECK(prm.moves == MMNC_MOVES_AUTO && mmnc_params_check(&prm, 10) == NULL);
+        prm.moves = MMNC_MOVES_SEQUENTIAL;
+        CHECK(mmnc_params_check(&prm, 10) == NULL);
+        prm.moves = 3;
         CHECK(mmnc_params_check(&prm, 10) != NULL);
     }
     mmnc_pmf_free(planted), mmnc_pmf_free(wild);

@@ -63,7 +63,7 @@ _ALGORITHMS = {"nuclear": _mmnc.ALG_NUCLEAR, "frobenius": _mmnc.ALG_FROBENIUS,
 _INITS = {"spectral": _mmnc.INIT_SPECTRAL, "kmeans++": _mmnc.INIT_KMEANSPP, "random": _mmnc.INIT_RANDOM}
 _SELECTS = {"predictive": _mmnc.SELECT_PREDICTIVE, "objective": _mmnc.SELECT_OBJECTIVE}
 _REFINES = {"chosen": _mmnc.REFINE_CHOSEN, "each": _mmnc.REFINE_EACH, "none": _mmnc.REFINE_NONE}
-_MOVES = {"sequential": _mmnc.MOVES_SEQUENTIAL, "batch": _mmnc.MOVES_BATCH}
+_MOVES = {"auto": _mmnc.MOVES_AUTO, "sequential": _mmnc.MOVES_SEQUENTIAL, "batch": _mmnc.MOVES_BATCH}
 _WEIGHTINGS = {"harmonic": 1, "flat": 0}
 
 # The library's defaults (include/mmnc.h, "Defaults"), read once: the signatures below take
@@ -327,13 +327,16 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         in turn; size_prior, move_tol, merge_split and agreement do not
         apply, init is "random" or "kmeans++", select "objective", no
         target_marginal or refine.  0: the rows alone.
-    moves : {"sequential", "batch"}, default $moves
+    moves : {"auto", "sequential", "batch"}, default $moves
         The information moves (``--moves``; information objective and
-        refine): "sequential" single-row moves, each seeing the ones before;
-        "batch" (experimental) first decides a block of rows side by side
-        against fixed cluster sums, over threads, keeps a pass only if the
-        objective rose, then polishes with sequential moves.  Either gives
-        the same result for any number of threads.  Not with col_clusters.
+        refine): "sequential" (and "auto") single-row moves, each seeing the
+        ones before; "batch" (experimental) first decides a block of rows
+        side by side against fixed cluster sums, over threads, keeps a pass
+        only if the objective rose, then polishes with sequential moves.
+        Either gives the same result for any number of threads.  "batch" not
+        with col_clusters.  The Dirichlet mixture makes its sequential moves
+        in one process whatever the value (the values differ under
+        ``mmnc-mpi``: docs/mpi.md).
     max_iter : int or None, default $max_iter
         Iterations per start; None is the library's default:
         $max_iter_nuclear for Algorithm 2, $max_iter_frobenius for Algorithm 1

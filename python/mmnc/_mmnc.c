@@ -1132,7 +1132,8 @@ PyMODINIT_FUNC PyInit__mmnc(void)
         PyModule_AddIntConstant(m, "REFINE_EACH", MMNC_REFINE_EACH) < 0 ||
         PyModule_AddIntConstant(m, "REFINE_CHOSEN", MMNC_REFINE_CHOSEN) < 0 ||
         PyModule_AddIntConstant(m, "MOVES_SEQUENTIAL", MMNC_MOVES_SEQUENTIAL) < 0 ||
-        PyModule_AddIntConstant(m, "MOVES_BATCH", MMNC_MOVES_BATCH) < 0)
+        PyModule_AddIntConstant(m, "MOVES_BATCH", MMNC_MOVES_BATCH) < 0 ||
+        PyModule_AddIntConstant(m, "MOVES_AUTO", MMNC_MOVES_AUTO) < 0)
         goto fail;
 #ifdef MMNC_PY_HAVE_MODEL
     if (PyType_Ready(&ModelType) < 0) goto fail;

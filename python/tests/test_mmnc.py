@@ -234,14 +234,16 @@ def test_convergence_warning(tmp_path):
 
 def test_moves():
     # moves="batch" (information objective): the same bits for any thread count; the default
-    # is "sequential"; a bad value, or batch with co-clustering, is a ValueError
+    # is "auto", the sequential moves in one process; a bad value, or batch with co-clustering,
+    # is a ValueError
     X, truth = planted(n_rows=300, n_cols=60, k=4, inside=1.0, outside=0.6, seed=12)
     one = mmnc.MMNC(4, algorithm="information", moves="batch", n_jobs=1).fit(X)
     two = mmnc.MMNC(4, algorithm="information", moves="batch", n_jobs=2).fit(X)
     np.testing.assert_array_equal(one.labels_, two.labels_)
     assert one.objective_ == two.objective_
     seq = mmnc.MMNC(4, moves="sequential").fit(X)
-    assert seq.get_params()["moves"] == "sequential" and mmnc.MMNC(4).moves == "sequential"
+    assert seq.get_params()["moves"] == "sequential" and mmnc.MMNC(4).moves == "auto"
+    np.testing.assert_array_equal(seq.labels_, mmnc.MMNC(4).fit(X).labels_)
     with pytest.raises(ValueError, match="moves"):
         mmnc.MMNC(4, moves="parallel").fit(X)
     with pytest.raises(ValueError, match="moves|sequential"):

@@ -96,7 +96,7 @@ static int run_start(const starts *c, int i, mmnc_int *lab, double *w, mmnc_i_ru
         if (prm->algorithm == MMNC_ALG_NUCLEAR) s1 = mmnc_i_nuclear(c->p, prm, c->tune, i, lab, w, run, err);
         else if (prm->algorithm == MMNC_ALG_INFORMATION) s1 = mmnc_i_default_run_start(c->dflt, i, lab, w, run, err);
         else if (prm->algorithm == MMNC_ALG_DMM)
-            s1 = mmnc_i_dmm(c->p, prm, i, prm->move_tol * (double)c->ny, lab, w, run, err);
+            s1 = mmnc_i_dmm(c->p, prm, i, prm->move_tol * (double)c->p->ny_all, lab, w, run, err);
         else if (prm->exact_marginal) s1 = mmnc_i_frobenius_exact(c->p, prm, i, lab, w, run, err);
         else s1 = mmnc_i_frobenius(c->p, prm, c->lambda, c->step, i, lab, w, run, err);
     }
@@ -496,10 +496,10 @@ cleanup:
 /* A run on the whole of a distributed pmf: gathered onto every rank (with
  * its held rows' labels), every rank runs one process's `run` on it (the
  * same bits everywhere) and keeps its rows' labels, W and held flags; the
- * rest of the result is whole (mmnc.h).  Co-clustering, and the Dirichlet
- * mixture, whose sweeps are sequential, run this way; the Dirichlet
- * mixture's starts are shared out among the ranks (tune->share,
- * share_best). */
+ * rest of the result is whole (mmnc.h).  Co-clustering runs this way, and
+ * the Dirichlet mixture with MMNC_MOVES_SEQUENTIAL, the predictive rule or
+ * values that are not whole counts; its starts are then shared out among
+ * the ranks (tune->share, share_best). */
 typedef int (*whole_fn)(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
                         mmnc_err *err);
 static int gathered(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tuning *tune, mmnc_result **out,
@@ -541,20 +541,41 @@ static int cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_tun
     return gathered(p, prm, tune, out, err, cocluster_whole);
 }
 
-/* MMNC_ALG_AUTO's choice: the Dirichlet mixture where every value is a
- * whole number (P times the total, to 1e-9) and no column clusters are
- * asked, else the information objective.  Collective. */
-static int auto_algorithm(const mmnc_pmf *p, const mmnc_params *prm)
+/* Whether every value of p is a whole number (P times the total, to
+ * 1e-9) on every rank.  Collective. */
+static int whole_counts(const mmnc_pmf *p)
 {
     const mmnc_csr *P = p->P;
     int64_t fractional = 0;
-    if (prm->col_clusters > 0) return MMNC_ALG_INFORMATION;
     for (mmnc_int j = 0; j < P->nnz && !fractional; j++) {
         double c = P->val[j] * p->total, r = nearbyint(c);
         fractional = !(r >= 1.0 && fabs(c - r) <= 1e-9 * r);
     }
     mmnc_i_disum(p, &fractional, 1);
-    return fractional ? MMNC_ALG_INFORMATION : MMNC_ALG_DMM;
+    return !fractional;
+}
+
+/* MMNC_ALG_AUTO's choice: the Dirichlet mixture where every value is a
+ * whole number and no column clusters are asked, else the information
+ * objective.  Collective. */
+static int auto_algorithm(const mmnc_pmf *p, const mmnc_params *prm)
+{
+    if (prm->col_clusters > 0) return MMNC_ALG_INFORMATION;
+    return whole_counts(p) ? MMNC_ALG_DMM : MMNC_ALG_INFORMATION;
+}
+
+/* Whether the Dirichlet mixture on the ranks of p gathers the pmf and
+ * shares out its starts (mmnc_moves): asked for (MMNC_MOVES_SEQUENTIAL),
+ * needed (the predictive rule, values that are not whole counts), or, by
+ * MMNC_MOVES_AUTO, where the ranks are no more than the starts and the
+ * matrix has at most MMNC_DMM_GATHER_NNZ nonzeros.  Collective. */
+static int gather_dmm(const mmnc_pmf *p, const mmnc_params *prm)
+{
+    int64_t nnz = p->nnz;
+    if (prm->moves == MMNC_MOVES_SEQUENTIAL || prm->select == MMNC_SELECT_PREDICTIVE || !whole_counts(p)) return 1;
+    if (prm->moves != MMNC_MOVES_AUTO || p->dist->size > prm->restarts) return 0;
+    mmnc_i_disum(p, &nnz, 1);
+    return nnz <= MMNC_DMM_GATHER_NNZ;
 }
 
 int mmnc_cluster(const mmnc_pmf *p, const mmnc_params *prm, mmnc_result **out, mmnc_err *err)
@@ -616,7 +637,8 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         if (status == MMNC_OK) (*out)->semi_score_moves = (*out)->semi_score_seeded = NAN;
         return status;
     }
-    if (prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p)) {
+    if (prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p) && gather_dmm(p, &prm)) {
+        /* one process's run on every rank (the ranks side by side need whole counts; dmm.c) */
         mmnc_i_tuning st = *tune;
         prm.progress = prm_in->progress, prm.progress_ctx = prm_in->progress_ctx; /* the inner run locks them */
         prm.event = prm_in->event, prm.event_ctx = prm_in->event_ctx;

@@ -75,8 +75,29 @@
  * and the length term for lengths up to 16 are kept per cluster and renewed
  * when c changes.  The sweeps are sequential and
  * on one thread: the same bits for any number of threads; starts run side
- * by side (cluster.c).  Distributed runs gather the pmf and share out the
- * starts among the ranks (cluster.c).
+ * by side (cluster.c).
+ *
+ * Ranks.  A distributed run either gathers the pmf and shares out the
+ * starts (cluster.c: one process's result), or sweeps side by side
+ * (mmnc_moves in mmnc.h): each rank visits its own rows, in the order the
+ * one-process run visits all rows, and moves them against its copy of the
+ * table, which holds the sums of all rows at the ranks' last meeting plus
+ * its own moves since (add records them in D).  A meeting (merge) is one
+ * integer sum of every rank's changes, k |X| + 2 k + 1 numbers, after which
+ * every rank's table is the sums of all rows again, the same bits on every
+ * rank; so the fixed points, E and the choices made from them are the same
+ * on every rank.  No cluster empties: each cluster has a keeper, the
+ * highest rank holding one of its rows at the sweep's start, which keeps
+ * its last one (keepers, stays).  A rank decides against sums that lack
+ * the other ranks' moves since the meeting, so a sweep side by side may
+ * lower E: it is kept if E did not fall, else undone and made in turns
+ * (sweep_ranks), where each rank in turn moves its rows against the sums of
+ * all moves before: the sequential moves in rank order, which never lower
+ * E.  The refill's sweeps between two clusters go in turns too.  Per rank
+ * and sweep: O(nnz / R + k |X|) work and one to DMM_MEETS sums of k |X|
+ * numbers; memory the rank's rows and the table.  One rank is one
+ * process, bit for bit; R ranks give the same bits every time, and other
+ * bits for another R.
  */
 #include <math.h>
 #include <string.h>
@@ -99,6 +120,8 @@
 #define DMM_LENGTH 128
 /* The moves ask for a column's table this many nonzeros ahead. */
 #define DMM_AHEAD 6
+/* Ranks side by side: at most this many merges a sweep (sweep_ranks). */
+#define DMM_MEETS 16
 
 typedef struct dmm {
     const mmnc_pmf *p;
@@ -119,8 +142,18 @@ typedef struct dmm {
     int64_t *hist; /* DMM_HIST: histogram of the integer N_cx below DMM_HIST */
     double *big;   /* the other N_cx > 0 (nbig of them), at most nx k */
     mmnc_int nbig;
-    double total;  /* sum of the counts */
+    double total;  /* sum of the counts (of every rank's rows) */
     int integer;   /* every count an integer: N exact */
+    /* Ranks side by side (a distributed pmf: d->ny, cnt and len are this
+     * rank's rows; the table, Nz and nz the sums of all rows at the last
+     * merge plus this rank's moves since) */
+    const mmnc_dist *dist;
+    int64_t *D;    /* nx k + 2 k + 1: this rank's changes to N_cx (x-major), n_c and N_c since the last merge */
+    int64_t *Down; /* the same size: D before the merge summed it */
+    double *loc;   /* k: this rank's rows in each cluster */
+    unsigned char *keeper; /* k: this rank keeps its last row of c in c while the ranks sweep side by side */
+    int side;      /* the ranks sweep side by side now (stays) */
+    int64_t last;  /* the rows the last sweep moved (all ranks), -1 before the first */
 } dmm;
 
 /* The digamma function for x > 0: recurrence up to 6, then the asymptotic
@@ -198,25 +231,48 @@ static void head(dmm *d, mmnc_int c)
     d->ver[c]++;
 }
 
-/* Rebuild N, Nz, nz and the table from the labels. */
+/* The entries of D: N_cx, then n_c, N_c, and one more (merge's rows moved). */
+static mmnc_int dsize(const dmm *d) { return d->nx * d->k + 2 * d->k + 1; }
+
+/* Rebuild N, Nz, nz and the table from the labels (ranks: of every rank's
+ * rows, one integer sum; collective). */
 static void sums(dmm *d, const mmnc_int *lab)
 {
     const mmnc_csr *P = d->p->P;
-    mmnc_int k = d->k;
-    memset(d->T, 0, (size_t)(d->nx * 3 * k) * sizeof *d->T);
-    memset(d->Nz, 0, (size_t)k * sizeof *d->Nz);
-    memset(d->nz, 0, (size_t)k * sizeof *d->nz);
-    for (mmnc_int y = 0; y < d->ny; y++) {
-        mmnc_int c = lab[y];
-        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->T[P->colind[j] * 3 * k + k + c] += d->cnt[j];
-        d->Nz[c] += d->len[y];
-        d->nz[c] += 1.0;
+    mmnc_int k = d->k, nx = d->nx;
+    if (d->dist) {
+        int64_t *D = d->D;
+        memset(D, 0, (size_t)dsize(d) * sizeof *D);
+        memset(d->loc, 0, (size_t)k * sizeof *d->loc);
+        for (mmnc_int y = 0; y < d->ny; y++) {
+            mmnc_int c = lab[y];
+            for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) D[P->colind[j] * k + c] += (int64_t)d->cnt[j];
+            D[nx * k + c] += 1;
+            D[nx * k + k + c] += (int64_t)d->len[y];
+            d->loc[c] += 1.0;
+        }
+        d->dist->isum(d->dist, D, dsize(d) - 1);
+        for (mmnc_int x = 0; x < nx; x++)
+            for (mmnc_int c = 0; c < k; c++) d->T[x * 3 * k + k + c] = (double)D[x * k + c];
+        for (mmnc_int c = 0; c < k; c++) d->nz[c] = (double)D[nx * k + c], d->Nz[c] = (double)D[nx * k + k + c];
+        memset(D, 0, (size_t)dsize(d) * sizeof *D);
+    } else {
+        memset(d->T, 0, (size_t)(nx * 3 * k) * sizeof *d->T);
+        memset(d->Nz, 0, (size_t)k * sizeof *d->Nz);
+        memset(d->nz, 0, (size_t)k * sizeof *d->nz);
+        for (mmnc_int y = 0; y < d->ny; y++) {
+            mmnc_int c = lab[y];
+            for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->T[P->colind[j] * 3 * k + k + c] += d->cnt[j];
+            d->Nz[c] += d->len[y];
+            d->nz[c] += 1.0;
+        }
     }
     logs(d);
     for (mmnc_int c = 0; c < k; c++) head(d, c);
 }
 
-/* Row y in (sign 1) or out of (-1) cluster c. */
+/* Row y in (sign 1) or out of (-1) cluster c (ranks: the change kept in D
+ * for the next merge). */
 static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
 {
     const mmnc_csr *P = d->p->P;
@@ -227,10 +283,71 @@ static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
         if (t[k] < 0.0) t[k] = 0.0; /* fractional counts: no negative remainder */
         cell(t, k, d->beta);
     }
+    if (d->dist) {
+        int64_t s = (int64_t)sign;
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->D[P->colind[j] * k + c] += s * (int64_t)d->cnt[j];
+        d->D[d->nx * k + c] += s;
+        d->D[d->nx * k + k + c] += s * (int64_t)d->len[y];
+        d->loc[c] += sign;
+    }
     d->Nz[c] += sign * d->len[y];
     if (d->Nz[c] < 0.0) d->Nz[c] = 0.0;
     d->nz[c] += sign;
     head(d, c);
+}
+
+/* Ranks: every rank's changes since the last merge summed (one integer sum
+ * of nx k + 2 k + 1 numbers), so that every rank's table, Nz and nz are
+ * the sums of all rows again, the same bits on every rank.  moved: this
+ * rank's rows moved since; returns those of all ranks.  Collective. */
+static int64_t merge(dmm *d, int64_t moved)
+{
+    mmnc_int k = d->k, nx = d->nx, n = dsize(d);
+    int64_t *D = d->D, *O = d->Down;
+    D[n - 1] = moved;
+    memcpy(O, D, (size_t)n * sizeof *D);
+    d->dist->isum(d->dist, D, n);
+    for (mmnc_int x = 0; x < nx; x++)
+        for (mmnc_int c = 0; c < k; c++) {
+            int64_t o = D[x * k + c] - O[x * k + c]; /* the other ranks' */
+            if (o != 0) {
+                double *t = d->T + x * 3 * k + c;
+                t[k] += (double)o;
+                cell(t, k, d->beta);
+            }
+        }
+    for (mmnc_int c = 0; c < k; c++) {
+        int64_t on = D[nx * k + c] - O[nx * k + c], oN = D[nx * k + k + c] - O[nx * k + k + c];
+        if (on != 0 || oN != 0) {
+            d->nz[c] += (double)on, d->Nz[c] += (double)oN;
+            head(d, c);
+        }
+    }
+    moved = D[n - 1];
+    memset(D, 0, (size_t)n * sizeof *D);
+    return moved;
+}
+
+/* Ranks: the keeper of each cluster, the highest rank that holds a row of
+ * it (one max of k numbers); while the ranks sweep side by side the
+ * keeper keeps its last row of c in c and the others' rows may all leave,
+ * so no cluster empties.  Collective. */
+static void keepers(dmm *d)
+{
+    mmnc_int k = d->k;
+    double me = (double)d->dist->rank + 1.0;
+    for (mmnc_int c = 0; c < k; c++) d->t[c] = d->loc[c] > 0.0 ? me : 0.0;
+    d->dist->max(d->dist, d->t, k);
+    for (mmnc_int c = 0; c < k; c++) d->keeper[c] = d->t[c] == me;
+}
+
+/* Whether a row of cluster c stays in it for want of another row there:
+ * no cluster empties.  One process, and ranks in turns: c has no other
+ * row; ranks side by side: this rank is c's keeper and holds no other row
+ * of c. */
+static inline int stays(const dmm *d, mmnc_int c)
+{
+    return d->side ? d->keeper[c] && d->loc[c] <= 1.0 : d->nz[c] <= 1.0;
 }
 
 /* Ask for the cache lines of v[0..n) ahead of their use. */
@@ -361,7 +478,7 @@ static double sum_cells(const dmm *d, double b, double (*f)(double))
 static void fit_hyper(dmm *d)
 {
     mmnc_int k = d->k;
-    double V = (double)d->nx, D = (double)d->ny;
+    double V = (double)d->nx, D = (double)d->p->ny_all;
     histogram(d);
     for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
         double num = sum_cells(d, d->beta, digamma), den = 0.0, a0 = d->alpha, b0 = d->beta;
@@ -413,6 +530,37 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
         double L = d->len[y];
         if (L > 0.0 && !(L < DMM_HIST && L == floor(L))) big[nb++] = L;
     }
+    if (d->dist) { /* every rank's: the histograms summed, the other counts and lengths gathered in rank order */
+        const mmnc_dist *dist = d->dist;
+        int size = dist->size;
+        int64_t mine[2] = {nlen, nb - nlen}, *all = NULL, nc = 0, nl = 0, oc = 0, ol = 0;
+        double *g = NULL;
+        dist->isum(dist, d->hist, DMM_HIST);
+        dist->isum(dist, lh, DMM_HIST);
+        MMNC_ALLOC(all, 2 * size, err, status);
+        dist->allgather(dist, mine, sizeof mine, all);
+        for (int r = 0; r < size; r++) nc += all[2 * r], nl += all[2 * r + 1];
+        g = mmnc_i_malloc((size_t)(nc + nl > 0 ? nc + nl : 1), sizeof *g);
+        status = mmnc_i_agree(dist, g ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err);
+        if (status != MMNC_OK) {
+            mmnc_i_free(all);
+            mmnc_i_free(g);
+            goto cleanup;
+        }
+        for (int r = 0; r < size; r++) {
+            if (r == dist->rank) {
+                memcpy(g + oc, big, (size_t)nlen * sizeof *g);
+                memcpy(g + nc + ol, big + nlen, (size_t)(nb - nlen) * sizeof *g);
+            }
+            if (all[2 * r] > 0) dist->bcast(dist, g + oc, (size_t)all[2 * r] * sizeof *g, r);
+            if (all[2 * r + 1] > 0) dist->bcast(dist, g + nc + ol, (size_t)all[2 * r + 1] * sizeof *g, r);
+            oc += all[2 * r], ol += all[2 * r + 1];
+        }
+        mmnc_i_free(all);
+        mmnc_i_free(big);
+        big = g;
+        nlen = (mmnc_int)nc, nb = (mmnc_int)(nc + nl);
+    }
     for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
         double num = (double)d->hist[1] / b, den = 0.0, b0 = b, pb = digamma(b), pvb = digamma(V * b);
         for (int v = 2; v < DMM_HIST; v++)
@@ -437,7 +585,7 @@ cleanup:
 static double evidence(const dmm *d)
 {
     mmnc_int k = d->k;
-    double a = d->alpha, b = d->beta, V = (double)d->nx, D = (double)d->ny, e;
+    double a = d->alpha, b = d->beta, V = (double)d->nx, D = (double)d->p->ny_all, e;
     e = lgam((double)k * a) - lgam(D + (double)k * a) + sum_cells(d, b, lgam);
     for (mmnc_int c = 0; c < k; c++)
         e += lgam(d->nz[c] + a) - lgam(a) + lgam(V * b) - lgam(d->Nz[c] + V * b);
@@ -446,11 +594,11 @@ static double evidence(const dmm *d)
 
 /* One sweep in `order`; the rows moved.  fixed: the held rows (>= 0), which
  * stay, or NULL. */
-static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab)
+static mmnc_int sweep_part(dmm *d, const mmnc_int *order, mmnc_int i0, mmnc_int i1, const mmnc_int *fixed, mmnc_int *lab)
 {
     const mmnc_csr *P = d->p->P;
     mmnc_int moved = 0, k = d->k;
-    for (mmnc_int i = 0; i < d->ny; i++) {
+    for (mmnc_int i = i0; i < i1; i++) {
         mmnc_int y = order[i], c0 = lab[y], c1 = c0;
         if (i + 4 < d->ny) { /* the rows ahead in the random order: their places, then their entries */
             mmnc_int y4 = order[i + 4];
@@ -460,7 +608,7 @@ static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc
             mmnc_int j = P->rowptr[order[i + 2]];
             __builtin_prefetch(P->colind + j), __builtin_prefetch(d->cnt + j);
         }
-        if (d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
+        if (stays(d, c0) || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
         gains(d, y, c0);
         for (mmnc_int c = 0; c < k; c++)
             if (d->g[c] > d->g[c1]) c1 = c;
@@ -473,6 +621,11 @@ static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc
     return moved;
 }
 
+static mmnc_int sweep(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab)
+{
+    return sweep_part(d, order, 0, d->ny, fixed, lab);
+}
+
 /* Row y from cluster `from` to `to`. */
 static void move_row(dmm *d, mmnc_int y, mmnc_int from, mmnc_int to, mmnc_int *lab)
 {
@@ -481,29 +634,59 @@ static void move_row(dmm *d, mmnc_int y, mmnc_int from, mmnc_int to, mmnc_int *l
     lab[y] = to;
 }
 
+/* E of the sums as they are. */
+static double energy(dmm *d)
+{
+    histogram(d);
+    return evidence(d);
+}
+
 /* Sweeps in `order` at the alpha and beta as they are, each row of the
  * clusters a and b between those two only, until no row moves or max_iter
- * sweeps; the sweeps made. */
+ * sweeps; the sweeps made.  Ranks: in turns (rank after rank, each against
+ * the sums of all moves before), so E rises with every move as in one
+ * process. */
 static int sweeps_within(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab, mmnc_int a, mmnc_int b,
                          int max_iter)
 {
-    int it = 0;
+    int it = 0, turns = d->dist ? d->dist->size : 1;
     while (it < max_iter) {
-        mmnc_int moved = 0;
+        int64_t moved = 0;
         it++;
-        for (mmnc_int i = 0; i < d->ny; i++) {
-            mmnc_int y = order[i], c0 = lab[y], c1;
-            if ((c0 != a && c0 != b) || d->nz[c0] <= 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
-            c1 = c0 == a ? b : a;
-            gains2(d, y, c0, c1);
-            if (!(d->g[c1] - d->g[c0] > 1e-12 * fabs(d->g[c0]))) continue;
-            move_row(d, y, c0, c1, lab);
-            moved++;
+        for (int r = 0; r < turns; r++) {
+            int64_t m = 0;
+            for (mmnc_int i = 0; i < d->ny && (!d->dist || r == d->dist->rank); i++) {
+                mmnc_int y = order[i], c0 = lab[y], c1;
+                if ((c0 != a && c0 != b) || stays(d, c0) || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
+                c1 = c0 == a ? b : a;
+                gains2(d, y, c0, c1);
+                if (!(d->g[c1] - d->g[c0] > 1e-12 * fabs(d->g[c0]))) continue;
+                move_row(d, y, c0, c1, lab);
+                m++;
+            }
+            moved += d->dist ? merge(d, m) : m;
         }
         if (!d->integer) sums(d, lab);
         if (moved == 0) break;
     }
     return it;
+}
+
+/* Ranks: this rank's candidate (gain, cluster s it leaves, cluster `to`)
+ * against every rank's: the largest gain wins, the lowest rank at a tie;
+ * returns the winning rank (-1 if none), *s and *to its clusters on every
+ * rank.  Collective. */
+static int best_rank(dmm *d, double gain, mmnc_int *s, mmnc_int *to)
+{
+    int size = d->dist->size, w = -1;
+    double mine[3] = {gain, (double)*s, (double)*to}, *all = mmnc_i_malloc((size_t)size * 3, sizeof(double));
+    if (!all) return -2;
+    d->dist->allgather(d->dist, mine, sizeof mine, all);
+    for (int r = 0; r < size; r++)
+        if (all[3 * r + 1] >= 0.0 && (w < 0 || all[3 * r] > all[3 * w])) w = r;
+    if (w >= 0) *s = (mmnc_int)all[3 * w + 1], *to = (mmnc_int)all[3 * w + 2];
+    mmnc_i_free(all);
+    return w;
 }
 
 /* A row alone in its cluster stays in the moves (no cluster empties), even
@@ -513,13 +696,16 @@ static int sweeps_within(dmm *d, const mmnc_int *order, const mmnc_int *fixed, m
  * rows move between the two until none moves.  Kept only if E rises at
  * the alpha and beta as they are; otherwise the labels and sums are as
  * they were.  Of several such rows, the one that gains most by leaving.
- * Returns 1 if kept.  save: |Y| labels of scratch; *sweeps gets the
- * sweeps between t and s. */
+ * Returns 1 if kept (-1: out of memory).  save: |Y| labels of scratch;
+ * *sweeps gets the sweeps between t and s.  Ranks: the halves are drawn
+ * row by row from (coin, the row's index), the same on any number of
+ * ranks; collective. */
 static int refill(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab, mmnc_int *save, mmnc_rng *rng,
-                  int max_iter, int *sweeps)
+                  uint64_t coin, int max_iter, int *sweeps)
 {
     mmnc_int k = d->k, ny = d->ny, s = -1, t = -1, to = -1, ys = -1;
     double e0, e1, best = 0.0;
+    int64_t halved = 0;
     if (k < 2) return 0;
     for (mmnc_int i = 0; i < ny; i++) {
         mmnc_int y = order[i], c0 = lab[y], c1 = -1;
@@ -530,20 +716,28 @@ static int refill(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int
         double gain = d->g[c1] - d->g[c0];
         if (gain > 1e-12 * fabs(d->g[c0]) && gain > best) best = gain, s = c0, ys = y, to = c1;
     }
+    if (d->dist) {
+        int w = best_rank(d, best, &s, &to);
+        if (w == -2) return -1;
+        if (w != d->dist->rank) ys = -1;
+    }
     if (s < 0) return 0;
-    histogram(d);
-    e0 = evidence(d);
+    e0 = energy(d);
     memcpy(save, lab, (size_t)ny * sizeof *lab);
-    move_row(d, ys, s, to, lab);
+    if (ys >= 0) move_row(d, ys, s, to, lab);
+    if (d->dist) merge(d, 0), keepers(d), d->side = 1;
     for (mmnc_int c = 0; c < k; c++)
         if (c != s && (t < 0 || d->Nz[c] > d->Nz[t])) t = c;
     for (mmnc_int i = 0; i < ny; i++) { /* halve t into t and s */
         mmnc_int y = order[i];
-        if (lab[y] == t && !(fixed && fixed[y] >= 0) && d->nz[t] > 1.0 && mmnc_rng_below(rng, 2)) move_row(d, y, t, s, lab);
+        if (lab[y] != t || (fixed && fixed[y] >= 0) || stays(d, t)) continue;
+        if (d->dist ? (int)(mmnc_i_mix64(coin ^ (uint64_t)(d->p->y0 + y) * 0x9e3779b97f4a7c15ULL) & 1)
+                    : mmnc_rng_below(rng, 2) != 0)
+            move_row(d, y, t, s, lab), halved++;
     }
+    if (d->dist) d->side = 0, merge(d, halved);
     if (d->nz[s] > 0.0) *sweeps += sweeps_within(d, order, fixed, lab, t, s, max_iter);
-    histogram(d);
-    e1 = evidence(d);
+    e1 = energy(d);
     if (d->nz[s] > 0.0 && e1 - e0 > 1e-12 * fabs(e0)) return 1;
     memcpy(lab, save, (size_t)ny * sizeof *lab);
     sums(d, lab);
@@ -566,6 +760,10 @@ static void dmm_close(dmm *d)
     mmnc_i_free(d->t);
     mmnc_i_free(d->hist);
     mmnc_i_free(d->big);
+    mmnc_i_free(d->D);
+    mmnc_i_free(d->Down);
+    mmnc_i_free(d->loc);
+    mmnc_i_free(d->keeper);
 }
 
 /* The state of p's rows in k clusters: the counts (P times the total, an
@@ -579,6 +777,7 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
     d->p = p, d->k = k, d->ny = ny, d->nx = nx;
     d->alpha = 1.0, d->beta = 0.1;
     d->integer = 1;
+    d->last = -1;
     MMNC_ALLOC(d->cnt, P->nnz > 0 ? P->nnz : 1, err, status);
     MMNC_CALLOC(d->len, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(d->T, nx * 3 * k, err, status);
@@ -603,17 +802,41 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
             d->len[y] += c;
             d->total += c;
         }
+    if (mmnc_i_distributed(p)) { /* the ranks side by side (ranks_open) */
+        MMNC_CALLOC(d->D, dsize(d), err, status);
+        MMNC_ALLOC(d->Down, dsize(d), err, status);
+        MMNC_CALLOC(d->loc, k, err, status);
+        MMNC_CALLOC(d->keeper, k, err, status);
+    }
     return MMNC_OK;
 cleanup:
     dmm_close(d);
     return status;
 }
 
+/* dmm_open, and on the ranks of a distributed pmf, the total of all ranks'
+ * counts: whole counts only (cluster.c gathers the others).  Collective. */
+static int ranks_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
+{
+    int s0 = dmm_open(d, p, k, err), status = mmnc_i_agree(p->dist, s0, err);
+    if (status != MMNC_OK && s0 == MMNC_OK) dmm_close(d);
+    if (status != MMNC_OK || !mmnc_i_distributed(p)) return status;
+    int64_t t[2] = {(int64_t)d->total, !d->integer};
+    p->dist->isum(p->dist, t, 2);
+    if (t[1]) {
+        dmm_close(d);
+        return mmnc_i_err(err, MMNC_EINVAL, "the Dirichlet mixture on several ranks takes whole counts only");
+    }
+    d->dist = p->dist;
+    d->total = (double)t[0];
+    return MMNC_OK;
+}
+
 int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *objective, mmnc_err *err)
 {
     dmm d;
     int status;
-    if ((status = dmm_open(&d, p, k, err)) != MMNC_OK) return status;
+    if ((status = ranks_open(&d, p, k, err)) != MMNC_OK) return status;
     sums(&d, labels);
     fit_hyper(&d);
     histogram(&d);
@@ -622,32 +845,89 @@ int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
     return MMNC_OK;
 }
 
+/* Ranks: one sweep of every rank's rows side by side, each rank against
+ * the sums of the last merge and its own moves since.  The sweep's rows
+ * (each rank's own, in the visiting order) go in `meets` blocks, merged
+ * after each: DMM_MEETS times the share of the rows that the last sweep
+ * moved, at least 1 and at most DMM_MEETS (the first sweep), so that the
+ * first sweeps from a random start, where most rows move, see the other
+ * ranks' moves often, and the later ones meet once.  The sweep is kept if
+ * E did not fall; else it is undone and made again in turns, rank after
+ * rank, each against the sums of all moves before (the sequential moves
+ * in rank order, which never lower E).  *e: E before, then after; save: ny
+ * labels of scratch.  Returns the rows moved (all ranks).  Collective. */
+static int64_t sweep_ranks(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int *lab, mmnc_int *save,
+                           double *e)
+{
+    int64_t moved = 0;
+    double e1, f = d->last < 0 ? 1.0 : (double)d->last / (double)d->p->ny_all;
+    int meets = (int)ceil(DMM_MEETS * f);
+    meets = meets < 1 ? 1 : meets > DMM_MEETS ? DMM_MEETS : meets;
+    memcpy(save, lab, (size_t)d->ny * sizeof *lab);
+    for (int b = 0; b < meets; b++) {
+        int64_t m;
+        keepers(d);
+        d->side = 1;
+        m = sweep_part(d, order, d->ny * b / meets, d->ny * (b + 1) / meets, fixed, lab);
+        d->side = 0;
+        moved += merge(d, m);
+    }
+    d->last = moved;
+    if (moved == 0) return 0;
+    e1 = energy(d);
+    if (!(e1 < *e - 1e-12 * fabs(*e))) {
+        *e = e1;
+        return moved;
+    }
+    memcpy(lab, save, (size_t)d->ny * sizeof *lab);
+    sums(d, lab);
+    moved = 0;
+    for (int r = 0; r < d->dist->size; r++)
+        moved += merge(d, r == d->dist->rank ? sweep(d, order, fixed, lab) : 0);
+    d->last = moved;
+    *e = energy(d);
+    return moved;
+}
+
 int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double few, mmnc_int *labels, double *W,
                mmnc_i_run *run, mmnc_err *err)
 {
-    mmnc_int k = prm->k, ny = p->ny, *order = NULL, *save = NULL, refills = 0, fails = 0;
+    mmnc_int k = prm->k, ny = p->ny, nall = p->ny_all, *order = NULL, *save = NULL, refills = 0, fails = 0;
     int extra = 0; /* the refills' sweeps */
+    uint64_t coin = 0;
+    double e = 0.0; /* ranks: E of the sums as they are */
     mmnc_rng rng;
     dmm d;
     int status;
-    if ((status = dmm_open(&d, p, k, err)) != MMNC_OK) return status;
-    MMNC_ALLOC(order, ny > 0 ? ny : 1, err, status);
-    MMNC_ALLOC(save, ny > 0 ? ny : 1, err, status);
-    /* the order of the sweeps, drawn once from the seed and the start */
+    if ((status = ranks_open(&d, p, k, err)) != MMNC_OK) return status;
+    order = mmnc_i_malloc((size_t)(nall > 0 ? nall : 1), sizeof *order);
+    save = mmnc_i_malloc((size_t)(ny > 0 ? ny : 1), sizeof *save);
+    status = mmnc_i_agree(p->dist, order && save ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err);
+    if (status != MMNC_OK) goto cleanup;
+    /* the order of the sweeps, drawn once from the seed and the start over all rows; each rank visits its
+     * own in that order */
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)restart * 0x2545f4914f6cdd1dULL + 0xd33dULL);
-    for (mmnc_int y = 0; y < ny; y++) order[y] = y;
-    for (mmnc_int y = ny - 1; y > 0; y--) {
+    for (mmnc_int y = 0; y < nall; y++) order[y] = y;
+    for (mmnc_int y = nall - 1; y > 0; y--) {
         mmnc_int j = mmnc_rng_below(&rng, y + 1), t = order[y];
         order[y] = order[j], order[j] = t;
+    }
+    if (d.dist) {
+        mmnc_int n = 0;
+        for (mmnc_int i = 0; i < nall; i++)
+            if (order[i] >= p->y0 && order[i] < p->y0 + ny) order[n++] = order[i] - p->y0;
+        coin = mmnc_i_mix64(prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)restart * 0x2545f4914f6cdd1dULL + 0xc01ULL);
     }
     int fitting = run->dmm_alpha > 0.0 && run->dmm_beta > 0.0; /* a polish: from the start's alpha and beta */
     if (fitting) d.alpha = run->dmm_alpha, d.beta = run->dmm_beta;
     else if ((status = row_beta(&d, &d.beta, err)) != MMNC_OK) goto cleanup;
     sums(&d, labels);
+    if (d.dist) e = energy(&d);
     run->converged = 0;
     run->iterations = 0;
     for (int it = 0; it < prm->max_iter; it++) {
-        mmnc_int moved = sweep(&d, order, prm->fixed_label, labels);
+        int64_t moved = d.dist ? sweep_ranks(&d, order, prm->fixed_label, labels, save, &e)
+                               : sweep(&d, order, prm->fixed_label, labels);
         run->iterations = it + 1 + extra;
         if (!d.integer) sums(&d, labels); /* fractional counts: no drift between sweeps */
         if (prm->progress) {
@@ -656,9 +936,14 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
         }
         int settled = moved == 0 || (double)moved < few, kept = 0;
         while (settled && refills < k && fails < 2) { /* refills while they raise E */
-            int made = 0, ok = refill(&d, order, prm->fixed_label, labels, save, &rng, prm->max_iter, &made);
+            int made = 0, ok = refill(&d, order, prm->fixed_label, labels, save, &rng,
+                                      coin + (uint64_t)(refills + fails) * 0x9e3779b97f4a7c15ULL, prm->max_iter, &made);
             extra += made;
             run->iterations = it + 1 + extra;
+            if (ok < 0) {
+                status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                goto cleanup;
+            }
             if (!ok) {
                 fails++;
                 break;
@@ -667,6 +952,7 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
         }
         if (kept) { /* the moves go on in this phase */
             if (fitting) fit_hyper(&d);
+            if (d.dist) e = energy(&d);
             continue;
         }
         if (settled && fitting) {
@@ -675,6 +961,7 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
         }
         fitting |= settled; /* the first phase settled: alpha and beta are fitted from now on */
         if (fitting) fit_hyper(&d);
+        if (d.dist) e = energy(&d);
     }
     histogram(&d);
     run->objective = d.total > 0.0 ? evidence(&d) / d.total : 0.0;

@@ -63,7 +63,8 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!(p->move_tol >= 0.0 && p->move_tol < 1.0)) return "move_tol must be in [0, 1)";
     if (p->merge_split < 0) return "merge_split must be >= 0";
     if (p->agreement != 0 && p->agreement != 1) return "agreement must be 0 or 1";
-    if (p->moves != MMNC_MOVES_SEQUENTIAL && p->moves != MMNC_MOVES_BATCH) return "moves must be sequential or batch";
+    if (p->moves != MMNC_MOVES_SEQUENTIAL && p->moves != MMNC_MOVES_BATCH && p->moves != MMNC_MOVES_AUTO)
+        return "moves must be sequential, batch or auto";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
     if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
@@ -74,7 +75,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
         return "col_clusters: no prescribed P_Z and no refine";
     if (p->col_clusters > 0 && p->init == MMNC_INIT_SPECTRAL)
         return "col_clusters: the rows start random or k-means++, not spectral";
-    if (p->col_clusters > 0 && p->moves != MMNC_MOVES_SEQUENTIAL)
+    if (p->col_clusters > 0 && p->moves == MMNC_MOVES_BATCH)
         return "col_clusters: the sequential moves only (moves)";
     if (p->col_clusters > 0 && p->select != MMNC_SELECT_OBJECTIVE)
         return "col_clusters: the start of best I(Z;W) is kept (select objective)";

@@ -24,7 +24,7 @@ typedef struct mpi_ctx {
     double *tmp;     /* reduce-scatter block */
     size_t tmp_cap;
     double seconds;  /* spent in the collectives */
-    double bytes;    /* summed by op_sum */
+    double bytes;    /* put into the reductions (sum, integer sum, max) */
 } mpi_ctx;
 
 static mpi_ctx *ctx_of(const mmnc_dist *d) { return (mpi_ctx *)d->ctx; }
@@ -78,6 +78,7 @@ static void allreduce(const mmnc_dist *d, void *x, mmnc_int n, MPI_Datatype t, s
     for (mmnc_int at = 0; at < n; at += PIECE)
         MPI_Allreduce(MPI_IN_PLACE, (char *)x + (size_t)at * size, (int)(n - at < PIECE ? n - at : PIECE), t, op,
                       c->comm);
+    c->bytes += (double)size * (double)n;
     c->seconds += MPI_Wtime() - t0;
 }
 

@@ -69,12 +69,59 @@ check() {
 
 check nuclear g.bin -k 5 -r 4
 
-# The default (the Dirichlet mixture, which gathers the pmf) and the information
-# moves (-a information, and Algorithm 2's refinement):
-# the ranks replay one process's sequence of moves, so the same clustering
-# too, on unequal planted clusters where moves happen until late sweeps.
+# The default (the Dirichlet mixture, gathered: no more ranks than starts, a
+# small matrix) and the information moves (-a information, and Algorithm 2's
+# refinement): the ranks replay one process's sequence of moves, so the same
+# clustering too, on unequal planted clusters where moves happen until late
+# sweeps.
 "$MMNC" generate --rows 2000 --cols 600 -k 6 --draws 12 --skew 1 --seed 3 -q -o h.mtx || exit 1
-EXACT=1 check_as default h.mtx -k 6 -r 3 # the Dirichlet mixture: the pmf gathered
+EXACT=1 check_as default h.mtx -k 6 -r 4                          # the Dirichlet mixture: the pmf gathered
+EXACT=1 check_as dmm_gathered h.mtx -k 6 -r 3 --moves sequential # gathered, more ranks than starts
+
+# check_side NAME ARGS...: the Dirichlet mixture's ranks side by side
+# (--moves batch, each rank sweeping its own rows): one rank is one process
+# bit for bit, one process the same bits for 1, 2 and 3 threads, and 2 and 3
+# ranks give the same labels and figures again on a second run; the
+# objective printed after each sweep (-v) never falls within a run of sweeps
+# (the acceptance rule: a sweep that lowered it is made again in turns).
+check_side() {
+    local name=$1 n t rep
+    shift
+    for t in 1 2 3; do
+        "$MMNC" cluster -q -t $t -o "s${t}_$name" "$@" --moves batch >/dev/null 2>"s${t}_$name.err" ||
+            { fail "$name: mmnc -t $t failed: $(cat "s${t}_$name.err")"; return; }
+        cmp -s "s1_$name.labels.tsv" "s${t}_$name.labels.tsv" || fail "$name: labels differ on $t threads"
+    done
+    for n in 1 2 3; do
+        for rep in a b; do
+            if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -v -t 1 -o "m$n${rep}_$name" "$@" --moves batch \
+                >/dev/null 2>"m$n${rep}_$name.err"; then
+                fail "$name: mmnc-mpi on $n ranks failed: $(grep -v sweep "m$n${rep}_$name.err" | head -3)"
+                continue 2
+            fi
+        done
+        cmp -s "m${n}a_$name.labels.tsv" "m${n}b_$name.labels.tsv" || fail "$name: labels differ between two runs on $n ranks"
+        diff <(figures "m${n}a_$name.json") <(figures "m${n}b_$name.json") >/dev/null ||
+            fail "$name: the JSON's figures differ between two runs on $n ranks"
+        if [ $n = 1 ]; then
+            cmp -s "s1_$name.labels.tsv" "m1a_$name.labels.tsv" || fail "$name: labels differ on 1 rank"
+            diff <(figures "s1_$name.json") <(figures "m1a_$name.json") >/dev/null || fail "$name: figures differ on 1 rank"
+        fi
+        sed -n 's/.*start \([0-9]*\)\/[0-9]*, sweep \([0-9]*\), objective \([-0-9.e+]*\).*/\1 \2 \3/p' \
+            "m${n}a_$name.err" >"mono${n}_$name"
+        [ -s "mono${n}_$name" ] || fail "$name: no objective per sweep on $n ranks"
+        awk '$1 == s && $2 > w && $3 + 0 < v + 0 { print; bad++ } { s = $1; w = $2; v = $3 } END { exit bad > 0 }' \
+            "mono${n}_$name" >"fell${n}_$name" || fail "$name: the objective fell on $n ranks: $(head -2 "fell${n}_$name" | tr '\n' ' ')"
+    done
+    echo "ok: $name (1, 2, 3 threads; 1, 2, 3 ranks side by side)"
+}
+check_side side h.mtx -k 6 -r 3
+"$MMNC" generate --rows 3000 --cols 400 -k 5 --draws 20 --ratio 8 --seed 5 -q -o e.mtx || exit 1
+check_side side_planted e.mtx -k 5 -r 2 --truth e.truth
+for n in 2 3; do # planted groups the ranks side by side find as one process does
+    acc=$(sed -n 's/.*"evaluation": {"acc": \([0-9.]*\).*/\1/p' "m${n}a_side_planted.json")
+    awk -v a="$acc" 'BEGIN { exit !(a >= 0.99) }' || fail "side_planted: ACC '$acc' on $n ranks, expected >= 0.99"
+done
 EXACT=1 check_as information h.mtx -k 6 -r 3 -a information
 EXACT=1 check_as merge_split h.mtx -k 9 -r 3 -a information # more clusters than planted: merge-split trials kept (3 of 8)
 # Batch moves: each rank decides its own rows against the same sums, the

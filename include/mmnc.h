@@ -1033,8 +1033,9 @@ typedef enum {
  * - side by side (MMNC_MOVES_BATCH; whole counts): each rank sweeps its own
  *   rows against the sums of all rows as they were at the ranks' last
  *   meeting plus its own moves since; the ranks meet one to 16 times a
- *   sweep (an integer sum of the k |X| + 2 k changes), more often while
- *   many rows move.  A sweep is kept if the evidence did not fall, else it
+ *   sweep (an integer sum of the k |X| + 2 k changes, or, where few cells
+ *   changed, each rank's changed cells broadcast), more often while many
+ *   rows move.  A sweep is kept if the evidence did not fall, else it
  *   is made again in turns, rank after rank (src/cluster/dmm.c).  Per rank
  *   and sweep: O(nnz / R) work, O(k |X|) numbers exchanged, the rows
  *   never, and each rank holds its own rows only.  The result is the same

@@ -54,9 +54,10 @@ MMNC_API int mmnc_mpi_dist(MPI_Comm comm, mmnc_dist **out, mmnc_err *err);
  * duplicate communicator).  Accepts NULL. */
 MMNC_API void mmnc_mpi_dist_free(mmnc_dist *d);
 
-/* This rank's seconds spent in d's collectives so far, and the bytes it
- * has put into the reductions across ranks (d->sum, d->isum, d->max: the
- * k x |X| blocks of the solvers, 8 bytes a number): the cost of
+/* This rank's seconds spent in d's collectives so far, and the bytes of
+ * their payloads: the numbers of the reductions (d->sum, d->isum, d->max:
+ * the k x |X| blocks of the solvers, 8 bytes a number), what its
+ * allgathers gathered and what its broadcasts carried: the cost of
  * distribution.  Either pointer may be NULL.  O(1). */
 MMNC_API void mmnc_mpi_dist_stats(const mmnc_dist *d, double *seconds, double *summed_bytes);
 

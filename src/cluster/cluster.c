@@ -364,11 +364,11 @@ static int run_starts(starts *c, mmnc_int **labels, double **W)
 #endif
     /* side by side: not distributed (the starts' collectives must come in one order), not GLPK (global
      * state), and only where a start's tables are small enough: the information moves' kernels are
-     * sequential sweeps whose threads meet every few hundred rows */
+     * sequential sweeps whose threads meet every few hundred rows.  The Dirichlet mixture's start is
+     * one thread's whatever its size (its own memory, 8 nnz + 32 |X| k bytes, below the pmf's) */
     par = nt > 1 && prm->restarts > 1 &&
-          (p->nnz * k <= 20000000 ||
-           (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k)) ||
-           (prm->algorithm == MMNC_ALG_DMM && 4 * p->nx * k + p->nnz <= MMNC_I_SIDE_BY_SIDE_ENTRIES)) &&
+          (p->nnz * k <= 20000000 || (prm->algorithm == MMNC_ALG_INFORMATION && mmnc_i_moves_side_by_side(p, k)) ||
+           prm->algorithm == MMNC_ALG_DMM) &&
           !mmnc_i_distributed(p) && !(prm->algorithm == MMNC_ALG_NUCLEAR && prm->pz) &&
           !(prm->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal);
     if (!par) nt = 1;

@@ -82,10 +82,11 @@
  * (mmnc_moves in mmnc.h): each rank visits its own rows, in the order the
  * one-process run visits all rows, and moves them against its copy of the
  * table, which holds the sums of all rows at the ranks' last meeting plus
- * its own moves since (add records them in D).  A meeting (merge) is one
- * integer sum of every rank's changes, k |X| + 2 k + 1 numbers, after which
- * every rank's table is the sums of all rows again, the same bits on every
- * rank; so the fixed points, E and the choices made from them are the same
+ * its own moves since (add records them in D).  A meeting (merge) sums
+ * every rank's changes, k |X| + 2 k + 1 integers (or, where the ranks
+ * changed fewer than half the cells, each rank's changed cells broadcast),
+ * after which every rank's table is the sums of all rows again, the same
+ * bits on every rank; so the fixed points, E and the choices made from them are the same
  * on every rank.  No cluster empties: each cluster has a keeper, the
  * highest rank holding one of its rows at the sweep's start, which keeps
  * its last one (keepers, stays).  A rank decides against sums that lack
@@ -94,8 +95,9 @@
  * (sweep_ranks), where each rank in turn moves its rows against the sums of
  * all moves before: the sequential moves in rank order, which never lower
  * E.  The refill's sweeps between two clusters go in turns too.  Per rank
- * and sweep: O(nnz / R + k |X|) work and one to DMM_MEETS sums of k |X|
- * numbers; memory the rank's rows and the table.  One rank is one
+ * and sweep: O(nnz / R + k |X|) work and one to DMM_MEETS meetings of at
+ * most k |X| numbers each; memory the rank's rows, the table and 3 k |X|
+ * integers of changes.  One rank is one
  * process, bit for bit; R ranks give the same bits every time, and other
  * bits for another R.
  */
@@ -149,7 +151,12 @@ typedef struct dmm {
      * merge plus this rank's moves since) */
     const mmnc_dist *dist;
     int64_t *D;    /* nx k + 2 k + 1: this rank's changes to N_cx (x-major), n_c and N_c since the last merge */
-    int64_t *Down; /* the same size: D before the merge summed it */
+    int64_t *Down; /* nx k + size (2 k + 1): D before a dense merge summed it, or a sparse merge's messages */
+    mmnc_int *chg; /* the cells of N that D changed since the last merge (nchg of them), each once */
+    unsigned char *mark; /* nx k: the cell is in chg */
+    mmnc_int nchg;
+    int64_t *rc;   /* size: the ranks' changed cells, in a merge */
+    int64_t *tv;   /* 2 (2 k + 1): this rank's and all ranks' changes to n_c, N_c and the rows moved */
     double *loc;   /* k: this rank's rows in each cluster */
     unsigned char *keeper; /* k: this rank keeps its last row of c in c while the ranks sweep side by side */
     int side;      /* the ranks sweep side by side now (stays) */
@@ -242,6 +249,8 @@ static void sums(dmm *d, const mmnc_int *lab)
     mmnc_int k = d->k, nx = d->nx;
     if (d->dist) {
         int64_t *D = d->D;
+        for (mmnc_int j = 0; j < d->nchg; j++) d->mark[d->chg[j]] = 0; /* changes not merged: dropped */
+        d->nchg = 0;
         memset(D, 0, (size_t)dsize(d) * sizeof *D);
         memset(d->loc, 0, (size_t)k * sizeof *d->loc);
         for (mmnc_int y = 0; y < d->ny; y++) {
@@ -285,7 +294,11 @@ static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
     }
     if (d->dist) {
         int64_t s = (int64_t)sign;
-        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) d->D[P->colind[j] * k + c] += s * (int64_t)d->cnt[j];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            mmnc_int i = P->colind[j] * k + c;
+            d->D[i] += s * (int64_t)d->cnt[j];
+            if (!d->mark[i]) d->mark[i] = 1, d->chg[d->nchg++] = i;
+        }
         d->D[d->nx * k + c] += s;
         d->D[d->nx * k + k + c] += s * (int64_t)d->len[y];
         d->loc[c] += sign;
@@ -296,36 +309,72 @@ static void add(dmm *d, mmnc_int y, mmnc_int c, double sign)
     head(d, c);
 }
 
-/* Ranks: every rank's changes since the last merge summed (one integer sum
- * of nx k + 2 k + 1 numbers), so that every rank's table, Nz and nz are
- * the sums of all rows again, the same bits on every rank.  moved: this
- * rank's rows moved since; returns those of all ranks.  Collective. */
+/* The other ranks' change o to cell i of N: its sum and logarithms. */
+static inline void take(dmm *d, mmnc_int i, int64_t o)
+{
+    mmnc_int k = d->k;
+    double *t = d->T + (i / k) * 3 * k + i % k;
+    t[k] += (double)o;
+    cell(t, k, d->beta);
+}
+
+/* Ranks: every rank's changes since the last merge summed, so that every
+ * rank's table, Nz and nz are the sums of all rows again, the same bits on
+ * every rank.  Dense: one integer sum of the nx k + 2 k + 1 numbers of D.
+ * Sparse, where the ranks changed fewer than nx k / 2 cells together (a
+ * late sweep moves few rows): each rank broadcasts its changed cells
+ * (index, change) and its 2 k + 1 sums, and every rank adds the others'.
+ * Integer sums either way: the same bits.  moved: this rank's rows moved
+ * since; returns those of all ranks.  Collective. */
 static int64_t merge(dmm *d, int64_t moved)
 {
-    mmnc_int k = d->k, nx = d->nx, n = dsize(d);
-    int64_t *D = d->D, *O = d->Down;
+    const mmnc_dist *dist = d->dist;
+    mmnc_int k = d->k, base = d->nx * k, tail = 2 * k + 1, n = dsize(d);
+    int size = dist->size, rank = dist->rank;
+    int64_t *D = d->D, *O = d->Down, *own = d->tv, *all = d->tv + tail, m = 0, total = 0;
     D[n - 1] = moved;
-    memcpy(O, D, (size_t)n * sizeof *D);
-    d->dist->isum(d->dist, D, n);
-    for (mmnc_int x = 0; x < nx; x++)
-        for (mmnc_int c = 0; c < k; c++) {
-            int64_t o = D[x * k + c] - O[x * k + c]; /* the other ranks' */
-            if (o != 0) {
-                double *t = d->T + x * 3 * k + c;
-                t[k] += (double)o;
-                cell(t, k, d->beta);
-            }
+    memcpy(own, D + base, (size_t)tail * sizeof *own);
+    for (mmnc_int j = 0; j < d->nchg; j++) m += D[d->chg[j]] != 0;
+    dist->allgather(dist, &m, sizeof m, d->rc);
+    for (int r = 0; r < size; r++) total += d->rc[r];
+    if (2 * total < base) { /* sparse: each rank's message, tail then pairs, at its offset in O */
+        int64_t off = 0, *h;
+        for (int r = 0; r < rank; r++) off += tail + 2 * d->rc[r];
+        h = O + off;
+        memcpy(h, own, (size_t)tail * sizeof *h);
+        h += tail;
+        for (mmnc_int j = 0; j < d->nchg; j++)
+            if (D[d->chg[j]] != 0) *h++ = d->chg[j], *h++ = D[d->chg[j]];
+        memset(all, 0, (size_t)tail * sizeof *all);
+        off = 0;
+        for (int r = 0; r < size; r++) {
+            h = O + off;
+            dist->bcast(dist, h, (size_t)(tail + 2 * d->rc[r]) * sizeof *h, r);
+            for (mmnc_int c = 0; c < tail; c++) all[c] += h[c];
+            if (r != rank)
+                for (int64_t e = 0; e < d->rc[r]; e++) take(d, (mmnc_int)h[tail + 2 * e], h[tail + 2 * e + 1]);
+            off += tail + 2 * d->rc[r];
         }
-    for (mmnc_int c = 0; c < k; c++) {
-        int64_t on = D[nx * k + c] - O[nx * k + c], oN = D[nx * k + k + c] - O[nx * k + k + c];
+        for (mmnc_int j = 0; j < d->nchg; j++) D[d->chg[j]] = 0;
+        memset(D + base, 0, (size_t)tail * sizeof *D);
+    } else { /* dense */
+        memcpy(O, D, (size_t)n * sizeof *D);
+        dist->isum(dist, D, n);
+        for (mmnc_int i = 0; i < base; i++)
+            if (D[i] != O[i]) take(d, i, D[i] - O[i]);
+        memcpy(all, D + base, (size_t)tail * sizeof *all);
+        memset(D, 0, (size_t)n * sizeof *D);
+    }
+    for (mmnc_int j = 0; j < d->nchg; j++) d->mark[d->chg[j]] = 0;
+    d->nchg = 0;
+    for (mmnc_int c = 0; c < k; c++) { /* the others' changes to n_c and N_c */
+        int64_t on = all[c] - own[c], oN = all[k + c] - own[k + c];
         if (on != 0 || oN != 0) {
             d->nz[c] += (double)on, d->Nz[c] += (double)oN;
             head(d, c);
         }
     }
-    moved = D[n - 1];
-    memset(D, 0, (size_t)n * sizeof *D);
-    return moved;
+    return all[2 * k];
 }
 
 /* Ranks: the keeper of each cluster, the highest rank that holds a row of
@@ -762,6 +811,10 @@ static void dmm_close(dmm *d)
     mmnc_i_free(d->big);
     mmnc_i_free(d->D);
     mmnc_i_free(d->Down);
+    mmnc_i_free(d->chg);
+    mmnc_i_free(d->mark);
+    mmnc_i_free(d->rc);
+    mmnc_i_free(d->tv);
     mmnc_i_free(d->loc);
     mmnc_i_free(d->keeper);
 }
@@ -804,7 +857,11 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
         }
     if (mmnc_i_distributed(p)) { /* the ranks side by side (ranks_open) */
         MMNC_CALLOC(d->D, dsize(d), err, status);
-        MMNC_ALLOC(d->Down, dsize(d), err, status);
+        MMNC_ALLOC(d->Down, nx * k + (mmnc_int)p->dist->size * (2 * k + 1), err, status);
+        MMNC_ALLOC(d->chg, nx * k > 0 ? nx * k : 1, err, status);
+        MMNC_CALLOC(d->mark, nx * k > 0 ? nx * k : 1, err, status);
+        MMNC_ALLOC(d->rc, p->dist->size, err, status);
+        MMNC_ALLOC(d->tv, 2 * (2 * k + 1), err, status);
         MMNC_CALLOC(d->loc, k, err, status);
         MMNC_CALLOC(d->keeper, k, err, status);
     }

@@ -24,7 +24,7 @@ typedef struct mpi_ctx {
     double *tmp;     /* reduce-scatter block */
     size_t tmp_cap;
     double seconds;  /* spent in the collectives */
-    double bytes;    /* put into the reductions (sum, integer sum, max) */
+    double bytes;    /* the payloads of the reductions (8 a number), allgathers (all ranks') and broadcasts */
 } mpi_ctx;
 
 static mpi_ctx *ctx_of(const mmnc_dist *d) { return (mpi_ctx *)d->ctx; }
@@ -92,6 +92,7 @@ static void op_allgather(const mmnc_dist *d, const void *in, size_t bytes, void 
     mpi_ctx *c = ctx_of(d);
     double t0 = MPI_Wtime();
     MPI_Allgather(in, (int)bytes, MPI_BYTE, out, (int)bytes, MPI_BYTE, c->comm);
+    c->bytes += (double)bytes * (double)d->size;
     c->seconds += MPI_Wtime() - t0;
 }
 
@@ -102,6 +103,7 @@ static void op_bcast(const mmnc_dist *d, void *buf, size_t bytes, int root)
     double t0 = MPI_Wtime();
     for (size_t at = 0; at < bytes; at += PIECE)
         MPI_Bcast((char *)buf + at, (int)(bytes - at < PIECE ? bytes - at : PIECE), MPI_BYTE, root, c->comm);
+    c->bytes += (double)bytes;
     c->seconds += MPI_Wtime() - t0;
 }
 

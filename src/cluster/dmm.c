@@ -157,6 +157,7 @@ typedef struct dmm {
     mmnc_int nchg;
     int64_t *rc;   /* size: the ranks' changed cells, in a merge */
     int64_t *tv;   /* 2 (2 k + 1): this rank's and all ranks' changes to n_c, N_c and the rows moved */
+    double *cand;  /* 3 size: the ranks' candidates of a refill (best_rank) */
     double *loc;   /* k: this rank's rows in each cluster */
     unsigned char *keeper; /* k: this rank keeps its last row of c in c while the ranks sweep side by side */
     int side;      /* the ranks sweep side by side now (stays) */
@@ -556,7 +557,9 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
     mmnc_int nbig = 0, nb = 0;
     int status = MMNC_OK;
     memset(d->hist, 0, DMM_HIST * sizeof *d->hist);
-    MMNC_CALLOC(lh, DMM_HIST, err, status);
+    lh = mmnc_i_calloc(DMM_HIST, sizeof *lh);
+    status = lh ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = d->dist ? mmnc_i_agree(d->dist, status, err) : status) != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < d->ny; y++) {
         double L = d->len[y];
         if (L > 0.0 && L < DMM_HIST && L == floor(L)) lh[(int)L]++;
@@ -568,7 +571,9 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
         }
     }
     /* the other counts, then the other lengths (from nlen on) */
-    MMNC_ALLOC(big, nbig > 0 ? nbig : 1, err, status);
+    big = mmnc_i_malloc((size_t)(nbig > 0 ? nbig : 1), sizeof *big);
+    status = big ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    if ((status = d->dist ? mmnc_i_agree(d->dist, status, err) : status) != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < d->ny; y++)
         for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1] && d->len[y] > 0.0; j++) {
             double v = d->cnt[j];
@@ -586,7 +591,12 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
         double *g = NULL;
         dist->isum(dist, d->hist, DMM_HIST);
         dist->isum(dist, lh, DMM_HIST);
-        MMNC_ALLOC(all, 2 * size, err, status);
+        all = mmnc_i_malloc((size_t)(2 * size), sizeof *all);
+        if ((status = mmnc_i_agree(dist, all ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory"), err)) !=
+            MMNC_OK) {
+            mmnc_i_free(all);
+            goto cleanup;
+        }
         dist->allgather(dist, mine, sizeof mine, all);
         for (int r = 0; r < size; r++) nc += all[2 * r], nl += all[2 * r + 1];
         g = mmnc_i_malloc((size_t)(nc + nl > 0 ? nc + nl : 1), sizeof *g);
@@ -728,13 +738,11 @@ static int sweeps_within(dmm *d, const mmnc_int *order, const mmnc_int *fixed, m
 static int best_rank(dmm *d, double gain, mmnc_int *s, mmnc_int *to)
 {
     int size = d->dist->size, w = -1;
-    double mine[3] = {gain, (double)*s, (double)*to}, *all = mmnc_i_malloc((size_t)size * 3, sizeof(double));
-    if (!all) return -2;
+    double mine[3] = {gain, (double)*s, (double)*to}, *all = d->cand;
     d->dist->allgather(d->dist, mine, sizeof mine, all);
     for (int r = 0; r < size; r++)
         if (all[3 * r + 1] >= 0.0 && (w < 0 || all[3 * r] > all[3 * w])) w = r;
     if (w >= 0) *s = (mmnc_int)all[3 * w + 1], *to = (mmnc_int)all[3 * w + 2];
-    mmnc_i_free(all);
     return w;
 }
 
@@ -745,7 +753,7 @@ static int best_rank(dmm *d, double gain, mmnc_int *s, mmnc_int *to)
  * rows move between the two until none moves.  Kept only if E rises at
  * the alpha and beta as they are; otherwise the labels and sums are as
  * they were.  Of several such rows, the one that gains most by leaving.
- * Returns 1 if kept (-1: out of memory).  save: |Y| labels of scratch;
+ * Returns 1 if kept.  save: |Y| labels of scratch;
  * *sweeps gets the sweeps between t and s.  Ranks: the halves are drawn
  * row by row from (coin, the row's index), the same on any number of
  * ranks; collective. */
@@ -765,11 +773,7 @@ static int refill(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int
         double gain = d->g[c1] - d->g[c0];
         if (gain > 1e-12 * fabs(d->g[c0]) && gain > best) best = gain, s = c0, ys = y, to = c1;
     }
-    if (d->dist) {
-        int w = best_rank(d, best, &s, &to);
-        if (w == -2) return -1;
-        if (w != d->dist->rank) ys = -1;
-    }
+    if (d->dist && best_rank(d, best, &s, &to) != d->dist->rank) ys = -1;
     if (s < 0) return 0;
     e0 = energy(d);
     memcpy(save, lab, (size_t)ny * sizeof *lab);
@@ -815,6 +819,7 @@ static void dmm_close(dmm *d)
     mmnc_i_free(d->mark);
     mmnc_i_free(d->rc);
     mmnc_i_free(d->tv);
+    mmnc_i_free(d->cand);
     mmnc_i_free(d->loc);
     mmnc_i_free(d->keeper);
 }
@@ -862,6 +867,7 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
         MMNC_CALLOC(d->mark, nx * k > 0 ? nx * k : 1, err, status);
         MMNC_ALLOC(d->rc, p->dist->size, err, status);
         MMNC_ALLOC(d->tv, 2 * (2 * k + 1), err, status);
+        MMNC_ALLOC(d->cand, 3 * (mmnc_int)p->dist->size, err, status);
         MMNC_CALLOC(d->loc, k, err, status);
         MMNC_CALLOC(d->keeper, k, err, status);
     }
@@ -997,10 +1003,6 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
                                       coin + (uint64_t)(refills + fails) * 0x9e3779b97f4a7c15ULL, prm->max_iter, &made);
             extra += made;
             run->iterations = it + 1 + extra;
-            if (ok < 0) {
-                status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-                goto cleanup;
-            }
             if (!ok) {
                 fails++;
                 break;

@@ -305,12 +305,54 @@ static void test_refill(void)
     }
 }
 
+/* The same start, with the third cluster held by a row unlike every group:
+ * most of its counts fall in columns that only its own (one-row) group
+ * favours, so it lowers E by leaving (checked from E's definition).  The
+ * refill still moves it and splits the largest cluster, because the whole
+ * change raises E: the three groups are found and E rises. */
+static void test_refill_outlier(void)
+{
+    static const int sizes[] = {60, 60, 60, 1};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mmnc_int *truth = NULL, *lab, *moved, out = 180;
+        mmnc_csr *A = planted(sizes, 4, 160, 0.9, seed, &truth, 60);
+        mmnc_pmf *p = NULL;
+        mmnc_params prm;
+        mmnc_i_run run = MMNC_I_RUN_INIT;
+        mmnc_scores sc;
+        double *W, e0;
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        lab = malloc((size_t)p->ny * sizeof *lab), moved = malloc((size_t)p->ny * sizeof *moved);
+        W = malloc((size_t)(p->ny * 3) * sizeof *W);
+        for (mmnc_int y = 0; y < p->ny; y++) lab[y] = truth[y] == 2 ? 1 : 0;
+        lab[out] = 2;
+        e0 = evidence(p, 3, lab, 1.0, 0.1);
+        for (mmnc_int c = 0; c < 2; c++) { /* the premise: the row loses by leaving for either cluster */
+            memcpy(moved, lab, (size_t)p->ny * sizeof *lab);
+            moved[out] = c;
+            CHECK(evidence(p, 3, moved, 1.0, 0.1) < e0);
+        }
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 3;
+        prm.max_iter = 100;
+        run.dmm_alpha = 1.0, run.dmm_beta = 0.1;
+        CHECK_OK(mmnc_i_dmm(p, &prm, 0, 0.0, lab, W, &run, NULL));
+        CHECK(mmnc_evaluate(out, lab, truth, &sc, NULL) == MMNC_OK && sc.acc == 1.0); /* the 180 group rows */
+        CHECK(run.converged && run.objective > e0);
+        free(lab), free(moved), free(W), free(truth);
+        mmnc_pmf_free(p);
+        mmnc_csr_free(A);
+    }
+}
+
 int main(void)
 {
     test_auto();
     test_monotone_and_objective();
     test_planted_unequal();
     test_refill();
+    test_refill_outlier();
     test_threads_and_held();
     test_fractional();
     test_alloc_failures();

@@ -53,11 +53,11 @@
  * converged when the second does), or the run after prm->max_iter sweeps;
  * the kept start is then polished (cluster.c): the second phase again from
  * its labels, alpha and beta, until no row moves.  When a phase settles, a
- * row alone in its cluster that would raise E by leaving may leave: the
- * cluster it empties is refilled by halving the cluster of the largest
- * count, and the change is kept only if E rises (refill below; at most k
- * such a run).  Without it a start that put two groups in one cluster and
- * left one row alone in another stays there (planted groups of equal
+ * row alone in its cluster leaves for its best other cluster, the cluster
+ * it empties is refilled by halving the cluster of the largest count, and
+ * the change is kept only if E rises (refill below; at most k kept and 2
+ * refused a run).  Without it a start that put two groups in one cluster
+ * and left one row alone in another stays there (planted groups of equal
  * size: bench/NOTES.md).  The objective reported is
  * E over the total count (nats a count), the value the starts are compared
  * by.
@@ -746,14 +746,16 @@ static int best_rank(dmm *d, double gain, mmnc_int *s, mmnc_int *to)
     return w;
 }
 
-/* A row alone in its cluster stays in the moves (no cluster empties), even
- * where E would rise if it left.  Here such a row leaves, for the cluster
- * of its largest g, and the emptied cluster s is refilled: the cluster t of
- * the largest count is halved at random into t and s, and the halves'
- * rows move between the two until none moves.  Kept only if E rises at
- * the alpha and beta as they are; otherwise the labels and sums are as
- * they were.  Of several such rows, the one that gains most by leaving.
- * Returns 1 if kept.  save: |Y| labels of scratch;
+/* A row alone in its cluster stays in the moves (no cluster empties).  Here
+ * such a row leaves, for the cluster of its largest g, and the emptied
+ * cluster s is refilled: the cluster t of the largest count is halved at
+ * random into t and s, and the halves' rows move between the two until
+ * none moves.  Kept only if E rises at the alpha and beta as they are;
+ * otherwise the labels and sums are as they were.  The row's own move may
+ * lower E (a row unlike every cluster is explained best alone), so it is
+ * the whole change that is judged.  Of several such rows, the one that
+ * gains most (or loses least) by leaving.  Returns 1 if kept, 0 if not,
+ * -1 if no row is alone in its cluster.  save: |Y| labels of scratch;
  * *sweeps gets the sweeps between t and s.  Ranks: the halves are drawn
  * row by row from (coin, the row's index), the same on any number of
  * ranks; collective. */
@@ -761,9 +763,9 @@ static int refill(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int
                   uint64_t coin, int max_iter, int *sweeps)
 {
     mmnc_int k = d->k, ny = d->ny, s = -1, t = -1, to = -1, ys = -1;
-    double e0, e1, best = 0.0;
+    double e0, e1, best = -HUGE_VAL;
     int64_t halved = 0;
-    if (k < 2) return 0;
+    if (k < 2) return -1;
     for (mmnc_int i = 0; i < ny; i++) {
         mmnc_int y = order[i], c0 = lab[y], c1 = -1;
         if (d->nz[c0] != 1.0 || d->len[y] <= 0.0 || (fixed && fixed[y] >= 0)) continue;
@@ -771,10 +773,10 @@ static int refill(dmm *d, const mmnc_int *order, const mmnc_int *fixed, mmnc_int
         for (mmnc_int c = 0; c < k; c++)
             if (c != c0 && (c1 < 0 || d->g[c] > d->g[c1])) c1 = c;
         double gain = d->g[c1] - d->g[c0];
-        if (gain > 1e-12 * fabs(d->g[c0]) && gain > best) best = gain, s = c0, ys = y, to = c1;
+        if (s < 0 || gain > best) best = gain, s = c0, ys = y, to = c1;
     }
     if (d->dist && best_rank(d, best, &s, &to) != d->dist->rank) ys = -1;
-    if (s < 0) return 0;
+    if (s < 0) return -1;
     e0 = energy(d);
     memcpy(save, lab, (size_t)ny * sizeof *lab);
     if (ys >= 0) move_row(d, ys, s, to, lab);
@@ -1003,8 +1005,8 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
                                       coin + (uint64_t)(refills + fails) * 0x9e3779b97f4a7c15ULL, prm->max_iter, &made);
             extra += made;
             run->iterations = it + 1 + extra;
-            if (!ok) {
-                fails++;
+            if (ok <= 0) {
+                fails += ok == 0;
                 break;
             }
             refills++, kept++;

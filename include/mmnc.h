@@ -1044,8 +1044,10 @@ typedef enum {
  * - gathered (MMNC_MOVES_SEQUENTIAL): the pmf gathered onto every rank, the
  *   starts shared out among the ranks: one process's result on any number
  *   of ranks, each rank holding the whole matrix.
- * MMNC_MOVES_AUTO gathers where the ranks are no more than the starts and
- * the matrix has at most MMNC_DMM_GATHER_NNZ nonzeros, else side by side. */
+ * MMNC_MOVES_AUTO gathers where the matrix has at most MMNC_DMM_GATHER_NNZ
+ * nonzeros (ranks beyond the starts then wait), else side by side.
+ * Values that are not whole counts and the predictive rule always gather;
+ * MMNC_MOVES_BATCH with either is refused (MMNC_EINVAL). */
 #define MMNC_DMM_GATHER_NNZ ((int64_t)1 << 25)
 typedef enum {
     MMNC_MOVES_SEQUENTIAL = 0, /* single-row moves, each seeing the previous ones: every rank

@@ -567,13 +567,21 @@ static int auto_algorithm(const mmnc_pmf *p, const mmnc_params *prm)
 /* Whether the Dirichlet mixture on the ranks of p gathers the pmf and
  * shares out its starts (mmnc_moves): asked for (MMNC_MOVES_SEQUENTIAL),
  * needed (the predictive rule, values that are not whole counts), or, by
- * MMNC_MOVES_AUTO, where the ranks are no more than the starts and the
- * matrix has at most MMNC_DMM_GATHER_NNZ nonzeros.  Collective. */
-static int gather_dmm(const mmnc_pmf *p, const mmnc_params *prm)
+ * MMNC_MOVES_AUTO, where the matrix has at most MMNC_DMM_GATHER_NNZ
+ * nonzeros.  1: gather, 0: side by side, < 0: minus the status of an
+ * error (moves = batch asked where it cannot run).  Collective. */
+static int gather_dmm(const mmnc_pmf *p, const mmnc_params *prm, mmnc_err *err)
 {
     int64_t nnz = p->nnz;
-    if (prm->moves == MMNC_MOVES_SEQUENTIAL || prm->select == MMNC_SELECT_PREDICTIVE || !whole_counts(p)) return 1;
-    if (prm->moves != MMNC_MOVES_AUTO || p->dist->size > prm->restarts) return 0;
+    if (prm->moves == MMNC_MOVES_SEQUENTIAL) return 1;
+    if (prm->select == MMNC_SELECT_PREDICTIVE || !whole_counts(p)) {
+        if (prm->moves == MMNC_MOVES_BATCH)
+            return -mmnc_i_err(err, MMNC_EINVAL, "moves = batch (the ranks side by side) needs whole counts and "
+                               "select = objective; %s: use moves = auto or sequential (the pmf gathered)",
+                               prm->select == MMNC_SELECT_PREDICTIVE ? "select is predictive" : "these values are not whole counts");
+        return 1;
+    }
+    if (prm->moves != MMNC_MOVES_AUTO) return 0;
     mmnc_i_disum(p, &nnz, 1);
     return nnz <= MMNC_DMM_GATHER_NNZ;
 }
@@ -637,7 +645,9 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         if (status == MMNC_OK) (*out)->semi_score_moves = (*out)->semi_score_seeded = NAN;
         return status;
     }
-    if (prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p) && gather_dmm(p, &prm)) {
+    int gather = prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p) ? gather_dmm(p, &prm, err) : 0;
+    if (gather < 0) return -gather;
+    if (gather) {
         /* one process's run on every rank (the ranks side by side need whole counts; dmm.c) */
         mmnc_i_tuning st = *tune;
         prm.progress = prm_in->progress, prm.progress_ctx = prm_in->progress_ctx; /* the inner run locks them */

@@ -69,14 +69,15 @@ check() {
 
 check nuclear g.bin -k 5 -r 4
 
-# The default (the Dirichlet mixture, gathered: no more ranks than starts, a
-# small matrix) and the information moves (-a information, and Algorithm 2's
+# The default (the Dirichlet mixture, gathered: a small matrix, also on more
+# ranks than starts) and the information moves (-a information, and Algorithm 2's
 # refinement): the ranks replay one process's sequence of moves, so the same
 # clustering too, on unequal planted clusters where moves happen until late
 # sweeps.
 "$MMNC" generate --rows 2000 --cols 600 -k 6 --draws 12 --skew 1 --seed 3 -q -o h.mtx || exit 1
 EXACT=1 check_as default h.mtx -k 6 -r 4                          # the Dirichlet mixture: the pmf gathered
-EXACT=1 check_as dmm_gathered h.mtx -k 6 -r 3 --moves sequential # gathered, more ranks than starts
+EXACT=1 check_as default_r3 h.mtx -k 6 -r 3                       # gathered, more ranks than starts
+EXACT=1 check_as dmm_gathered h.mtx -k 6 -r 3 --moves sequential
 
 # check_side NAME ARGS...: the Dirichlet mixture's ranks side by side
 # (--moves batch, each rank sweeping its own rows): one rank is one process
@@ -276,6 +277,8 @@ size=$(stat -c %s damaged.bin)
 printf '\x7f' | dd of=damaged.bin bs=1 seek=$((size - 100)) conv=notrunc status=none
 expect_fail corrupt "checksum mismatch" "${RUN[@]}" -np 4 "$MPI" cluster -q -o corrupt damaged.bin -k 3
 expect_fail missing "cannot open" "${RUN[@]}" -np 2 "$MPI" cluster -q -o missing nothere.bin -k 3
+expect_fail batch_fractional "needs whole counts" "${RUN[@]}" -np 2 "$MPI" cluster -q -o batch_fractional g.bin -k 3 \
+    -a dmm --moves batch --map log1p
 expect_fail stdin "standard input reaches rank 0 only" "${RUN[@]}" -np 2 "$MPI" cluster -q -o stdin - -k 3 </dev/null
 # Ranks that do not read the same input: rank r runs in a directory of its
 # own (one application context a rank, -wdir), where the file is another

@@ -10,6 +10,9 @@
 #include "cli.h"
 
 static const char *CMD = "cluster";
+/* mmnc_result.semi_kept's names (MMNC_SEMI_MOVES ...), in JSON and on the terminal */
+static const char *const semi_name[MMNC_SEMI_CANDIDATES + 1] = {
+    "-", "moves", "classifier", "classifier-equal", "transduced", "transduced-equal"};
 
 /* The algorithms of the table below, one bit each. */
 #define ALG_INF (1u << MMNC_ALG_INFORMATION)
@@ -705,9 +708,13 @@ static int write_json(const run *r, FILE *fp)
         fprintf(fp, ",\n  \"labels_given\": %lld,\n  \"labels_held\": %lld,\n  \"labels_dropped\": %lld",
                 (long long)r->labels_given, (long long)labels_held(r), (long long)r->labels_dropped);
     }
-    if (res->semi_kept > 0)
-        fprintf(fp, ",\n  \"semi_supervision\": {\"kept\": \"%s\", \"score_moves\": %.17g, \"score_seeded\": %.17g}",
-                res->semi_kept == 2 ? "seeded" : "moves", res->semi_score_moves, res->semi_score_seeded);
+    if (res->semi_kept > 0) {
+        fprintf(fp, ",\n  \"semi_supervision\": {\"kept\": \"%s\", \"scores\": {", semi_name[res->semi_kept]);
+        for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++)
+            fprintf(fp, "%s\"%s\": %.17g", i ? ", " : "", semi_name[i + 1], res->semi_scores[i]);
+        fprintf(fp, "}, \"score_moves\": %.17g, \"score_seeded\": %.17g}", res->semi_score_moves,
+                res->semi_score_seeded);
+    }
     if (r->scores)
         fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
                     "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
@@ -875,7 +882,8 @@ static int print_summary(const run *r)
                res->restart_score[res->best_restart], res->restart_score[cli_best_score(res)],
                res->best_restart == res->objective_restart ? "; also the best objective"
                                                            : "; starts with higher objectives predict worse");
-    if (res->select != MMNC_SELECT_PREDICTIVE && res->best_restart != res->objective_restart && res->semi_kept != 2)
+    if (res->select != MMNC_SELECT_PREDICTIVE && res->best_restart != res->objective_restart &&
+        res->semi_kept <= MMNC_SEMI_MOVES)
         printf("selection: the best objective among the starts whose guard kept the size prior; start %d, of "
                "best objective, returned a prior-free partition of less information I(X;Z)\n",
                res->objective_restart + 1);
@@ -890,10 +898,12 @@ static int print_summary(const run *r)
             printf("; %lld labelled rows were dropped as empty", (long long)r->labels_dropped);
         printf("\n");
     }
-    if (res->semi_kept > 0)
-        printf("held rows predicted leave-one-out: moves %.1f%%, seeded classifier %.1f%%: kept %s\n",
-               100.0 * res->semi_score_moves, 100.0 * res->semi_score_seeded,
-               res->semi_kept == 2 ? "the seeded classifier" : "the moves' partition");
+    if (res->semi_kept > 0) {
+        printf("held rows at their label, each fold of them left free (cross-validation):");
+        for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++)
+            printf("%s %s %.1f%%", i ? "," : "", semi_name[i + 1], 100.0 * res->semi_scores[i]);
+        printf("; kept %s\n", semi_name[res->semi_kept]);
+    }
     if (res->merge_split_tried > 0)
         printf("merge-split trials (--merge-split): %d tried, %d kept (the objective rose), %d sweeps\n",
                res->merge_split_tried,

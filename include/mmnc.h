@@ -1209,6 +1209,15 @@ MMNC_API void mmnc_params_paper(mmnc_params *p);
  * message ("k must be between 1 and the number of rows (5)"). */
 MMNC_API const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
 
+/* mmnc_result.semi_kept: the semi-supervision rule's candidates, in the
+ * rule's order ("Semi-supervision" below). */
+#define MMNC_SEMI_MOVES 1             /* the run's own partition */
+#define MMNC_SEMI_CLASSIFIER 2        /* the seeded classifier, rows weighted by their mass */
+#define MMNC_SEMI_CLASSIFIER_EQUAL 3  /* the seeded classifier, rows weighted alike */
+#define MMNC_SEMI_TRANSDUCED 4        /* MMNC_SEMI_CLASSIFIER then hard EM over all rows */
+#define MMNC_SEMI_TRANSDUCED_EQUAL 5  /* MMNC_SEMI_CLASSIFIER_EQUAL then hard EM over all rows */
+#define MMNC_SEMI_CANDIDATES 5
+
 typedef struct mmnc_result {
     /* The results */
     mmnc_int k, ny;
@@ -1270,12 +1279,15 @@ typedef struct mmnc_result {
     /* Semi-supervision (mmnc_params.fixed_label); else nfixed = 0 and NULL */
     mmnc_int nfixed;     /* rows held (this process's, in a distributed run) */
     unsigned char *fixed; /* ny: 1 where the row was held at its given label, else 0 */
-    int semi_kept;       /* semi-supervision: 1 the moves' partition, 2 the seeded classifier's
-                           (it predicted the held rows better, leave-one-out), 0 no labels
-                           (or Algorithm 1, whose soft result the rule does not judge) */
-    double semi_score_moves, semi_score_seeded; /* the rule's scores of the two: the held rows'
-                           mass predicted at their labels, leave-one-out, over the held mass
-                           ("Semi-supervision" below); NAN where semi_kept = 0 */
+    int semi_kept;       /* semi-supervision: the candidate kept (MMNC_SEMI_MOVES ...; "Semi-supervision"
+                           below), 0 no labels (or Algorithm 1, whose soft result the rule does not judge) */
+    double semi_scores[MMNC_SEMI_CANDIDATES]; /* each candidate's score, by semi_kept - 1: the share of
+                           held rows put at their label with their fold left free (cross-validation);
+                           NAN where semi_kept = 0 */
+    double semi_score_moves, semi_score_seeded; /* semi_scores[0], and the best of the seeded four's */
+    double semi_margin;  /* one standard error of their difference: sqrt(held rows hit by one of the
+                           two only) / held rows; the seeded one is kept only when it scores higher
+                           by more than this */
 } mmnc_result;
 
 /* mmnc_result.size_prior_refused (docs/default.md, "The guard") */
@@ -1357,29 +1369,35 @@ typedef struct mmnc_result {
  * matching on the overlaps, the labelled rows then put back.
  * restart_init still names the init of each start.
  *
- * The selection rule (hard results: information, Algorithm 2, refine).
- * After the run two partitions are candidates: M, the run's result, and
- * S, start 0's seeded partition before any move (the same labels again:
- * start 0's RNG).  Each is scored by the held rows, left out one at a
- * time: for a held row y (label l), centres without y,
- * q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2 (P(x) for a
- * cluster left empty), predict argmax_z sum_x P(x|y) log q_{-y}(x|z)
- * (smallest z on ties), the centres being M's clusters for M, and for S
- * the held rows alone (the classifier that made S, among the clusters
- * with labelled rows; S's own clusters agree with the held rows by
- * construction); the score is the held mass predicted at its label over
- * the held mass.  S is kept only if its score is strictly higher;
- * then label and a one-hot W are S's, the objective is the run's
- * objective of S (J as the run reports it; the nuclear norm for Algorithm
- * 2 without refine), stats S's, best_restart 0 and iterations 0 (no sweep
- * made it).  Else the result is M's, unchanged.  semi_kept and the scores
- * say which and why.  Algorithm 1 (soft) is not judged (semi_kept 0).
- * The scores are exact sums over all rows and ranks (the rule runs in a
- * distributed run too, with the same collectives: the same choice and
- * bits for any number of threads and ranks).  O(nnz k + nx k) beyond the
- * run.  S's own score is biased upward: its clusters are the classifier's
- * decision regions around the held rows, so the classifier, trained
- * again on them, mostly agrees with itself (docs/algorithms.md,
+ * The selection rule (hard results: the Dirichlet mixture, information,
+ * Algorithm 2, refine).  After the run five partitions are candidates, in
+ * this order (semi_kept - 1): M, the run's result (MMNC_SEMI_MOVES); S,
+ * start 0's seeded classifier above (MMNC_SEMI_CLASSIFIER); S', the same
+ * with every row weighted alike, P(x|y) / |Y| in place of P(y,x)
+ * (MMNC_SEMI_CLASSIFIER_EQUAL); K and K', S and S' transduced: hard EM
+ * over all rows, alternating the centres of the whole partition and each
+ * free row's best centre, until no free row moves (at most 50 sweeps;
+ * MMNC_SEMI_TRANSDUCED, MMNC_SEMI_TRANSDUCED_EQUAL).  Each is scored by
+ * 5-fold cross-validation on the held rows: held row y (global index) is
+ * in fold (MurmurHash3's 64-bit finaliser of seed * 0x9e3779b97f4a7c15 ^
+ * y) mod 5; for each fold the candidate is made again with the fold's
+ * rows free (M: the whole run again, without the rule), and the score
+ * (semi_scores) is the share of held rows that their fold's run put at
+ * their label.  The best seeded candidate (the earlier on ties) replaces
+ * M only when its score exceeds M's by more than one standard error of
+ * the paired difference (semi_margin: sqrt(held rows hit by exactly one
+ * of the two) / held rows; five candidates scored on the same few rows
+ * make the largest score biased upward).  Then label and a one-hot W are
+ * that candidate's made with every held row, the objective is the run's
+ * objective of it (J as the run reports it; the nuclear norm for
+ * Algorithm 2 without refine), stats its own, best_restart 0 and
+ * iterations 0 (no sweep of the run made it).  Else the result is M's,
+ * unchanged.  semi_kept, semi_scores and semi_margin say which and why.
+ * Algorithm 1 (soft) is not judged (semi_kept 0).  The counts are exact
+ * sums over all rows and ranks (the rule runs in a distributed run too,
+ * with the same collectives: the same choice and bits for any number of
+ * threads and ranks).  Cost: five more runs for M's folds, and 24 runs of
+ * the seeded candidates, O(nnz k + nx k) a sweep (docs/algorithms.md,
  * "Semi-supervision", gives where this chooses well and where not).
  *
  *   - information (and refine): the moves never move a held row; the

@@ -88,7 +88,8 @@ def run_mmnc(binary, path, var, transposed, k, seed, n, labelled=None, truth=Non
             for line in f:
                 i, z, _ = line.split("\t")
                 lab[int(i) - 1] = int(z) - 1
-    return lab, sec, {"labels_given": j.get("labels_given"), "labels_held": j.get("labels_held")}
+    return lab, sec, {"labels_given": j.get("labels_given"), "labels_held": j.get("labels_held"),
+                      "semi_supervision": j.get("semi_supervision")}
 
 
 def tfidf(A):
@@ -170,7 +171,9 @@ def main():
                 keep = test & (lab >= 0)
                 s = score(lab[keep], truth[keep], k)
                 direct = None if m == "mmnc" else float(np.mean(lab[test] == truth[test]))
-                note = ("held %s of %s" % (extra["labels_held"], extra["labels_given"]) if m == "mmnc-labels"
+                note = ("held %s of %s, kept %s" % (extra["labels_held"], extra["labels_given"],
+                                                    (extra["semi_supervision"] or {}).get("kept"))
+                        if m == "mmnc-labels"
                         else "unsupervised" if m == "mmnc" else "")
                 out.append({"corpus": name, "k": k, "share": share, "labelled": int(len(labelled)),
                             "unlabelled_scored": int(keep.sum()), "method": m, "acc": s["acc"],

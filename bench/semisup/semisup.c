@@ -74,11 +74,11 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("rows %lld k %lld labelled %lld ACC(free rows) unsupervised %.4f labelled %.4f seconds %.1f %.1f"
-           " kept %s (held rows predicted leave-one-out: moves %.4f seeded %.4f)\n",
+           " kept %d (1 moves, 2-5 seeded; held rows at their label, cross-validated: moves %.4f, best seeded %.4f,"
+           " margin %.4f)\n",
            (long long)p->ny, (long long)nclasses, (long long)nheld, acc_free(r0, truth, fixed),
            acc_free(r1, truth, fixed), r0->seconds, r1->seconds,
-           r1->semi_kept == 2 ? "seeded" : r1->semi_kept == 1 ? "moves" : "-", r1->semi_score_moves,
-           r1->semi_score_seeded);
+           r1->semi_kept, r1->semi_score_moves, r1->semi_score_seeded, r1->semi_margin);
     mmnc_result_free(r0);
     mmnc_result_free(r1);
     mmnc_pmf_free(p);

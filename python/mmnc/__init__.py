@@ -259,6 +259,9 @@ def _shown(names, most=20):
     return " ".join(map(str, names[:most])) + (" ..." if len(names) > most else "")
 
 
+# mmnc_result.semi_kept's names (include/mmnc.h, MMNC_SEMI_MOVES ...)
+_SEMI_NAMES = ("-", "moves", "classifier", "classifier-equal", "transduced", "transduced-equal")
+
 class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     """Clustering of the rows of a co-occurrence matrix by maximal matrix norm couplings.
 
@@ -409,10 +412,15 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         the starts' partitions with the prior and between their prior-free
         optima; None where the rule did not apply.
     semi_supervision_ : tuple (str, float, float) or None
-        fit(X, y) with labels (information objective, Algorithm 2): which
-        partition was kept, "moves" or "seeded" (start 0's seeded classifier,
-        kept when it predicted the labelled rows better, leave-one-out), and
-        the two scores (the labelled mass predicted at its label); else None.
+        fit(X, y) with labels (hard results): which candidate was kept,
+        "moves" (the run's own partition), "classifier" or "classifier-equal"
+        (the seeded classifier, rows weighted by their mass or alike),
+        "transduced" or "transduced-equal" (the same, then hard EM over all
+        rows), and the moves' and the best seeded candidate's scores (the
+        share of labelled rows put at their label with their fold left free,
+        5-fold cross-validation); else None.
+    semi_scores_ : dict or None
+        With labels: every candidate's score, by the names above.
     column_labels_ : ndarray (n_features,) int64
         With col_clusters > 0: the cluster of each column, 0..col_clusters-1;
         -1 for a column with no mass.  Absent otherwise.
@@ -654,8 +662,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.agreement_ = (None if np.isnan(r["agreement_prior"])
                            else (float(r["agreement_prior"]), float(r["agreement_free"])))
         self.semi_supervision_ = (None if r["semi_kept"] <= 0 else
-                                  ("seeded" if r["semi_kept"] == 2 else "moves", float(r["semi_score_moves"]),
+                                  (_SEMI_NAMES[r["semi_kept"]], float(r["semi_score_moves"]),
                                    float(r["semi_score_seeded"])))
+        self.semi_scores_ = (None if r["semi_kept"] <= 0 else
+                             dict(zip(_SEMI_NAMES[1:], (float(v) for v in r["semi_scores"]))))
         self.restart_objectives_ = np.frombuffer(r["restart_objective"], dtype=np.float64).copy()
         self.restart_scores_ = np.frombuffer(r["restart_score"], dtype=np.float64).copy()
         self.restart_converged_ = np.frombuffer(r["restart_converged"], dtype=np.intc).astype(bool)
@@ -709,6 +719,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                   "dmm": [self.dmm_alpha_, self.dmm_beta_],
                   "agreement": None if self.agreement_ is None else list(self.agreement_),
                   "semi_supervision": None if self.semi_supervision_ is None else list(self.semi_supervision_),
+                  "semi_scores": self.semi_scores_,
                   "restart_objectives": self.restart_objectives_.tolist(),
                   "restart_scores": self.restart_scores_.tolist(),
                   "restart_converged": self.restart_converged_.tolist(),
@@ -971,6 +982,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             est.dmm_alpha_, est.dmm_beta_ = fitted.get("dmm", [None, None])
             semi = fitted.get("semi_supervision")
             est.semi_supervision_ = None if semi is None else tuple(semi)
+            est.semi_scores_ = fitted.get("semi_scores")
             est.restart_objectives_ = np.asarray(fitted["restart_objectives"], dtype=np.float64)
             est.restart_scores_ = np.asarray(fitted["restart_scores"], dtype=np.float64)
             if "restart_converged" in fitted:  # not in the files of earlier versions

@@ -589,3 +589,8 @@ def test_fit_y_equal_cli(tmp_path, cli):
     model = mmnc.MMNC(4).fit(X, y)
     np.testing.assert_array_equal(model.labels_, read_cli_labels(str(tmp_path / "out"), X.shape[0]))
     np.testing.assert_array_equal(model.labels_[y != -1], y[y != -1])
+    with open(tmp_path / "out.json") as f:
+        semi = json.load(f)["semi_supervision"]
+    assert model.semi_supervision_[0] == semi["kept"]
+    assert model.semi_scores_ == pytest.approx(semi["scores"], rel=1e-15)
+    assert set(model.semi_scores_) == {"moves", "classifier", "classifier-equal", "transduced", "transduced-equal"}

@@ -229,42 +229,100 @@ static int choose_and_refine(const starts *c)
     return status;
 }
 
-/* The semi-supervision rule, after the run (r->label holds its result M):
- * S is start 0's seeded partition before any move (mmnc_i_seeded_labels
- * with start 0's RNG, as run_start seeds it: the same labels again).  M
- * is scored by the held rows' leave-one-out agreement with its clusters,
- * S by the leave-one-out accuracy of the classifier that made it, trained
- * on the held rows alone (mmnc_i_semi_loo; S's own clusters would agree
- * with the held rows by construction: they are the classifier's regions
- * around them).  S replaces M only when its score is strictly higher:
- * label S, W one-hot, objective J of S as the run defines it (I(X;Z) less
- * the size prior's term, as the starts, the guard's verdicts and the
- * refinement report J; I(X;Z) alone once the agreement rule dropped the
- * prior; the nuclear norm for Algorithm 2 without refinement: stats,
- * after), best_restart 0,
- * iterations 0 (S is made by no sweep).  lab is scratch (ny).  Collective:
- * every rank takes the same branch, its scores being sums over all ranks. */
+/* The semi-supervision rule's candidate `cand` for the held rows fixed
+ * (a fold's or all of them) into lab: 0 the run itself (mmnc_i_cluster
+ * with these labels, the rule not applied inside), 1 .. 4 the seeded
+ * classifier on P and on the rows weighted alike (pe), then the same two
+ * transduced (mmnc_i_semi_seeded), from start 0's RNG.  Collective. */
+static int semi_candidate(const starts *c, const mmnc_pmf *pe, int cand, const mmnc_int *fixed, mmnc_int *lab)
+{
+    const mmnc_params *prm = c->prm;
+    mmnc_rng rng;
+    int status;
+    if (cand == 0) {
+        mmnc_params in = *prm;
+        mmnc_i_tuning tune = MMNC_I_TUNING_DEFAULT;
+        mmnc_result *res = NULL;
+        in.fixed_label = fixed;
+        in.progress = NULL, in.event = NULL;
+        if (c->tune) tune = *c->tune;
+        tune.semi_inner = 1;
+        if ((status = mmnc_i_cluster(c->p, &in, &tune, &res, c->err)) != MMNC_OK) return status;
+        memcpy(lab, res->label, (size_t)c->ny * sizeof *lab);
+        mmnc_result_free(res);
+        return MMNC_OK;
+    }
+    mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + 0);
+    return mmnc_i_semi_seeded(cand % 2 ? c->p : pe, c->k, fixed, cand >= 3, &rng, lab, c->err);
+}
+
+/* The semi-supervision rule, after the run (r->label holds its result M).
+ * Five candidates, in this order: M (the run), S and S' (start 0's seeded
+ * classifier trained on the held rows, rows weighted by their mass and
+ * alike), K and K' (S and S' transduced: hard EM over all rows).  Each is
+ * scored by SEMI_FOLDS-fold cross-validation on the held rows: the held
+ * rows are dealt into folds by a hash of the seed and the row's global
+ * index; for each fold the candidate is made again with that fold's rows
+ * free, and a held row is a hit where its fold's run put it at its label.
+ * The best seeded candidate (most hits, the earlier on ties) replaces M
+ * only when it beats M by more than one standard error of the paired
+ * difference, h_seeded - h_M > sqrt(rows hit by one of the two only) (the
+ * one-standard-error rule: with five candidates scored on the same few
+ * held rows, the largest score is biased upward).  It is then made once
+ * more with every held row: label, W one-hot, objective J of it as the run
+ * defines it (I(X;Z) less the size prior's term, as the starts, the
+ * guard's verdicts and the refinement report J; I(X;Z) alone once the
+ * agreement rule dropped the prior; the evidence for the Dirichlet
+ * mixture; the nuclear norm for Algorithm 2 without refinement: stats,
+ * after), best_restart 0, iterations 0 (no sweep of the run made it).
+ * lab is scratch (ny).  Collective: every rank takes the same branch, its
+ * counts being sums over all ranks. */
+#define SEMI_FOLDS 5
 static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
 {
     const mmnc_params *prm = c->prm;
     const mmnc_pmf *p = c->p;
     mmnc_result *r = c->r;
-    mmnc_int k = c->k, ny = c->ny;
-    mmnc_rng rng;
+    mmnc_int k = c->k, ny = c->ny, *ff = NULL;
+    mmnc_pmf *pe = NULL;
     double *T = NULL, *pz = NULL;
-    int64_t *work = NULL, *nc = NULL, nnz_all = p->nnz;
-    int status;
+    int64_t *work = NULL, *nc = NULL, nnz_all = p->nnz, cnt[MMNC_SEMI_CANDIDATES + 1], disc[2] = {0, 0};
+    unsigned char *fold = NULL, *hit = NULL;
+    int status, best = 1;
     *use_nuclear = 0;
-    if ((status = mmnc_i_semi_loo(p, k, prm->fixed_label, r->label, &r->semi_score_moves, c->err)) != MMNC_OK)
-        return status;
-    mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + 0);
-    if ((status = mmnc_i_seeded_labels(p, k, prm->fixed_label, 0, start_method(prm->init, 0), c->emb, &rng, lab,
-                                       c->err)) != MMNC_OK ||
-        (status = mmnc_i_semi_loo(p, k, prm->fixed_label, NULL, &r->semi_score_seeded, c->err)) != MMNC_OK)
-        return status;
-    r->semi_kept = 1;
-    if (!(r->semi_score_seeded > r->semi_score_moves)) return MMNC_OK;
-    r->semi_kept = 2;
+    MMNC_ALLOC(ff, ny > 0 ? ny : 1, c->err, status);
+    MMNC_ALLOC(fold, ny > 0 ? ny : 1, c->err, status);
+    MMNC_CALLOC(hit, ny > 0 ? ny : 1, c->err, status);
+    if ((status = mmnc_i_pmf_rows_equal(p, &pe, c->err)) != MMNC_OK) goto cleanup;
+    for (mmnc_int y = 0; y < ny; y++)
+        fold[y] = (unsigned char)(mmnc_i_mix64(prm->seed * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(p->y0 + y)) % SEMI_FOLDS);
+    memset(cnt, 0, sizeof cnt);
+    for (mmnc_int y = 0; y < ny; y++) cnt[MMNC_SEMI_CANDIDATES] += prm->fixed_label[y] >= 0;
+    for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++)
+        for (int f = 0; f < SEMI_FOLDS; f++) {
+            for (mmnc_int y = 0; y < ny; y++) ff[y] = fold[y] == f ? -1 : prm->fixed_label[y];
+            if ((status = semi_candidate(c, pe, cand, ff, lab)) != MMNC_OK) goto cleanup;
+            for (mmnc_int y = 0; y < ny; y++)
+                if (prm->fixed_label[y] >= 0 && fold[y] == f && lab[y] == prm->fixed_label[y])
+                    cnt[cand]++, hit[y] |= (unsigned char)(1u << cand);
+        }
+    mmnc_i_disum(p, cnt, MMNC_SEMI_CANDIDATES + 1);
+    for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++) {
+        r->semi_scores[cand] = (double)cnt[cand] / (double)cnt[MMNC_SEMI_CANDIDATES];
+        if (cand > 1 && cnt[cand] > cnt[best]) best = cand;
+    }
+    for (mmnc_int y = 0; y < ny; y++) { /* held rows hit by M alone, by the best seeded alone */
+        int m = hit[y] & 1, s = (hit[y] >> best) & 1;
+        disc[0] += m && !s, disc[1] += s && !m;
+    }
+    mmnc_i_disum(p, disc, 2);
+    r->semi_score_moves = r->semi_scores[0];
+    r->semi_score_seeded = r->semi_scores[best];
+    r->semi_margin = sqrt((double)(disc[0] + disc[1])) / (double)cnt[MMNC_SEMI_CANDIDATES];
+    r->semi_kept = MMNC_SEMI_MOVES;
+    if (!((double)(cnt[best] - cnt[0]) > sqrt((double)(disc[0] + disc[1])))) goto cleanup;
+    r->semi_kept = 1 + best;
+    if ((status = semi_candidate(c, pe, best, prm->fixed_label, lab)) != MMNC_OK) goto cleanup;
     memcpy(r->label, lab, (size_t)ny * sizeof *lab);
     memset(r->W, 0, (size_t)(ny * k) * sizeof *r->W);
     for (mmnc_int y = 0; y < ny; y++) r->W[y * k + lab[y]] = 1.0;
@@ -272,9 +330,12 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     r->iterations = 0;
     if (prm->algorithm == MMNC_ALG_NUCLEAR && prm->refine == MMNC_REFINE_NONE) {
         *use_nuclear = 1;
-        return MMNC_OK;
+        goto cleanup;
     }
-    if (prm->algorithm == MMNC_ALG_DMM) return mmnc_i_dmm_objective(p, k, lab, &r->objective, c->err);
+    if (prm->algorithm == MMNC_ALG_DMM) {
+        status = mmnc_i_dmm_objective(p, k, lab, &r->objective, c->err);
+        goto cleanup;
+    }
     MMNC_ALLOC(T, p->nx * k > 0 ? p->nx * k : 1, c->err, status);
     MMNC_ALLOC(pz, k, c->err, status);
     MMNC_ALLOC(work, mmnc_i_fix_work(p, k), c->err, status);
@@ -289,6 +350,10 @@ cleanup:
     mmnc_i_free(pz);
     mmnc_i_free(work);
     mmnc_i_free(nc);
+    mmnc_i_free(ff);
+    mmnc_i_free(fold);
+    mmnc_i_free(hit);
+    mmnc_pmf_free(pe);
     return status;
 }
 
@@ -642,7 +707,10 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     normalise(&prm, &lambda, &step);
     if (prm.col_clusters > 0) { /* no labels there (mmnc_params_check) */
         status = cocluster(p, &prm, tune, out, err);
-        if (status == MMNC_OK) (*out)->semi_score_moves = (*out)->semi_score_seeded = NAN;
+        if (status == MMNC_OK) {
+            (*out)->semi_score_moves = (*out)->semi_score_seeded = (*out)->semi_margin = NAN;
+            for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++) (*out)->semi_scores[i] = NAN;
+        }
         return status;
     }
     int gather = prm.algorithm == MMNC_ALG_DMM && mmnc_i_distributed(p) ? gather_dmm(p, &prm, err) : 0;
@@ -673,7 +741,8 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     r->best_restart = -1;
     r->size_prior_kept = -1;
     r->agreement_prior = r->agreement_free = NAN;
-    r->semi_score_moves = r->semi_score_seeded = NAN;
+    r->semi_score_moves = r->semi_score_seeded = r->semi_margin = NAN;
+    for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++) r->semi_scores[i] = NAN;
     r->dmm_alpha = r->dmm_beta = NAN;
     r->select = prm.select;
     r->refine = prm.refine;
@@ -718,7 +787,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
      * gather of |Y| x k rows. */
     hard = (prm.algorithm == MMNC_ALG_NUCLEAR && !prm.pz) || prm.algorithm == MMNC_ALG_INFORMATION ||
            prm.algorithm == MMNC_ALG_DMM;
-    if (prm.fixed_label && hard && (status = semi_rule(&c, labels, &nuclear_objective)) != MMNC_OK) goto cleanup;
+    if (prm.fixed_label && hard && !tune->semi_inner && (status = semi_rule(&c, labels, &nuclear_objective)) != MMNC_OK) goto cleanup;
     if ((status = hard ? mmnc_coupling_stats(p, k, r->label, NULL, &r->stats, err)
                        : mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK)
         goto cleanup;

@@ -127,10 +127,16 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
         have[z] = 1;
     }
     centres(p, k, labels, T, pz, work, logq);
+    {
+        const int64_t *to = held; /* no row held at all (a fold of the rule's cross-validation): the seeds */
+        mmnc_int nheld = 0;
+        for (mmnc_int z = 0; z < k; z++) nheld += held[z] > 0;
+        if (nheld == 0) to = have;
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
-    for (mmnc_int y = 0; y < ny; y++) {
-        double s;
-        if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, held, &s);
+        for (mmnc_int y = 0; y < ny; y++) {
+            double s;
+            if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, to, &s);
+        }
     }
 cleanup:
     mmnc_i_free(T);
@@ -211,101 +217,79 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
 }
 
 /*
- * The selection rule of a semi-supervised run (cluster.c): how well a
- * partition's centres predict the held rows, each left out of its own
- * cluster; labels NULL: the centres of the held rows alone, the
- * leave-one-out accuracy of start 0's classifier (seeded_kmeans), among
- * the clusters that hold labelled rows.  For a held row y (label l, in
- * cluster c = labels[y]) the centres are those of the partition without y,
- *
- *     q_{-y}(x|z) = T_{-y}(x,z) / (2 P_{-y}(z)) + P(x) / 2   (P(x) where P_{-y}(z) = 0),
- *
- * which differ from the whole partition's in column c alone: T(x,c) -
- * P(y,x) on y's own columns (the only ones its sum reads), P(c) - P(y).
- * y is predicted at argmax_z sum_x P(y,x) log q_{-y}(x|z) (smallest z on
- * ties; P(y,x) for P(x|y), the same order of the clusters), and the score
- * is the held rows' P(y) mass predicted at its label over the held mass.
- * Rows are scored in parallel, each on its own; the masses are summed
- * exactly (the same bits for any number of threads and ranks; collective).
- * O(nnz k + nx k) time, nx k memory.
+ * The seeded candidates of the selection rule (cluster.c, semi_rule).
+ * The classifier is start 0's seeded k-means above.  Transduction then
+ * alternates, as hard EM over all rows, the centres of the whole partition
+ * (the same half-and-half centres over every row of a cluster, held and
+ * free) and each free row's best centre among the clusters with rows,
+ * until no free row moves or MMNC_I_SEMI_SWEEPS sweeps; a cluster that
+ * this empties gets a free row back (mmnc_i_fill_empty).  Time O(nnz k +
+ * nx k) a sweep, nx k memory.
  */
-int mmnc_i_semi_loo(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, const mmnc_int *labels, double *score,
-                    mmnc_err *err)
+int mmnc_i_semi_seeded(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int transduce, mmnc_rng *rng,
+                       mmnc_int *labels, mmnc_err *err)
 {
-    const mmnc_csr *P = p->P;
-    mmnc_int ny = p->ny, nx = p->nx, k1 = labels ? k : k + 1; /* k1: k, and the free rows' k */
-    double *T = NULL, *pz = NULL, *logq = NULL;
-    int64_t *work = NULL, *nc = NULL, lim[2 * MMNC_I_FIX_LIMBS] = {0};
-    mmnc_int *own = NULL;
-    unsigned char *hit = NULL;
-    int status = MMNC_OK;
-    MMNC_ALLOC(T, nx * k1 > 0 ? nx * k1 : 1, err, status);
-    MMNC_ALLOC(pz, k1, err, status);
-    MMNC_ALLOC(logq, nx * k > 0 ? nx * k : 1, err, status);
-    MMNC_ALLOC(work, mmnc_i_fix_work(p, k1), err, status);
-    MMNC_ALLOC(nc, k1, err, status);
-    MMNC_CALLOC(hit, ny > 0 ? ny : 1, err, status);
-    if (!labels) { /* the held rows' classifier: centres of the held rows alone */
-        MMNC_ALLOC(own, ny > 0 ? ny : 1, err, status);
-        for (mmnc_int y = 0; y < ny; y++) own[y] = fixed[y] >= 0 ? fixed[y] : k;
-        labels = own;
-    }
-    mmnc_i_pzx_fix(p, k1, labels, T, pz, work);
-    mmnc_i_label_counts(p, k1, labels, nc);
-#pragma omp parallel for schedule(static) if (nx * k > MMNC_I_OMP_MIN_WORK)
-    for (mmnc_int x = 0; x < nx; x++)
-        for (mmnc_int z = 0; z < k; z++) {
-            double v = pz[z] > 0.0 ? 0.5 * T[x * k1 + z] / pz[z] + 0.5 * p->px[x] : p->px[x];
-            logq[x * k + z] = v > 0.0 ? log(v) : -HUGE_VAL;
+    mmnc_int ny = p->ny, nx = p->nx;
+    double *T = NULL, *pz = NULL, *logq = NULL, *score = NULL;
+    int64_t *work = NULL, *have = NULL;
+    int status;
+    if ((status = seeded_kmeans(p, k, fixed, rng, labels, err)) != MMNC_OK || !transduce) return status;
+    MMNC_ALLOC(T, nx * (k + 1), err, status);
+    MMNC_ALLOC(pz, k + 1, err, status);
+    MMNC_ALLOC(logq, nx * k, err, status);
+    MMNC_ALLOC(work, mmnc_i_fix_work(p, k + 1), err, status);
+    MMNC_ALLOC(have, k + 1, err, status);
+    MMNC_ALLOC(score, ny > 0 ? ny : 1, err, status);
+    for (int sweep = 0; sweep < MMNC_I_SEMI_SWEEPS; sweep++) {
+        int64_t moved = 0;
+        mmnc_i_label_counts(p, k + 1, labels, have);
+        centres(p, k, labels, T, pz, work, logq);
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
+        for (mmnc_int y = 0; y < ny; y++) {
+            double s;
+            mmnc_int z;
+            if (fixed[y] >= 0) continue;
+            z = best_centre(p, k, y, logq, have, &s);
+            if (z != labels[y]) labels[y] = z, moved++;
         }
-#pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
-    for (mmnc_int y = 0; y < ny; y++) {
-        mmnc_int c = labels[y], best = -1;
-        double bs = -HUGE_VAL, pc;
-        int alone;
-        if (fixed[y] < 0) continue;
-        pc = pz[c] - p->py[y];
-        alone = nc[c] <= 1 || !(pc > 0.0);
-        for (mmnc_int z = 0; z < k; z++) {
-            double s = 0.0;
-            if (own && z != c && !(pz[z] > 0.0)) continue; /* the classifier knows the held clusters */
-            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
-                mmnc_int x = P->colind[e];
-                double lq;
-                if (z != c) {
-                    lq = logq[x * k + z];
-                } else {
-                    double t = T[x * k1 + c] - P->val[e], v;
-                    if (t < 0.0) t = 0.0; /* roundings of the exact sum */
-                    v = alone ? p->px[x] : 0.5 * t / pc + 0.5 * p->px[x];
-                    lq = v > 0.0 ? log(v) : -HUGE_VAL;
-                }
-                s += P->val[e] * lq;
-            }
-            if (best < 0 || s > bs) best = z, bs = s;
-        }
-        hit[y] = best == fixed[y];
+        mmnc_i_disum(p, &moved, 1);
+        if (moved == 0) break;
     }
-    for (mmnc_int y = 0; y < ny; y++) { /* masses: exact, in limbs */
-        if (fixed[y] < 0) continue;
-        mmnc_i_fix_add(lim + MMNC_I_FIX_LIMBS, p->py[y]);
-        if (hit[y]) mmnc_i_fix_add(lim, p->py[y]);
-        if ((y & 0x3fffffff) == 0x3fffffff) mmnc_i_fix_carry(lim), mmnc_i_fix_carry(lim + MMNC_I_FIX_LIMBS);
-    }
-    mmnc_i_fix_carry(lim);
-    mmnc_i_fix_carry(lim + MMNC_I_FIX_LIMBS);
-    mmnc_i_disum(p, lim, 2 * MMNC_I_FIX_LIMBS);
-    {
-        double a = mmnc_i_fix_value(lim), b = mmnc_i_fix_value(lim + MMNC_I_FIX_LIMBS);
-        *score = b > 0.0 ? a / b : NAN;
-    }
+    for (mmnc_int y = 0; y < ny; y++) score[y] = fixed[y] >= 0 ? INFINITY : 0.0; /* held rows stay */
+    mmnc_i_fill_empty(p, k, labels, NULL, score, NULL);
 cleanup:
     mmnc_i_free(T);
     mmnc_i_free(pz);
     mmnc_i_free(logq);
     mmnc_i_free(work);
-    mmnc_i_free(nc);
-    mmnc_i_free(own);
-    mmnc_i_free(hit);
+    mmnc_i_free(have);
+    mmnc_i_free(score);
+    return status;
+}
+
+/* The pmf of p's rows each weighted alike: P'(y,x) = P(x|y) / |Y|, its
+ * sums exact as any pmf's (mmnc_pmf_build_dist, one copy of the matrix).
+ * Collective.  O(nnz) time and memory. */
+int mmnc_i_pmf_rows_equal(const mmnc_pmf *p, mmnc_pmf **out, mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int ny = p->ny, nnz = P->rowptr[ny];
+    mmnc_csr *A = mmnc_csr_alloc(ny, p->nx, nnz, err);
+    int status;
+    *out = NULL;
+    if (!A) status = MMNC_ENOMEM;
+    else status = MMNC_OK;
+    if (p->dist && p->dist->size > 1) status = mmnc_i_agree(p->dist, status, err);
+    if (status != MMNC_OK) {
+        mmnc_csr_free(A);
+        return status;
+    }
+    memcpy(A->rowptr, P->rowptr, (size_t)(ny + 1) * sizeof *A->rowptr);
+    memcpy(A->colind, P->colind, (size_t)nnz * sizeof *A->colind);
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) A->val[e] = P->val[e] / p->py[y];
+    A->nnz = nnz;
+    status = mmnc_pmf_build_dist(A, MMNC_PMF_TAKE | MMNC_PMF_NO_TRANSPOSE, p->dist, out, err);
+    mmnc_csr_free(A);
     return status;
 }

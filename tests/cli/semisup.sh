@@ -224,8 +224,8 @@ elif [ "$MODE" = held ]; then
     awk 'BEGIN { for (y = 0; y < 200; y++) if (int(y / 4) % 10 == 0) print y + 1, int(y / 2) % 2 + 1 }' >b.txt
     rm -rf out.*
     if "$MMNC" cluster -k 2 -o out --labels b.txt crossed.mtx >stdout 2>stderr &&
-        grep -q '"semi_supervision": {"kept": "seeded", "score_moves": 0.5[0-9]*, "score_seeded": 1}' out.json &&
-        grep -q '^held rows predicted leave-one-out: moves 50.0%, seeded classifier 100.0%: kept the seeded classifier$' stdout &&
+        grep -q '"semi_supervision": {"kept": "classifier", "scores": {"moves": 0.[0-9]*, "classifier": 1, ' out.json &&
+        grep -q '^held rows at their label, each fold of them left free (cross-validation): moves [0-9]*.[0-9]%, classifier 100.0%, .*; kept classifier$' stdout &&
         [ "$(awk -F'\t' 'NR > 1 { printf "%s", $2 }' out.labels.tsv | head -c 8)" = 11221122 ]; then
         ok "the seeded classifier kept where the labels follow the weaker factor"
     else
@@ -233,7 +233,7 @@ elif [ "$MODE" = held ]; then
     fi
     rm -rf out.*
     if "$MMNC" cluster -q -k 2 -o out --labels split.txt "$DATA" 2>stderr &&
-        grep -q '"semi_supervision": {"kept": "\(moves\|seeded\)", "score_moves": ' out.json &&
+        grep -q '"semi_supervision": {"kept": "\(moves\|classifier\|classifier-equal\|transduced\|transduced-equal\)", "scores": {"moves": ' out.json &&
         "$MMNC" cluster -q -k 2 -o out "$DATA" 2>stderr && ! grep -q semi_supervision out.json; then
         ok "semi_supervision in the JSON with --labels only"
     else

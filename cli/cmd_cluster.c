@@ -45,7 +45,7 @@ static const struct applies {
     {"lambda", ALG_FRO, "without --exact-marginal"},
     {"step", ALG_FRO, "without --exact-marginal"},
     {"select-tol", ALG_ALL, "with --select predictive"},
-    {"col-clusters", ALG_INF | ALG_NUC, "nuclear: without --pz or --refine"},
+    {"col-clusters", ALG_INF | ALG_NUC | ALG_AUTO, "nuclear: without --pz or --refine"},
     {"labels", ALG_ALL, "without --col-clusters"},
 };
 enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
@@ -94,8 +94,9 @@ static void help(void)
            "of the divergence transition matrix B_{Z,X} (Qiu, Makur, Zheng 2018).\n\n"
            "Clustering options:\n"
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
-           "  -a, --algorithm A     auto (dmm where every value is a whole number, a count, and no\n"
-           "                        --col-clusters; else information; an option of information\n"
+           "  -a, --algorithm A     auto (dmm where every value is a whole number, a count; else\n"
+           "                        information; with --col-clusters, I(Z;W) from the rows of that\n"
+           "                        choice; an option of information\n"
            "                        alone, such as --size-prior, asks for information) |\n"
            "                        dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
            "                        single-row moves, its alpha and beta fitted) | information (exact\n"
@@ -841,7 +842,7 @@ static int print_summary(const run *r)
     if (r->prm->algorithm == MMNC_ALG_AUTO)
         printf("the default (-a auto): %s\n", res->algorithm == MMNC_ALG_DMM
                                                   ? "every value a whole number, counts: the Dirichlet mixture (-a dmm)"
-                                              : res->l > 0 ? "column clusters: the information objective (-a information)"
+                                              : res->l > 0 ? "column clusters: I(Z;W), its first start the rows alone by -a auto"
                                                            : "values that are not whole numbers: the information "
                                                              "objective (-a information)");
     if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
@@ -1129,7 +1130,7 @@ int cmd_cluster(int argc, char **argv)
     g.names_keyed = names_keyed && !names_path && !rnames_path;
     g.truth_var = truth_path ? NULL : truth_var;
     if (prm.algorithm == MMNC_ALG_AUTO) { /* an option of the information objective asks for it */
-        static const char *const inf[] = {"size-prior", "merge-split", "agreement", "col-clusters"};
+        static const char *const inf[] = {"size-prior", "merge-split", "agreement"};
         for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
             if (g.opt[applies_index(inf[i])]) prm.algorithm = MMNC_ALG_INFORMATION;
     }

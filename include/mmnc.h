@@ -1313,7 +1313,8 @@ typedef struct mmnc_result {
  * for a column); a start stops when an alternation moves nothing, or at
  * max_iter alternations (0: MMNC_DEFAULT_MAX_ITER_INFORMATION).  I(Z;W)
  * never decreases.  Start 0's rows are the answer of mmnc_cluster with the
- * same parameters and no column clusters (the default chain by default),
+ * same parameters and no column clusters (with MMNC_ALG_AUTO, auto's
+ * choice for the rows alone: the Dirichlet mixture on whole counts),
  * its columns fitted to them by column sweeps before the alternation;
  * the other starts' rows are random or k-means++ (init; not spectral),
  * every start's columns random.  The start of best I(Z;W) is kept (select

@@ -507,6 +507,7 @@ static int cocluster_whole(const mmnc_pmf *p, const mmnc_params *prm, const mmnc
     MMNC_ALLOC(rl, p->ny, err, status);
     MMNC_ALLOC(cl, p->nx, err, status);
     sp.col_clusters = 0;
+    if (tune->rows_auto) sp.algorithm = MMNC_ALG_AUTO; /* the default's rows: the Dirichlet mixture on counts */
     sp.progress = NULL, sp.progress_ctx = NULL; /* the caller's are serialised by a lock of their own */
     sp.event = NULL, sp.event_ctx = NULL;
     if ((status = mmnc_i_phase(prm, -1, "rows alone (Algorithm 2)", err)) != MMNC_OK) goto cleanup;
@@ -706,7 +707,9 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     ny = p->ny;
     normalise(&prm, &lambda, &step);
     if (prm.col_clusters > 0) { /* no labels there (mmnc_params_check) */
-        status = cocluster(p, &prm, tune, out, err);
+        mmnc_i_tuning ct = *tune;
+        ct.rows_auto = prm_in->algorithm == MMNC_ALG_AUTO;
+        status = cocluster(p, &prm, &ct, out, err);
         if (status == MMNC_OK) {
             (*out)->semi_score_moves = (*out)->semi_score_seeded = (*out)->semi_margin = NAN;
             for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++) (*out)->semi_scores[i] = NAN;

@@ -104,8 +104,9 @@ typedef struct mmnc_i_tuning {
     const struct mmnc_dist *share; /* where not NULL, the ranks that share out the starts of a whole
                                       (gathered) pmf: start i runs on rank i % size (cluster.c) */
     int semi_inner; /* a run of the semi-supervision rule's cross-validation: no rule inside it (cluster.c) */
+    int rows_auto;  /* co-clustering asked with MMNC_ALG_AUTO: the rows alone by auto's choice (cluster.c) */
 } mmnc_i_tuning;
-#define MMNC_I_TUNING_DEFAULT {-1, -1, 1, -1, 0, 0, NULL, NULL, 0}
+#define MMNC_I_TUNING_DEFAULT {-1, -1, 1, -1, 0, 0, NULL, NULL, 0, 0}
 
 /* The threads a parallel region would have here: 1 inside a region that
  * already runs side by side (no nested teams) or with one thread. */

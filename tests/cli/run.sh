@@ -396,7 +396,7 @@ expect_nofile .mmnc-*
 end
 
 bad "cluster --col-clusters with -a frobenius -> usage naming the algorithm" 2 \
-    "--col-clusters applies to -a information or -a nuclear, not to -a frobenius" \
+    "--col-clusters applies to -a auto .the default. or -a information or -a nuclear, not to -a frobenius" \
     cluster -a frobenius -k 2 --col-clusters 2 -o c "$BLOCKS"
 
 begin "cluster -a nuclear --col-clusters 2: the nuclear form"

@@ -283,8 +283,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     n_clusters : int, default $n_clusters
         k, at most the number of rows with nonzero mass.
     algorithm : {"auto", "dmm", "information", "nuclear", "frobenius"}, default $algorithm
-        "auto" runs "dmm" where every value of X is a whole number (counts) and
-        col_clusters is 0, else "information".
+        "auto" runs "dmm" where every value of X is a whole number (counts),
+        else "information"; with col_clusters > 0 it maximises I(Z;W) from the
+        rows of that choice.
     init : {"random", "kmeans++", "spectral"}, default $init
         "spectral" cycles the starts through spectral, k-means++ and random
         starts (``--init``).

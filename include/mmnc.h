@@ -1397,9 +1397,9 @@ typedef struct mmnc_result {
  * Algorithm 1 (soft) is not judged (semi_kept 0).  The counts are exact
  * sums over all rows and ranks (the rule runs in a distributed run too,
  * with the same collectives: the same choice and bits for any number of
- * threads and ranks).  Cost: five more runs for M's folds, and 20 runs of
- * the seeded candidates (one more where a seeded one is kept), O(nnz k +
- * nx k) a sweep (docs/algorithms.md, "Semi-supervision", gives where this
+ * threads and ranks).  Cost: five more runs for M's folds, and for the
+ * seeded candidates ten classifiers and ten transductions from them (one
+ * more where a seeded one is kept), O(nnz k + nx k) a sweep (docs/algorithms.md, "Semi-supervision", gives where this
  * chooses well and where not).
  *
  *   - information (and refine): the moves never move a held row; the

@@ -231,12 +231,16 @@ static int choose_and_refine(const starts *c)
 
 /* The semi-supervision rule's candidate `cand` for the held rows fixed
  * (a fold's or all of them) into lab: 0 the run itself (mmnc_i_cluster
- * with these labels, the rule not applied inside), 1 .. 4 the seeded
- * classifier on P and on the rows weighted alike (pe), then the same two
- * transduced (mmnc_i_semi_seeded), from start 0's RNG.  Collective. */
-static int semi_candidate(const starts *c, const mmnc_pmf *pe, int cand, const mmnc_int *fixed, mmnc_int *lab)
+ * with these labels, the rule not applied inside), 1 and 2 start 0's
+ * seeded classifier on P and on the rows weighted alike (pe), 3 and 4 the
+ * same two transduced (mmnc_i_semi_transduce) from `seeded`, candidate 1's
+ * or 2's labels for the same held rows where already made (else NULL).
+ * Collective. */
+static int semi_candidate(const starts *c, const mmnc_pmf *pe, int cand, const mmnc_int *fixed, const mmnc_int *seeded,
+                          mmnc_int *lab)
 {
     const mmnc_params *prm = c->prm;
+    const mmnc_pmf *pc = cand % 2 ? c->p : pe;
     mmnc_rng rng;
     int status;
     if (cand == 0) {
@@ -252,8 +256,13 @@ static int semi_candidate(const starts *c, const mmnc_pmf *pe, int cand, const m
         mmnc_result_free(res);
         return MMNC_OK;
     }
+    if (cand >= 3) {
+        if (seeded) memcpy(lab, seeded, (size_t)c->ny * sizeof *lab);
+        else if ((status = semi_candidate(c, pe, cand - 2, fixed, NULL, lab)) != MMNC_OK) return status;
+        return mmnc_i_semi_transduce(pc, c->k, fixed, lab, c->err);
+    }
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + 0);
-    return mmnc_i_semi_seeded(cand % 2 ? c->p : pe, c->k, fixed, cand >= 3, &rng, lab, c->err);
+    return mmnc_i_seeded_labels(pc, c->k, fixed, 0, start_method(prm->init, 0), c->emb, &rng, lab, c->err);
 }
 
 /* The semi-supervision rule, after the run (r->label holds its result M).
@@ -283,7 +292,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     const mmnc_params *prm = c->prm;
     const mmnc_pmf *p = c->p;
     mmnc_result *r = c->r;
-    mmnc_int k = c->k, ny = c->ny, *ff = NULL;
+    mmnc_int k = c->k, ny = c->ny, *ff = NULL, *sl = NULL; /* sl: candidates 1 and 2 of a fold */
     mmnc_pmf *pe = NULL;
     double *T = NULL, *pz = NULL;
     int64_t *work = NULL, *nc = NULL, nnz_all = p->nnz, cnt[MMNC_SEMI_CANDIDATES + 1], disc[2] = {0, 0};
@@ -291,6 +300,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     int status, best = 1;
     *use_nuclear = 0;
     MMNC_ALLOC(ff, ny > 0 ? ny : 1, c->err, status);
+    MMNC_ALLOC(sl, ny > 0 ? 2 * ny : 1, c->err, status);
     MMNC_ALLOC(fold, ny > 0 ? ny : 1, c->err, status);
     MMNC_CALLOC(hit, ny > 0 ? ny : 1, c->err, status);
     if ((status = mmnc_i_pmf_rows_equal(p, &pe, c->err)) != MMNC_OK) goto cleanup;
@@ -298,14 +308,18 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
         fold[y] = (unsigned char)(mmnc_i_mix64(prm->seed * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(p->y0 + y)) % SEMI_FOLDS);
     memset(cnt, 0, sizeof cnt);
     for (mmnc_int y = 0; y < ny; y++) cnt[MMNC_SEMI_CANDIDATES] += prm->fixed_label[y] >= 0;
-    for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++)
-        for (int f = 0; f < SEMI_FOLDS; f++) {
-            for (mmnc_int y = 0; y < ny; y++) ff[y] = fold[y] == f ? -1 : prm->fixed_label[y];
-            if ((status = semi_candidate(c, pe, cand, ff, lab)) != MMNC_OK) goto cleanup;
+    for (int f = 0; f < SEMI_FOLDS; f++) {
+        for (mmnc_int y = 0; y < ny; y++) ff[y] = fold[y] == f ? -1 : prm->fixed_label[y];
+        for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++) {
+            mmnc_int *out = cand == 1 || cand == 2 ? sl + (size_t)(cand - 1) * ny : lab; /* kept for 3 and 4 */
+            if ((status = semi_candidate(c, pe, cand, ff, cand >= 3 ? sl + (size_t)(cand - 3) * ny : NULL, out)) !=
+                MMNC_OK)
+                goto cleanup;
             for (mmnc_int y = 0; y < ny; y++)
-                if (prm->fixed_label[y] >= 0 && fold[y] == f && lab[y] == prm->fixed_label[y])
+                if (prm->fixed_label[y] >= 0 && fold[y] == f && out[y] == prm->fixed_label[y])
                     cnt[cand]++, hit[y] |= (unsigned char)(1u << cand);
         }
+    }
     mmnc_i_disum(p, cnt, MMNC_SEMI_CANDIDATES + 1);
     for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++) {
         r->semi_scores[cand] = (double)cnt[cand] / (double)cnt[MMNC_SEMI_CANDIDATES];
@@ -322,7 +336,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     r->semi_kept = MMNC_SEMI_MOVES;
     if (!((double)(cnt[best] - cnt[0]) > sqrt((double)(disc[0] + disc[1])))) goto cleanup;
     r->semi_kept = 1 + best;
-    if ((status = semi_candidate(c, pe, best, prm->fixed_label, lab)) != MMNC_OK) goto cleanup;
+    if ((status = semi_candidate(c, pe, best, prm->fixed_label, NULL, lab)) != MMNC_OK) goto cleanup;
     memcpy(r->label, lab, (size_t)ny * sizeof *lab);
     memset(r->W, 0, (size_t)(ny * k) * sizeof *r->W);
     for (mmnc_int y = 0; y < ny; y++) r->W[y * k + lab[y]] = 1.0;
@@ -351,6 +365,7 @@ cleanup:
     mmnc_i_free(work);
     mmnc_i_free(nc);
     mmnc_i_free(ff);
+    mmnc_i_free(sl);
     mmnc_i_free(fold);
     mmnc_i_free(hit);
     mmnc_pmf_free(pe);

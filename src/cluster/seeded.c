@@ -217,23 +217,20 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
 }
 
 /*
- * The seeded candidates of the selection rule (cluster.c, semi_rule).
- * The classifier is start 0's seeded k-means above.  Transduction then
- * alternates, as hard EM over all rows, the centres of the whole partition
+ * Transduction, for the seeded candidates of the selection rule (cluster.c,
+ * semi_rule): from labels (start 0's seeded classifier), it alternates, as hard EM over all rows, the centres of the whole partition
  * (the same half-and-half centres over every row of a cluster, held and
  * free) and each free row's best centre among the clusters with rows,
  * until no free row moves or MMNC_I_SEMI_SWEEPS sweeps; a cluster that
  * this empties gets a free row back (mmnc_i_fill_empty).  Time O(nnz k +
  * nx k) a sweep, nx k memory.
  */
-int mmnc_i_semi_seeded(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int transduce, mmnc_rng *rng,
-                       mmnc_int *labels, mmnc_err *err)
+int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_int *labels, mmnc_err *err)
 {
     mmnc_int ny = p->ny, nx = p->nx;
     double *T = NULL, *pz = NULL, *logq = NULL, *score = NULL;
     int64_t *work = NULL, *have = NULL;
-    int status;
-    if ((status = seeded_kmeans(p, k, fixed, rng, labels, err)) != MMNC_OK || !transduce) return status;
+    int status = MMNC_OK;
     MMNC_ALLOC(T, nx * (k + 1), err, status);
     MMNC_ALLOC(pz, k + 1, err, status);
     MMNC_ALLOC(logq, nx * k, err, status);

@@ -99,13 +99,11 @@ int64_t mmnc_i_draw_row(const mmnc_pmf *p, const double *w, mmnc_rng *rng, mmnc_
  * empty.  Collective. */
 int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int start, int method,
                          const double *emb, mmnc_rng *rng, mmnc_int *labels, mmnc_err *err);
-/* The semi-supervision rule's seeded candidates (seeded.c): start 0's
- * classifier, and with transduce its hard EM over all rows, at most
- * MMNC_I_SEMI_SWEEPS sweeps; held rows at their labels, no cluster empty.
- * Collective. */
+/* The semi-supervision rule's transduction (seeded.c): from labels (start
+ * 0's seeded classifier), hard EM over all rows, at most MMNC_I_SEMI_SWEEPS
+ * sweeps; held rows at their labels, no cluster empty.  Collective. */
 #define MMNC_I_SEMI_SWEEPS 50
-int mmnc_i_semi_seeded(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, int transduce, mmnc_rng *rng,
-                       mmnc_int *labels, mmnc_err *err);
+int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_int *labels, mmnc_err *err);
 /* p's rows each of mass 1 / |Y| (seeded.c; free with mmnc_pmf_free).  Collective. */
 int mmnc_i_pmf_rows_equal(const mmnc_pmf *p, mmnc_pmf **out, mmnc_err *err);
 

@@ -355,7 +355,10 @@ int cli_parse_select(const char *cmd, const char *s, int *select)
 
 const char *cli_init_name(int init)
 {
-    return init == MMNC_INIT_SPECTRAL ? "spectral" : init == MMNC_INIT_KMEANSPP ? "kmeans++" : "random";
+    return init == MMNC_INIT_SPECTRAL ? "spectral"
+         : init == MMNC_INIT_KMEANSPP ? "kmeans++"
+         : init == MMNC_INIT_ROWS     ? "rows"
+                                      : "random";
 }
 
 const char *cli_algorithm_name(int algorithm)

@@ -1007,7 +1007,9 @@ typedef enum {
 typedef enum {
     MMNC_INIT_RANDOM = 0,   /* uniform random hard labels */
     MMNC_INIT_KMEANSPP = 1, /* k-means++ seeding of the rows of P_{X|Y} in the chi^2 metric */
-    MMNC_INIT_SPECTRAL = 2  /* k-means++ + Lloyd on the DTM's leading singular vectors */
+    MMNC_INIT_SPECTRAL = 2, /* k-means++ + Lloyd on the DTM's leading singular vectors */
+    MMNC_INIT_ROWS = 3      /* reported only (mmnc_result.restart_init), never a params.init:
+                               a co-clustering start from the rows clustered alone (start 0) */
 } mmnc_init;
 
 /* Which start mmnc_cluster returns. */
@@ -1247,7 +1249,8 @@ typedef struct mmnc_result {
                            each start's leave-one-row-out predictive information G, and the
                            smoothing (in average rows) that gave it (docs/default.md, "The
                            predictive score") */
-    int *restart_init;  /* restarts: the mmnc_init of each start */
+    int *restart_init;  /* restarts: the mmnc_init of each start (MMNC_INIT_ROWS for a
+                           co-clustering start from the rows clustered alone) */
     int *restart_iterations; /* restarts: the iterations of each start */
     int refine;         /* the mmnc_refine applied (MMNC_REFINE_NONE for soft results) */
     int refine_sweeps;  /* MMNC_REFINE_CHOSEN: sweeps of the refinement */

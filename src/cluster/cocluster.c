@@ -651,7 +651,7 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *
     for (int i = 0; i < R; i++) {
         r->restart_objective[i] = c.info[i];
         r->restart_iterations[i] = c.iters[i];
-        r->restart_init[i] = prm->init;
+        r->restart_init[i] = i == 0 && rl0 ? MMNC_INIT_ROWS : prm->init;
         r->restart_converged[i] = c.conv[i];
     }
     r->iterations = c.iters[best];

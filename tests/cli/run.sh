@@ -383,6 +383,7 @@ expect_json c.json col_clusters information_zw col_cluster_sizes block_pz
 expect_grep '"col_clusters": 2,' c.json
 expect_grep '"col_cluster_sizes": \[3, 3\],' c.json
 expect_grep '"col_labels": "c\.col_labels\.tsv"' c.json
+expect_grep '"restart_inits": \["rows", "random",' c.json
 grep -q '"size_prior"' c.json && fail_because "c.json states a size prior, which co-clustering has not"
 expect_out "^co-clustering, 2 x 2 blocks: I\(Z;W\) 0\.593524 nats of I\(X;Y\) 0\.682272 \(87\.0%\)"
 expect_out "^  column clusters by P\(w\|z\): 2 \(0\.980\) 1 \(0\.020\)"
@@ -408,6 +409,8 @@ case "$(cut -f3 n.col_labels.tsv | tail -n +2 | tr '\n' ' ')" in
 *) fail_because "n.col_labels.tsv: the columns are not the two planted blocks" ;;
 esac
 expect_json n.json col_clusters nuclear_norm_zw col_cluster_sizes block_pz
+expect_grep '"restart_inits": \["rows"\]' n.json
+expect_out "start 1 \(rows\)"
 expect_out "^co-clustering, 2 x 2 blocks: \|\|B_\{Z,W\}\|\|_\* "
 end
 bad "cluster --col-clusters above the columns -> error, no output" 1 "col_clusters = 7 must not exceed the number of columns \(6\)" \

@@ -1368,8 +1368,8 @@ typedef struct mmnc_result {
  * k-means, each free row to the labelled cluster argmax_z sum_x P(x|y)
  * log q(x|z), q(.|z) = l P(.|z) + (1 - l) P_X, P(.|z) the column
  * distribution of the rows labelled z and l one of 0.5, 0.8, 0.95: the one
- * that predicts most labelled rows at their label in a 5-fold
- * cross-validation over them (the smaller on ties); k-means++ seeds among
+ * that predicts most labelled rows at their label when each is left out of
+ * its cluster's centre in turn (the smaller on ties); k-means++ seeds among
  * the free rows for clusters without labels, which the moves grow.  The
  * other starts are
  * the init's, renumbered to agree with the labels by a greedy maximum

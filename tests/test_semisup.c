@@ -150,23 +150,21 @@ static double brute_hits(const mmnc_pmf *p, mmnc_int k, const mmnc_int *train, c
 
 /* The centre weight l that the held rows of fixed choose (mmnc.h,
  * "Semi-supervision"): of 0.5, 0.8, 0.95 the one with most held rows
- * predicted at their label when each of 5 folds (MurmurHash3's finaliser
- * of 0x243f6a8885a308d3 ^ y, modulo 5) is left out; the smaller on ties. */
+ * predicted at their label by the centres of the other held rows
+ * (leave-one-out); the smaller on ties. */
 static double brute_weight(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed)
 {
     static const double grid[3] = {0.5, 0.8, 0.95};
     mmnc_int ny = p->ny, *train = malloc(ny * sizeof *train);
-    unsigned char *test = malloc(ny);
+    unsigned char *test = calloc(ny, 1);
     double hits[3] = {0, 0, 0}, all = 0;
     int best = 0;
-    for (int g = 0; g < 5; g++) {
-        for (mmnc_int y = 0; y < ny; y++) {
-            uint64_t x = 0x243f6a8885a308d3ULL ^ (uint64_t)y;
-            x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL, x ^= x >> 33;
-            test[y] = fixed[y] >= 0 && (int)(x % 5) == g;
-            train[y] = test[y] ? -1 : fixed[y];
-        }
+    memcpy(train, fixed, ny * sizeof *train);
+    for (mmnc_int y = 0; y < ny; y++) {
+        if (fixed[y] < 0) continue;
+        train[y] = -1, test[y] = 1;
         for (int w = 0; w < 3; w++) hits[w] += brute_hits(p, k, train, test, fixed, grid[w], &all);
+        train[y] = fixed[y], test[y] = 0;
     }
     for (int w = 1; w < 3; w++)
         if (hits[w] > hits[best]) best = w;

@@ -20,9 +20,8 @@
  * classifier of the free rows, trained on the labelled ones.  The weight l
  * is the labelled rows' own choice among MMNC_I_SEMI_CENTRES (0.5, 0.8,
  * 0.95): the one under which most held rows are predicted at their label
- * when 5-fold cross-validation leaves each fold of them out (the folds a
- * hash of the row's global index; the smaller l on ties, and the smallest
- * without a held row).  How much a centre should lean on its few labelled
+ * when each is left out of its centre in turn (the smaller l on ties, and
+ * the smallest without a held row).  How much a centre should lean on its few labelled
  * rows depends on the data (rows of a dozen words in 65 classes want
  * little smoothing, chapters of novels by the same authors much), and the
  * held rows are the only evidence of it.  A cluster no
@@ -44,8 +43,8 @@
  * Every sum is exact (mmnc_i_pzx_fix) or made row by row, and the draws
  * are those of one process over all ranks' rows: the same labels for any
  * number of threads and ranks.  Time O(nnz k + |X| k) a centre update, k
- * updates at most for start 0; the weight's choice 5 sums over all rows
- * and 15 scorings of the held rows' columns; O(k^2 log k) the matching.
+ * updates at most for start 0; the weight's choice one such update and
+ * three scorings of the held rows; O(k^2 log k) the matching.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -97,12 +96,14 @@ static mmnc_int best_centre(const mmnc_pmf *p, mmnc_int k, mmnc_int y, const dou
     return best;
 }
 
-/* The centre weight l of the held rows' choice (above).  lab (ny), use
- * (nx) and the others are scratch as for centres.  Collective. */
-#define CENTRE_FOLDS 5
-#define CENTRE_SALT 0x243f6a8885a308d3ULL /* the folds' hash, apart from the selection rule's */
+/* The centre weight l of the held rows' choice (above): for each l of the
+ * grid, each held row is predicted with its own counts taken out of its
+ * cluster's centre (leave-one-out; a row alone in its cluster has no
+ * centre there), and the l with the most rows at their label is kept.
+ * lab (ny), use (nx) and cnt (k + 1) are scratch, the others as for
+ * centres.  Collective. */
 static double centre_weight(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_int *lab, unsigned char *use,
-                            double *T, double *pz, int64_t *work, double *logq)
+                            int64_t *cnt, double *T, double *pz, int64_t *work, double *logq)
 {
     static const double grid[] = MMNC_I_SEMI_CENTRES;
     enum { NW = sizeof grid / sizeof *grid };
@@ -111,31 +112,41 @@ static double centre_weight(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed
     int64_t hits[NW];
     int best = 0;
     memset(hits, 0, sizeof hits);
-    for (int f = 0; f < CENTRE_FOLDS; f++) {
-        memset(use, 0, (size_t)p->nx);
+    memset(use, 0, (size_t)p->nx);
+    for (mmnc_int y = 0; y < ny; y++) {
+        lab[y] = fixed[y] >= 0 ? fixed[y] : k;
+        if (fixed[y] >= 0)
+            for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) use[P->colind[e]] = 1;
+    }
+    mmnc_i_pzx_fix(p, k1, lab, T, pz, work);
+    mmnc_i_label_counts(p, k1, lab, cnt);
+    for (int w = 0; w < NW; w++) {
+        double l = grid[w];
+        int64_t h = 0;
+        fill_logq(p, k, T, pz, l, use, logq);
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : h) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++) {
-            int in = fixed[y] >= 0 && (int)(mmnc_i_mix64(CENTRE_SALT ^ (uint64_t)(p->y0 + y)) % CENTRE_FOLDS) == f;
-            lab[y] = fixed[y] >= 0 && !in ? fixed[y] : k;
-            if (in)
-                for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) use[P->colind[e]] = 1;
-        }
-        mmnc_i_pzx_fix(p, k1, lab, T, pz, work);
-        for (int w = 0; w < NW; w++) {
-            fill_logq(p, k, T, pz, grid[w], use, logq);
-            for (mmnc_int y = 0; y < ny; y++) {
-                mmnc_int best_z = -1;
-                double bs = -HUGE_VAL;
-                if (fixed[y] < 0 || lab[y] != k) continue;
-                for (mmnc_int z = 0; z < k; z++) {
-                    double sc = 0.0;
-                    if (!(pz[z] > 0.0)) continue;
+            mmnc_int c = fixed[y], bz = -1;
+            double bs = -HUGE_VAL, rest;
+            if (c < 0) continue;
+            rest = pz[c] - p->py[y];
+            for (mmnc_int z = 0; z < k; z++) {
+                double sc = 0.0;
+                if (!cnt[z] || (z == c && cnt[z] == 1)) continue;
+                if (z == c)
+                    for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) {
+                        mmnc_int x = P->colind[e];
+                        double t = T[x * k1 + c] - P->val[e];
+                        sc += P->val[e] * log(l * (t > 0.0 ? t : 0.0) / rest + (1.0 - l) * p->px[x]);
+                    }
+                else
                     for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++)
                         sc += P->val[e] * logq[P->colind[e] * k + z];
-                    if (best_z < 0 || sc > bs) best_z = z, bs = sc;
-                }
-                hits[w] += best_z == fixed[y];
+                if (bz < 0 || sc > bs) bz = z, bs = sc;
             }
+            h += bz == c;
         }
+        hits[w] = h;
     }
     mmnc_i_disum(p, hits, NW);
     for (int w = 1; w < NW; w++)
@@ -164,7 +175,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
     MMNC_ALLOC(held, k + 1, err, status);
     MMNC_ALLOC(cl, ny1, err, status);
     MMNC_ALLOC(use, nx > 0 ? nx : 1, err, status);
-    l = centre_weight(p, k, fixed, cl, use, T, pz, work, logq);
+    l = centre_weight(p, k, fixed, cl, use, have, T, pz, work, logq);
     /* the held rows at their labels, the free ones nowhere (cluster k) */
     for (mmnc_int y = 0; y < ny; y++) labels[y] = fixed[y] >= 0 ? fixed[y] : k;
     mmnc_i_label_counts(p, k + 1, labels, have);
@@ -315,7 +326,7 @@ int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, 
     MMNC_ALLOC(score, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(cl, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(use, nx > 0 ? nx : 1, err, status);
-    l = centre_weight(p, k, fixed, cl, use, T, pz, work, logq);
+    l = centre_weight(p, k, fixed, cl, use, have, T, pz, work, logq);
     for (int sweep = 0; sweep < MMNC_I_SEMI_SWEEPS; sweep++) {
         int64_t moved = 0;
         mmnc_i_label_counts(p, k + 1, labels, have);

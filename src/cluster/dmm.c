@@ -68,14 +68,17 @@
  * its other clusters read, and asks for them a few nonzeros ahead; the sums
  * the fixed points read one by one; the counts; the row lengths).  A count
  * of 1 adds a table entry (and its own cluster's term is the third table
- * value); a count c of 2..16 one logarithm of a product of c factors; a
- * larger or fractional count a difference of log-gamma functions.  The
- * row's length against each cluster goes by logarithms of products of 16
- * factors up to a length of 128.  log(n_c + alpha), lgamma(N_c + V beta)
- * and the length term for lengths up to 16 are kept per cluster and renewed
- * when c changes.  The sweeps are sequential and
- * on one thread: the same bits for any number of threads; starts run side
- * by side (cluster.c).
+ * value); a count c of 2..16 multiplies its c factors into the row's
+ * product for the cluster, kept as mantissa and exponent (split), so that
+ * a row takes one logarithm a cluster for all such counts; a larger or
+ * fractional count a difference of log-gamma functions.  The row's length
+ * against each cluster goes by logarithms of products of 16 factors up to
+ * a length of 128.  log(n_c + alpha), lgamma(N_c + V beta) and the length
+ * term for lengths up to 16 are kept per cluster and renewed when c
+ * changes.  The loop over the clusters is cloned for the vector units
+ * (MMNC_I_VECTOR_CLONES), the same bits in each.  The sweeps are
+ * sequential and on one thread: the same bits for any number of threads;
+ * starts run side by side (cluster.c).
  *
  * Ranks.  A distributed run either gathers the pmf and shares out the
  * starts (cluster.c: one process's result), or sweeps side by side
@@ -112,9 +115,10 @@
 #define DMM_HYPER_ROUNDS 1000
 /* Integer sums below this go through a histogram in the fixed points. */
 #define DMM_HIST 1024
-/* A rising factorial of up to this many factors is one logarithm of their
- * product, where every factor is below DMM_PRODUCT_BELOW (16 factors of
- * 1e17: 1e272, finite). */
+/* A rising factorial of up to this many factors is their product, where
+ * every factor is below DMM_PRODUCT_BELOW (16 factors of 1e17: 1e272, and
+ * twice that, finite), taken into a row's product (split) or one
+ * logarithm. */
 #define DMM_PRODUCT 16
 #define DMM_PRODUCT_BELOW 1e17
 /* A row's length against a cluster goes by products up to this length, by
@@ -141,6 +145,7 @@ typedef struct dmm {
     int64_t *lcv;  /* k x (DMM_PRODUCT + 1): the version of c that lc was made from */
     double *g;     /* k scratch */
     double *t;     /* k scratch */
+    double *pm, *pe; /* k: a row's products of the factors of its counts of 2..DMM_PRODUCT, as 2^pe pm (split) */
     int64_t *hist; /* DMM_HIST: histogram of the integer N_cx below DMM_HIST */
     double *big;   /* the other N_cx > 0 (nbig of them), at most nx k */
     mmnc_int nbig;
@@ -211,6 +216,38 @@ static inline double length_log(double b, double L, int prod)
         return r;
     }
     return lgam(b + L) - lgam(b);
+}
+
+/* *m times v, split as 2^e m with m in [1, 2): the exponent added to *e.
+ * v positive and normal, *m in [1, 2) (so m v stays finite: v is a
+ * product of at most DMM_PRODUCT factors below DMM_PRODUCT_BELOW).  By
+ * arithmetic alone, no branch, as mmnc_i_flog: a row's products over its
+ * nonzeros are one logarithm a cluster instead of one a nonzero. */
+static inline void split(double *m, double *e, double v)
+{
+    uint64_t u, ue;
+    double x = *m * v, f;
+    memcpy(&u, &x, sizeof u);
+    ue = (u >> 52) | 0x4330000000000000ULL; /* 2^52 + the biased exponent */
+    memcpy(&f, &ue, sizeof f);
+    *e += f - (4503599627370496.0 + 1023.0);
+    u = (u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+    memcpy(m, &u, sizeof u);
+}
+
+/* log(2^e m) of split's product: e log 2 in two parts, as mmnc_i_flog. */
+static inline double split_log(double m, double e)
+{
+    return e * 6.93147180369123816490e-01 + (e * 1.90821492927058770002e-10 + mmnc_i_flog(m));
+}
+
+/* The product of the c factors b (b + 1) ... (b + c - 1), for a whole c
+ * of 2..DMM_PRODUCT. */
+static inline double rising_product(double b, int c)
+{
+    double t = b;
+    for (int j = 1; j < c; j++) t *= b + j;
+    return t;
 }
 
 /* A cell's logarithms from its sum: t[0] = log(N + beta), t[2k] = the
@@ -410,7 +447,7 @@ static inline void prefetch(const double *v, mmnc_int n)
 /* g(y, c) for every c into d->g from the sums as they are: row y is in
  * cluster own, whose g is made from its sums less the row (in the same
  * pass, from the same column of the table). */
-static void gains(dmm *d, mmnc_int y, mmnc_int own)
+MMNC_I_VECTOR_CLONES static void gains(dmm *d, mmnc_int y, mmnc_int own)
 {
     const mmnc_csr *P = d->p->P;
     mmnc_int k = d->k;
@@ -446,6 +483,8 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
     }
     mmnc_int j0 = P->rowptr[y], j1 = P->rowptr[y + 1];
     for (mmnc_int j = j0; j < j1 && j < j0 + DMM_AHEAD; j++) prefetch(d->T + P->colind[j] * 3 * k, 3 * k);
+    double om = 1.0, oe = 0.0, *pm = d->pm, *pe = d->pe; /* the products of the counts of 2..DMM_PRODUCT */
+    int split_any = 0;
     for (mmnc_int j = j0; j < j1; j++) {
         mmnc_int x = P->colind[j];
         double cy = d->cnt[j];
@@ -453,21 +492,27 @@ static void gains(dmm *d, mmnc_int y, mmnc_int own)
         if (j + DMM_AHEAD < j1) prefetch(d->T + P->colind[j + DMM_AHEAD] * 3 * k, 3 * k);
         if (cy == 1.0) {
             go += ln[2 * k + own];
-        } else {
-            double r = n[own] - cy; /* the own cluster's sum less the row, not below 0 */
-            go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
-        }
-        if (cy == 1.0) {
             for (mmnc_int c = 0; c < k; c++) g[c] += ln[c];
-        } else if (prod && cy <= DMM_PRODUCT && cy == floor(cy)) { /* as rising_log */
+        } else if (prod && cy <= DMM_PRODUCT && cy == floor(cy)) { /* rising products, split */
             int m = (int)cy;
+            double r = n[own] - cy; /* the own cluster's sum less the row, not below 0 */
+            if (!split_any)
+                for (mmnc_int c = 0; c < k; c++) pm[c] = 1.0, pe[c] = 0.0;
+            split_any = 1;
+            split(&om, &oe, rising_product((r > 0.0 ? r : 0.0) + b, m));
             for (mmnc_int c = 0; c < k; c++) t[c] = n[c] + b;
             for (int i = 1; i < m; i++)
                 for (mmnc_int c = 0; c < k; c++) t[c] *= n[c] + b + i;
-            for (mmnc_int c = 0; c < k; c++) g[c] += mmnc_i_flog(t[c]);
+            for (mmnc_int c = 0; c < k; c++) split(pm + c, pe + c, t[c]);
         } else {
+            double r = n[own] - cy;
+            go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
             for (mmnc_int c = 0; c < k; c++) g[c] += lgam(n[c] + b + cy) - lgam(n[c] + b);
         }
+    }
+    if (split_any) {
+        for (mmnc_int c = 0; c < k; c++) g[c] += split_log(pm[c], pe[c]);
+        go += split_log(om, oe);
     }
     g[own] = go;
 }
@@ -483,17 +528,26 @@ static void gains2(dmm *d, mmnc_int y, mmnc_int own, mmnc_int other)
     int prod = d->total + vb < DMM_PRODUCT_BELOW;
     double go = log(nzo + d->alpha) - length_log(Nzo + vb, L, prod);
     double gc = d->lna[other] - length_log(d->Nz[other] + vb, L, prod);
+    double om = 1.0, oe = 0.0, cm = 1.0, ce = 0.0;
+    int split_any = 0;
     for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
         const double *ln = d->T + P->colind[j] * 3 * k, *n = ln + k;
-        double cy = d->cnt[j];
+        double cy = d->cnt[j], r = n[own] - cy;
         if (cy == 1.0) {
             go += ln[2 * k + own];
             gc += ln[other];
+        } else if (prod && cy <= DMM_PRODUCT && cy == floor(cy)) {
+            split_any = 1;
+            split(&om, &oe, rising_product((r > 0.0 ? r : 0.0) + b, (int)cy));
+            split(&cm, &ce, rising_product(n[other] + b, (int)cy));
         } else {
-            double r = n[own] - cy;
             go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
-            gc += rising_log(n[other] + b, cy, prod);
+            gc += lgam(n[other] + b + cy) - lgam(n[other] + b);
         }
+    }
+    if (split_any) {
+        gc += split_log(cm, ce);
+        go += split_log(om, oe);
     }
     d->g[own] = go;
     d->g[other] = gc;
@@ -813,6 +867,8 @@ static void dmm_close(dmm *d)
     mmnc_i_free(d->lcv);
     mmnc_i_free(d->g);
     mmnc_i_free(d->t);
+    mmnc_i_free(d->pm);
+    mmnc_i_free(d->pe);
     mmnc_i_free(d->hist);
     mmnc_i_free(d->big);
     mmnc_i_free(d->D);
@@ -850,6 +906,8 @@ static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
     MMNC_ALLOC(d->lcv, k * (DMM_PRODUCT + 1), err, status);
     MMNC_ALLOC(d->g, k, err, status);
     MMNC_ALLOC(d->t, k, err, status);
+    MMNC_ALLOC(d->pm, k, err, status);
+    MMNC_ALLOC(d->pe, k, err, status);
     MMNC_ALLOC(d->hist, DMM_HIST, err, status);
     MMNC_ALLOC(d->big, nx * k, err, status);
     for (mmnc_int i = 0; i < k * (DMM_PRODUCT + 1); i++) d->lcv[i] = -1; /* made from no version */

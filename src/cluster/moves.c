@@ -104,24 +104,13 @@ static void all_changed(moves *m, mmnc_int k)
 #define REDO_ALL 4 /* more than k / REDO_ALL costs stale: all k are remade, side by side in the vector
                       unit (the same bits: a cost depends only on its cluster's sums and the row) */
 
-/* The clones of the loops of the costs for vector units from none to the
- * widest (the same bits: mmnc_i_flog, no contracted multiply-adds, the
- * same order of the sums); not under the sanitizers, which do not take
- * ifuncs. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(__SANITIZE_THREAD__)
-#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define VECTOR_CLONES
-#endif
-
 #define PREFETCH_AHEAD 2
 #define PREFETCH_FEW 8 /* the same for the costs of a few clusters (pruned decisions) */
 
 /* acc[j] += sum_x b log b - (a + b) log(a + b) over a row's entries (col,
  * val), b = T[x][c] with c = redo[j] (c = j when nr = k): -a log a where b
  * = 0, as b log b is 0 there, so the loop has no branch. */
-VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
+MMNC_I_VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
                                       const double *restrict T, const double *restrict BL, const mmnc_int *redo,
                                       mmnc_int nr, double *restrict acc)
 {
@@ -173,7 +162,7 @@ VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mm
 #define ROW_LANES 8
 
 /* out[i] = b log b for b >= 0 (0 for 0), by mmnc_i_flog. */
-VECTOR_CLONES static void map_xlogx(const double *restrict b, double *restrict out, mmnc_int m)
+MMNC_I_VECTOR_CLONES static void map_xlogx(const double *restrict b, double *restrict out, mmnc_int m)
 {
     for (mmnc_int i = 0; i < m; i++) {
         double v = b[i] > 1e-300 ? b[i] : 1e-300;
@@ -182,7 +171,7 @@ VECTOR_CLONES static void map_xlogx(const double *restrict b, double *restrict o
 }
 
 /* v[i] = bl[i] - v[i] log v[i] (v > 0), in place. */
-VECTOR_CLONES static void map_terms(double *restrict v, const double *restrict bl, mmnc_int m)
+MMNC_I_VECTOR_CLONES static void map_terms(double *restrict v, const double *restrict bl, mmnc_int m)
 {
     for (mmnc_int i = 0; i < m; i++) v[i] = bl[i] - v[i] * mmnc_i_flog(v[i]);
 }
@@ -371,7 +360,7 @@ static inline float bound_entry(double b)
 }
 
 /* out[i] = log v[i] for v > 0 (else 0), by mmnc_i_flog. */
-VECTOR_CLONES static void map_log(const double *restrict v, double *restrict out, mmnc_int m)
+MMNC_I_VECTOR_CLONES static void map_log(const double *restrict v, double *restrict out, mmnc_int m)
 {
     for (mmnc_int i = 0; i < m; i++) {
         double w = v[i] > 1e-300 ? v[i] : 1e-300;
@@ -402,7 +391,7 @@ static inline float pow2f(float t)
  * term is at most 5.6 a (|log a| + 1) in size, so the roundings stay below
  * 4e-6 of the scale.  Values below BOUND_MIN_A are left out (their terms,
  * below 1e-28, are within the margin's 1e-14 a term). */
-VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
+MMNC_I_VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
                                          const float *restrict L1, const mmnc_int *redo, mmnc_int nr,
                                          double *restrict lo, float *restrict flo)
 {
@@ -453,7 +442,7 @@ VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val,
 
 /* mass[j] = (py + p) log(py + p) - p log p, p = pz[redo[j]] > 0: the cost's
  * cluster term, by mmnc_i_flog (for the bounds only). */
-VECTOR_CLONES static void bound_mass(double py, const double *pz, const mmnc_int *redo, mmnc_int nr,
+MMNC_I_VECTOR_CLONES static void bound_mass(double py, const double *pz, const mmnc_int *redo, mmnc_int nr,
                                      double *restrict mass)
 {
     for (mmnc_int j = 0; j < nr; j++) {

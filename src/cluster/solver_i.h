@@ -203,6 +203,18 @@ int mmnc_i_transport_new(const mmnc_pmf *p, mmnc_int k, const double *pz, mmnc_i
 int mmnc_i_transport_solve(mmnc_i_transport *t, const double *C, double *W, mmnc_err *err);
 void mmnc_i_transport_free(mmnc_i_transport *t);
 
+/* A loop's clones for vector units from none to the widest, chosen once
+ * at load time (GCC on x86-64): the same bits in each where the loop sums
+ * in the same order and calls mmnc_i_flog, and the file is compiled without
+ * contracted multiply-adds (CMakeLists.txt); not under the sanitizers,
+ * which do not take ifuncs. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+#define MMNC_I_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define MMNC_I_VECTOR_CLONES
+#endif
+
 /* The natural logarithm of a positive normal v by arithmetic alone, no
  * table and no branch, so that the loops of the moves vectorise and give the
  * same bits at any vector width and on any machine: v = 2^e m with m in

@@ -21,11 +21,11 @@
  * is the labelled rows' own choice among MMNC_I_SEMI_CENTRES (0.5, 0.8,
  * 0.95): the one under which most held rows are predicted at their label
  * when each is left out of its centre in turn (the smaller l on ties, and
- * the smallest without a held row).  How much a centre should lean on its few labelled
- * rows depends on the data (rows of a dozen words in 65 classes want
- * little smoothing, chapters of novels by the same authors much), and the
- * held rows are the only evidence of it.  A cluster no
- * row is labelled with gets a seed as k-means++ would draw it: a free row,
+ * the smallest without a held row).  How much a centre should lean on its
+ * few labelled rows depends on the data (rows of a dozen words in 65
+ * classes want little smoothing, chapters of novels by the same authors
+ * much), and the held rows are the only evidence of it.  A cluster no row
+ * is labelled with gets a seed as k-means++ would draw it: a free row,
  * with probability proportional to P(y) KL(P_{X|y} || nearest centre so
  * far); the seed is its cluster's only row in this start (the moves let it
  * grow).  Clusters are seeded in increasing order.
@@ -78,18 +78,25 @@ static void centres(const mmnc_pmf *p, mmnc_int k, const mmnc_int *lab, double l
     fill_logq(p, k, T, pz, l, NULL, logq);
 }
 
+/* sum_x P(y,x) log q(x|z): row y's score against centre z. */
+static double row_score(const mmnc_csr *P, mmnc_int k, mmnc_int y, const double *logq, mmnc_int z)
+{
+    double s = 0.0;
+    for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += P->val[e] * logq[P->colind[e] * k + z];
+    return s;
+}
+
 /* Row y's best centre among the clusters with have[z] (argmax of
- * sum_x P(y,x) log q(x|z), smallest z on ties) and that sum. */
+ * row_score, smallest z on ties) and that score. */
 static mmnc_int best_centre(const mmnc_pmf *p, mmnc_int k, mmnc_int y, const double *logq, const int64_t *have,
                             double *score)
 {
-    const mmnc_csr *P = p->P;
     mmnc_int best = -1;
     double bs = -HUGE_VAL;
     for (mmnc_int z = 0; z < k; z++) {
-        double s = 0.0;
+        double s;
         if (!have[z]) continue;
-        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += P->val[e] * logq[P->colind[e] * k + z];
+        s = row_score(p->P, k, y, logq, z);
         if (best < 0 || s > bs) best = z, bs = s;
     }
     *score = bs;
@@ -140,8 +147,7 @@ static double centre_weight(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed
                         sc += P->val[e] * log(l * (t > 0.0 ? t : 0.0) / rest + (1.0 - l) * p->px[x]);
                     }
                 else
-                    for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++)
-                        sc += P->val[e] * logq[P->colind[e] * k + z];
+                    sc = row_score(P, k, y, logq, z);
                 if (bz < 0 || sc > bs) bz = z, bs = sc;
             }
             h += bz == c;

@@ -42,9 +42,11 @@
  *
  * Every sum is exact (mmnc_i_pzx_fix) or made row by row, and the draws
  * are those of one process over all ranks' rows: the same labels for any
- * number of threads and ranks.  Time O(nnz k + |X| k) a centre update, k
- * updates at most for start 0; the weight's choice one such update and
- * three scorings of the held rows; O(k^2 log k) the matching.
+ * number of threads and ranks.  Time for start 0: O(nnz k + |X| k) for the
+ * first scoring of the free rows and the last, and O(nnz + |X| k) for each
+ * cluster seeded (its centre made again, each free row scored against the
+ * new centre alone); the weight's choice one centre update and three
+ * scorings of the held rows; O(k^2 log k) the matching.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -166,7 +168,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
 {
     const mmnc_csr *P = p->P;
     mmnc_int ny = p->ny, nx = p->nx, ny1 = ny > 0 ? ny : 1;
-    double *T = NULL, *pz = NULL, *logq = NULL, *w = NULL, *rowent = NULL, l;
+    double *T = NULL, *pz = NULL, *logq = NULL, *w = NULL, *rowent = NULL, *near = NULL, l;
     int64_t *work = NULL, *have = NULL, *held = NULL;
     mmnc_int *cl = NULL;
     unsigned char *use = NULL;
@@ -176,6 +178,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
     MMNC_ALLOC(logq, nx * k, err, status);
     MMNC_ALLOC(w, ny1, err, status);
     MMNC_ALLOC(rowent, ny1, err, status);
+    MMNC_ALLOC(near, ny1, err, status);
     MMNC_ALLOC(work, mmnc_i_fix_work(p, k + 1), err, status);
     MMNC_ALLOC(have, k + 1, err, status);
     MMNC_ALLOC(held, k + 1, err, status);
@@ -191,19 +194,25 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) s += P->val[e] * log(P->val[e] / p->py[y]);
         rowent[y] = s;
     }
-    for (mmnc_int z = 0; z < k; z++) {
+    for (mmnc_int z = 0, last = -1; z < k; z++) {
         int64_t g;
         if (have[z]) continue;
         /* k-means++: a free row, with weight P(y) KL(P_{X|y} || its nearest centre); the tiny floor lets a
-         * draw among free rows happen when every weight is 0 */
+         * draw among free rows happen when every weight is 0.  A seed changes only its own cluster's
+         * centre, so a row's best score so far (near) is compared with the last seed's alone. */
         centres(p, k, labels, l, T, pz, work, logq);
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++) {
             double s, d;
             w[y] = 0.0;
             if (labels[y] != k) continue;
-            (void)best_centre(p, k, y, logq, have, &s);
-            d = rowent[y] - s;
+            if (last < 0) {
+                (void)best_centre(p, k, y, logq, have, &near[y]);
+            } else {
+                s = row_score(P, k, y, logq, last);
+                if (s > near[y]) near[y] = s;
+            }
+            d = rowent[y] - near[y];
             w[y] = (d > 0.0 ? d : 0.0) + 1e-300;
         }
         if ((g = mmnc_i_draw_row(p, w, rng, err)) < 0) {
@@ -212,6 +221,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
         }
         if (g >= p->y0 && g < p->y0 + ny) labels[g - p->y0] = z;
         have[z] = 1;
+        last = z;
     }
     centres(p, k, labels, l, T, pz, work, logq);
     {
@@ -231,6 +241,7 @@ cleanup:
     mmnc_i_free(logq);
     mmnc_i_free(w);
     mmnc_i_free(rowent);
+    mmnc_i_free(near);
     mmnc_i_free(work);
     mmnc_i_free(have);
     mmnc_i_free(held);

@@ -111,8 +111,8 @@ static void all_changed(moves *m, mmnc_int k)
  * val), b = T[x][c] with c = redo[j] (c = j when nr = k): -a log a where b
  * = 0, as b log b is 0 there, so the loop has no branch. */
 MMNC_I_VECTOR_CLONES static void entry_costs(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
-                                      const double *restrict T, const double *restrict BL, const mmnc_int *redo,
-                                      mmnc_int nr, double *restrict acc)
+                                             const double *restrict T, const double *restrict BL, const mmnc_int *redo,
+                                             mmnc_int nr, double *restrict acc)
 {
     for (mmnc_int e = 0; e < n; e++) {
         double a = val[e];
@@ -392,8 +392,8 @@ static inline float pow2f(float t)
  * 4e-6 of the scale.  Values below BOUND_MIN_A are left out (their terms,
  * below 1e-28, are within the margin's 1e-14 a term). */
 MMNC_I_VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const double *val, mmnc_int n, mmnc_int k,
-                                         const float *restrict L1, const mmnc_int *redo, mmnc_int nr,
-                                         double *restrict lo, float *restrict flo)
+                                                const float *restrict L1, const mmnc_int *redo, mmnc_int nr,
+                                                double *restrict lo, float *restrict flo)
 {
     double scale = 0.0, lav[ROW_CHUNK];
     for (mmnc_int e0 = 0; e0 < n; e0 += ROW_CHUNK) {
@@ -443,7 +443,7 @@ MMNC_I_VECTOR_CLONES static double entry_bounds(const mmnc_int *col, const doubl
 /* mass[j] = (py + p) log(py + p) - p log p, p = pz[redo[j]] > 0: the cost's
  * cluster term, by mmnc_i_flog (for the bounds only). */
 MMNC_I_VECTOR_CLONES static void bound_mass(double py, const double *pz, const mmnc_int *redo, mmnc_int nr,
-                                     double *restrict mass)
+                                            double *restrict mass)
 {
     for (mmnc_int j = 0; j < nr; j++) {
         double p = pz[redo[j]], q = p > 1e-300 ? p : 1e-300, v = py + q;

@@ -185,6 +185,15 @@ static double lgam(double x)
     return lgamma_r(x, &sign);
 }
 
+/* The product of the c factors b (b + 1) ... (b + c - 1), for a whole c
+ * of 2..DMM_PRODUCT. */
+static inline double rising_product(double b, int c)
+{
+    double t = b;
+    for (int j = 1; j < c; j++) t *= b + j;
+    return t;
+}
+
 /* sum_{j < c} log(b + j) = lgamma(b + c) - lgamma(b): for a whole c up to
  * DMM_PRODUCT (prod: b + c small enough that the product stays finite) one
  * logarithm of the product of the c factors, which is also the more
@@ -192,11 +201,7 @@ static double lgam(double x)
 static inline double rising_log(double b, double c, int prod)
 {
     if (c == 1.0) return mmnc_i_flog(b);
-    if (prod && c <= DMM_PRODUCT && c == floor(c)) {
-        double t = b;
-        for (int j = 1; j < (int)c; j++) t *= b + j;
-        return mmnc_i_flog(t);
-    }
+    if (prod && c <= DMM_PRODUCT && c == floor(c)) return mmnc_i_flog(rising_product(b, (int)c));
     return lgam(b + c) - lgam(b);
 }
 
@@ -239,15 +244,6 @@ static inline void split(double *m, double *e, double v)
 static inline double split_log(double m, double e)
 {
     return e * 6.93147180369123816490e-01 + (e * 1.90821492927058770002e-10 + mmnc_i_flog(m));
-}
-
-/* The product of the c factors b (b + 1) ... (b + c - 1), for a whole c
- * of 2..DMM_PRODUCT. */
-static inline double rising_product(double b, int c)
-{
-    double t = b;
-    for (int j = 1; j < c; j++) t *= b + j;
-    return t;
 }
 
 /* A cell's logarithms from its sum: t[0] = log(N + beta), t[2k] = the

@@ -115,6 +115,8 @@
 #define DMM_HYPER_ROUNDS 1000
 /* Integer sums below this go through a histogram in the fixed points. */
 #define DMM_HIST 1024
+/* logs: the logarithms of the whole N_cx below this read from a list */
+#define DMM_LOGS 64
 /* A rising factorial of up to this many factors is their product, where
  * every factor is below DMM_PRODUCT_BELOW (16 factors of 1e17: 1e272, and
  * twice that, finite), taken into a row's product (split) or one
@@ -256,12 +258,32 @@ static inline void cell(double *t, mmnc_int k, double beta)
     t[2 * k] = mmnc_i_flog((r > 0.0 ? r : 0.0) + beta);
 }
 
-/* The table's logarithms from the sums. */
+/* The table's logarithms from the sums.  Where every count is whole, the
+ * cells below DMM_LOGS (most cells of sparse data hold 0, 1 or 2) read
+ * theirs from a list made once: the same logarithms of the same arguments
+ * as cell's, without a branch a cell. */
 static void logs(dmm *d)
 {
     mmnc_int k = d->k;
-    for (mmnc_int x = 0; x < d->nx; x++)
-        for (mmnc_int c = 0; c < k; c++) cell(d->T + x * 3 * k + c, k, d->beta);
+    double lv[DMM_LOGS + 1]; /* lv[v + 1] = log(v + beta), lv[0] = lv[1] */
+    if (!d->integer) {
+        for (mmnc_int x = 0; x < d->nx; x++)
+            for (mmnc_int c = 0; c < k; c++) cell(d->T + x * 3 * k + c, k, d->beta);
+        return;
+    }
+    for (int v = 0; v < DMM_LOGS; v++) lv[v + 1] = mmnc_i_flog((double)v + d->beta);
+    lv[0] = lv[1];
+    for (mmnc_int x = 0; x < d->nx; x++) {
+        double *t = d->T + x * 3 * k;
+        for (mmnc_int c = 0; c < k; c++) {
+            double v = t[k + c];
+            if (v >= 0.0 && v < DMM_LOGS) {
+                int i = (int)v;
+                t[c] = lv[i + 1], t[2 * k + c] = lv[i];
+            } else
+                cell(t + c, k, d->beta);
+        }
+    }
 }
 
 /* Cluster c's terms of g that no row changes: lna and lgz. */

@@ -662,6 +662,8 @@ static int write_json(const run *r, FILE *fp)
     if (res->agreement_prior == res->agreement_prior) /* not NAN: the agreement rule applied */
         fprintf(fp, "  \"agreement\": {\"prior\": %.17g, \"prior_free\": %.17g},\n", res->agreement_prior,
                 res->agreement_free);
+    if (res->agreement == res->agreement) /* not NAN: two starts or more of the default or information */
+        fprintf(fp, "  \"starts_agreement\": %.17g,\n", res->agreement);
     if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
     else if (res->algorithm == MMNC_ALG_FROBENIUS)
         fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);

@@ -3,10 +3,11 @@
  * against k, for choosing k.
  *
  * Each k runs what `mmnc cluster DATA -k K` runs (mmnc_params_default, the
- * same bits), and the table gives the objective the run maximised (J for
- * the information moves, with I(X;Z) beside it), the gain of the curve
- * over the previous k and how well the starts' partitions agree (the
- * agreement rule's mean adjusted Rand index, docs/default.md).
+ * same bits), and the table gives the objective the run maximised (the
+ * log evidence a count for the Dirichlet mixture, J for the information
+ * moves, with I(X;Z) beside them), the gain of the curve over the previous
+ * k and how well the starts' partitions agree (mmnc_result.agreement, the
+ * mean adjusted Rand index between them, docs/default.md).
  *
  * The suggested k reads both.  The elbow of the curve alone, the k after
  * which the gain g(k) = c(k) - c(k-1) drops most, is noise on a nearly
@@ -18,9 +19,10 @@
  * is about the spread of the mean over the 28 pairs of 8 starts between
  * neighbouring k of one stable reading.  Without an agreement (other
  * algorithms, one start) every interior k is a candidate: the elbow
- * alone.  The curve is I(X;Z) for the information moves: J is I(X;Z)
- * alone at the k where the agreement rule refused the prior, so J is not
- * one curve across k.  A reading aid from a non-convex optimiser, not a
+ * alone.  The curve is I(X;Z) for the Dirichlet mixture and the
+ * information moves, one scale for both (and J is I(X;Z) alone at the k
+ * where the agreement rule refused the prior, so J is not one curve across
+ * k).  A reading aid from a non-convex optimiser, not a
  * test (Ben-Hur, Elisseeff, Guyon 2002; Lange, Roth, Braun, Buhmann 2004).
  */
 #include <getopt.h>
@@ -48,15 +50,17 @@ static void help(void)
            "and a plot.\n\n"
            "Suggested k: among kmin < k < kmax whose agreement (the mean adjusted Rand index between\n"
            "the starts' partitions) is within " CLI_STR(AGREE_TOL) " of the best among them, the one after which the\n"
-           "gain of one more cluster drops most (I(X;Z) for -a information, else the objective). The\n"
-           "elbow alone is noise on a nearly straight curve, the agreement alone prefers the small k\n"
-           "that every start finds. Without an agreement (-a nuclear or frobenius, one start): the\n"
-           "elbow alone. A reading aid from a non-convex optimiser, not a test.\n\n"
+           "gain of one more cluster drops most (I(X;Z) for -a dmm and -a information, else the\n"
+           "objective). The elbow alone is noise on a nearly straight curve, the agreement alone\n"
+           "prefers the small k that every start finds. Without an agreement (-a nuclear or\n"
+           "frobenius, one start): the elbow alone. A reading aid from a non-convex optimiser, not a\n"
+           "test.\n\n"
            "Options:\n"
            "      --kmin N          smallest k (default " CLI_STR(KMIN) ")\n"
            "      --kmax N          largest k (default " CLI_STR(KMAX) ")\n"
-           "  -a, --algorithm A     information | nuclear | frobenius, as for mmnc cluster; information:\n"
-           "                        its objective J, I(X;Z) and the starts' agreement (default %s)\n"
+           "  -a, --algorithm A     auto | dmm | information | nuclear | frobenius, as for mmnc cluster;\n"
+           "                        dmm and information: I(X;Z) and the starts' agreement beside the\n"
+           "                        objective (default %s)\n"
            "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
            "  -r, --restarts N      starts per k (default " CLI_STR(MMNC_DEFAULT_RESTARTS) ")\n"
            "      --init I          random | kmeans++ | spectral (default %s)\n"
@@ -233,6 +237,7 @@ int cmd_sweep(int argc, char **argv)
     agree = calloc((size_t)n, sizeof(double));
     if (!obj || !frob || !nuc || !mi || !secs || !agree) { rc = cli_fail(CMD, "out of memory"); goto done; }
     const double *curve = info ? mi : obj;
+    int alg = prm.algorithm; /* as the runs resolved it (-a auto) */
     for (mmnc_int i = 0; i < n; i++) {
         mmnc_result *r = NULL;
         prm.k = kmin + i;
@@ -244,7 +249,8 @@ int cmd_sweep(int argc, char **argv)
         secs[i] = r->seconds;
         /* how well the starts agree under the objective the run kept (the agreement rule's
          * figures; NAN where it did not apply: other algorithms, one start) */
-        agree[i] = r->size_prior_refused == MMNC_PRIOR_AGREEMENT ? r->agreement_free : r->agreement_prior;
+        agree[i] = r->agreement;
+        alg = r->algorithm;
         mmnc_result_free(r);
         if (!quiet) fprintf(stderr, "mmnc sweep: k = %lld: objective %.6f (%.2f s)\n", (long long)prm.k, obj[i], secs[i]);
     }
@@ -252,9 +258,10 @@ int cmd_sweep(int argc, char **argv)
     int has_agree = 0;
     for (mmnc_int i = 0; i < n; i++) has_agree |= agree[i] == agree[i];
     if (cli_rank() != 0) goto done; /* the table and the plot are rank 0's */
-    const char *metric = prm.algorithm == MMNC_ALG_NUCLEAR     ? "nuclear norm ||B_{Z,X}||_*"
-                         : prm.algorithm == MMNC_ALG_FROBENIUS ? "objective (Frobenius)"
-                                                               : "J (information)";
+    const char *metric = alg == MMNC_ALG_NUCLEAR     ? "nuclear norm ||B_{Z,X}||_*"
+                         : alg == MMNC_ALG_FROBENIUS ? "objective (Frobenius)"
+                         : alg == MMNC_ALG_DMM       ? "log evidence a count (Dirichlet mixture)"
+                                                     : "J (information)";
     if (mmnc_outfile_open(&out, cli_outset_path(outs, 0), &err) != MMNC_OK) { rc = cli_outset_lib_fail(outs, &err); goto done; }
     fprintf(out.fp, "k\tobjective\tgain\tnuclear\tfrobenius\tmutual_information\tagreement\tseconds\n");
     printf("%-4s %-12s %-10s %-10s %-10s %-10s %-9s %-8s\n", "k", "objective", "gain", "nuclear", "frobenius", "I(X;Z)",

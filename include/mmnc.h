@@ -1268,6 +1268,12 @@ typedef struct mmnc_result {
     double agreement_prior, agreement_free; /* the agreement rule: the mean adjusted Rand index
                            between the starts' partitions with the prior and between their
                            prior-free optima; NAN where the rule did not apply */
+    double agreement;   /* the mean adjusted Rand index between the starts' partitions under the
+                           objective of the result: the Dirichlet mixture's starts; where the
+                           information objective's agreement rule ran, agreement_prior, or
+                           agreement_free where it refused the prior.  What `mmnc sweep` reads;
+                           NAN for one start, the information objective without the rule, the
+                           other algorithms and co-clustering */
     double lambda, step; /* Alg. 1: the values used */
     int *restart_converged; /* restarts: 1 where the start met its stopping rule, 0 where it
                            stopped at max_iter */

@@ -6,7 +6,8 @@
  * unequal sizes and unequal row lengths are recovered, the same bits for
  * any thread count, held rows stay, a row alone that would leave its
  * cluster (the refill), fractional values, allocation
- * failures, and the default's choice (MMNC_ALG_AUTO).
+ * failures, the default's choice (MMNC_ALG_AUTO) and the starts'
+ * agreement.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -346,6 +347,40 @@ static void test_refill_outlier(void)
     }
 }
 
+/* mmnc_result.agreement, the mean adjusted Rand index between the starts'
+ * partitions (what `mmnc sweep` reads): 1 where every start finds the
+ * planted groups, low where the counts have no groups, NAN for one start. */
+static void test_agreement(void)
+{
+    static const int sizes[] = {100, 100, 100};
+    double in[2] = {0.9, 0.0}, got[2];
+    for (int c = 0; c < 2; c++) {
+        mmnc_int *truth = NULL;
+        mmnc_csr *A = planted(sizes, 3, 300, in[c], 1, &truth, 20);
+        mmnc_pmf *p = NULL;
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        mmnc_params_default(&prm);
+        prm.algorithm = MMNC_ALG_DMM;
+        prm.k = 3;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        got[c] = r ? r->agreement : NAN;
+        mmnc_result_free(r);
+        r = NULL;
+        prm.restarts = 1;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(r && isnan(r->agreement));
+        mmnc_result_free(r);
+        mmnc_pmf_free(p);
+        mmnc_csr_free(A);
+        free(truth);
+    }
+    CHECK(got[0] == 1.0);
+    CHECK(got[1] < 0.5);
+    if (!(got[0] == 1.0 && got[1] < 0.5)) printf("agreement: planted %.4f, no groups %.4f\n", got[0], got[1]);
+}
+
 int main(void)
 {
     test_auto();
@@ -356,5 +391,6 @@ int main(void)
     test_threads_and_held();
     test_fractional();
     test_alloc_failures();
+    test_agreement();
     return test_done();
 }

@@ -412,6 +412,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         The agreement rule's figures: the mean adjusted Rand index between
         the starts' partitions with the prior and between their prior-free
         optima; None where the rule did not apply.
+    starts_agreement_ : float or None
+        The mean adjusted Rand index between the starts' partitions under the
+        result's objective (the Dirichlet mixture's starts; where the
+        information objective's agreement rule ran, with or without the prior
+        as the run kept it): near 1 where every start found the same
+        clusters. None for one start, the information objective without the
+        rule, Algorithms 1 and 2 and co-clustering.
     semi_supervision_ : tuple (str, float, float) or None
         fit(X, y) with labels (hard results): which candidate was kept,
         "moves" (the run's own partition), "classifier" or "classifier-equal"
@@ -662,6 +669,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                                     .get(r["size_prior_refused"]) if r["size_prior_kept"] == 0 else None)
         self.agreement_ = (None if np.isnan(r["agreement_prior"])
                            else (float(r["agreement_prior"]), float(r["agreement_free"])))
+        self.starts_agreement_ = None if np.isnan(r["agreement"]) else float(r["agreement"])
         self.semi_supervision_ = (None if r["semi_kept"] <= 0 else
                                   (_SEMI_NAMES[r["semi_kept"]], float(r["semi_score_moves"]),
                                    float(r["semi_score_seeded"])))
@@ -719,6 +727,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                   "size_prior_kept": self.size_prior_kept_, "size_prior_refused": self.size_prior_refused_,
                   "dmm": [self.dmm_alpha_, self.dmm_beta_],
                   "agreement": None if self.agreement_ is None else list(self.agreement_),
+                  "starts_agreement": self.starts_agreement_,
                   "semi_supervision": None if self.semi_supervision_ is None else list(self.semi_supervision_),
                   "semi_scores": self.semi_scores_,
                   "restart_objectives": self.restart_objectives_.tolist(),
@@ -980,6 +989,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
             est.size_prior_kept_ = fitted["size_prior_kept"]
             est.size_prior_refused_ = fitted["size_prior_refused"]
             est.agreement_ = None if fitted["agreement"] is None else tuple(fitted["agreement"])
+            est.starts_agreement_ = fitted.get("starts_agreement")  # not in the files of earlier versions
             est.dmm_alpha_, est.dmm_beta_ = fitted.get("dmm", [None, None])
             semi = fitted.get("semi_supervision")
             est.semi_supervision_ = None if semi is None else tuple(semi)

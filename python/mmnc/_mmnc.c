@@ -752,6 +752,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "size_prior_refused", PyLong_FromLong(r->size_prior_refused));
         SET_ITEM(d, "agreement_prior", PyFloat_FromDouble(r->agreement_prior));
         SET_ITEM(d, "agreement_free", PyFloat_FromDouble(r->agreement_free));
+        SET_ITEM(d, "agreement", PyFloat_FromDouble(r->agreement));
         SET_ITEM(d, "semi_kept", PyLong_FromLong(r->semi_kept));
         SET_ITEM(d, "semi_score_moves", PyFloat_FromDouble(r->semi_score_moves));
         SET_ITEM(d, "semi_score_seeded", PyFloat_FromDouble(r->semi_score_seeded));

@@ -513,9 +513,14 @@ def test_agreement_rule():
     m = mmnc.MMNC(6, algorithm="information").fit(X)
     assert m.size_prior_kept_ is False and m.size_prior_refused_ == "agreement"
     assert m.agreement_[0] < m.agreement_[1]
+    assert m.starts_agreement_ == m.agreement_[1]  # the prior-free starts, as the run kept them
     m0 = mmnc.MMNC(6, algorithm="information", size_prior=0.0).fit(X)
     assert np.array_equal(m.labels_, m0.labels_) and m.objective_ == m0.objective_
-    assert m0.agreement_ is None
+    assert m0.agreement_ is None and m0.starts_agreement_ is None
+    # the default (the Dirichlet mixture on these counts): its starts' agreement, also after load
+    d = mmnc.MMNC(6).fit(X)
+    assert 0.0 < d.starts_agreement_ <= 1.0
+    assert mmnc.MMNC(6, n_init=1).fit(X).starts_agreement_ is None
 
 
 # -- semi-supervision: fit(X, y) --------------------------------------------

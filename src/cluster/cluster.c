@@ -75,6 +75,7 @@ typedef struct starts {
     int *st;
     const mmnc_i_tuning *tune;
     mmnc_i_default *dflt; /* MMNC_ALG_INFORMATION: the default's records of the starts */
+    int32_t *parts;       /* MMNC_ALG_DMM, two starts or more: each start's labels (restarts x ny) */
     mmnc_result *r;
     mmnc_err *err;
 } starts;
@@ -147,6 +148,10 @@ static void one_start(const starts *c, int i, int tid)
     if (s1 == MMNC_OK)
         s1 = mmnc_i_event(prm, MMNC_EV_START_END, i, run.iterations, run.converged, NULL, run.objective, &c->errs[tid]);
     c->st[i] = s1;
+    if (s1 == MMNC_OK && c->parts) {
+        mmnc_i_argmax_labels(k, ny, w, lab);
+        for (mmnc_int y = 0; y < ny; y++) c->parts[(mmnc_int)i * ny + y] = (int32_t)lab[y];
+    }
     r->restart_objective[i] = run.objective;
     r->restart_iterations[i] = run.iterations;
     r->restart_converged[i] = run.converged;
@@ -486,6 +491,17 @@ cleanup:
     return status;
 }
 
+/* r->agreement of the Dirichlet mixture's starts (c->parts): where the
+ * ranks shared the starts out, each start's labels first from the rank
+ * that ran it.  Collective. */
+static int starts_agreement(const starts *c)
+{
+    const mmnc_dist *d = c->tune ? c->tune->share : NULL;
+    for (int i = 0; d && i < c->prm->restarts; i++)
+        d->bcast(d, c->parts + (mmnc_int)i * c->ny, (size_t)c->ny * sizeof *c->parts, i % d->size);
+    return mmnc_i_agreement(c->p, c->k, c->prm->restarts, c->parts, &c->r->agreement, c->err);
+}
+
 /* The parameters as the solvers take them: refine only where the result is
  * hard, the iteration cap and Algorithm 1's penalty and step filled in. */
 static void normalise(mmnc_params *prm, double *lambda, double *step)
@@ -758,7 +774,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     r->step = step;
     r->best_restart = -1;
     r->size_prior_kept = -1;
-    r->agreement_prior = r->agreement_free = NAN;
+    r->agreement_prior = r->agreement_free = r->agreement = NAN;
     r->semi_score_moves = r->semi_score_seeded = r->semi_margin = NAN;
     for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++) r->semi_scores[i] = NAN;
     r->dmm_alpha = r->dmm_beta = NAN;
@@ -796,7 +812,9 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         goto cleanup;
     c.p = p, c.prm = &prm, c.k = k, c.ny = ny, c.lambda = lambda, c.step = step, c.emb = emb;
     c.tune = tune, c.dflt = dflt, c.r = r, c.err = err;
+    if (prm.algorithm == MMNC_ALG_DMM && prm.restarts > 1) MMNC_ALLOC(c.parts, (mmnc_int)prm.restarts * ny, err, status);
     if ((status = run_starts(&c, &labels, &W)) != MMNC_OK) goto cleanup;
+    if (c.parts && (status = starts_agreement(&c)) != MMNC_OK) goto cleanup;
     r->objective_restart = r->best_restart;
     if ((status = choose_and_refine(&c)) != MMNC_OK) goto cleanup;
     mmnc_i_argmax_labels(k, ny, r->W, r->label);
@@ -810,6 +828,8 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
                        : mmnc_coupling_stats(p, k, NULL, r->W, &r->stats, err)) != MMNC_OK)
         goto cleanup;
     if (nuclear_objective) r->objective = r->stats.nuclear;
+    if (prm.algorithm == MMNC_ALG_INFORMATION)
+        r->agreement = r->size_prior_refused == MMNC_PRIOR_AGREEMENT ? r->agreement_free : r->agreement_prior;
     r->seconds = mmnc_i_now() - t0;
     *out = r;
     r = NULL;
@@ -823,5 +843,6 @@ cleanup:
     mmnc_i_free(pzn);
     mmnc_i_free(c.errs);
     mmnc_i_free(c.st);
+    mmnc_i_free(c.parts);
     return status;
 }

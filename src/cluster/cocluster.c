@@ -628,7 +628,7 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *
     r->restarts = R;
     r->best_restart = r->objective_restart = best;
     r->size_prior_kept = -1;
-    r->agreement_prior = r->agreement_free = NAN;
+    r->agreement_prior = r->agreement_free = r->agreement = NAN;
     r->select = MMNC_SELECT_OBJECTIVE;
     r->refine = MMNC_REFINE_NONE;
     r->l = l;

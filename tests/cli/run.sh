@@ -624,13 +624,15 @@ bad "eval: missing PRED file" 1 "nosuch\.tsv: cannot open" eval nosuch.tsv "$FIX
 
 # ---- info ---------------------------------------------------------------------
 
-begin "sweep k = 1..3: table, suggested k, tsv, no plot"
+begin "sweep k = 1..3: table, suggested k, tsv, no plot; the default's starts' agreement at each k"
 run sweep --kmin 1 --kmax 3 --plot none -o s "$BLOCKS"
 expect_rc 0
-expect_out "suggested k = 2"
+expect_out "suggested k = 2 \(among the k whose starts agree within 0\.05 of the best"
+expect_out "agreement: the mean adjusted Rand index"
 expect_file s.sweep.tsv
 expect_nofile s.sweep.svg
 expect_grep "^k	objective	gain" s.sweep.tsv
+expect_grep "^2	[^	]*	[^	]*	[^	]*	[^	]*	[^	]*	1	" s.sweep.tsv
 end
 
 if command -v gnuplot >/dev/null 2>&1; then

@@ -90,8 +90,10 @@ static void applies_help(void)
 static void help(void)
 {
     printf("Usage: mmnc cluster [options] DATA\n\n"
-           "Learn a probabilistic clustering P_{Z|Y} of the rows of DATA by maximising a matrix norm\n"
-           "of the divergence transition matrix B_{Z,X} (Qiu, Makur, Zheng 2018).\n\n"
+           "Learn a clustering P_{Z|Y} of the rows of DATA: by default the evidence of a Dirichlet\n"
+           "mixture of the rows' counts (for values that are not counts, the information I(X;Z)),\n"
+           "or a matrix norm of the divergence transition matrix B_{Z,X} (Algorithms 1 and 2 of Qiu,\n"
+           "Makur, Zheng 2018).\n\n"
            "Clustering options:\n"
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
            "  -a, --algorithm A     auto (dmm where every value is a whole number, a count; else\n"

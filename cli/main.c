@@ -41,7 +41,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *what;
 } commands[] = {
-    {"cluster", cmd_cluster, "learn a clustering P_{Z|Y}: the default (I(X;Z) with a size prior), Algorithm 1 or 2"},
+    {"cluster", cmd_cluster, "learn a clustering P_{Z|Y}: the default (a Dirichlet mixture on counts), Algorithm 1 or 2"},
     {"predict", cmd_predict, "assign new rows to the clusters of a saved model (cluster --save-model)"},
     {"eval", cmd_eval, "score cluster labels against reference classes (ACC, NMI, ARI, ...)"},
     {"sweep", cmd_sweep, "the objective against k, with a suggested k and a plot (model selection)"},

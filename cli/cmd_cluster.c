@@ -878,6 +878,9 @@ static int print_summary(const run *r)
            res->restarts, res->best_restart + 1,
            cli_init_name(res->restart_init[res->best_restart]), res->iterations, buf,
            res->converged ? "" : ", stopped at the cap without converging", res->seconds);
+    if (res->algorithm == MMNC_ALG_DMM && res->agreement == res->agreement)
+        printf("starts' agreement: mean adjusted Rand index %.4f (1: every start found the same clusters)\n",
+               res->agreement);
     if (at_cap(res) > 0)
         printf("%d of %d starts stopped at the %d-%s cap without converging; raise --max-iter\n", at_cap(res),
                res->restarts, iteration_cap(r->prm),

@@ -288,6 +288,8 @@ expect_partition d.labels.tsv "$GROUPS_BLOCKS"
 expect_json d.json dmm_alpha dmm_beta objective iterations
 expect_grep '"algorithm": "dmm"' d.json
 expect_out "^Dirichlet mixture: alpha [0-9.e+-]* .cluster sizes., beta [0-9.e+-]* "
+expect_out "^starts' agreement: mean adjusted Rand index 1\.0000 "
+expect_grep '"starts_agreement": 1,' d.json
 end
 
 begin "cluster -a dmm with an option of the information objective -> usage naming the algorithms"

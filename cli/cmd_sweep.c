@@ -247,8 +247,8 @@ int cmd_sweep(int argc, char **argv)
         nuc[i] = r->stats.nuclear;
         mi[i] = r->stats.mi;
         secs[i] = r->seconds;
-        /* how well the starts agree under the objective the run kept (the agreement rule's
-         * figures; NAN where it did not apply: other algorithms, one start) */
+        /* how well the starts agree under the objective the run kept (mmnc_result.agreement;
+         * NAN for Algorithms 1 and 2 and for one start) */
         agree[i] = r->agreement;
         alg = r->algorithm;
         mmnc_result_free(r);

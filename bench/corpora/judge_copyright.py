@@ -8,8 +8,8 @@ number of clusters used, and how many groups of byte-identical files (`dup`) are
 than one cluster.  It passes when the largest cluster holds at most --max-share (default 0.40)
 of the documents and no group is split.  The mass is not part of the verdict: the largest group
 of identical files can hold more than --max-share of the counts by itself (five identical Boost
-licences, 71% of them on a Debian 12 machine), and then no partition that keeps identical files
-together can pass on mass; the report gives that group's share beside it.
+licences on a Debian 12 machine), and then no partition that keeps identical files together can
+pass on mass; the report gives that group's share beside it.
 
 Usage: judge_copyright.py COPYRIGHT.mat (--mmnc PATH | --labels FILE) [-k 8] [-s 1]
                           [--max-share 0.4] [-- MMNC_CLUSTER_ARGS...]

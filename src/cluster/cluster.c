@@ -148,10 +148,8 @@ static void one_start(const starts *c, int i, int tid)
     if (s1 == MMNC_OK)
         s1 = mmnc_i_event(prm, MMNC_EV_START_END, i, run.iterations, run.converged, NULL, run.objective, &c->errs[tid]);
     c->st[i] = s1;
-    if (s1 == MMNC_OK && c->parts) {
-        mmnc_i_argmax_labels(k, ny, w, lab);
+    if (s1 == MMNC_OK && c->parts) /* the Dirichlet mixture's labels, W one-hot from them */
         for (mmnc_int y = 0; y < ny; y++) c->parts[(mmnc_int)i * ny + y] = (int32_t)lab[y];
-    }
     r->restart_objective[i] = run.objective;
     r->restart_iterations[i] = run.iterations;
     r->restart_converged[i] = run.converged;
@@ -812,7 +810,8 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         goto cleanup;
     c.p = p, c.prm = &prm, c.k = k, c.ny = ny, c.lambda = lambda, c.step = step, c.emb = emb;
     c.tune = tune, c.dflt = dflt, c.r = r, c.err = err;
-    if (prm.algorithm == MMNC_ALG_DMM && prm.restarts > 1) MMNC_ALLOC(c.parts, (mmnc_int)prm.restarts * ny, err, status);
+    if (prm.algorithm == MMNC_ALG_DMM && prm.restarts > 1 && !tune->semi_inner) /* a fold's run: not read */
+        MMNC_ALLOC(c.parts, (mmnc_int)prm.restarts * ny, err, status);
     if ((status = run_starts(&c, &labels, &W)) != MMNC_OK) goto cleanup;
     if (c.parts && (status = starts_agreement(&c)) != MMNC_OK) goto cleanup;
     r->objective_restart = r->best_restart;

@@ -5,7 +5,7 @@
  * maximum for the labels), planted partitions with
  * unequal sizes and unequal row lengths are recovered, the same bits for
  * any thread count, held rows stay, a row alone that would leave its
- * cluster (the refill), fractional values, allocation
+ * cluster (the refill), a local optimum on counts of every size, fractional values, allocation
  * failures, the default's choice (MMNC_ALG_AUTO) and the starts'
  * agreement.
  */
@@ -191,6 +191,81 @@ static void test_threads_and_held(void)
     }
     free(fixed);
     free(truth);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
+/* Counts of every size the moves score in their own way (1, 2..16,
+ * 17..128 and above 128): the converged labels are a local optimum of the
+ * evidence summed from its definition (no row that is not alone in its
+ * cluster raises it by moving to another cluster, at the alpha and beta of
+ * the result), and every g(y, c) - g(y, own) the moves compute, in either
+ * form, is the evidence's change. */
+static void test_local_optimum_counts(void)
+{
+    enum { NY = 60, NX = 24, K = 3 };
+    mmnc_int ri[NY * 8], ci[NY * 8], lab[NY], nz[K] = {0};
+    double v[NY * 8];
+    mmnc_csr *A = NULL;
+    mmnc_pmf *p = NULL;
+    mmnc_params prm;
+    mmnc_result *r = NULL;
+    mmnc_rng rng;
+    int t = 0, worse = 0, big = 0;
+    mmnc_rng_seed(&rng, 11);
+    for (mmnc_int y = 0; y < NY; y++)
+        for (int d = 0; d < 8; d++) { /* 8 distinct columns, half of them in the row's block */
+            mmnc_int g = y % K, x = d < 4 ? g * (NX / K) + 2 * d + (mmnc_int)mmnc_rng_below(&rng, 2)
+                                          : (mmnc_int)(d - 4) * (NX / 4) + (mmnc_int)mmnc_rng_below(&rng, NX / 4);
+            double u = mmnc_rng_uniform(&rng);
+            if (d >= 4 && x / (NX / K) == g) x = (x + NX / K) % NX; /* the other half outside the block */
+            ri[t] = y, ci[t] = x;
+            v[t] = u < 0.25 ? 1.0 : u < 0.5 ? 2.0 + floor(15.0 * mmnc_rng_uniform(&rng))
+                 : u < 0.75 ? 17.0 + floor(112.0 * mmnc_rng_uniform(&rng)) : 129.0 + floor(400.0 * mmnc_rng_uniform(&rng));
+            big += v[t] > 16.0;
+            t++;
+        }
+    CHECK_OK(mmnc_csr_from_triplets(NY, NX, t, ri, ci, v, &A, NULL));
+    CHECK(big > NY);
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_params_default(&prm);
+    prm.algorithm = MMNC_ALG_DMM;
+    prm.k = K;
+    prm.seed = 3;
+    prm.threads = 1;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+    if (r) {
+        double e = evidence(p, K, r->label, r->dmm_alpha, r->dmm_beta);
+        CHECK(r->converged && fabs(e - r->objective) <= 1e-9 * fabs(e));
+        memcpy(lab, r->label, sizeof lab);
+        for (mmnc_int y = 0; y < NY; y++) nz[lab[y]]++;
+        for (mmnc_int y = 0; y < NY; y++)
+            for (mmnc_int c = 0; c < K && nz[lab[y]] > 1; c++) {
+                mmnc_int own = lab[y];
+                if (c == own) continue;
+                lab[y] = c;
+                worse += evidence(p, K, lab, r->dmm_alpha, r->dmm_beta) > e + 1e-12 * fabs(e);
+                lab[y] = own;
+            }
+        CHECK(worse == 0);
+        /* every gain is the evidence's change, in both forms of the moves */
+        double g[K], g2[K], err = 0.0;
+        int differ = 0;
+        for (mmnc_int y = 0; y < NY; y++) {
+            CHECK_OK(mmnc_i_dmm_gains(p, K, lab, r->dmm_alpha, r->dmm_beta, y, g, g2, NULL));
+            for (mmnc_int c = 0; c < K; c++) {
+                mmnc_int own = lab[y];
+                lab[y] = c;
+                double ec = evidence(p, K, lab, r->dmm_alpha, r->dmm_beta) * p->total;
+                lab[y] = own;
+                err = fmax(err, fabs((g[c] - g[own]) - (ec - e * p->total)) / (1.0 + fabs(g[c] - g[own])));
+                differ += g2[c] != g[c];
+            }
+        }
+        CHECK(err < 1e-9 && differ == 0);
+        if (!(err < 1e-9 && differ == 0)) printf("gains: error %.3g, %d differ between the two forms\n", err, differ);
+    }
+    mmnc_result_free(r);
     mmnc_pmf_free(p);
     mmnc_csr_free(A);
 }
@@ -389,6 +464,7 @@ int main(void)
     test_refill();
     test_refill_outlier();
     test_threads_and_held();
+    test_local_optimum_counts();
     test_fractional();
     test_alloc_failures();
     test_agreement();

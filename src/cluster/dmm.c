@@ -68,10 +68,11 @@
  * its other clusters read, and asks for them a few nonzeros ahead; the sums
  * the fixed points read one by one; the counts; the row lengths).  A count
  * of 1 adds a table entry (and its own cluster's term is the third table
- * value); a count c of 2..16 multiplies its c factors into the row's
- * product for the cluster, kept as mantissa and exponent (split), so that
- * a row takes one logarithm a cluster for all such counts; a larger or
- * fractional count a difference of log-gamma functions.  The row's length
+ * value); a whole count c of 2..128 multiplies its c factors, 16 at a
+ * time, into the row's product for the cluster, kept as mantissa and
+ * exponent (split), so that a row takes one logarithm a cluster for all
+ * such counts; a larger or fractional count a difference of log-gamma
+ * functions.  The row's length
  * against each cluster goes by logarithms of products of 16 factors up to
  * a length of 128.  log(n_c + alpha), lgamma(N_c + V beta) and the length
  * term for lengths up to 16 are kept per cluster and renewed when c
@@ -123,6 +124,9 @@
  * logarithm. */
 #define DMM_PRODUCT 16
 #define DMM_PRODUCT_BELOW 1e17
+/* A whole count up to this goes into a row's products DMM_PRODUCT factors
+ * at a time (split), a larger one by two log-gamma functions. */
+#define DMM_COUNT 128
 /* A row's length against a cluster goes by products up to this length, by
  * two log-gamma functions above. */
 #define DMM_LENGTH 128
@@ -147,7 +151,7 @@ typedef struct dmm {
     int64_t *lcv;  /* k x (DMM_PRODUCT + 1): the version of c that lc was made from */
     double *g;     /* k scratch */
     double *t;     /* k scratch */
-    double *pm, *pe; /* k: a row's products of the factors of its counts of 2..DMM_PRODUCT, as 2^pe pm (split) */
+    double *pm, *pe; /* k: a row's products of the factors of its counts of 2..DMM_COUNT, as 2^pe pm (split) */
     int64_t *hist; /* DMM_HIST: histogram of the integer N_cx below DMM_HIST */
     double *big;   /* the other N_cx > 0 (nbig of them), at most nx k */
     mmnc_int nbig;
@@ -501,7 +505,7 @@ MMNC_I_VECTOR_CLONES static void gains(dmm *d, mmnc_int y, mmnc_int own)
     }
     mmnc_int j0 = P->rowptr[y], j1 = P->rowptr[y + 1];
     for (mmnc_int j = j0; j < j1 && j < j0 + DMM_AHEAD; j++) prefetch(d->T + P->colind[j] * 3 * k, 3 * k);
-    double om = 1.0, oe = 0.0, *pm = d->pm, *pe = d->pe; /* the products of the counts of 2..DMM_PRODUCT */
+    double om = 1.0, oe = 0.0, *pm = d->pm, *pe = d->pe; /* the products of the counts of 2..DMM_COUNT */
     int split_any = 0;
     for (mmnc_int j = j0; j < j1; j++) {
         mmnc_int x = P->colind[j];
@@ -511,17 +515,21 @@ MMNC_I_VECTOR_CLONES static void gains(dmm *d, mmnc_int y, mmnc_int own)
         if (cy == 1.0) {
             go += ln[2 * k + own];
             for (mmnc_int c = 0; c < k; c++) g[c] += ln[c];
-        } else if (prod && cy <= DMM_PRODUCT && cy == floor(cy)) { /* rising products, split */
+        } else if (prod && cy <= DMM_COUNT && cy == floor(cy)) { /* rising products, split */
             int m = (int)cy;
             double r = n[own] - cy; /* the own cluster's sum less the row, not below 0 */
+            r = r > 0.0 ? r : 0.0;
             if (!split_any)
                 for (mmnc_int c = 0; c < k; c++) pm[c] = 1.0, pe[c] = 0.0;
             split_any = 1;
-            split(&om, &oe, rising_product((r > 0.0 ? r : 0.0) + b, m));
-            for (mmnc_int c = 0; c < k; c++) t[c] = n[c] + b;
-            for (int i = 1; i < m; i++)
-                for (mmnc_int c = 0; c < k; c++) t[c] *= n[c] + b + i;
-            for (mmnc_int c = 0; c < k; c++) split(pm + c, pe + c, t[c]);
+            for (int i0 = 0; i0 < m; i0 += DMM_PRODUCT) { /* DMM_PRODUCT factors at a time */
+                int i1 = i0 + DMM_PRODUCT < m ? i0 + DMM_PRODUCT : m;
+                split(&om, &oe, rising_product(r + b + i0, i1 - i0));
+                for (mmnc_int c = 0; c < k; c++) t[c] = n[c] + b + i0;
+                for (int i = i0 + 1; i < i1; i++)
+                    for (mmnc_int c = 0; c < k; c++) t[c] *= n[c] + b + i;
+                for (mmnc_int c = 0; c < k; c++) split(pm + c, pe + c, t[c]);
+            }
         } else {
             double r = n[own] - cy;
             go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
@@ -554,10 +562,15 @@ static void gains2(dmm *d, mmnc_int y, mmnc_int own, mmnc_int other)
         if (cy == 1.0) {
             go += ln[2 * k + own];
             gc += ln[other];
-        } else if (prod && cy <= DMM_PRODUCT && cy == floor(cy)) {
+        } else if (prod && cy <= DMM_COUNT && cy == floor(cy)) {
+            int m = (int)cy;
+            r = r > 0.0 ? r : 0.0;
             split_any = 1;
-            split(&om, &oe, rising_product((r > 0.0 ? r : 0.0) + b, (int)cy));
-            split(&cm, &ce, rising_product(n[other] + b, (int)cy));
+            for (int i0 = 0; i0 < m; i0 += DMM_PRODUCT) {
+                int i1 = i0 + DMM_PRODUCT < m ? i0 + DMM_PRODUCT : m;
+                split(&om, &oe, rising_product(r + b + i0, i1 - i0));
+                split(&cm, &ce, rising_product(n[other] + b + i0, i1 - i0));
+            }
         } else {
             go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
             gc += lgam(n[other] + b + cy) - lgam(n[other] + b);
@@ -982,6 +995,24 @@ int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
     fit_hyper(&d);
     histogram(&d);
     *objective = d.total > 0.0 ? evidence(&d) / d.total : 0.0;
+    dmm_close(&d);
+    return MMNC_OK;
+}
+
+int mmnc_i_dmm_gains(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double alpha, double beta, mmnc_int y,
+                     double *g, double *g2, mmnc_err *err)
+{
+    dmm d;
+    int status;
+    if ((status = dmm_open(&d, p, k, err)) != MMNC_OK) return status;
+    d.alpha = alpha, d.beta = beta;
+    sums(&d, labels);
+    gains(&d, y, labels[y]);
+    memcpy(g, d.g, (size_t)k * sizeof *g);
+    for (mmnc_int c = 0; c < k; c++) {
+        gains2(&d, y, labels[y], c == labels[y] ? (c + 1) % k : c);
+        g2[c] = d.g[c == labels[y] ? labels[y] : c];
+    }
     dmm_close(&d);
     return MMNC_OK;
 }

@@ -168,6 +168,11 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
 /* The objective of mmnc_i_dmm for hard labels (alpha and beta fitted to
  * them): the evidence over the total count.  Not distributed. */
 int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *objective, mmnc_err *err);
+/* For the tests: g(y, c) of every cluster c as the moves score row y
+ * against the sums of `labels` at alpha and beta, into g (k), and as
+ * the two-cluster form (gains2) scores them, into g2 (k).  One process. */
+int mmnc_i_dmm_gains(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double alpha, double beta, mmnc_int y,
+                     double *g, double *g2, mmnc_err *err);
 
 /* Algorithm 1 from the hard start `labels`; W (k x ny) is the soft result. */
 int mmnc_i_frobenius(const mmnc_pmf *p, const mmnc_params *prm, double lambda, double step, int restart,

@@ -27,7 +27,7 @@ deps:
 
 # Python peers for the benchmarks (not needed to build or test).
 bench-deps:
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends python3-numpy python3-scipy python3-sklearn python3-gensim
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends python3-numpy python3-scipy python3-sklearn python3-gensim wordnet-base
 
 # The main job on the shipped novel: word co-occurrences, then 20 clusters of words.
 demo: all

@@ -5,7 +5,8 @@
  * maximum for the labels), planted partitions with
  * unequal sizes and unequal row lengths are recovered, the same bits for
  * any thread count, held rows stay, a row alone that would leave its
- * cluster (the refill), a local optimum on counts of every size, fractional values, allocation
+ * cluster (the refill), the gains and a local optimum on counts of every
+ * size, fractional values, allocation
  * failures, the default's choice (MMNC_ALG_AUTO) and the starts'
  * agreement.
  */
@@ -201,7 +202,7 @@ static void test_threads_and_held(void)
  * cluster raises it by moving to another cluster, at the alpha and beta of
  * the result), and every g(y, c) - g(y, own) the moves compute, in either
  * form, is the evidence's change. */
-static void test_local_optimum_counts(void)
+static void test_counts_of_every_size(void)
 {
     enum { NY = 60, NX = 24, K = 3 };
     mmnc_int ri[NY * 8], ci[NY * 8], lab[NY], nz[K] = {0};
@@ -214,14 +215,16 @@ static void test_local_optimum_counts(void)
     int t = 0, worse = 0, big = 0;
     mmnc_rng_seed(&rng, 11);
     for (mmnc_int y = 0; y < NY; y++)
-        for (int d = 0; d < 8; d++) { /* 8 distinct columns, half of them in the row's block */
+        for (int d = 0; d < 8; d++) { /* 8 entries, 4 in the row's block, 4 outside it (a column drawn twice sums) */
             mmnc_int g = y % K, x = d < 4 ? g * (NX / K) + 2 * d + (mmnc_int)mmnc_rng_below(&rng, 2)
                                           : (mmnc_int)(d - 4) * (NX / 4) + (mmnc_int)mmnc_rng_below(&rng, NX / 4);
-            double u = mmnc_rng_uniform(&rng);
+            double u = mmnc_rng_uniform(&rng), w = mmnc_rng_uniform(&rng);
             if (d >= 4 && x / (NX / K) == g) x = (x + NX / K) % NX; /* the other half outside the block */
             ri[t] = y, ci[t] = x;
-            v[t] = u < 0.25 ? 1.0 : u < 0.5 ? 2.0 + floor(15.0 * mmnc_rng_uniform(&rng))
-                 : u < 0.75 ? 17.0 + floor(112.0 * mmnc_rng_uniform(&rng)) : 129.0 + floor(400.0 * mmnc_rng_uniform(&rng));
+            v[t] = u < 0.25 ? 1.0                  /* 1 */
+                 : u < 0.5 ? 2.0 + floor(15.0 * w) /* 2..16 */
+                 : u < 0.75 ? 17.0 + floor(112.0 * w) /* 17..128 */
+                            : 129.0 + floor(400.0 * w); /* 129..528 */
             big += v[t] > 16.0;
             t++;
         }
@@ -464,7 +467,7 @@ int main(void)
     test_refill();
     test_refill_outlier();
     test_threads_and_held();
-    test_local_optimum_counts();
+    test_counts_of_every_size();
     test_fractional();
     test_alloc_failures();
     test_agreement();

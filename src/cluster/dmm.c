@@ -252,6 +252,14 @@ static inline double split_log(double m, double e)
     return e * 6.93147180369123816490e-01 + (e * 1.90821492927058770002e-10 + mmnc_i_flog(m));
 }
 
+/* The c factors b (b + 1) ... (b + c - 1), for a whole c of 1..DMM_COUNT,
+ * multiplied into 2^e m (split) DMM_PRODUCT at a time. */
+static inline void rising_split(double *m, double *e, double b, int c)
+{
+    for (int i0 = 0; i0 < c; i0 += DMM_PRODUCT)
+        split(m, e, rising_product(b + i0, c - i0 < DMM_PRODUCT ? c - i0 : DMM_PRODUCT));
+}
+
 /* A cell's logarithms from its sum: t[0] = log(N + beta), t[2k] = the
  * same less a count of 1, log(max(N - 1, 0) + beta), the term of a row's
  * count of 1 in its own cluster. */
@@ -522,9 +530,9 @@ MMNC_I_VECTOR_CLONES static void gains(dmm *d, mmnc_int y, mmnc_int own)
             if (!split_any)
                 for (mmnc_int c = 0; c < k; c++) pm[c] = 1.0, pe[c] = 0.0;
             split_any = 1;
+            rising_split(&om, &oe, r + b, m);
             for (int i0 = 0; i0 < m; i0 += DMM_PRODUCT) { /* DMM_PRODUCT factors at a time */
                 int i1 = i0 + DMM_PRODUCT < m ? i0 + DMM_PRODUCT : m;
-                split(&om, &oe, rising_product(r + b + i0, i1 - i0));
                 for (mmnc_int c = 0; c < k; c++) t[c] = n[c] + b + i0;
                 for (int i = i0 + 1; i < i1; i++)
                     for (mmnc_int c = 0; c < k; c++) t[c] *= n[c] + b + i;
@@ -566,11 +574,8 @@ static void gains2(dmm *d, mmnc_int y, mmnc_int own, mmnc_int other)
             int m = (int)cy;
             r = r > 0.0 ? r : 0.0;
             split_any = 1;
-            for (int i0 = 0; i0 < m; i0 += DMM_PRODUCT) {
-                int i1 = i0 + DMM_PRODUCT < m ? i0 + DMM_PRODUCT : m;
-                split(&om, &oe, rising_product(r + b + i0, i1 - i0));
-                split(&cm, &ce, rising_product(n[other] + b + i0, i1 - i0));
-            }
+            rising_split(&om, &oe, r + b, m);
+            rising_split(&cm, &ce, n[other] + b, m);
         } else {
             go += rising_log((r > 0.0 ? r : 0.0) + b, cy, prod);
             gc += lgam(n[other] + b + cy) - lgam(n[other] + b);

@@ -39,6 +39,7 @@ static const struct applies {
     {"merge-split", ALG_INF, NULL},
     {"agreement", ALG_INF, NULL},
     {"moves", ALG_INF | ALG_DMM | ALG_AUTO, NULL},
+    {"dmm-beta", ALG_DMM | ALG_AUTO, NULL},
     {"pz", ALG_NUC | ALG_FRO, NULL},
     {"tol", ALG_FRO, NULL},
     {"exact-marginal", ALG_FRO, NULL},
@@ -98,12 +99,13 @@ static void help(void)
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
            "  -a, --algorithm A     auto (dmm where every value is a whole number, a count; else\n"
            "                        information; with --col-clusters, I(Z;W) from the rows of that\n"
-           "                        choice; an option of information\n"
-           "                        alone, such as --size-prior, asks for information) |\n"
+           "                        choice; an option of information alone, such as --size-prior,\n"
+           "                        asks for information, --dmm-beta for dmm) |\n"
            "                        dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
-           "                        single-row moves, its alpha and beta fitted) | information (exact\n"
-           "                        I(X;Z) by single-row moves, the sequential information bottleneck's\n"
-           "                        objective, with a prior on the cluster sizes: see --size-prior) |\n"
+           "                        single-row moves, alpha and beta fitted, beta >= --dmm-beta) |\n"
+           "                        information (exact I(X;Z) by single-row moves, the sequential\n"
+           "                        information bottleneck's objective, with a prior on the cluster\n"
+           "                        sizes: see --size-prior) |\n"
            "                        nuclear (Algorithm 2) | frobenius (Algorithm 1)\n"
            "                        (default %s)\n"
            "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
@@ -128,6 +130,12 @@ static void help(void)
            "                        X of the rows (in each phase); the kept start then goes on until\n"
            "                        no row moves; 0 = every start until no row moves (default "
            CLI_STR(MMNC_DEFAULT_MOVE_TOL) ")\n"
+           "      --dmm-beta B      dmm: the least value of beta, the Dirichlet parameter of every\n"
+           "                        cluster's column distribution, which the evidence fits above it\n"
+           "                        (1/2: Jeffreys' prior); a larger beta smooths every cluster more, so\n"
+           "                        that the columns many rows share weigh more than rare ones a few rows\n"
+           "                        share; 0 = beta fitted freely; with -a auto it asks for dmm (default\n"
+           "                        " CLI_STR(MMNC_DEFAULT_DMM_BETA) ")\n"
            "      --merge-split N   information moves, k >= 3: after the kept start, at most N merge-split\n"
            "                        trials (merge two close clusters, split the most mixed one, run as\n"
            "                        a start from there; kept if the objective rises), in rounds of two;\n"
@@ -243,7 +251,8 @@ static int check_applies(int algorithm, const given *g)
             return cli_usage_error(CMD, "--select-tol applies with --select predictive only");
     }
     if (g->col_clusters > 0) {
-        static const char *const not_with[] = {"size-prior", "move-tol", "merge-split", "agreement", "moves"};
+        static const char *const not_with[] = {"size-prior", "move-tol", "merge-split", "agreement", "moves",
+                                               "dmm-beta"};
         for (size_t i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
             if (g->opt[applies_index(not_with[i])])
                 return cli_usage_error(CMD, "--%s does not apply with --col-clusters, which maximises I(Z;W) "
@@ -851,8 +860,8 @@ static int print_summary(const run *r)
                                                              "objective (-a information)");
     if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
         printf("Dirichlet mixture: alpha %.4g (cluster sizes), beta %.4g (each cluster's column distribution), "
-               "fitted by the evidence\n",
-               res->dmm_alpha, res->dmm_beta);
+               "fitted by the evidence%s\n",
+               res->dmm_alpha, res->dmm_beta, res->dmm_beta <= r->prm->dmm_beta ? " (beta at its least, --dmm-beta)" : "");
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0 &&
         res->l == 0)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",
@@ -995,7 +1004,7 @@ int cmd_cluster(int argc, char **argv)
 {
     enum { O_INIT = 256, O_MAXIT, O_TOL, O_PZ, O_LAMBDA, O_STEP, O_NOSOFT, O_NAMES, O_NAMESK, O_TOP, O_TRUTH,
            O_TRUTHVAR, O_ROWNAMES, O_EXACT, O_SELECT, O_SELTOL, O_REFINE, O_PAPER, O_SIZEPRIOR, O_SAVEMODEL,
-           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES, O_COLCLUST, O_LABELS };
+           O_MOVETOL, O_MERGESPLIT, O_AGREEMENT, O_MOVES, O_COLCLUST, O_LABELS, O_DMMBETA };
     static const struct option opts[] = {
         {"clusters", required_argument, 0, 'k'}, {"algorithm", required_argument, 0, 'a'},
         {"seed", required_argument, 0, 's'},     {"restarts", required_argument, 0, 'r'},
@@ -1013,6 +1022,7 @@ int cmd_cluster(int argc, char **argv)
         {"move-tol", required_argument, 0, O_MOVETOL}, {"merge-split", required_argument, 0, O_MERGESPLIT},
         {"agreement", required_argument, 0, O_AGREEMENT}, {"moves", required_argument, 0, O_MOVES},
         {"col-clusters", required_argument, 0, O_COLCLUST}, {"labels", required_argument, 0, O_LABELS},
+        {"dmm-beta", required_argument, 0, O_DMMBETA},
         {"save-model", required_argument, 0, O_SAVEMODEL},
         {"quiet", no_argument, 0, 'q'},          {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},           CLI_LOAD_OPTIONS, {0, 0, 0, 0}};
@@ -1101,6 +1111,10 @@ int cmd_cluster(int argc, char **argv)
             if (cli_parse_double(CMD, "--move-tol", optarg, 0.0, 0.5, &dv)) return CLI_EXIT_USAGE;
             prm.move_tol = dv;
             break;
+        case O_DMMBETA:
+            if (cli_parse_double(CMD, "--dmm-beta", optarg, 0.0, 1e4, &dv)) return CLI_EXIT_USAGE;
+            prm.dmm_beta = dv;
+            break;
         case O_MERGESPLIT:
             if (cli_parse_int(CMD, "--merge-split", optarg, 0, 1000000, &v)) return CLI_EXIT_USAGE;
             prm.merge_split = (int)v;
@@ -1140,6 +1154,8 @@ int cmd_cluster(int argc, char **argv)
         static const char *const inf[] = {"size-prior", "merge-split", "agreement"};
         for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
             if (g.opt[applies_index(inf[i])]) prm.algorithm = MMNC_ALG_INFORMATION;
+        if (g.opt[applies_index("dmm-beta")] && prm.algorithm == MMNC_ALG_AUTO && !prm.col_clusters)
+            prm.algorithm = MMNC_ALG_DMM; /* and an option of the Dirichlet mixture for that */
     }
     if ((rc = check_applies(prm.algorithm, &g)) != CLI_EXIT_OK) return rc;
     if ((rc = cli_output_prefix(CMD, prefix_arg, data_path, &prefix)) != CLI_EXIT_OK) return rc;

@@ -28,7 +28,8 @@
  *     multinomials of the rows' counts with Dirichlet priors on the mixing
  *     weights (alpha) and on each cluster's column distribution (beta),
  *     maximised over hard labels by sequential single-row moves and over
- *     alpha and beta by fixed points between sweeps (docs/dmm.md);
+ *     alpha and beta by fixed points between sweeps, beta no less than
+ *     mmnc_params.dmm_beta (Jeffreys' 1/2 by default) (docs/dmm.md);
  *   - the information objective (MMNC_ALG_INFORMATION; the default's where
  *     the values are not all whole numbers, or with column clusters): the
  *     exact mutual information I(X;Z) with a prior
@@ -144,6 +145,7 @@ typedef int64_t mmnc_int;
 #define MMNC_DEFAULT_AGREEMENT   1      /* 0 or 1 */
 #define MMNC_DEFAULT_MOVES       MMNC_MOVES_AUTO
 #define MMNC_DEFAULT_COL_CLUSTERS 0     /* >= 0; 0: no column clustering */
+#define MMNC_DEFAULT_DMM_BETA    0.5    /* >= 0: beta's least value (Jeffreys' prior); 0: none */
 #define MMNC_DEFAULT_TOL         1e-6   /* Algorithm 1, > 0 */
 #define MMNC_DEFAULT_LAMBDA      10.0   /* Algorithm 1's penalty where lambda <= 0; its step where
                                            step <= 0 is 1 / lambda */
@@ -1000,8 +1002,8 @@ typedef enum {
                                 (mmnc_params.size_prior), by sequential single-row moves
                                 (src/cluster/default.c; docs/default.md) */
     MMNC_ALG_DMM = 4         /* the evidence of a Dirichlet multinomial mixture of the rows'
-                                counts, alpha and beta its own, by sequential single-row
-                                moves (src/cluster/dmm.c) */
+                                counts, alpha and beta its own (beta >= mmnc_params.dmm_beta),
+                                by sequential single-row moves (src/cluster/dmm.c) */
 } mmnc_algorithm;
 
 typedef enum {
@@ -1196,6 +1198,13 @@ typedef struct mmnc_params {
                            run this process's rows y0 .. y0 + ny - 1), fixed_label[y] = z in
                            0 .. k-1 holds row y in cluster z for the whole run, -1 leaves it free;
                            at least one row free ("Semi-supervision" below) (default NULL) */
+    double dmm_beta;    /* MMNC_ALG_DMM: the least value of beta, the Dirichlet parameter of each
+                           cluster's column distribution: the evidence fits beta over
+                           beta >= dmm_beta (the first sweeps run at dmm_beta where the rows
+                           support less); 0: over every beta > 0.  A larger beta smooths every
+                           cluster more, so that the columns many rows share weigh more than rare
+                           ones a few rows share (docs/dmm.md, "The least beta") (default
+                           MMNC_DEFAULT_DMM_BETA) */
 } mmnc_params;
 
 /* Every field as the table "Defaults" gives it (MMNC_DEFAULT_*); pz,
@@ -1278,7 +1287,8 @@ typedef struct mmnc_result {
     int *restart_converged; /* restarts: 1 where the start met its stopping rule, 0 where it
                            stopped at max_iter */
     double dmm_alpha, dmm_beta; /* MMNC_ALG_DMM: the Dirichlet parameters of the kept start (the
-                           evidence's own, fitted with the labels); else NAN */
+                           evidence's own, fitted with the labels, beta no less than
+                           mmnc_params.dmm_beta); else NAN */
 
     /* Co-clustering (mmnc_params.col_clusters > 0); else l = 0 and NULL */
     mmnc_int l, nx;      /* column clusters; columns */

@@ -1,8 +1,8 @@
 /*
  * test_dmm.c -- the Dirichlet mixture's evidence (MMNC_ALG_DMM): the
  * evidence never decreases from sweep to sweep, the reported objective is
- * the evidence summed here from its definition (alpha and beta at its
- * maximum for the labels), planted partitions with
+ * the evidence summed here from its definition (alpha at its maximum for
+ * the labels, beta at its maximum above its least value), planted partitions with
  * unequal sizes and unequal row lengths are recovered, the same bits for
  * any thread count, held rows stay, a row alone that would leave its
  * cluster (the refill), the gains and a local optimum on counts of every
@@ -90,40 +90,56 @@ static int on_sweep(void *ctx, int restart, int iter, double objective)
     return 0;
 }
 
+/* For beta's least value 0 (free), the default's and one above the
+ * evidence's own: the evidence never falls from sweep to sweep, the
+ * objective is the evidence summed from its definition, alpha is its
+ * maximum for the labels, and beta its maximum over beta >= the least
+ * value: inside, a step either way lowers it; at the bound, a step up. */
 static void test_monotone_and_objective(void)
 {
     static const int sizes[] = {300, 100, 40, 20};
+    static const double least[] = {0.0, MMNC_DEFAULT_DMM_BETA, 5.0};
+    int bound = 0, inside = 0;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         mmnc_int *truth = NULL;
         mmnc_csr *A = planted(sizes, 4, 200, 0.35, seed, &truth, 3);
         mmnc_pmf *p = NULL;
-        mmnc_params prm;
-        mmnc_result *r = NULL;
-        trace t = {{0}, 0, 0};
         CHECK_OK(mmnc_pmf_build(A, &p, NULL));
-        mmnc_params_default(&prm);
-        prm.algorithm = MMNC_ALG_DMM;
-        prm.k = 4;
-        prm.seed = seed;
-        prm.threads = 1;
-        prm.progress = on_sweep;
-        prm.progress_ctx = &t;
-        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
-        CHECK(t.n > 8 && t.falls == 0);
-        if (r) {
-            double e = evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta);
-            CHECK(fabs(e - r->objective) <= 1e-9 * fabs(e));
-            CHECK(r->dmm_alpha > 0 && r->dmm_beta > 0 && r->converged);
-            /* alpha and beta are the evidence's maximum for these labels: a step either way lowers it */
-            CHECK(evidence(p, 4, r->label, r->dmm_alpha * 1.05, r->dmm_beta) < e);
-            CHECK(evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta * 1.05) < e);
-            CHECK(evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta / 1.05) < e);
+        for (int i = 0; i < 3; i++) {
+            mmnc_params prm;
+            mmnc_result *r = NULL;
+            trace t = {{0}, 0, 0};
+            mmnc_params_default(&prm);
+            prm.algorithm = MMNC_ALG_DMM;
+            prm.k = 4;
+            prm.seed = seed;
+            prm.threads = 1;
+            prm.dmm_beta = least[i];
+            prm.progress = on_sweep;
+            prm.progress_ctx = &t;
+            CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+            CHECK(t.n > 8 && t.falls == 0);
+            if (r) {
+                double e = evidence(p, 4, r->label, r->dmm_alpha, r->dmm_beta), b = r->dmm_beta;
+                CHECK(fabs(e - r->objective) <= 1e-9 * fabs(e));
+                CHECK(r->dmm_alpha > 0 && b > 0 && b >= least[i] && r->converged);
+                CHECK(evidence(p, 4, r->label, r->dmm_alpha * 1.05, b) < e);
+                CHECK(evidence(p, 4, r->label, r->dmm_alpha / 1.05, b) < e);
+                CHECK(evidence(p, 4, r->label, r->dmm_alpha, b * 1.05) < e);
+                if (b > least[i]) {
+                    CHECK(evidence(p, 4, r->label, r->dmm_alpha, b / 1.05) < e);
+                    inside++;
+                } else {
+                    bound++;
+                }
+            }
+            mmnc_result_free(r);
         }
-        mmnc_result_free(r);
         mmnc_pmf_free(p);
         mmnc_csr_free(A);
         free(truth);
     }
+    CHECK(inside >= 3 && bound >= 3); /* both cases met */
 }
 
 /* Groups of 400, 120, 40 and 15 rows, lengths 12 to 300: every row found. */

@@ -341,6 +341,13 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         with col_clusters.  The Dirichlet mixture makes its sequential moves
         in one process whatever the value (the values differ under
         ``mmnc-mpi``: docs/mpi.md).
+    dmm_beta : float, default $dmm_beta
+        The least value of the Dirichlet mixture's beta (``--dmm-beta``;
+        algorithm "dmm", and "auto" on counts), the Dirichlet parameter of
+        every cluster's column distribution, which the evidence fits above
+        it; 1/2 is Jeffreys' prior.  A larger beta smooths every cluster
+        more, so that the columns many rows share weigh more than rare ones
+        a few rows share.  0 lets the evidence fit beta freely (docs/dmm.md).
     max_iter : int or None, default $max_iter
         Iterations per start; None is the library's default:
         $max_iter_nuclear for Algorithm 2, $max_iter_frobenius for Algorithm 1
@@ -397,7 +404,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         objective J = I(X;Z) - size_prior (rows / nonzeros) H(cluster sizes)).
     dmm_alpha_, dmm_beta_ : float or None
         Where the Dirichlet mixture ran: the Dirichlet parameters of the cluster sizes and of
-        each cluster's column distribution, fitted by the evidence (else None).
+        each cluster's column distribution, fitted by the evidence (beta >= dmm_beta); else
+        None.
     size_prior_kept_ : bool or None
         With the size prior (information moves, size_prior > 0): True if the
         clustering is the prior's partition, False if the guard returned the
@@ -468,7 +476,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
                  select=_name(_SELECTS, _P["select"]), select_tol=_P["select_tol"],
                  refine=_name(_REFINES, _P["refine"]), size_prior=_P["size_prior"], move_tol=_P["move_tol"],
                  merge_split=_P["merge_split"], agreement=bool(_P["agreement"]), col_clusters=_P["col_clusters"],
-                 moves=_name(_MOVES, _P["moves"]), max_iter=None, tol=_P["tol"],
+                 moves=_name(_MOVES, _P["moves"]), dmm_beta=_P["dmm_beta"], max_iter=None, tol=_P["tol"],
                  target_marginal=None, marginal_penalty=None, step_size=None,
                  exact_marginal=bool(_P["exact_marginal"]), verbose=0):
         self.n_clusters = n_clusters
@@ -478,6 +486,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         self.agreement = agreement
         self.col_clusters = col_clusters
         self.moves = moves
+        self.dmm_beta = dmm_beta
         self.algorithm = algorithm
         self.init = init
         self.n_init = n_init
@@ -585,6 +594,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.moves not in _MOVES:
             raise ValueError(f"moves must be one of {sorted(_MOVES)}, got {self.moves!r}")
         p["moves"] = _MOVES[self.moves]
+        if isinstance(self.dmm_beta, bool) or not isinstance(self.dmm_beta, numbers.Real) or \
+                not (np.isfinite(self.dmm_beta) and self.dmm_beta >= 0):
+            raise ValueError(f"dmm_beta must be a finite number >= 0 (0: fitted), got {self.dmm_beta!r}")
+        p["dmm_beta"] = float(self.dmm_beta)
         p["verbose"] = _verbosity(self.verbose)
         if self.target_marginal is not None:
             pz = np.ascontiguousarray(self.target_marginal, dtype=np.float64)

@@ -634,7 +634,7 @@ static PyObject *bytes_of(const void *p, Py_ssize_t n)
 /* cluster(indptr, indices, data, ncols, *, k, algorithm, seed, restarts,
  * init, select, select_tol, max_iter, refine, tol, pz, lambda_, step,
  * exact_marginal, threads, col_orig, orig_cols, model, options, size_prior, move_tol, merge_split,
- * agreement, verbose, col_names, col_clusters, fixed, moves) -> dict:
+ * agreement, verbose, col_names, col_clusters, fixed, moves, dmm_beta) -> dict:
  * the rows of
  * a nonnegative CSR matrix without empty rows or columns clustered by
  * mmnc_cluster.  col_orig (int64, ncols) are the original column indices
@@ -646,7 +646,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
                              "select", "select_tol", "max_iter", "refine", "tol", "pz", "lambda_", "step",
                              "exact_marginal", "threads", "col_orig", "orig_cols", "model", "options", "size_prior",
                              "move_tol", "merge_split", "agreement", "verbose", "col_names", "col_clusters", "fixed",
-                             "moves", NULL};
+                             "moves", "dmm_beta", NULL};
     PyObject *indptr, *indices, *data, *pz_o = Py_None, *corig_o = Py_None, *out = NULL;
     PyObject *names_o = Py_None, *keep = NULL, *fixed_o = Py_None;
     char **names = NULL;
@@ -655,7 +655,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     unsigned long long seed;
     int algorithm, restarts, init, select, max_iter, refine, exact_marginal, threads, want_model = 0, s;
     int merge_split, agreement, verbose = 0, moves;
-    double select_tol, tol, lambda, step, size_prior, move_tol;
+    double select_tol, tol, lambda, step, size_prior, move_tol, dmm_beta;
     csr_view v;
     Py_buffer pzb, corig, fixedb;
     int have_pz = 0, have_corig = 0, have_fixed = 0;
@@ -668,12 +668,13 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     threads = c.prm.threads, merge_split = c.prm.merge_split, agreement = c.prm.agreement, moves = c.prm.moves;
     select_tol = c.prm.select_tol, tol = c.prm.tol, lambda = c.prm.lambda, step = c.prm.step;
     size_prior = c.prm.size_prior, move_tol = c.prm.move_tol, col_clusters = (Py_ssize_t)c.prm.col_clusters;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOnOi", kwlist, &indptr, &indices, &data,
+    dmm_beta = c.prm.dmm_beta;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOn|$nKiiiidiidOddiiOnpzddipiOnOid", kwlist, &indptr, &indices, &data,
                                      &ncols, &k, &seed, &algorithm, &restarts, &init, &select, &select_tol,
                                      &max_iter, &refine, &tol, &pz_o, &lambda, &step, &exact_marginal, &threads,
                                      &corig_o, &orig_cols, &want_model, &options, &size_prior,
                                      &move_tol, &merge_split, &agreement, &verbose, &names_o, &col_clusters, &fixed_o,
-                                     &moves))
+                                     &moves, &dmm_beta))
         return NULL;
     if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
     if (csr_view_get(&v, indptr, indices, data, ncols) != 0) {
@@ -715,6 +716,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
     c.prm.threads = threads;
     c.prm.col_clusters = col_clusters;
     c.prm.moves = moves;
+    c.prm.dmm_beta = dmm_beta;
     c.prm.fixed_label = have_fixed ? fixedb.buf : NULL;
     c.A = &v.A;
     job_init(&j, cluster_run, &c, JOB_FIT, verbose);
@@ -1056,7 +1058,7 @@ static PyObject *py_defaults(PyObject *self, PyObject *unused)
               PUT_FLOAT(prm, p, lambda) || PUT_FLOAT(prm, p, step) || PUT_INT(prm, p, exact_marginal) ||
               PUT_INT(prm, p, threads) || PUT_INT(prm, p, merge_split) || PUT_INT(prm, p, agreement) ||
               PUT_INT(prm, p, moves) ||
-              PUT_INT(prm, p, col_clusters) ||
+              PUT_INT(prm, p, col_clusters) || PUT_FLOAT(prm, p, dmm_beta) ||
               PUT_INT(rd, ro, format) || PUT_INT(rd, ro, row_field) || PUT_INT(rd, ro, col_field) ||
               PUT_INT(rd, ro, value_field) || PUT_INT(rd, ro, delim) ||
               put(rd, "mat_var", PyUnicode_FromString(ro.mat_var ? ro.mat_var : "")) ||

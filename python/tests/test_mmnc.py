@@ -53,6 +53,8 @@ CASES = [
     ({"algorithm": "information", "agreement": False}, ["-a", "information", "--agreement", 0]),
     ({"algorithm": "information", "col_clusters": 4, "n_init": 3}, ["-a", "information", "--col-clusters", 4, "-r", 3]),
     ({"algorithm": "dmm", "random_state": 5, "n_init": 3}, ["-a", "dmm", "--seed", 5, "-r", 3]),
+    ({"algorithm": "dmm", "dmm_beta": 0.0}, ["-a", "dmm", "--dmm-beta", 0]),
+    ({"algorithm": "dmm", "dmm_beta": 2.0, "n_init": 3}, ["-a", "dmm", "--dmm-beta", 2, "-r", 3]),
     ({"algorithm": "nuclear", "init": "kmeans++", "refine": "each", "max_iter": 5}, ["-a", "nuclear", "--init", "kmeans++", "--refine", "each",
                                                             "--max-iter", 5]),
 ]

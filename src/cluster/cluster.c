@@ -350,7 +350,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
         goto cleanup;
     }
     if (prm->algorithm == MMNC_ALG_DMM) {
-        status = mmnc_i_dmm_objective(p, k, lab, &r->objective, c->err);
+        status = mmnc_i_dmm_objective(p, k, lab, prm->dmm_beta, &r->objective, c->err);
         goto cleanup;
     }
     MMNC_ALLOC(T, p->nx * k > 0 ? p->nx * k : 1, c->err, status);

@@ -5,7 +5,8 @@
  *   maximise  E(z, alpha, beta) = log p(C, z | alpha, beta)
  *             = sum_c [lgamma(n_c + alpha) - lgamma(alpha)] - lgamma(|Y| + k alpha) + lgamma(k alpha)
  *             + sum_c [lgamma(V beta) - lgamma(N_c + V beta) + sum_x (lgamma(N_cx + beta) - lgamma(beta))]
- *   over      hard labels z: Y -> {0..k-1}, no cluster empty, and alpha, beta > 0
+ *   over      hard labels z: Y -> {0..k-1}, no cluster empty, alpha > 0 and
+ *             beta >= beta_0 (mmnc_params.dmm_beta; 1/2, Jeffreys' prior, by default)
  *
  * C = the input's values as counts (P_{Y,X} times their total, mmnc_pmf.total);
  * n_c = rows in cluster c, N_cx = the counts of column x in c, N_c = sum_x
@@ -16,7 +17,13 @@
  * coefficients of the rows, which no label changes, left out).  This is the
  * model of GSDMM (Yin and Wang, KDD 2014), which samples it by collapsed
  * Gibbs sweeps; here it is maximised, and alpha and beta are the evidence's
- * own (type-II maximum likelihood) instead of fixed.
+ * own (type-II maximum likelihood) instead of fixed.  beta_0: a column c
+ * holds once is worth log((1 + beta) / beta) nats against one c never saw,
+ * and the beta fitted to the partitions the moves make is small on text
+ * (they gather the rows of a rare column, and the fit rewards that), so
+ * that rare columns a few rows share would outweigh the common ones many
+ * share; Jeffreys' 1/2 bounds that at log 3 (docs/dmm.md, "The least
+ * beta").
  *
  * What the model says a row weighs.  With y out of its cluster, putting it in c
  * changes E by
@@ -42,11 +49,12 @@
  * the largest g (it stays on a tie within 1e-12 relative, and a row alone in
  * its cluster stays, so no cluster empties): E never decreases.  The first
  * sweeps run at alpha = 1 and the beta that the rows themselves support
- * (the fixed point with every row a cluster of its own); from then on,
- * before each sweep, alpha and beta are set by Minka's fixed points for the
- * current labels (T. Minka, "Estimating a Dirichlet distribution",
- * 2000/2012), each round of which raises E with the labels held: the run
- * is a coordinate ascent of one function.  (Fitted to a
+ * (the fixed point with every row a cluster of its own) or beta_0 if
+ * larger; from then on, before each sweep, alpha and beta are set by
+ * Minka's fixed points for the current labels (T. Minka, "Estimating a
+ * Dirichlet distribution", 2000/2012), beta stopped at beta_0, each round
+ * of which raises E with the labels held: the run is a coordinate ascent
+ * of one function.  (Fitted to a
  * random start, whose clusters all look alike, beta would grow without
  * bound and hold every row where it is.)  A phase ends after a sweep that
  * moves no row or fewer than `few` (mmnc_params.move_tol of them; the start
@@ -139,6 +147,7 @@ typedef struct dmm {
     const mmnc_pmf *p;
     mmnc_int k, ny, nx;
     double alpha, beta;
+    double beta_min; /* the fixed points keep beta >= beta_min (mmnc_params.dmm_beta) */
     double *cnt;   /* nnz: the counts of P's entries */
     double *len;   /* ny: L_y */
     double *T;     /* nx x 3k: column x's k values log(N_cx + beta), its k sums N_cx, its k log(N_cx - 1 + beta) */
@@ -614,7 +623,7 @@ static double sum_cells(const dmm *d, double b, double (*f)(double))
 }
 
 /* Minka's fixed points for alpha and beta, the labels held, until they
- * settle. */
+ * settle; beta no lower than beta_min. */
 static void fit_hyper(dmm *d)
 {
     mmnc_int k = d->k;
@@ -624,7 +633,7 @@ static void fit_hyper(dmm *d)
         double num = sum_cells(d, d->beta, digamma), den = 0.0, a0 = d->alpha, b0 = d->beta;
         for (mmnc_int c = 0; c < k; c++) den += digamma(d->Nz[c] + V * d->beta) - digamma(V * d->beta);
         den *= V;
-        if (num > 0.0 && den > 0.0) d->beta = fmin(fmax(d->beta * num / den, 1e-8), 1e4);
+        if (num > 0.0 && den > 0.0) d->beta = fmin(fmax(d->beta * num / den, fmax(d->beta_min, 1e-8)), 1e4);
         num = 0.0;
         for (mmnc_int c = 0; c < k; c++) num += digamma(d->nz[c] + d->alpha) - digamma(d->alpha);
         den = (double)k * (digamma(D + (double)k * d->alpha) - digamma((double)k * d->alpha));
@@ -919,7 +928,7 @@ static void dmm_close(dmm *d)
 }
 
 /* The state of p's rows in k clusters: the counts (P times the total, an
- * integer where it is one to 1e-9), alpha = 1, beta = 0.1. */
+ * integer where it is one to 1e-9), alpha = 1, beta = 0.1, beta_min 0. */
 static int dmm_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
 {
     const mmnc_csr *P = p->P;
@@ -991,11 +1000,13 @@ static int ranks_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
     return MMNC_OK;
 }
 
-int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double *objective, mmnc_err *err)
+int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double beta, double *objective,
+                         mmnc_err *err)
 {
     dmm d;
     int status;
     if ((status = ranks_open(&d, p, k, err)) != MMNC_OK) return status;
+    d.beta = fmax(d.beta, beta), d.beta_min = beta;
     sums(&d, labels);
     fit_hyper(&d);
     histogram(&d);
@@ -1096,8 +1107,10 @@ int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double fe
         coin = mmnc_i_mix64(prm->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)restart * 0x2545f4914f6cdd1dULL + 0xc01ULL);
     }
     int fitting = run->dmm_alpha > 0.0 && run->dmm_beta > 0.0; /* a polish: from the start's alpha and beta */
+    d.beta_min = prm->dmm_beta;
     if (fitting) d.alpha = run->dmm_alpha, d.beta = run->dmm_beta;
     else if ((status = row_beta(&d, &d.beta, err)) != MMNC_OK) goto cleanup;
+    d.beta = fmax(d.beta, d.beta_min);
     sums(&d, labels);
     if (d.dist) e = energy(&d);
     run->converged = 0;

@@ -32,6 +32,7 @@ void mmnc_params_default(mmnc_params *p)
     p->threads = MMNC_DEFAULT_THREADS;
     p->col_clusters = MMNC_DEFAULT_COL_CLUSTERS;
     p->fixed_label = NULL;
+    p->dmm_beta = MMNC_DEFAULT_DMM_BETA;
 }
 
 void mmnc_params_paper(mmnc_params *p)
@@ -67,6 +68,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
         return "moves must be sequential, batch or auto";
     if (!isfinite(p->lambda) || !isfinite(p->step)) return "lambda and step must be finite";
     if (p->threads < 0) return "threads must be >= 0";
+    if (!(p->dmm_beta >= 0.0) || !isfinite(p->dmm_beta)) return "dmm_beta must be finite and >= 0 (0: fitted)";
     if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
     if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION && p->algorithm != MMNC_ALG_NUCLEAR &&
         p->algorithm != MMNC_ALG_AUTO)

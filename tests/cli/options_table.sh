@@ -48,7 +48,7 @@ ALGS="information nuclear frobenius"
 declare -A VAL=(
     [clusters]="2" [seed]="3" [restarts]="2" [init]="kmeans++" [select]="predictive"
     [select-tol]="0.1 --select predictive" [refine]="chosen" [size-prior]="3" [move-tol]="0.01"
-    [merge-split]="2" [agreement]="0" [moves]="batch" [col-clusters]="2" [paper]="" [max-iter]="5" [tol]="1e-4" [pz]="0.5,0.5"
+    [merge-split]="2" [agreement]="0" [moves]="batch" [dmm-beta]="1" [col-clusters]="2" [paper]="" [max-iter]="5" [tol]="1e-4" [pz]="0.5,0.5"
     [exact-marginal]="" [lambda]="5" [step]="0.1" [threads]="1" [output]="out" [no-soft]=""
     [save-model]="m.mmnc" [names]="$FIX/cols.names" [names-keyed]="--names keyed.names"
     [row-names]="$FIX/rows.names" [top]="3" [truth]="$FIX/blocks.truth"
@@ -98,7 +98,8 @@ while read -r opt rest; do
     fi
     list=
     for a in $ALGS; do [[ $rest == *"-a $a"* ]] && list="$list $a"; done
-    [ -n "$list" ] || fail "the help's table names no algorithm for --$opt: '$rest'"
+    # an option of -a dmm and auto alone applies to none of $ALGS
+    [ -n "$list" ] || [[ $rest == *"-a dmm"* ]] || fail "the help's table names no algorithm for --$opt: '$rest'"
     APPLIES[$opt]=$list
 done < <(printf '%s\n' "$help" | awk '/^Which runs an option applies to/ { t = 1; next } t && /^$/ { exit } t && /^  --/')
 [ ${#APPLIES[@]} -gt 0 ] || fail "no table of the runs each option applies to in mmnc cluster --help"
@@ -166,6 +167,8 @@ cond "--select does not apply with --col-clusters" -a information --col-clusters
 cond "--init spectral does not apply with --col-clusters" -a information --col-clusters 2 --init spectral
 cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
 cond "--labels applies without --col-clusters" -a information --col-clusters 2 --labels labels.txt
+cond "--dmm-beta does not apply with --col-clusters" --col-clusters 2 --dmm-beta 1
+cond "--dmm-beta applies to -a auto (the default) or -a dmm, not to -a information" --size-prior 3 --dmm-beta 1
 
 echo "$npass passed, $nfail failed, $nskip skipped (no GLPK)"
 [ "$nfail" = 0 ]

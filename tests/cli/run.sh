@@ -292,6 +292,20 @@ expect_out "^starts' agreement: mean adjusted Rand index 1\.0000 "
 expect_grep '"starts_agreement": 1,' d.json
 end
 
+begin "cluster --dmm-beta: beta's least value asks for dmm; the evidence fits beta above it"
+run cluster -k 2 --dmm-beta 50 -o d "$BLOCKS"
+expect_rc 0
+expect_grep '"algorithm": "dmm"' d.json
+expect_grep '"dmm_beta": 50,' d.json
+expect_out "beta 50 .*fitted by the evidence \\(beta at its least, --dmm-beta\\)"
+run cluster -k 2 --dmm-beta 0 -o e "$BLOCKS"
+expect_rc 0
+expect_json e.json dmm_beta
+run cluster -k 2 --dmm-beta -1 -o f "$BLOCKS"
+expect_rc 2
+expect_err "dmm-beta"
+end
+
 begin "cluster -a dmm with an option of the information objective -> usage naming the algorithms"
 run cluster -a dmm -k 2 --size-prior 3 -o d "$BLOCKS"
 expect_rc 2

@@ -1027,7 +1027,7 @@ int mmnc_i_dmm_gains(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, doub
     memcpy(g, d.g, (size_t)k * sizeof *g);
     for (mmnc_int c = 0; c < k; c++) {
         gains2(&d, y, labels[y], c == labels[y] ? (c + 1) % k : c);
-        g2[c] = d.g[c == labels[y] ? labels[y] : c];
+        g2[c] = d.g[c];
     }
     dmm_close(&d);
     return MMNC_OK;

@@ -861,7 +861,8 @@ static int print_summary(const run *r)
     if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
         printf("Dirichlet mixture: alpha %.4g (cluster sizes), beta %.4g (each cluster's column distribution), "
                "fitted by the evidence%s\n",
-               res->dmm_alpha, res->dmm_beta, res->dmm_beta <= r->prm->dmm_beta ? " (beta at its least, --dmm-beta)" : "");
+               res->dmm_alpha, res->dmm_beta,
+               res->dmm_beta <= r->prm->dmm_beta ? " (beta at its least, --dmm-beta)" : "");
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0 &&
         res->l == 0)
         printf("information objective: I(X;Z) - %g (rows / nonzeros) H(cluster sizes) (--size-prior)%s\n",

@@ -46,7 +46,7 @@ static const struct applies {
     {"lambda", ALG_FRO, "without --exact-marginal"},
     {"step", ALG_FRO, "without --exact-marginal"},
     {"select-tol", ALG_ALL, "with --select predictive"},
-    {"col-clusters", ALG_INF | ALG_NUC | ALG_AUTO, "nuclear: without --pz or --refine"},
+    {"col-clusters", ALG_DMM | ALG_INF | ALG_NUC | ALG_AUTO, "nuclear: without --pz or --refine"},
     {"labels", ALG_ALL, "without --col-clusters"},
 };
 enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
@@ -98,8 +98,8 @@ static void help(void)
            "Clustering options:\n"
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
            "  -a, --algorithm A     auto (dmm where every value is a whole number, a count; else\n"
-           "                        information; with --col-clusters, I(Z;W) from the rows of that\n"
-           "                        choice; an option of information alone, such as --size-prior,\n"
+           "                        information; with --col-clusters, the same choice in its\n"
+           "                        co-clustering form; an option of information alone, such as --size-prior,\n"
            "                        asks for information, --dmm-beta for dmm) |\n"
            "                        dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
            "                        single-row moves, alpha and beta fitted, beta >= --dmm-beta) |\n"
@@ -155,13 +155,14 @@ static void help(void)
            "                        the matrix gathered onto every rank and the starts shared out\n"
            "                        (sequential: one process's result); auto gathers up to 2^25 nonzeros\n"
            "                        on any number of ranks. One process: sequential (default %s)\n"
-           "      --col-clusters L  co-cluster: the columns into L clusters as well, maximising I(Z;W) of the\n"
-           "                        row and column clusters by alternating row and column moves (Dhillon,\n"
-           "                        Mallela, Modha 2003), or with -a nuclear ||B_{Z,W}||_* by Algorithm 2 on\n"
-           "                        each side in turn; writes PREFIX.col_labels.tsv, and the k x L blocks\n"
-           "                        into PREFIX.top.tsv; not with --size-prior, --move-tol, --merge-split,\n"
-           "                        --agreement, --select, --init spectral, --pz or --refine; 0 = the rows\n"
-           "                        alone (default " CLI_STR(MMNC_DEFAULT_COL_CLUSTERS) ")\n"
+           "      --col-clusters L  co-cluster: the columns into L clusters as well, by alternating row and\n"
+           "                        column moves: dmm the Dirichlet mixture's evidence of the rows' counts\n"
+           "                        summed by column clusters, information I(Z;W) (Dhillon, Mallela, Modha\n"
+           "                        2003), nuclear ||B_{Z,W}||_* by Algorithm 2 on each side in turn;\n"
+           "                        writes PREFIX.col_labels.tsv, and the k x L blocks into PREFIX.top.tsv;\n"
+           "                        not with --size-prior, --move-tol, --merge-split, --agreement, --moves,\n"
+           "                        --select, --init spectral, --pz or --refine; 0 = the rows alone\n"
+           "                        (default " CLI_STR(MMNC_DEFAULT_COL_CLUSTERS) ")\n"
            "      --labels FILE     semi-supervision: hold the rows FILE labels in their clusters for the whole\n"
            "                        run, 'ID CLUSTER' lines: ID as in PREFIX.labels.tsv (row names, else\n"
            "                        row numbers), CLUSTER 1..k (an edited PREFIX.labels.tsv of an earlier\n"
@@ -251,14 +252,14 @@ static int check_applies(int algorithm, const given *g)
             return cli_usage_error(CMD, "--select-tol applies with --select predictive only");
     }
     if (g->col_clusters > 0) {
-        static const char *const not_with[] = {"size-prior", "move-tol", "merge-split", "agreement", "moves",
-                                               "dmm-beta"};
+        static const char *const not_with[] = {"size-prior", "move-tol", "merge-split", "agreement", "moves"};
         for (size_t i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
             if (g->opt[applies_index(not_with[i])])
-                return cli_usage_error(CMD, "--%s does not apply with --col-clusters, which maximises I(Z;W) "
-                                            "without a size prior", not_with[i]);
+                return cli_usage_error(CMD, "--%s does not apply with --col-clusters: the co-clustering's row "
+                                            "moves have no size prior, merge-split or agreement rule",
+                                       not_with[i]);
         if (g->select_given)
-            return cli_usage_error(CMD, "--select does not apply with --col-clusters: the start of best I(Z;W) "
+            return cli_usage_error(CMD, "--select does not apply with --col-clusters: the start of best objective "
                                         "is kept");
         if (g->init == MMNC_INIT_SPECTRAL)
             return cli_usage_error(CMD, "--init spectral does not apply with --col-clusters: random or kmeans++");
@@ -614,6 +615,28 @@ static int write_blocks(const run *r, FILE *fp)
 }
 
 /* PREFIX.json: the run's parameters, norms, sizes, times and scores. */
+/* I(Z;W) of a co-clustering's blocks P(z, w) (res->block_pz). */
+static double block_information(const mmnc_result *res)
+{
+    mmnc_int k = res->k, l = res->l;
+    double v = 0.0, *pw = calloc((size_t)l, sizeof(double)), *pz = calloc((size_t)k, sizeof(double));
+    if (!pw || !pz) {
+        free(pw);
+        free(pz);
+        return NAN;
+    }
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int w = 0; w < l; w++) pz[z] += res->block_pz[z * l + w], pw[w] += res->block_pz[z * l + w];
+    for (mmnc_int z = 0; z < k; z++)
+        for (mmnc_int w = 0; w < l; w++) {
+            double t = res->block_pz[z * l + w];
+            if (t > 0.0) v += t * log(t / (pz[z] * pw[w]));
+        }
+    free(pw);
+    free(pz);
+    return v;
+}
+
 static int write_json(const run *r, FILE *fp)
 {
     const mmnc_result *res = r->res;
@@ -634,11 +657,13 @@ static int write_json(const run *r, FILE *fp)
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if ((res->algorithm == MMNC_ALG_INFORMATION && res->l == 0) || res->refine != MMNC_REFINE_NONE)
         fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
-    if (res->algorithm == MMNC_ALG_DMM)
+    if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
         fprintf(fp,
                 "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n"
                 "  \"polish_sweeps\": %d,\n",
                 res->dmm_alpha, res->dmm_beta, prm->move_tol, cli_moves_name(prm->moves), res->polish_sweeps);
+    else if (res->algorithm == MMNC_ALG_DMM)
+        fprintf(fp, "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n", res->dmm_alpha, res->dmm_beta);
     if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
                 cli_moves_name(prm->moves), res->polish_sweeps);
@@ -649,7 +674,7 @@ static int write_json(const run *r, FILE *fp)
     if (res->l > 0) {
         fprintf(fp, "  \"col_clusters\": %lld,\n  \"%s\": %.17g,\n  \"col_cluster_sizes\": [",
                 (long long)res->l, res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear_norm_zw" : "information_zw",
-                res->objective);
+                res->algorithm == MMNC_ALG_NUCLEAR ? res->objective : block_information(res));
         mmnc_int *cnt = calloc((size_t)res->l, sizeof(mmnc_int));
         if (!cnt) return cli_fail(CMD, "out of memory");
         for (mmnc_int x = 0; x < p->nx; x++) cnt[res->col_label[x]]++;
@@ -847,7 +872,9 @@ static int print_summary(const run *r)
     printf("\n");
     printf("%s%s, k = %lld: objective %.6f  ||B||_* %.6f  ||B||_F %.6f  I(X;Z) %.6f nats (local approx. %.6f)\n",
            res->l > 0 ? "co-clustering" : cli_algorithm_name(res->algorithm),
-           res->l > 0 ? res->algorithm == MMNC_ALG_NUCLEAR ? " ||B_{Z,W}||_*" : " I(Z;W)"
+           res->l > 0 ? res->algorithm == MMNC_ALG_NUCLEAR ? " ||B_{Z,W}||_*"
+                        : res->algorithm == MMNC_ALG_DMM   ? " (log evidence a count)"
+                                                           : " I(Z;W)"
            : res->algorithm == MMNC_ALG_INFORMATION ? " objective"
            : res->algorithm == MMNC_ALG_DMM         ? " (log evidence a count)"
                                                     : " norm",
@@ -855,13 +882,14 @@ static int print_summary(const run *r)
     if (r->prm->algorithm == MMNC_ALG_AUTO)
         printf("the default (-a auto): %s\n", res->algorithm == MMNC_ALG_DMM
                                                   ? "every value a whole number, counts: the Dirichlet mixture (-a dmm)"
-                                              : res->l > 0 ? "column clusters: I(Z;W), its first start the rows alone by -a auto"
+                                              : res->l > 0 ? "values that are not whole numbers, column clusters: I(Z;W), "
+                                                             "its first start the rows alone by -a auto"
                                                            : "values that are not whole numbers: the information "
                                                              "objective (-a information)");
-    if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
-        printf("Dirichlet mixture: alpha %.4g (cluster sizes), beta %.4g (each cluster's column distribution), "
+    if (res->algorithm == MMNC_ALG_DMM)
+        printf("Dirichlet mixture: alpha %.4g (cluster sizes), beta %.4g (each cluster's %s distribution), "
                "fitted by the evidence%s\n",
-               res->dmm_alpha, res->dmm_beta,
+               res->dmm_alpha, res->dmm_beta, res->l > 0 ? "column-cluster" : "column",
                res->dmm_beta <= r->prm->dmm_beta ? " (beta at its least, --dmm-beta)" : "");
     if ((res->algorithm == MMNC_ALG_INFORMATION || res->refine != MMNC_REFINE_NONE) && r->prm->size_prior > 0 &&
         res->l == 0)
@@ -940,7 +968,7 @@ static int print_summary(const run *r)
                    res->objective);
         else
             printf("co-clustering, %lld x %lld blocks: I(Z;W) %.6f nats of I(X;Y) %.6f (%.1f%%)\n", (long long)k,
-                   (long long)res->l, res->objective, ixy, ixy > 0 ? 100 * res->objective / ixy : 0.0);
+                   (long long)res->l, block_information(res), ixy, ixy > 0 ? 100 * block_information(res) / ixy : 0.0);
     }
     printf("singular values:");
     for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);
@@ -1155,7 +1183,7 @@ int cmd_cluster(int argc, char **argv)
         static const char *const inf[] = {"size-prior", "merge-split", "agreement"};
         for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
             if (g.opt[applies_index(inf[i])]) prm.algorithm = MMNC_ALG_INFORMATION;
-        if (g.opt[applies_index("dmm-beta")] && prm.algorithm == MMNC_ALG_AUTO && !prm.col_clusters)
+        if (g.opt[applies_index("dmm-beta")] && prm.algorithm == MMNC_ALG_AUTO)
             prm.algorithm = MMNC_ALG_DMM; /* and an option of the Dirichlet mixture for that */
     }
     if ((rc = check_applies(prm.algorithm, &g)) != CLI_EXIT_OK) return rc;

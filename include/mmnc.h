@@ -1191,8 +1191,10 @@ typedef struct mmnc_params {
                            side by side, gathered, or by its size (above; default
                            MMNC_DEFAULT_MOVES) */
     mmnc_int col_clusters; /* l > 0: co-cluster, i.e. cluster the columns X into l clusters W as
-                           well, maximising I(Z;W) (MMNC_ALG_INFORMATION) or ||B_{Z,W}||_*
-                           (MMNC_ALG_NUCLEAR) ("Co-clustering" below); 0: the rows alone (default
+                           well, maximising the Dirichlet mixture's evidence with column clusters
+                           (MMNC_ALG_DMM, and MMNC_ALG_AUTO on whole counts), I(Z;W)
+                           (MMNC_ALG_INFORMATION) or ||B_{Z,W}||_* (MMNC_ALG_NUCLEAR)
+                           ("Co-clustering" below); 0: the rows alone (default
                            MMNC_DEFAULT_COL_CLUSTERS) */
     const mmnc_int *fixed_label; /* semi-supervision: NULL, or one entry a row (in a distributed
                            run this process's rows y0 .. y0 + ny - 1), fixed_label[y] = z in
@@ -1318,7 +1320,33 @@ typedef struct mmnc_result {
 /*
  * Co-clustering (mmnc_params.col_clusters = l > 0; the paper's conclusion:
  * cluster X in addition to Y).  The rows go to k clusters Z and the
- * columns to l clusters W, hard, so as to maximise
+ * columns to l clusters W, hard.  Three objectives, by the algorithm.
+ *
+ * MMNC_ALG_DMM (and MMNC_ALG_AUTO where every value is a whole number):
+ * the Dirichlet mixture's model (MMNC_ALG_DMM above) with each cluster's
+ * distribution over the columns in block form, q(x|z) = phi_z(W(x))
+ * N_x / N_{W(x)}: phi_z ~ Dirichlet(beta) over the l column clusters, and
+ * within a column cluster the columns in proportion to their counts N_x.
+ * The objective is the log-evidence of the counts and row labels, over the
+ * total count,
+ *
+ *     E = [ E_dmm(Z, alpha, beta; C_{Y,W}) + sum_x N_x log(N_x / N_{W(x)}) ] / N,
+ *
+ * E_dmm the Dirichlet mixture's evidence of the counts summed by column
+ * clusters, C_{Y,W}; with every column a cluster of its own it is the
+ * Dirichlet mixture's objective.  Each start alternates the rows (the
+ * Dirichlet mixture's moves, refills and fitted alpha and beta >= dmm_beta
+ * on C_{Y,W}, until no row moves) and the columns (single-column moves by
+ * the exact change of E at that beta, until none moves; a column alone in
+ * its cluster stays), then fits alpha and beta to the new blocks: E never
+ * decreases after a start's first row step.  Start 0 is the answer of
+ * mmnc_cluster with the same parameters and no column clusters, its
+ * columns fitted to it first; the others are random (their first row step
+ * runs the Dirichlet mixture's first phase).  The start of highest E is
+ * kept; result dmm_alpha and dmm_beta are its parameters.
+ *
+ * MMNC_ALG_INFORMATION (and MMNC_ALG_AUTO on values that are not whole
+ * numbers): the hard row and column clusters that maximise
  *
  *     I(Z;W) = sum_{z,w} P(z,w) log( P(z,w) / (P(z) P(w)) ),
  *     P(z,w) = sum over the rows y of z and the columns x of w of P(y,x),
@@ -1356,9 +1384,8 @@ typedef struct mmnc_result {
  * clusters); so the norm returned is at least ||A1 B C1^T||_*.
  *
  * The result: label and a one-hot W of the rows, stats of that row
- * clustering, objective = I(Z;W) (or ||B_{Z,W}||_*),
- * restart_objective each start's I(Z;W) (the nuclear form: restarts = 1,
- * its norm), iterations in alternations, and
+ * clustering, objective = E, I(Z;W) or ||B_{Z,W}||_*, by the form,
+ * restart_objective each start's (the nuclear form: restarts = 1), iterations in alternations, and
  * l, nx, col_label and block_pz.  A distributed pmf is gathered whole onto
  * every rank (collective: an allgather of the sizes and a broadcast of each
  * rank's rows), every rank runs the one-process co-clustering on it and
@@ -1366,7 +1393,9 @@ typedef struct mmnc_result {
  * one process, bit for bit, at the price of every rank holding the whole
  * matrix, O(nnz_all + |Y|) memory per rank beyond its part (docs/mpi.md).
  * The nuclear form: O(nnz + Algorithm 2 on a |Y| x l and a |X| x k pmf)
- * per alternation;
+ * per alternation; the Dirichlet form: O(nnz) to sum the blocks, the
+ * Dirichlet mixture's sweeps on C_{Y,W} (O(nnz(C_{Y,W}) k) each) and
+ * O(nnz + |X| k l) a column sweep;
  * MMNC_EINVAL if l exceeds the columns.  Time per alternation
  * O(nnz + |Y| k t_Y + |X| l t_X), t_Y <= l (t_X <= k) the column (row)
  * clusters a row (column) touches; memory O(|X| k + |Y| + k l) per thread.

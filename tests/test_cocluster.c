@@ -3,7 +3,8 @@
  * never decreases across alternations, planted row and column blocks are
  * recovered on both sides, the result is the same bits for any thread
  * count, the nuclear form ends above the one-sided rows with their
- * columns, and the edge cases and parameter checks.
+ * columns, the Dirichlet form with every column a cluster is the
+ * default's objective, and the edge cases and parameter checks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,16 +88,18 @@ static void test_planted(int alg)
     prm.col_clusters = 4;
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
     if (r) {
-        CHECK(r->l == 4 && r->nx == 120 && r->col_label && r->block_pz && r->algorithm == alg);
+        CHECK(r->l == 4 && r->nx == 120 && r->col_label && r->block_pz &&
+              r->algorithm == (alg == MMNC_ALG_AUTO ? MMNC_ALG_DMM : alg)); /* whole counts: the Dirichlet form */
         CHECK(same_partition(300, r->label, ty));
-        if (alg == MMNC_ALG_INFORMATION) CHECK(same_partition(120, r->col_label, tx));
+        if (alg != MMNC_ALG_NUCLEAR) CHECK(same_partition(120, r->col_label, tx));
         else { /* the nuclear form leaves a tenth of the columns elsewhere here (bench/NOTES.md) */
             mmnc_scores sc;
             CHECK_OK(mmnc_evaluate(120, r->col_label, tx, &sc, NULL));
             CHECK(sc.acc >= 0.9 && sc.nclusters == 4);
         }
         if (alg == MMNC_ALG_INFORMATION) CHECK_NEAR(r->objective, blocks_information(r), 1e-12);
-        else CHECK(r->objective > 1.0 && r->objective <= 3.0 + 1e-12); /* ||B_{Z,W}||_* in (1, min(k, l)] */
+        else if (alg == MMNC_ALG_NUCLEAR) CHECK(r->objective > 1.0 && r->objective <= 3.0 + 1e-12); /* in (1, min(k, l)] */
+        else CHECK(r->objective < 0.0 && r->dmm_alpha > 0.0 && r->dmm_beta >= prm.dmm_beta); /* E a count */
         for (mmnc_int i = 0; i < 12; i++) s += r->block_pz[i];
         CHECK_NEAR(s, 1.0, 1e-12);
         for (mmnc_int z = 0; z < 3; z++) {
@@ -128,7 +131,7 @@ static void test_monotone(int alg)
         prm.algorithm = alg;
         prm.k = 5;
         prm.col_clusters = l;
-        prm.restarts = 1;
+        prm.restarts = alg == MMNC_ALG_DMM ? 3 : 1;
         prm.threads = 1;
         prm.seed = (uint64_t)l;
         prm.progress = test_trace_record;
@@ -136,8 +139,10 @@ static void test_monotone(int alg)
         prm.progress_ctx = tr;
         CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
         CHECK(tr->n >= 2);
-        for (int i = 1; i < tr->n; i++) down += tr->obj[i] < tr->obj[i - 1] - 1e-13;
-        if (r) CHECK_NEAR(r->objective, tr->obj[tr->n - 1], 1e-12);
+        for (int i = 1; i < tr->n; i++) /* one thread: each start's calls in a row */
+            down += tr->restart[i] == tr->restart[i - 1] && tr->obj[i] < tr->obj[i - 1] - 1e-13 * fabs(tr->obj[i - 1]);
+        if (r && prm.restarts == 1) CHECK_NEAR(r->objective, tr->obj[tr->n - 1], 1e-12);
+        if (r) CHECK(r->objective == r->restart_objective[r->best_restart]);
         mmnc_result_free(r);
         r = NULL;
     }
@@ -150,7 +155,7 @@ static void test_monotone(int alg)
 /* The same bits at 1 and 2 threads. */
 static void test_threads(int alg)
 {
-    mmnc_csr *A = test_random_csr(250, 180, 0.04, 11);
+    mmnc_csr *A = alg == MMNC_ALG_DMM ? planted(250, 180, 12, 11) : test_random_csr(250, 180, 0.04, 11);
     mmnc_pmf *p = NULL;
     mmnc_params prm;
     mmnc_result *r1 = NULL, *r2 = NULL;
@@ -240,6 +245,46 @@ static void test_edges(void)
     mmnc_csr_free(B);
 }
 
+/* The Dirichlet form with every column a cluster of its own (l = |X|) is
+ * the default's model: its E is the default's objective for the same
+ * rows, and since its start 0 is the default's rows, it ends at least
+ * there. */
+static void test_dmm_every_column(void)
+{
+    mmnc_csr *A = planted(240, 40, 15, 5);
+    mmnc_pmf *p = NULL;
+    mmnc_params prm;
+    mmnc_result *r0 = NULL, *r1 = NULL;
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    mmnc_params_default(&prm);
+    prm.k = 3;
+    prm.restarts = 4;
+    CHECK_OK(mmnc_cluster(p, &prm, &r0, NULL));
+    prm.col_clusters = 40;
+    CHECK_OK(mmnc_cluster(p, &prm, &r1, NULL));
+    if (r0 && r1) {
+        CHECK(r0->algorithm == MMNC_ALG_DMM && r1->algorithm == MMNC_ALG_DMM);
+        CHECK(r1->objective >= r0->objective - 1e-12 * fabs(r0->objective));
+        CHECK(r1->restart_objective[0] >= r0->objective - 1e-12 * fabs(r0->objective));
+        if (memcmp(r0->label, r1->label, (size_t)p->ny * sizeof(mmnc_int)) == 0)
+            CHECK_NEAR(r1->objective, r0->objective, 1e-12 * fabs(r0->objective));
+        CHECK(same_partition(240, r0->label, r1->label));
+    }
+    /* the planted columns are alike within their 4 groups: the block model of 4 column clusters
+     * explains the counts with fewer parameters, and its evidence is the higher */
+    mmnc_result_free(r1);
+    r1 = NULL;
+    prm.col_clusters = 4;
+    CHECK_OK(mmnc_cluster(p, &prm, &r1, NULL));
+    if (r0 && r1) {
+        CHECK(r1->objective > r0->objective);
+    }
+    mmnc_result_free(r0);
+    mmnc_result_free(r1);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
 /* Every allocation failure: MMNC_ENOMEM and no result. */
 /* The pmf of A's values summed into blocks: rows by rl (k groups; NULL:
  * rows as they are) and columns by cl (l groups; NULL: as they are). */
@@ -321,16 +366,28 @@ static void test_alloc_failures(void)
     CHECK(test_cluster_alloc_failures(p, &prm, &bad) > 10 && bad == 0);
     mmnc_pmf_free(p);
     mmnc_csr_free(A);
+    A = planted(30, 16, 8, 9); /* the Dirichlet form */
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    prm.algorithm = MMNC_ALG_AUTO;
+    bad = 0;
+    CHECK(test_cluster_alloc_failures(p, &prm, &bad) > 10 && bad == 0);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
 }
 
 int main(void)
 {
     test_planted(MMNC_ALG_INFORMATION);
     test_planted(MMNC_ALG_NUCLEAR);
+    test_planted(MMNC_ALG_DMM);
+    test_planted(MMNC_ALG_AUTO);
     test_monotone(MMNC_ALG_INFORMATION);
     test_monotone(MMNC_ALG_NUCLEAR);
+    test_monotone(MMNC_ALG_DMM);
     test_threads(MMNC_ALG_INFORMATION);
     test_threads(MMNC_ALG_NUCLEAR);
+    test_threads(MMNC_ALG_DMM);
+    test_dmm_every_column();
     test_nuclear_above_one_sided();
     test_edges();
     test_alloc_failures();

@@ -349,15 +349,19 @@ static void test_auto(void)
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
     CHECK(r && r->algorithm == MMNC_ALG_DMM && r->dmm_beta > 0);
     mmnc_result_free(r), r = NULL;
-    prm.col_clusters = 2;
+    prm.col_clusters = 2; /* co-clustering: the Dirichlet mixture's form */
     CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
-    CHECK(r && r->algorithm == MMNC_ALG_INFORMATION && r->l == 2);
+    CHECK(r && r->algorithm == MMNC_ALG_DMM && r->l == 2 && r->dmm_beta >= prm.dmm_beta);
     mmnc_result_free(r), r = NULL;
     prm.col_clusters = 0;
     A->val[0] += 0.5; /* one value not a whole number */
     CHECK_OK(mmnc_pmf_build(A, &q, NULL));
     CHECK_OK(mmnc_cluster(q, &prm, &r, NULL));
     CHECK(r && r->algorithm == MMNC_ALG_INFORMATION && isnan(r->dmm_alpha));
+    mmnc_result_free(r), r = NULL;
+    prm.col_clusters = 2; /* and there co-clustering's I(Z;W) */
+    CHECK_OK(mmnc_cluster(q, &prm, &r, NULL));
+    CHECK(r && r->algorithm == MMNC_ALG_INFORMATION && r->l == 2 && isnan(r->dmm_alpha));
     mmnc_result_free(r);
     mmnc_pmf_free(p), mmnc_pmf_free(q);
     mmnc_csr_free(A);

@@ -284,8 +284,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         k, at most the number of rows with nonzero mass.
     algorithm : {"auto", "dmm", "information", "nuclear", "frobenius"}, default $algorithm
         "auto" runs "dmm" where every value of X is a whole number (counts),
-        else "information"; with col_clusters > 0 it maximises I(Z;W) from the
-        rows of that choice.
+        else "information", with col_clusters > 0 in their co-clustering
+        forms.
     init : {"random", "kmeans++", "spectral"}, default $init
         "spectral" cycles the starts through spectral, k-means++ and random
         starts (``--init``).
@@ -325,12 +325,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         False applies the prior always.
     col_clusters : int, default $col_clusters
         Co-clustering (``--col-clusters``): the columns go to col_clusters
-        clusters as well, rows and columns moved in turn so as to maximise
-        I(Z;W) of the two partitions (information-theoretic co-clustering),
-        or with algorithm="nuclear" ||B_{Z,W}||_* by Algorithm 2 on each side
-        in turn; size_prior, move_tol, merge_split and agreement do not
-        apply, init is "random" or "kmeans++", select "objective", no
-        target_marginal or refine.  0: the rows alone.
+        clusters as well, rows and columns moved in turn so as to maximise,
+        with "dmm", the Dirichlet mixture's evidence of the counts summed by
+        column clusters (dmm_beta applies), with "information" I(Z;W) of
+        the two partitions (information-theoretic co-clustering), with
+        "nuclear" ||B_{Z,W}||_* by Algorithm 2 on each side in turn;
+        size_prior, move_tol, merge_split and agreement do not apply, init
+        is "random" or "kmeans++", select "objective", no target_marginal
+        or refine.  0: the rows alone.
     moves : {"auto", "sequential", "batch"}, default $moves
         The information moves (``--moves``; information objective and
         refine): "sequential" (and "auto") single-row moves, each seeing the
@@ -442,7 +444,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         -1 for a column with no mass.  Absent otherwise.
     block_marginal_ : ndarray (n_clusters, col_clusters)
         With col_clusters > 0: P(z, w) of each block; objective_ is its
-        I(Z;W) (the nuclear form: ||B_{Z,W}||_*).  Absent otherwise.
+        I(Z;W) (the Dirichlet form: the evidence a count; the nuclear form:
+        ||B_{Z,W}||_*).  Absent otherwise.
     rows_, columns_ : ndarray of bool (n_clusters * col_clusters, n_samples or n_features)
         With col_clusters > 0, scikit-learn's bicluster indicators, made
         when read: bicluster z * col_clusters + w is row cluster z and

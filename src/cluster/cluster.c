@@ -350,7 +350,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
         goto cleanup;
     }
     if (prm->algorithm == MMNC_ALG_DMM) {
-        status = mmnc_i_dmm_objective(p, k, lab, prm->dmm_beta, &r->objective, c->err);
+        status = mmnc_i_dmm_objective(p, k, lab, prm->dmm_beta, &r->objective, NULL, c->err);
         goto cleanup;
     }
     MMNC_ALLOC(T, p->nx * k > 0 ? p->nx * k : 1, c->err, status);
@@ -520,7 +520,7 @@ static void normalise(mmnc_params *prm, double *lambda, double *step)
 
 /* Co-clustering (prm->col_clusters > 0), from the one-sided problem: the
  * rows A1 of this run without column clusters (its starts, init and
- * selection).  The information form makes A1 its start 0; the nuclear
+ * selection).  The information and Dirichlet forms make A1 their start 0; the nuclear
  * form also takes the columns C1 of the same run on P_{X,Z} for A1 (l
  * clusters), and its alternation from (A1, C1) ends at least at
  * ||A1 B C1^T||_* (cocluster.c). */
@@ -539,7 +539,7 @@ static int cocluster_whole(const mmnc_pmf *p, const mmnc_params *prm, const mmnc
     if (tune->rows_auto) sp.algorithm = MMNC_ALG_AUTO; /* the default's rows: the Dirichlet mixture on counts */
     sp.progress = NULL, sp.progress_ctx = NULL; /* the caller's are serialised by a lock of their own */
     sp.event = NULL, sp.event_ctx = NULL;
-    if ((status = mmnc_i_phase(prm, -1, "rows alone (Algorithm 2)", err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_i_phase(prm, -1, "rows alone", err)) != MMNC_OK) goto cleanup;
     if ((status = mmnc_i_cluster(p, &sp, tune, &r, err)) != MMNC_OK) goto cleanup;
     memcpy(rl, r->label, (size_t)p->ny * sizeof(mmnc_int));
     mmnc_result_free(r);
@@ -550,7 +550,7 @@ static int cocluster_whole(const mmnc_pmf *p, const mmnc_params *prm, const mmnc
         goto cleanup;
     }
     if ((status = mmnc_i_phase(prm, -1, "columns for them (Algorithm 2)", err)) != MMNC_OK) goto cleanup;
-    if ((status = mmnc_i_cocluster_blocks(p, 1, rl, prm->k, NULL, l, &a, err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_i_cocluster_blocks(p, 1, rl, prm->k, NULL, l, 1.0, &a, err)) != MMNC_OK) goto cleanup;
     sp.k = l;
     if ((status = mmnc_i_cluster(a, &sp, tune, &r, err)) != MMNC_OK) goto cleanup;
     memcpy(cl, r->label, (size_t)p->nx * sizeof(mmnc_int));
@@ -651,11 +651,10 @@ static int whole_counts(const mmnc_pmf *p)
 }
 
 /* MMNC_ALG_AUTO's choice: the Dirichlet mixture where every value is a
- * whole number and no column clusters are asked, else the information
- * objective.  Collective. */
-static int auto_algorithm(const mmnc_pmf *p, const mmnc_params *prm)
+ * whole number (with column clusters too, in its co-clustering form),
+ * else the information objective.  Collective. */
+static int auto_algorithm(const mmnc_pmf *p)
 {
-    if (prm->col_clusters > 0) return MMNC_ALG_INFORMATION;
     return whole_counts(p) ? MMNC_ALG_DMM : MMNC_ALG_INFORMATION;
 }
 
@@ -722,7 +721,7 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
         return mmnc_i_err(err, MMNC_EINVAL, "%s", msg);
     }
     prm = *prm_in;
-    if (prm.algorithm == MMNC_ALG_AUTO) prm.algorithm = auto_algorithm(p, &prm);
+    if (prm.algorithm == MMNC_ALG_AUTO) prm.algorithm = auto_algorithm(p);
     if (fixed) { /* no row held on any rank: the run of fixed_label NULL, bit for bit */
         for (mmnc_int y = 0; y < p->ny; y++) nheld += fixed[y] >= 0;
         int64_t all = nheld;

@@ -36,6 +36,9 @@
  * With MMNC_ALG_NUCLEAR the objective is the norm form instead,
  * ||B_{Z,W}||_*, by Algorithm 2 on each side in turn (nuclear_alternation),
  * one start from the one-sided results (whose runs use the restarts).
+ * With MMNC_ALG_DMM (the default on whole counts) it is the Dirichlet
+ * mixture's evidence of the counts summed by column clusters
+ * (dmm_alternation, which states it), the same starts as I(Z;W)'s.
  */
 #include <math.h>
 #include <string.h>
@@ -311,7 +314,9 @@ typedef struct costarts {
     mmnc_int k, l;
     int max_iter;
     const mmnc_int *rl0, *cl0; /* the nuclear form's start (|Y|, |X|), or NULL */
-    double *info;    /* restarts: each start's I(Z;W) (the nuclear form: ||B_{Z,W}||_*) */
+    double *info;    /* restarts: each start's I(Z;W) (the nuclear form: ||B_{Z,W}||_*; the Dirichlet
+                        mixture's: E over the total count) */
+    double *alpha, *beta; /* restarts: the Dirichlet mixture's alpha and beta at each start's end */
     int *iters, *conv;
     int *status;     /* restarts */
     mmnc_err *errs;  /* restarts */
@@ -319,27 +324,31 @@ typedef struct costarts {
 
 /* See cocluster_i.h. */
 int mmnc_i_cocluster_blocks(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl, mmnc_int l,
-                     mmnc_pmf **out, mmnc_err *err)
+                     double scale, mmnc_pmf **out, mmnc_err *err)
 {
     const mmnc_csr *P = p->P;
     mmnc_int *ri = NULL, *ci = NULL, t = 0;
+    double *v = NULL;
     mmnc_csr *A = NULL;
     int status = MMNC_OK;
     *out = NULL;
     MMNC_ALLOC(ri, p->nnz, err, status);
     MMNC_ALLOC(ci, p->nnz, err, status);
+    MMNC_ALLOC(v, p->nnz, err, status);
     for (mmnc_int y = 0; y < p->ny; y++)
         for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++, t++) {
             ri[t] = side ? P->colind[j] : y;
             ci[t] = side ? rl[y] : cl[P->colind[j]];
+            v[t] = P->val[j] * scale;
         }
-    if ((status = mmnc_csr_from_triplets(side ? p->nx : p->ny, side ? k : l, p->nnz, ri, ci, P->val, &A, err)) ==
+    if ((status = mmnc_csr_from_triplets(side ? p->nx : p->ny, side ? k : l, p->nnz, ri, ci, v, &A, err)) ==
         MMNC_OK)
         status = mmnc_pmf_build(A, out, err);
 cleanup:
     mmnc_csr_free(A);
     mmnc_i_free(ri);
     mmnc_i_free(ci);
+    mmnc_i_free(v);
     return status;
 }
 
@@ -369,7 +378,7 @@ static int nuclear_side(const mmnc_pmf *p, const mmnc_params *prm, int restart, 
     double *W = NULL, before, after;
     int status;
     *moved = 0;
-    if ((status = mmnc_i_cocluster_blocks(p, side, s->rl, k, s->cl, l, &a, err)) != MMNC_OK) return status;
+    if ((status = mmnc_i_cocluster_blocks(p, side, s->rl, k, s->cl, l, 1.0, &a, err)) != MMNC_OK) return status;
     sp.k = kk;
     sp.pz = NULL;
     sp.refine = MMNC_REFINE_NONE;
@@ -410,7 +419,7 @@ static int nuclear_alternation(const costarts *c, int i, costart *s, double *nor
     const mmnc_pmf *p = c->p;
     int status;
     mmnc_pmf *a = NULL;
-    if ((status = mmnc_i_cocluster_blocks(p, 0, s->rl, c->k, s->cl, c->l, &a, err)) == MMNC_OK)
+    if ((status = mmnc_i_cocluster_blocks(p, 0, s->rl, c->k, s->cl, c->l, 1.0, &a, err)) == MMNC_OK)
         status = block_nuclear(a, c->k, s->rl, norm, err);
     mmnc_pmf_free(a);
     if (status != MMNC_OK) return status;
@@ -427,6 +436,239 @@ static int nuclear_alternation(const costarts *c, int i, costart *s, double *nor
         }
     }
     return MMNC_OK;
+}
+
+/* The Dirichlet mixture's form (prm->algorithm = MMNC_ALG_DMM, the
+ * default's on whole counts):
+ *
+ *   maximise  E(Z, W, alpha, beta) = E_dmm(Z, alpha, beta; C_{Y,W}) + sum_x N_x log(N_x / N_{W(x)})
+ *   over      hard row labels Z, column labels W, alpha > 0, beta >= beta_0
+ *
+ * C_{Y,W}: the counts summed by column clusters (|Y| x l), E_dmm the
+ * Dirichlet mixture's evidence of dmm.c on them; N_x a column's count, N_w
+ * its cluster's.  The model: the mixture of dmm.c whose cluster z draws
+ * phi_z ~ Dirichlet(beta) over the l column clusters, and a count of a row
+ * in z falls in column cluster w with probability phi_z(w), then on
+ * column x of w with probability N_x / N_w (the block model of ITCC,
+ * q(x|z) = q(w|z) P(x|w), with the within-block share at its maximum
+ * likelihood); E is the log-probability of the counts and the row labels
+ * with pi and phi integrated out.  With every column a cluster of its own
+ * (l = |X|), E is the default's objective.  Alternation: the rows by
+ * mmnc_i_dmm on C_{Y,W} (its sweeps, refills and fixed points), then the
+ * columns by exact single-column moves at that beta until none moves, then
+ * alpha and beta fitted to the new blocks; each step raises E (the first
+ * row step of a random start runs dmm.c's first phase, and the progress
+ * function hears of E after it).  A column moves to
+ * the best of the two other clusters of highest first-order score
+ * sum_z N_zx log(N_zw + beta) - N_x log N_w if E rises by more than
+ * DMM_COL_EPS (N_x + 1); a column alone in its cluster stays. */
+#define DMM_COL_EPS 1e-9
+
+/* c, rounded to a whole number where it is one to 1e-9 (dmm.c's counts). */
+static inline double count_of(double c)
+{
+    double r = nearbyint(c);
+    return fabs(c - r) <= 1e-9 * r ? r : c;
+}
+
+/* The Dirichlet form's tables: T (column x's counts in each row cluster),
+ * q = N_zw (counts), qw = N_w, lq = log(N_zw + beta), size = columns a
+ * cluster. */
+static void dmm_col_tables(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double beta, costart *s)
+{
+    const mmnc_csr *P = p->P;
+    memset(s->T, 0, (size_t)(p->nx * k) * sizeof(double));
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        mmnc_int z = s->rl[y];
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
+            s->T[P->colind[j] * k + z] += count_of(P->val[j] * p->total);
+    }
+    memset(s->q, 0, (size_t)(k * l) * sizeof(double));
+    memset(s->qw, 0, (size_t)l * sizeof(double));
+    memset(s->size, 0, (size_t)l * sizeof(int64_t));
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        mmnc_int w = s->cl[x];
+        s->size[w]++;
+        for (mmnc_int z = 0; z < k; z++) {
+            double t = s->T[x * k + z];
+            if (t > 0.0) s->q[z * l + w] += t, s->qw[w] += t;
+        }
+    }
+    for (mmnc_int i = 0; i < k * l; i++) s->lq[i] = log(s->q[i] + beta);
+    for (mmnc_int w = 0; w < l; w++) s->lqw[w] = logz(s->qw[w]);
+}
+
+/* The change of sum_z lgamma(N_zw + beta) - N_w log N_w when the column of
+ * counts t (over its nt touched clusters, total n) joins cluster w (sign
+ * +1) or leaves it (-1). */
+static double dmm_col_change(const costart *s, mmnc_int l, mmnc_int w, const double *t, mmnc_int nt, double n,
+                             double beta, double sign)
+{
+    double d = xlogx(s->qw[w]) - xlogx(s->qw[w] + sign * n);
+    for (mmnc_int i = 0; i < nt; i++) {
+        double v = s->q[s->touched[i] * l + w];
+        d += lgamma(v + sign * t[s->touched[i]] + beta) - lgamma(v + beta);
+    }
+    return d;
+}
+
+/* The first-order scores of a column of counts t over its nt touched
+ * clusters: acc[w] = sum_i t[z_i] lq[z_i, w] for every w, each w's sum in
+ * the order of the touched clusters (the same bits in every clone). */
+MMNC_I_VECTOR_CLONES static void col_scores(double *acc, const double *lq, const double *t, const mmnc_int *touched,
+                                            mmnc_int nt, mmnc_int l)
+{
+    memset(acc, 0, (size_t)l * sizeof(double));
+    for (mmnc_int i = 0; i < nt; i++) {
+        const double *lz = lq + touched[i] * l, tz = t[touched[i]];
+        for (mmnc_int w = 0; w < l; w++) acc[w] += tz * lz[w];
+    }
+}
+
+/* One sweep of the columns in the Dirichlet form at beta.  Returns the
+ * columns moved. */
+static int64_t dmm_col_sweep(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double beta, costart *s)
+{
+    int64_t moved = 0;
+    dmm_col_tables(p, k, l, beta, s);
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        const double *t = s->T + x * k;
+        mmnc_int nt = 0, cur = s->cl[x], best = cur, c1 = -1, c2 = -1;
+        double n = 0.0, leave, bestv, s1 = -INFINITY, s2 = -INFINITY;
+        if (s->size[cur] < 2) continue;
+        for (mmnc_int z = 0; z < k; z++)
+            if (t[z] > 0.0) s->touched[nt++] = z, n += t[z];
+        if (nt == 0) continue; /* no counts: E is the same in every cluster */
+        col_scores(s->acc, s->lq, t, s->touched, nt, l);
+        for (mmnc_int w = 0; w < l; w++) {
+            double v = s->acc[w] - n * s->lqw[w];
+            if (w == cur) continue;
+            if (v > s1) s2 = s1, c2 = c1, s1 = v, c1 = w;
+            else if (v > s2) s2 = v, c2 = w;
+        }
+        leave = dmm_col_change(s, l, cur, t, nt, n, beta, -1.0);
+        bestv = DMM_COL_EPS * (n + 1.0);
+        for (int c = 0; c < 2; c++) {
+            mmnc_int w = c ? c2 : c1;
+            double v;
+            if (w < 0) continue;
+            v = leave + dmm_col_change(s, l, w, t, nt, n, beta, 1.0);
+            if (v > bestv || (v == bestv && best != cur && w < best)) bestv = v, best = w;
+        }
+        if (best != cur) {
+            for (mmnc_int i = 0; i < nt; i++) {
+                mmnc_int z = s->touched[i];
+                s->q[z * l + cur] -= t[z];
+                s->q[z * l + best] += t[z];
+                s->lq[z * l + cur] = log(s->q[z * l + cur] + beta);
+                s->lq[z * l + best] = log(s->q[z * l + best] + beta);
+            }
+            s->qw[cur] -= n;
+            s->qw[best] += n;
+            s->lqw[cur] = logz(s->qw[cur]);
+            s->lqw[best] = logz(s->qw[best]);
+            s->size[cur]--;
+            s->size[best]++;
+            s->cl[x] = best;
+            moved++;
+        }
+    }
+    memset(s->acc, 0, (size_t)l * sizeof(double)); /* row_sweep's accumulators start at zero */
+    return moved;
+}
+
+/* E of the start's labels over the total count, into *e; the blocks
+ * C_{Y,W} made anew into *a; alpha and beta fitted to them into run. */
+static int dmm_energy(const costarts *c, costart *s, mmnc_pmf **a, mmnc_i_run *run, double *e, mmnc_err *err)
+{
+    const mmnc_pmf *p = c->p;
+    double obj, cp = 0.0;
+    int status;
+    mmnc_pmf_free(*a);
+    *a = NULL;
+    if ((status = mmnc_i_cocluster_blocks(p, 0, s->rl, c->k, s->cl, c->l, p->total, a, err)) != MMNC_OK)
+        return status;
+    if ((status = mmnc_i_dmm_objective(*a, c->k, s->rl, c->prm->dmm_beta, &obj, run, err)) != MMNC_OK) return status;
+    memset(s->qw, 0, (size_t)c->l * sizeof(double));
+    for (mmnc_int x = 0; x < p->nx; x++) {
+        double n = count_of(p->px[x] * p->total);
+        cp += xlogx(n);
+        s->qw[s->cl[x]] += n;
+    }
+    for (mmnc_int w = 0; w < c->l; w++) cp -= xlogx(s->qw[w]);
+    *e = obj + cp / p->total;
+    return MMNC_OK;
+}
+
+/* The rows' step of the Dirichlet form: mmnc_i_dmm on the blocks a from
+ * the start's row labels (from run's alpha and beta where they are set).
+ * *moved: the rows whose label changed. */
+static int dmm_row_step(const costarts *c, int i, costart *s, const mmnc_pmf *a, mmnc_i_run *run, int64_t *moved,
+                        mmnc_err *err)
+{
+    const mmnc_pmf *p = c->p;
+    mmnc_params sp = *c->prm;
+    mmnc_int *old = NULL;
+    double *W = NULL;
+    int status = MMNC_OK;
+    *moved = 0;
+    sp.k = c->k;
+    sp.col_clusters = 0;
+    sp.fixed_label = NULL;
+    sp.progress = NULL;
+    sp.event = NULL;
+    sp.max_iter = c->max_iter;
+    MMNC_ALLOC(old, p->ny, err, status);
+    MMNC_ALLOC(W, p->ny * c->k, err, status);
+    memcpy(old, s->rl, (size_t)p->ny * sizeof(mmnc_int));
+    if ((status = mmnc_i_dmm(a, &sp, i, 0.0, s->rl, W, run, err)) != MMNC_OK) goto cleanup;
+    for (mmnc_int y = 0; y < p->ny; y++) *moved += old[y] != s->rl[y];
+cleanup:
+    mmnc_i_free(old);
+    mmnc_i_free(W);
+    return status;
+}
+
+/* Start i of the Dirichlet form from its labels in s (start 0: the rows
+ * alone's answer, with the columns fitted to it first). */
+static int dmm_alternation(const costarts *c, int i, costart *s, int *it, mmnc_err *err)
+{
+    const mmnc_pmf *p = c->p;
+    mmnc_i_run run = MMNC_I_RUN_INIT;
+    mmnc_pmf *a = NULL;
+    double e = 0.0;
+    int status, fitted = 0;
+    *it = 0;
+    if (i == 0 && c->rl0) {
+        memcpy(s->rl, c->rl0, (size_t)p->ny * sizeof(mmnc_int));
+        for (int t = 0; t < c->max_iter; t++) {
+            if ((status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
+            if (!dmm_col_sweep(p, c->k, c->l, run.dmm_beta, s)) break;
+        }
+        fitted = 1;
+    }
+    if ((status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
+    if (fitted && (status = mmnc_i_progress(c->prm, i, 0, e, err)) != MMNC_OK) goto cleanup;
+    for (*it = 0; *it < c->max_iter; (*it)++) {
+        int64_t mr = 0, mc = 0, m;
+        if (!fitted) run.dmm_alpha = run.dmm_beta = 0.0; /* a random start: dmm.c's first phase */
+        if ((status = dmm_row_step(c, i, s, a, &run, &mr, err)) != MMNC_OK) goto cleanup;
+        fitted = 1;
+        for (int t = 0; t < c->max_iter && (m = dmm_col_sweep(p, c->k, c->l, run.dmm_beta, s)) > 0; t++) mc += m;
+        if ((status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
+        if ((status = mmnc_i_progress(c->prm, i, *it + 1, e, err)) != MMNC_OK) goto cleanup;
+        if (mr + mc == 0) {
+            c->conv[i] = 1;
+            (*it)++;
+            break;
+        }
+    }
+    c->info[i] = e;
+    c->alpha[i] = run.dmm_alpha;
+    c->beta[i] = run.dmm_beta;
+cleanup:
+    mmnc_pmf_free(a);
+    return status;
 }
 
 /* Start i into s: the alternation from its random labels (the nuclear
@@ -453,6 +695,11 @@ static int run_costart(const costarts *c, int i, costart *s, mmnc_err *err)
     for (mmnc_int x = 0; x < p->nx; x++) s->cl[x] = mmnc_rng_below(&rng, l);
     for (mmnc_int x = 0; x < p->nx; x++) s->fit[x] = mmnc_rng_uniform(&rng); /* an empty cluster's first column */
     fill_empty(p->nx, l, s->cl, s->fit, s->size);
+    if (prm->algorithm == MMNC_ALG_DMM) {
+        if ((status = dmm_alternation(c, i, s, &it, err)) != MMNC_OK) return status;
+        c->iters[i] = it;
+        return mmnc_i_event(prm, MMNC_EV_START_END, i, it, c->conv[i], NULL, c->info[i], err);
+    }
     if (i == 0 && c->rl0) { /* the rows alone's answer, the columns fitted to it first */
         memcpy(s->rl, c->rl0, (size_t)p->ny * sizeof(mmnc_int));
         block_sums(p, k, l, s);
@@ -587,6 +834,8 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *
         goto cleanup;
     }
     MMNC_CALLOC(c.info, R, err, status);
+    MMNC_CALLOC(c.alpha, R, err, status);
+    MMNC_CALLOC(c.beta, R, err, status);
     MMNC_CALLOC(c.iters, R, err, status);
     MMNC_CALLOC(c.conv, R, err, status);
     MMNC_CALLOC(c.status, R, err, status);
@@ -647,7 +896,9 @@ int mmnc_i_cocluster(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_int *
     for (mmnc_int y = 0; y < ny; y++) r->W[y * k + r->label[y]] = 1.0;
     block_sums(p, k, l, &keep);
     memcpy(r->block_pz, keep.q, (size_t)(k * l) * sizeof(double));
-    r->objective = prm->algorithm == MMNC_ALG_NUCLEAR ? c.info[best] : block_information(k, l, &keep);
+    r->objective = prm->algorithm == MMNC_ALG_INFORMATION ? block_information(k, l, &keep) : c.info[best];
+    r->dmm_alpha = prm->algorithm == MMNC_ALG_DMM ? c.alpha[best] : NAN;
+    r->dmm_beta = prm->algorithm == MMNC_ALG_DMM ? c.beta[best] : NAN;
     for (int i = 0; i < R; i++) {
         r->restart_objective[i] = c.info[i];
         r->restart_iterations[i] = c.iters[i];
@@ -667,6 +918,8 @@ cleanup:
     mmnc_i_free(work);
     costart_free(&keep);
     mmnc_i_free(c.info);
+    mmnc_i_free(c.alpha);
+    mmnc_i_free(c.beta);
     mmnc_i_free(c.iters);
     mmnc_i_free(c.conv);
     mmnc_i_free(c.status);

@@ -8,10 +8,11 @@
 #include "mmnc.h"
 
 /* The co-clustering of P_{Y,X} into prm->k row and prm->col_clusters column
- * clusters that maximises I(Z;W), or ||B_{Z,W}||_* with MMNC_ALG_NUCLEAR
- * (cocluster.c opens with the problem): the
+ * clusters that maximises I(Z;W), ||B_{Z,W}||_* with MMNC_ALG_NUCLEAR, or
+ * the Dirichlet mixture's evidence with column clusters with MMNC_ALG_DMM
+ * (cocluster.c states the problems): the
  * starts side by side, the best kept.  rl0: the rows alone's answer,
- * start 0's rows (the information form; NULL: none); the nuclear form
+ * start 0's rows (the information and Dirichlet forms; NULL: none); the nuclear form
  * makes one start, from rl0 and the column labels cl0.  prm is checked (mmnc_params_check)
  * and its progress and event functions serialised by the caller.  Not
  * distributed (the caller gathers a distributed pmf, mmnc_i_pmf_gather).  Time per alternation O(nnz + |Y| k t_Y +
@@ -27,8 +28,11 @@ void mmnc_i_pmf_gathered_free(mmnc_pmf *w);
 
 /* The aggregated pmf of one side: rows (side 0) P_{Y,W}, |Y| x l, the
  * columns summed by their clusters cl; or (side 1) P_{X,Z}, |X| x k, the
- * transpose with the rows summed by their clusters rl (cl unused). */
+ * transpose with the rows summed by their clusters rl (cl unused).  P's
+ * values are multiplied by `scale` before they are summed (p->total: the
+ * counts, so that the result's total is the count total; 1: the same
+ * bits as P's values). */
 int mmnc_i_cocluster_blocks(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl,
-                            mmnc_int l, mmnc_pmf **out, mmnc_err *err);
+                            mmnc_int l, double scale, mmnc_pmf **out, mmnc_err *err);
 
 #endif

@@ -1001,7 +1001,7 @@ static int ranks_open(dmm *d, const mmnc_pmf *p, mmnc_int k, mmnc_err *err)
 }
 
 int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double beta, double *objective,
-                         mmnc_err *err)
+                         mmnc_i_run *fit, mmnc_err *err)
 {
     dmm d;
     int status;
@@ -1011,6 +1011,7 @@ int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, 
     fit_hyper(&d);
     histogram(&d);
     *objective = d.total > 0.0 ? evidence(&d) / d.total : 0.0;
+    if (fit) fit->dmm_alpha = d.alpha, fit->dmm_beta = d.beta;
     dmm_close(&d);
     return MMNC_OK;
 }

@@ -71,8 +71,8 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (!(p->dmm_beta >= 0.0) || !isfinite(p->dmm_beta)) return "dmm_beta must be finite and >= 0 (0: fitted)";
     if (p->col_clusters < 0) return "col_clusters must be >= 0 (0: no column clustering)";
     if (p->col_clusters > 0 && p->algorithm != MMNC_ALG_INFORMATION && p->algorithm != MMNC_ALG_NUCLEAR &&
-        p->algorithm != MMNC_ALG_AUTO)
-        return "col_clusters applies to the information objective and Algorithm 2 (nuclear) only";
+        p->algorithm != MMNC_ALG_DMM && p->algorithm != MMNC_ALG_AUTO)
+        return "col_clusters applies to the Dirichlet mixture, the information objective and Algorithm 2 (nuclear) only";
     if (p->col_clusters > 0 && (p->pz || p->refine != MMNC_REFINE_NONE))
         return "col_clusters: no prescribed P_Z and no refine";
     if (p->col_clusters > 0 && p->init == MMNC_INIT_SPECTRAL)
@@ -80,7 +80,7 @@ const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny)
     if (p->col_clusters > 0 && p->moves == MMNC_MOVES_BATCH)
         return "col_clusters: the sequential moves only (moves)";
     if (p->col_clusters > 0 && p->select != MMNC_SELECT_OBJECTIVE)
-        return "col_clusters: the start of best I(Z;W) is kept (select objective)";
+        return "col_clusters: the start of best objective is kept (select objective)";
     if (p->pz) {
         double s = 0.0;
         for (mmnc_int z = 0; z < p->k; z++) {

@@ -165,11 +165,12 @@ int mmnc_i_information(const mmnc_pmf *p, const mmnc_params *prm, const mmnc_i_t
  * in the second phase. */
 int mmnc_i_dmm(const mmnc_pmf *p, const mmnc_params *prm, int restart, double few, mmnc_int *labels, double *W,
                mmnc_i_run *run, mmnc_err *err);
-/* The objective of mmnc_i_dmm for hard labels (alpha fitted to them, and
- * beta where `beta` is 0, else beta held there, as mmnc_params.dmm_beta):
- * the evidence over the total count.  Not distributed. */
+/* The objective of mmnc_i_dmm for hard labels, alpha and beta fitted to
+ * them (beta >= `beta`, as mmnc_params.dmm_beta): the evidence over the
+ * total count; fit (or NULL) receives the fitted dmm_alpha and dmm_beta.
+ * Not distributed. */
 int mmnc_i_dmm_objective(const mmnc_pmf *p, mmnc_int k, const mmnc_int *labels, double beta, double *objective,
-                         mmnc_err *err);
+                         mmnc_i_run *fit, mmnc_err *err);
 /* For the tests: g(y, c) of every cluster c as the moves score row y
  * against the sums of `labels` at alpha and beta, into g (k), and as
  * the two-cluster form (gains2) scores them, into g2 (k).  One process. */

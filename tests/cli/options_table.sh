@@ -167,7 +167,8 @@ cond "--select does not apply with --col-clusters" -a information --col-clusters
 cond "--init spectral does not apply with --col-clusters" -a information --col-clusters 2 --init spectral
 cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
 cond "--labels applies without --col-clusters" -a information --col-clusters 2 --labels labels.txt
-cond "--dmm-beta does not apply with --col-clusters" --col-clusters 2 --dmm-beta 1
+cond "--moves does not apply with --col-clusters" --col-clusters 2 --moves sequential
+cond "--dmm-beta applies to -a auto (the default) or -a dmm, not to -a information" -a information --col-clusters 2 --dmm-beta 1
 cond "--dmm-beta applies to -a auto (the default) or -a dmm, not to -a information" --size-prior 3 --dmm-beta 1
 
 echo "$npass passed, $nfail failed, $nskip skipped (no GLPK)"

@@ -412,8 +412,26 @@ expect_same c.top.tsv c2.top.tsv
 expect_nofile .mmnc-*
 end
 
+begin "cluster --col-clusters 2 by default: the Dirichlet mixture's form on counts"
+run cluster -k 2 --col-clusters 2 -t 1 -o d "$BLOCKS"
+expect_rc 0
+expect_partition d.labels.tsv "$GROUPS_BLOCKS"
+case "$(cut -f3 d.col_labels.tsv | tail -n +2 | tr '\n' ' ')" in
+"1 1 1 2 2 2 " | "2 2 2 1 1 1 ") ;;
+*) fail_because "d.col_labels.tsv: the columns are not the two planted blocks" ;;
+esac
+expect_json d.json col_clusters information_zw dmm_alpha dmm_beta col_cluster_sizes block_pz
+expect_grep '"algorithm": "dmm",' d.json
+expect_out "^co-clustering \(log evidence a count\), k = 2: objective -"
+expect_out "^Dirichlet mixture: alpha .* \(each cluster's column-cluster distribution\)"
+expect_out "^co-clustering, 2 x 2 blocks: I\(Z;W\) "
+run cluster -q -k 2 --col-clusters 2 --dmm-beta 2 -t 2 -o d2 "$BLOCKS"
+expect_rc 0
+expect_grep '"dmm_beta": [2-9]' d2.json
+end
+
 bad "cluster --col-clusters with -a frobenius -> usage naming the algorithm" 2 \
-    "--col-clusters applies to -a auto .the default. or -a information or -a nuclear, not to -a frobenius" \
+    "--col-clusters applies to -a auto .the default. or -a dmm or -a information or -a nuclear, not to -a frobenius" \
     cluster -a frobenius -k 2 --col-clusters 2 -o c "$BLOCKS"
 
 begin "cluster -a nuclear --col-clusters 2: the nuclear form"

@@ -133,9 +133,12 @@ check_as refined h.mtx -k 6 -r 3 -a nuclear --init spectral --select predictive 
 # co-clustering gathers the pmf onto every rank and runs one process's code: the same row and
 # column labels as mmnc
 check_as cocluster h.mtx -k 6 -r 3 -a information --col-clusters 4
-for n in 1 2 4; do
-    [ -e "m${n}_cocluster.col_labels.tsv" ] || continue
-    cmp -s s_cocluster.col_labels.tsv "m${n}_cocluster.col_labels.tsv" || fail "cocluster: col_labels differ on $n ranks"
+EXACT=1 check_as cocluster_dmm h.mtx -k 6 -r 3 --col-clusters 4 # the default on counts: the Dirichlet form
+for c in cocluster cocluster_dmm; do
+    for n in 1 2 4; do
+        [ -e "m${n}_$c.col_labels.tsv" ] || continue
+        cmp -s "s_$c.col_labels.tsv" "m${n}_$c.col_labels.tsv" || fail "$c: col_labels differ on $n ranks"
+    done
 done
 # The guard's predictive check (collective: the leave-one-row-out score
 # inside the starts): five planted groups of 40 six-token rows and four

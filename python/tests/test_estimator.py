@@ -261,6 +261,26 @@ def test_col_clusters_column_labels_and_biclusters(tmp_path, cli):
     assert not hasattr(plain, "column_labels_") and not hasattr(plain, "rows_")
 
 
+def test_col_clusters_default_is_the_dirichlet_form():
+    """On counts the default co-clusters in the Dirichlet mixture's model: dmm_alpha_ and
+    dmm_beta_ are set (beta >= dmm_beta), objective_ is the evidence a count (below zero, not
+    the blocks' I(Z;W)), and the planted rows and column groups come back; the information form
+    sets no dmm_alpha_."""
+    X, truth = planted(n_rows=120, n_cols=42, k=3, seed=4)
+    m = mmnc.MMNC(3, col_clusters=3, random_state=1).fit(X)
+    assert m.dmm_alpha_ > 0 and m.dmm_beta_ >= m.dmm_beta and m.objective_ < 0
+    def same(a, b):  # the same partition up to renaming
+        return len(set(zip(a, b))) == len(set(a)) == len(set(b))
+    assert same(truth.tolist(), m.labels_.tolist())
+    assert same((np.arange(42) % 3).tolist(), m.column_labels_.tolist())
+    q = m.block_marginal_
+    assert q.shape == (3, 3) and q.sum() == pytest.approx(1.0)
+    qz, qw = q.sum(axis=1, keepdims=True), q.sum(axis=0, keepdims=True)
+    assert m.objective_ != pytest.approx(float((q * np.log(q / (qz * qw))).sum()))
+    i = mmnc.MMNC(3, algorithm="information", col_clusters=3, random_state=1).fit(X)
+    assert i.dmm_alpha_ is None and i.dmm_beta_ is None
+
+
 def test_load_of_a_cocluster_model(tmp_path, cli):
     """A co-clustering model, saved by MMNC.save or by mmnc cluster --save-model, loads with
     column_labels_ (-1 for a column without mass), block_marginal_ and columns_; rows_ needs the

@@ -471,10 +471,9 @@ static inline double count_of(double c)
     return fabs(c - r) <= 1e-9 * r ? r : c;
 }
 
-/* The Dirichlet form's tables: T (column x's counts in each row cluster),
- * q = N_zw (counts), qw = N_w, lq = log(N_zw + beta), size = columns a
- * cluster. */
-static void dmm_col_tables(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double beta, costart *s)
+/* The Dirichlet form's T: column x's counts in each row cluster, made
+ * anew whenever the rows move. */
+static void dmm_col_counts(const mmnc_pmf *p, mmnc_int k, costart *s)
 {
     const mmnc_csr *P = p->P;
     memset(s->T, 0, (size_t)(p->nx * k) * sizeof(double));
@@ -483,6 +482,13 @@ static void dmm_col_tables(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double bet
         for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
             s->T[P->colind[j] * k + z] += count_of(P->val[j] * p->total);
     }
+}
+
+/* The Dirichlet form's tables from T and the column labels: q = N_zw
+ * (counts), qw = N_w, lq = log(N_zw + beta), lqw = log N_w, size =
+ * columns a cluster. */
+static void dmm_col_tables(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double beta, costart *s)
+{
     memset(s->q, 0, (size_t)(k * l) * sizeof(double));
     memset(s->qw, 0, (size_t)l * sizeof(double));
     memset(s->size, 0, (size_t)l * sizeof(int64_t));
@@ -525,8 +531,8 @@ MMNC_I_VECTOR_CLONES static void col_scores(double *acc, const double *lq, const
     }
 }
 
-/* One sweep of the columns in the Dirichlet form at beta.  Returns the
- * columns moved. */
+/* One sweep of the columns in the Dirichlet form at beta, T made for the
+ * rows as they are (dmm_col_counts).  Returns the columns moved. */
 static int64_t dmm_col_sweep(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double beta, costart *s)
 {
     int64_t moved = 0;
@@ -637,23 +643,25 @@ static int dmm_alternation(const costarts *c, int i, costart *s, int *it, mmnc_e
     mmnc_i_run run = MMNC_I_RUN_INIT;
     mmnc_pmf *a = NULL;
     double e = 0.0;
-    int status, fitted = 0;
+    int status, fitted = 0, stale = 1; /* stale: the columns moved since E, a and run were made */
     *it = 0;
     if (i == 0 && c->rl0) {
         memcpy(s->rl, c->rl0, (size_t)p->ny * sizeof(mmnc_int));
+        dmm_col_counts(p, c->k, s);
         for (int t = 0; t < c->max_iter; t++) {
             if ((status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
-            if (!dmm_col_sweep(p, c->k, c->l, run.dmm_beta, s)) break;
+            if (!(stale = dmm_col_sweep(p, c->k, c->l, run.dmm_beta, s) > 0)) break;
         }
         fitted = 1;
     }
-    if ((status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
+    if (stale && (status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
     if (fitted && (status = mmnc_i_progress(c->prm, i, 0, e, err)) != MMNC_OK) goto cleanup;
     for (*it = 0; *it < c->max_iter; (*it)++) {
         int64_t mr = 0, mc = 0, m;
         if (!fitted) run.dmm_alpha = run.dmm_beta = 0.0; /* a random start: dmm.c's first phase */
         if ((status = dmm_row_step(c, i, s, a, &run, &mr, err)) != MMNC_OK) goto cleanup;
         fitted = 1;
+        dmm_col_counts(p, c->k, s);
         for (int t = 0; t < c->max_iter && (m = dmm_col_sweep(p, c->k, c->l, run.dmm_beta, s)) > 0; t++) mc += m;
         if ((status = dmm_energy(c, s, &a, &run, &e, err)) != MMNC_OK) goto cleanup;
         if ((status = mmnc_i_progress(c->prm, i, *it + 1, e, err)) != MMNC_OK) goto cleanup;

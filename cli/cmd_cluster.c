@@ -99,8 +99,8 @@ static void help(void)
            "  -k, --clusters N      number of clusters (default " CLI_STR(MMNC_DEFAULT_K) ")\n"
            "  -a, --algorithm A     auto (dmm where every value is a whole number, a count; else\n"
            "                        information; with --col-clusters, the same choice in its\n"
-           "                        co-clustering form; an option of information alone, such as --size-prior,\n"
-           "                        asks for information, --dmm-beta for dmm) |\n"
+           "                        co-clustering form; an option of information alone, such as\n"
+           "                        --size-prior, asks for information, --dmm-beta for dmm) |\n"
            "                        dmm (the evidence of a Dirichlet mixture of the rows' counts by\n"
            "                        single-row moves, alpha and beta fitted, beta >= --dmm-beta) |\n"
            "                        information (exact I(X;Z) by single-row moves, the sequential\n"
@@ -614,7 +614,6 @@ static int write_blocks(const run *r, FILE *fp)
     return CLI_EXIT_OK;
 }
 
-/* PREFIX.json: the run's parameters, norms, sizes, times and scores. */
 /* I(Z;W) of a co-clustering's blocks P(z, w) (res->block_pz). */
 static double block_information(const mmnc_result *res)
 {
@@ -637,6 +636,7 @@ static double block_information(const mmnc_result *res)
     return v;
 }
 
+/* PREFIX.json: the run's parameters, norms, sizes, times and scores. */
 static int write_json(const run *r, FILE *fp)
 {
     const mmnc_result *res = r->res;
@@ -966,9 +966,11 @@ static int print_summary(const run *r)
         if (res->algorithm == MMNC_ALG_NUCLEAR)
             printf("co-clustering, %lld x %lld blocks: ||B_{Z,W}||_* %.6f\n", (long long)k, (long long)res->l,
                    res->objective);
-        else
+        else {
+            double izw = block_information(res);
             printf("co-clustering, %lld x %lld blocks: I(Z;W) %.6f nats of I(X;Y) %.6f (%.1f%%)\n", (long long)k,
-                   (long long)res->l, block_information(res), ixy, ixy > 0 ? 100 * block_information(res) / ixy : 0.0);
+                   (long long)res->l, izw, ixy, ixy > 0 ? 100 * izw / ixy : 0.0);
+        }
     }
     printf("singular values:");
     for (mmnc_int z = 0; z < k && z < 12; z++) printf(" %.4f", res->stats.sigma[z]);

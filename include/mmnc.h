@@ -1410,28 +1410,32 @@ typedef struct mmnc_result {
  * rows' columns alone.  Cluster z is the cluster of the rows labelled z;
  * clusters no row is labelled with are free.  The starts place the free
  * rows around the labelled ones (src/cluster/seeded.c): start 0 is seeded
- * k-means, each free row to the labelled cluster argmax_z sum_x P(x|y)
- * log q(x|z), q(.|z) = l P(.|z) + (1 - l) P_X, P(.|z) the column
- * distribution of the rows labelled z and l one of 0.5, 0.8, 0.95: the one
- * that predicts most labelled rows at their label when each is left out of
- * its cluster's centre in turn (the smaller on ties); k-means++ seeds among
- * the free rows for clusters without labels, which the moves grow.  The
- * other starts are
- * the init's, renumbered to agree with the labels by a greedy maximum
- * matching on the overlaps, the labelled rows then put back.
+ * k-means, each free row to the labelled cluster of multinomial naive
+ * Bayes, argmax_z sum_x N(y,x) log q(x|z) + log(n_z + 1), N(y,x) = P(y,x)
+ * times the input's total (the counts, where the input is counts),
+ * q(.|z) = l P(.|z) + (1 - l) P_X, P(.|z) the column distribution of the
+ * n_z rows labelled z ((n_z + 1) / (n + k) is Laplace's estimate of the
+ * cluster's share) and l one of 0.5, 0.8, 0.95: the one that predicts
+ * most labelled rows at their label when each is left out of its
+ * cluster's centre and count in turn (the smaller on ties); k-means++
+ * seeds among the free rows for clusters without labels, which the moves
+ * grow.  The other starts are the init's, renumbered to agree with the
+ * labels by a greedy maximum matching on the overlaps, the labelled rows
+ * then put back.
  * restart_init still names the init of each start.
  *
  * The selection rule (hard results: the Dirichlet mixture, information,
  * Algorithm 2, refine).  After the run five partitions are candidates, in
  * this order (semi_kept - 1): M, the run's result (MMNC_SEMI_MOVES); S,
  * start 0's seeded classifier above (MMNC_SEMI_CLASSIFIER); S', the same
- * with every row weighted alike, P(x|y) / |Y| in place of P(y,x)
+ * with every row weighted alike, P(x|y) / |Y| in place of P(y,x) (a
+ * total of |Y|: each row weighs one count against the prior)
  * (MMNC_SEMI_CLASSIFIER_EQUAL); K and K', S and S' transduced: hard EM
- * over all rows, alternating the centres of the whole partition and each
- * free row's best centre, until no free row moves (at most 50 sweeps;
- * MMNC_SEMI_TRANSDUCED, MMNC_SEMI_TRANSDUCED_EQUAL).  Each is scored by
- * 5-fold cross-validation on the held rows: held row y (global index) is
- * in fold (MurmurHash3's 64-bit finaliser of seed * 0x9e3779b97f4a7c15 ^
+ * over all rows, alternating the centres and the counts n_z of the whole
+ * partition and each free row's best centre, until no free row moves (at
+ * most 50 sweeps; MMNC_SEMI_TRANSDUCED, MMNC_SEMI_TRANSDUCED_EQUAL).  Each
+ * is scored by 5-fold cross-validation on the held rows: held row y
+ * (global index) is in fold (MurmurHash3's 64-bit finaliser of seed * 0x9e3779b97f4a7c15 ^
  * y) mod 5; for each fold the candidate is made again with the fold's
  * rows free (M: the whole run again, without the rule), and the score
  * (semi_scores) is the share of held rows that their fold's run put at

@@ -115,7 +115,9 @@ static int fold_of(uint64_t seed, mmnc_int y)
 
 /* Held rows with test[y] predicted the long way by the centres
  * q(x|z) = l T(x,z) / P(z) + (1 - l) P(x) of the rows with train[y] >= 0
- * (src/cluster/seeded.c): argmax_z sum_x P(x|y) log q(x|z) among the
+ * (src/cluster/seeded.c), naive Bayes with the prior (n_z + 1) / (n + k),
+ * n_z of those rows labelled z: argmax_z of
+ * sum_x N(y,x) log q(x|z) + log(n_z + 1), N = P times the total, among the
  * clusters with such rows (smallest z on ties).  The number of them at
  * fixed[y]; *all counts them. */
 static double brute_hits(const mmnc_pmf *p, mmnc_int k, const mmnc_int *train, const unsigned char *test,
@@ -123,10 +125,11 @@ static double brute_hits(const mmnc_pmf *p, mmnc_int k, const mmnc_int *train, c
 {
     const mmnc_csr *P = p->P;
     mmnc_int ny = p->ny, nx = p->nx;
-    double hit = 0, *T = calloc(nx * k, sizeof *T), *pz = calloc(k, sizeof *pz);
+    double hit = 0, *T = calloc(nx * k, sizeof *T), *pz = calloc(k, sizeof *pz), *n = calloc(k, sizeof *n);
     for (mmnc_int y = 0; y < ny; y++) {
         if (train[y] < 0) continue;
         pz[train[y]] += p->py[y];
+        n[train[y]] += 1;
         for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) T[P->colind[e] * k + train[y]] += P->val[e];
     }
     for (mmnc_int y = 0; y < ny; y++) {
@@ -140,11 +143,12 @@ static double brute_hits(const mmnc_pmf *p, mmnc_int k, const mmnc_int *train, c
                 mmnc_int x = P->colind[e];
                 s += P->val[e] / p->py[y] * log(l * T[x * k + z] / pz[z] + (1 - l) * p->px[x]);
             }
+            s += log(n[z] + 1) / (p->py[y] * p->total);
             if (best < 0 || s > bs + 1e-12 * fabs(bs)) best = z, bs = s;
         }
         *all += 1, hit += best == fixed[y];
     }
-    free(T), free(pz);
+    free(T), free(pz), free(n);
     return hit;
 }
 

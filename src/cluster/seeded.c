@@ -14,21 +14,23 @@
  * of P(x), and they would draw every plain row), and each free row y joins
  * the cluster with labelled rows that maximises
  *
- *     sum_x P(x|y) log q(x|z)     (smallest z on ties),
+ *     sum_x P(y,x) log q(x|z) + log(n_z + 1) / N     (smallest z on ties),
  *
- * i.e. the centre of least KL(P_{X|y} || q(.|z)): a multinomial naive Bayes
- * classifier of the free rows, trained on the labelled ones.  The weight l
- * is the labelled rows' own choice among MMNC_I_SEMI_CENTRES (0.5, 0.8,
- * 0.95): the one under which most held rows are predicted at their label
- * when each is left out of its centre in turn (the smaller l on ties, and
- * the smallest without a held row).  How much a centre should lean on its
- * few labelled rows depends on the data (rows of a dozen words in 65
- * classes want little smoothing, chapters of novels by the same authors
- * much), and the held rows are the only evidence of it.  A cluster no row
- * is labelled with gets a seed as k-means++ would draw it: a free row,
- * with probability proportional to P(y) KL(P_{X|y} || nearest centre so
- * far); the seed is its cluster's only row in this start (the moves let it
- * grow).  Clusters are seeded in increasing order.
+ * n_z the rows labelled z and N the total of the input values: in counts,
+ * sum_x N(y,x) log q(x|z) + log(n_z + 1), the posterior of a multinomial
+ * naive Bayes classifier of the free rows, trained on the labelled ones,
+ * its prior of cluster z at Laplace's estimate (n_z + 1) / (n + k).  The
+ * weight l is the labelled rows' own choice among MMNC_I_SEMI_CENTRES
+ * (0.5, 0.8, 0.95): the one under which most held rows are predicted at
+ * their label when each is left out of its centre and count in turn (the
+ * smaller l on ties, and the smallest without a held row).  How much a
+ * centre should lean on its few labelled rows depends on the data (rows of
+ * a dozen words in 65 classes want little smoothing, chapters of novels by
+ * the same authors much), and the held rows are the only evidence of it.
+ * A cluster no row is labelled with gets a seed as k-means++ would draw
+ * it: a free row, with probability proportional to P(y) KL(P_{X|y} ||
+ * nearest centre so far); the seed is its cluster's only row in this start
+ * (the moves let it grow).  Clusters are seeded in increasing order.
  *
  * Starts 1, 2, ...: the start the run's init gives for all rows
  * (mmnc_i_init_labels), its clusters then renumbered to agree with the
@@ -88,17 +90,28 @@ static double row_score(const mmnc_csr *P, mmnc_int k, mmnc_int y, const double 
     return s;
 }
 
+/* The classifier's log prior of each cluster in the units of row_score:
+ * lp[z] = log(n[z] + 1) / N, n[z] the rows the cluster holds and N the
+ * total of p's values (P(y,x) N is the value of cell (y,x), a count where
+ * the input is counts).  (n[z] + 1) / (n + k) is Laplace's estimate of the
+ * cluster's share; its denominator, the same for every z, is left out. */
+static void log_prior(const mmnc_pmf *p, mmnc_int k, const int64_t *n, double *lp)
+{
+    for (mmnc_int z = 0; z < k; z++) lp[z] = log((double)n[z] + 1.0) / p->total;
+}
+
 /* Row y's best centre among the clusters with have[z] (argmax of
- * row_score, smallest z on ties) and that score. */
+ * row_score plus lp[z] where lp is not NULL, smallest z on ties) and that
+ * score. */
 static mmnc_int best_centre(const mmnc_pmf *p, mmnc_int k, mmnc_int y, const double *logq, const int64_t *have,
-                            double *score)
+                            const double *lp, double *score)
 {
     mmnc_int best = -1;
     double bs = -HUGE_VAL;
     for (mmnc_int z = 0; z < k; z++) {
         double s;
         if (!have[z]) continue;
-        s = row_score(p->P, k, y, logq, z);
+        s = row_score(p->P, k, y, logq, z) + (lp ? lp[z] : 0.0);
         if (best < 0 || s > bs) best = z, bs = s;
     }
     *score = bs;
@@ -150,6 +163,7 @@ static double centre_weight(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed
                     }
                 else
                     sc = row_score(P, k, y, logq, z);
+                sc += log((double)(cnt[z] - (z == c)) + 1.0) / p->total; /* log_prior without row y */
                 if (bz < 0 || sc > bs) bz = z, bs = sc;
             }
             h += bz == c;
@@ -168,7 +182,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
 {
     const mmnc_csr *P = p->P;
     mmnc_int ny = p->ny, nx = p->nx, ny1 = ny > 0 ? ny : 1;
-    double *T = NULL, *pz = NULL, *logq = NULL, *w = NULL, *rowent = NULL, *near = NULL, l;
+    double *T = NULL, *pz = NULL, *logq = NULL, *w = NULL, *rowent = NULL, *near = NULL, *lp = NULL, l;
     int64_t *work = NULL, *have = NULL, *held = NULL;
     mmnc_int *cl = NULL;
     unsigned char *use = NULL;
@@ -179,6 +193,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
     MMNC_ALLOC(w, ny1, err, status);
     MMNC_ALLOC(rowent, ny1, err, status);
     MMNC_ALLOC(near, ny1, err, status);
+    MMNC_ALLOC(lp, k > 0 ? k : 1, err, status);
     MMNC_ALLOC(work, mmnc_i_fix_work(p, k + 1), err, status);
     MMNC_ALLOC(have, k + 1, err, status);
     MMNC_ALLOC(held, k + 1, err, status);
@@ -207,7 +222,7 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
             w[y] = 0.0;
             if (labels[y] != k) continue;
             if (last < 0) {
-                (void)best_centre(p, k, y, logq, have, &near[y]);
+                (void)best_centre(p, k, y, logq, have, NULL, &near[y]);
             } else {
                 s = row_score(P, k, y, logq, last);
                 if (s > near[y]) near[y] = s;
@@ -229,10 +244,11 @@ static int seeded_kmeans(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, m
         mmnc_int nheld = 0;
         for (mmnc_int z = 0; z < k; z++) nheld += held[z] > 0;
         if (nheld == 0) to = have;
+        log_prior(p, k, to, lp);
 #pragma omp parallel for schedule(dynamic, 256) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++) {
             double s;
-            if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, to, &s);
+            if (labels[y] == k) labels[y] = best_centre(p, k, y, logq, to, lp, &s);
         }
     }
 cleanup:
@@ -242,6 +258,7 @@ cleanup:
     mmnc_i_free(w);
     mmnc_i_free(rowent);
     mmnc_i_free(near);
+    mmnc_i_free(lp);
     mmnc_i_free(work);
     mmnc_i_free(have);
     mmnc_i_free(held);
@@ -319,18 +336,18 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
 /*
  * Transduction, for the seeded candidates of the selection rule (cluster.c,
  * semi_rule): from labels (start 0's seeded classifier), it alternates,
- * as hard EM over all rows, the centres of the whole partition (the same
- * centres, over every row of a cluster, held and free) and each free row's
- * best centre among the clusters with rows, until no free row moves or
- * MMNC_I_SEMI_SWEEPS sweeps, at the centre weight the held rows choose
- * (above); a cluster that this empties gets a free row back
- * (mmnc_i_fill_empty).  Time O(nnz k +
- * nx k) a sweep, nx k memory.
+ * as hard EM over all rows, the centres and counts n_z of the whole
+ * partition (the same centres and prior, over every row of a cluster, held
+ * and free) and each free row's best centre among the clusters with rows,
+ * until no free row moves or MMNC_I_SEMI_SWEEPS sweeps, at the centre
+ * weight the held rows choose (above); a cluster that this empties gets a
+ * free row back (mmnc_i_fill_empty).  Time O(nnz k + nx k) a sweep, nx k
+ * memory.
  */
 int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_int *labels, mmnc_err *err)
 {
     mmnc_int ny = p->ny, nx = p->nx;
-    double *T = NULL, *pz = NULL, *logq = NULL, *score = NULL, l;
+    double *T = NULL, *pz = NULL, *logq = NULL, *score = NULL, *lp = NULL, l;
     int64_t *work = NULL, *have = NULL;
     mmnc_int *cl = NULL;
     unsigned char *use = NULL;
@@ -341,6 +358,7 @@ int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, 
     MMNC_ALLOC(work, mmnc_i_fix_work(p, k + 1), err, status);
     MMNC_ALLOC(have, k + 1, err, status);
     MMNC_ALLOC(score, ny > 0 ? ny : 1, err, status);
+    MMNC_ALLOC(lp, k > 0 ? k : 1, err, status);
     MMNC_ALLOC(cl, ny > 0 ? ny : 1, err, status);
     MMNC_ALLOC(use, nx > 0 ? nx : 1, err, status);
     l = centre_weight(p, k, fixed, cl, use, have, T, pz, work, logq);
@@ -348,12 +366,13 @@ int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, 
         int64_t moved = 0;
         mmnc_i_label_counts(p, k + 1, labels, have);
         centres(p, k, labels, l, T, pz, work, logq);
+        log_prior(p, k, have, lp);
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved) if (p->nnz * k > MMNC_I_OMP_MIN_WORK)
         for (mmnc_int y = 0; y < ny; y++) {
             double s;
             mmnc_int z;
             if (fixed[y] >= 0) continue;
-            z = best_centre(p, k, y, logq, have, &s);
+            z = best_centre(p, k, y, logq, have, lp, &s);
             if (z != labels[y]) labels[y] = z, moved++;
         }
         mmnc_i_disum(p, &moved, 1);
@@ -368,6 +387,7 @@ cleanup:
     mmnc_i_free(work);
     mmnc_i_free(have);
     mmnc_i_free(score);
+    mmnc_i_free(lp);
     mmnc_i_free(cl);
     mmnc_i_free(use);
     return status;

@@ -12,9 +12,11 @@
  *
  * 1. Information moves (MMNC_ALG_INFORMATION, or Algorithm 2 followed by
  *    MMNC_REFINE_CHOSEN / MMNC_REFINE_EACH), and the Dirichlet mixture
- *    (MMNC_ALG_DMM, whose move of a row is the same comparison of
- *    sum_x n(x) log q(x|z) with q smoothed by its beta: the rule below with
- *    its own smoothing).  The objective is I(X;Z).  Putting y into z changes it by
+ *    (MMNC_ALG_DMM).  The mixture's own move of a row (docs/dmm.md) adds
+ *    log(n_z + alpha) to a likelihood smoothed by its beta; the file keeps
+ *    neither its alpha, its beta nor the clusters' row counts, so its
+ *    models get this rule, the likelihood alone smoothed as below.  The
+ *    objective is I(X;Z).  Putting y into z changes it by
  *
  *        e sum_x r(x) log( P(x|z) / P(x) ) + (terms that do not depend on z) + O(e^2),
  *

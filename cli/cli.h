@@ -66,8 +66,9 @@ const char *cli_refine_name(int refine);
 const char *cli_moves_name(int moves);
 /* "objective" or "predictive" (mmnc_select). */
 const char *cli_select_name(int select);
-/* The out-of-sample rule of a model (src/model/model.c): "information",
- * "nuclear" or "channel" (Algorithm 1's). */
+/* The out-of-sample rule of a model (src/model/model.c): "dmm" (the
+ * Dirichlet mixture's posterior), "information", "nuclear" or "channel"
+ * (Algorithm 1's). */
 const char *cli_model_rule(const mmnc_model *m);
 /* The start with the highest predictive information (predictive selection). */
 int cli_best_score(const mmnc_result *res);

@@ -117,6 +117,11 @@ static int model_info(const char *path, int json)
                (unsigned long long)m->seed);
         printf(" \"input_hash\": \"%016llx\", \"objective\": %.17g, \"mutual_information\": %.17g, \"alpha\": %.17g,\n",
                (unsigned long long)m->input_hash, m->objective, m->mutual_information, m->alpha);
+        if (m->cluster_rows) {
+            printf(" \"dmm_alpha\": %.17g, \"dmm_beta\": %.17g, \"cluster_rows\": [", m->dmm_alpha, m->dmm_beta);
+            for (mmnc_int z = 0; z < m->k; z++) printf("%s%lld", z ? ", " : "", (long long)m->cluster_rows[z]);
+            printf("],\n");
+        }
         printf(" \"options\": ");
         if (m->options) cli_json_string(stdout, m->options);
         else printf("null");
@@ -135,6 +140,9 @@ static int model_info(const char *path, int json)
         printf("options       %s\n", m->options ? m->options : "(not recorded)");
         if (!strcmp(rule, "information"))
             printf("smoothing     alpha = %.6g average training rows\n", m->alpha);
+        if (m->cluster_rows)
+            printf("mixture       alpha = %.6g, beta = %.6g (the posterior of the Dirichlet mixture)\n",
+                   m->dmm_alpha, m->dmm_beta);
         printf("P_Z          ");
         for (mmnc_int z = 0; z < m->k && z < 20; z++) printf(" %.4f", m->pz[z]);
         printf("%s\n", m->k > 20 ? " ..." : "");

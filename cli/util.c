@@ -586,6 +586,7 @@ const char *cli_select_name(int select)
 
 const char *cli_model_rule(const mmnc_model *m)
 {
+    if (m->algorithm == MMNC_ALG_DMM && m->cluster_rows) return "dmm";
     if (m->algorithm == MMNC_ALG_INFORMATION || m->algorithm == MMNC_ALG_DMM || m->refine != MMNC_REFINE_NONE)
         return "information";
     return m->algorithm == MMNC_ALG_NUCLEAR ? "nuclear" : "channel";

@@ -1520,6 +1520,17 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  *     the posterior of a mixture of multinomials q(.|z) with weights P_Z,
  *     the row's values taken as counts (so larger counts, sharper
  *     probabilities);
+ *   - the Dirichlet mixture (MMNC_ALG_DMM, with cluster_rows): the
+ *     mixture's posterior of the row's cluster given the training
+ *     partition, the row's values n(x) as counts (n their sum), as a move
+ *     of the row scores it (docs/dmm.md):
+ *       log(m_z + alpha) + sum_x [lgamma(N_zx + n(x) + beta) - lgamma(N_zx + beta)]
+ *                        - [lgamma(N_z + n + V beta) - lgamma(N_z + V beta)],
+ *     m_z = cluster_rows[z], N_zx = P(z,x) train_mass, N_z = P(z)
+ *     train_mass, V = ncols; label its argmax, proba its softmax (the
+ *     label depends on the row's scale: these are counts).  A mixture's
+ *     model without cluster_rows (format versions 1 and 2) gets the
+ *     information rule;
  *   - Algorithm 2 without refinement (hard steps, or a prescribed P_Z):
  *     Algorithm 2's assignment step, label = argmax_z c(z) with
  *     c = s [P_Z]^{-1/2} U_+ S_+^{-1} U_+^T [P_Z]^{-1/2}, s(j) = sum_x r(x)
@@ -1528,7 +1539,8 @@ MMNC_API int mmnc_top_columns(const mmnc_pmf *p, const mmnc_result *r, mmnc_int 
  *   - Algorithm 1: proba(z) = sum_x r(x) P(z|x), the direction in which
  *     Algorithm 1's projected gradient step moves a new column from the
  *     stationary column P_Z; label = its argmax.
- * Labels are the same for any scale of the row; ties go to the smallest z.
+ * Labels are the same for any scale of the row but the mixture's; ties go
+ * to the smallest z.
  *
  * Held rows.  A row identical to a row held at a given label in training
  * (mmnc_result.fixed, semi-supervision) gets that label, with one-hot
@@ -1583,6 +1595,9 @@ typedef struct mmnc_model {
     mmnc_int nheld;     /* held rows, one entry per distinct content */
     uint64_t *held_hash; /* nheld, strictly increasing: mmnc_model_row_hash of each held row */
     mmnc_int *held_label; /* nheld: the label it was held at, 0..k-1 */
+    /* The Dirichlet mixture (algorithm MMNC_ALG_DMM); else NULL and 0 */
+    mmnc_int *cluster_rows; /* k: the training rows of each cluster */
+    double dmm_alpha, dmm_beta; /* the run's alpha and beta (mmnc_result.dmm_alpha, dmm_beta) */
 } mmnc_model;
 
 /* Build a model from a clustering result r of the pmf p, clustered with
@@ -1596,7 +1611,9 @@ typedef struct mmnc_model {
  * collective (P_{Z,X} is summed over the ranks) and every rank gets the
  * model.  A co-clustering result (r->l > 0) gives l, col_label and
  * block_pz; a result with held rows (r->nfixed > 0, r->fixed) gives the
- * held rows' hashes and labels (every rank's, in a distributed run).
+ * held rows' hashes and labels (every rank's, in a distributed run); a
+ * Dirichlet mixture's result (r->algorithm MMNC_ALG_DMM with positive
+ * dmm_alpha and dmm_beta) gives cluster_rows, dmm_alpha and dmm_beta.
  * Errors: MMNC_EINVAL, MMNC_ENOMEM.  O(nnz + k ncols + nfixed log nfixed). */
 MMNC_API int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_result *r,
                                     const mmnc_params *prm, uint64_t input_hash, const char *options,
@@ -1607,7 +1624,7 @@ MMNC_API void mmnc_model_free(mmnc_model *m);
  * checksums, the sizes, the values (finite, P_X > 0, the marginals of
  * P_{Z,X} equal to P_Z and P_X within 1e-6) and that the ids are distinct.
  * A foreign file ("not an mmnc model (bad magic)"), a newer format version
- * ("model format version N is newer than this mmnc supports (2)") or
+ * ("model format version N is newer than this mmnc supports (3)") or
  * unknown required features, a truncated ("truncated: header says N bytes,
  * file has M") or corrupt file ("checksum mismatch in the P_X section
  * ..."): MMNC_EFORMAT with a message that starts with the path and says

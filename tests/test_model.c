@@ -87,6 +87,10 @@ static int models_equal(const mmnc_model *a, const mmnc_model *b)
     if (a->nheld > 0 && (memcmp(a->held_hash, b->held_hash, a->nheld * 8) ||
                          memcmp(a->held_label, b->held_label, a->nheld * sizeof(mmnc_int))))
         return 0;
+    if (!a->cluster_rows != !b->cluster_rows ||
+        (a->cluster_rows && (memcmp(a->cluster_rows, b->cluster_rows, k * sizeof(mmnc_int)) ||
+                             memcmp(&a->dmm_alpha, &b->dmm_alpha, 8) || memcmp(&a->dmm_beta, &b->dmm_beta, 8))))
+        return 0;
     return 1;
 }
 
@@ -122,10 +126,11 @@ static void put64(unsigned char *p, uint64_t x)
     for (int i = 0; i < 8; i++) p[i] = (unsigned char)(x >> 8 * i);
 }
 
+/* The header checksum made again, over the header size the file states. */
 static void reseal(unsigned char *b)
 {
     put64(b + 24, 0);
-    put64(b + 24, mmnc_i_xxh64(b, 384, 0));
+    put64(b + 24, mmnc_i_xxh64(b, (size_t)b[12] | (size_t)b[13] << 8, 0));
 }
 
 static void test_round_trip_and_refusals(void)
@@ -159,7 +164,7 @@ static void test_round_trip_and_refusals(void)
     c = malloc(n);
     /* a flipped byte in P_{Z,X} (the third section, after P_X and P_Z) */
     memcpy(c, b, n);
-    c[384 + 64 * 2 + 8 * 3 + 8 * 60 + 5] ^= 0x10;
+    c[512 + 64 * 2 + 8 * 3 + 8 * 60 + 5] ^= 0x10;
     spit(bad, c, n);
     expect_refused(bad, "checksum mismatch in the P_{Z,X} section");
     /* a flipped byte in the header */
@@ -187,10 +192,10 @@ static void test_round_trip_and_refusals(void)
         free(l);
     }
     /* a newer version, resealed: refused before anything else is trusted */
-    c[8] = 3;
+    c[8] = 4;
     reseal(c);
     spit(bad, c, n);
-    expect_refused(bad, "model format version 3 is newer than this mmnc supports (2)");
+    expect_refused(bad, "model format version 4 is newer than this mmnc supports (3)");
     /* unknown required features */
     memcpy(c, b, n);
     c[32] = 4;
@@ -721,6 +726,74 @@ static void test_held_rows(void)
     mmnc_csr_free(B);
 }
 
+/* The Dirichlet mixture's models: alpha, beta and the clusters' rows kept
+ * and read back; a row gets the mixture's posterior (mmnc.h), checked the
+ * long way on the training rows; rows of about five counts predicted again
+ * keep their training label at least as often as under the information
+ * rule (what such a model got without the clusters' rows). */
+static void test_dmm_rule(void)
+{
+    enum { NY = 600, NX = 200, K = 4 };
+    mmnc_int truth[NY], lab[NY], lab_info[NY], *rows;
+    int64_t cnt[K] = {0};
+    double proba[NY * K];
+    mmnc_csr *A = test_planted_csr(NY, NX, K, 0.025, 0.015, 3, truth);
+    mmnc_pmf *p = pmf_of(A);
+    mmnc_result *r = fit(p, K, MMNC_ALG_DMM, MMNC_REFINE_NONE, 1);
+    mmnc_model *m = model_of(p, r, MMNC_ALG_DMM, MMNC_REFINE_NONE), *m2 = NULL;
+    mmnc_err e = {0, ""};
+    char path[200];
+    int ok = 1;
+    double a_dmm, a_info;
+    CHECK(r && m && m->cluster_rows && m->dmm_alpha == r->dmm_alpha && m->dmm_beta == r->dmm_beta);
+    if (!r || !m || !m->cluster_rows) goto done;
+    for (mmnc_int y = 0; y < NY; y++) cnt[r->label[y]]++;
+    for (mmnc_int z = 0; z < K; z++) ok &= m->cluster_rows[z] == cnt[z];
+    CHECK(ok);
+    snprintf(path, sizeof path, "%s.dmm.mmnc", test_tmpfile("", ".model"));
+    CHECK_OK(mmnc_model_write(m, path, &e));
+    CHECK(mmnc_model_read(path, &m2, &e) == MMNC_OK && m2 && models_equal(m, m2));
+    remove(path);
+    CHECK_OK(mmnc_model_predict(m, A, NULL, lab, proba, NULL, NULL));
+    ok = 1;
+    for (mmnc_int y = 0; y < NY; y++) { /* the posterior the long way: the label is its argmax */
+        double sc[K], best = -INFINITY, n = 0.0, t = 0.0;
+        for (mmnc_int e2 = A->rowptr[y]; e2 < A->rowptr[y + 1]; e2++) n += A->val[e2];
+        for (mmnc_int z = 0; z < K; z++) {
+            double nz = m->pz[z] * m->train_mass + NX * m->dmm_beta;
+            sc[z] = log(m->cluster_rows[z] + m->dmm_alpha) - (lgamma(nz + n) - lgamma(nz));
+            for (mmnc_int e2 = A->rowptr[y]; e2 < A->rowptr[y + 1]; e2++) {
+                double a = m->pzx[z * NX + A->colind[e2]] * m->train_mass + m->dmm_beta;
+                sc[z] += lgamma(a + A->val[e2]) - lgamma(a);
+            }
+            if (sc[z] > best) best = sc[z];
+        }
+        ok &= lab[y] >= 0 && sc[lab[y]] >= best - 1e-9 * fabs(best);
+        for (mmnc_int z = 0; z < K; z++) t += proba[y * K + z];
+        ok &= fabs(t - 1.0) < 1e-12;
+        for (mmnc_int z = 0; z < K && lab[y] >= 0; z++) /* proba: exp(sc) normalised */
+            ok &= fabs(proba[y * K + z] / proba[y * K + lab[y]] - exp(sc[z] - sc[lab[y]])) < 1e-6;
+    }
+    CHECK(ok);
+    rows = m->cluster_rows; /* the same model without the clusters' rows: the information rule */
+    m->cluster_rows = NULL;
+    CHECK_OK(mmnc_model_predict(m, A, NULL, lab_info, NULL, NULL, NULL));
+    a_dmm = agreement(NY, lab, r->label), a_info = agreement(NY, lab_info, r->label);
+    printf("training rows predicted, dmm: %.2f%% agree with the training labels (the information rule: %.2f%%)\n",
+           100 * a_dmm, 100 * a_info);
+    CHECK(a_dmm >= a_info && a_dmm >= 0.99);
+    m->cluster_rows = rows;
+    m->cluster_rows[0]++; /* the rows no longer sum to the training rows: refused */
+    CHECK(mmnc_model_write(m, path, &e) == MMNC_EINVAL && strstr(e.msg, "Dirichlet mixture"));
+    m->cluster_rows[0]--;
+done:
+    mmnc_model_free(m2);
+    mmnc_model_free(m);
+    mmnc_result_free(r);
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+}
+
 int main(void)
 {
     test_round_trip_and_refusals();
@@ -730,5 +803,6 @@ int main(void)
     test_version1();
     test_col_clusters();
     test_held_rows();
+    test_dmm_rule();
     return test_done();
 }

@@ -853,10 +853,11 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         is the mean log-likelihood per token, up to the rows' multinomial
         coefficients, which do not depend on the model: exp(-score) is the
         perplexity per token.  The mixture is the one whose posterior
-        ``predict_proba`` gives under the information rule (the default,
-        and any ``refine``); for Algorithms 1 and 2 without refinement,
-        whose rules are no posteriors, it is the same generative reading
-        of their learned joint P_{Z,X}.
+        ``predict_proba`` gives under the information rule (``algorithm=
+        "information"`` and any ``refine``); for the Dirichlet mixture,
+        whose ``predict_proba`` is its own posterior, and for Algorithms 1
+        and 2 without refinement, whose rules are no posteriors, it is the
+        same generative reading of their learned joint P_{Z,X}.
 
         Score held-out rows: with one cluster the model is the unigram
         P_X, and clusters that the held-out rows do not bear out lower
@@ -1055,9 +1056,9 @@ def _spectrum(model):
 
 
 def _has_posterior(model):
-    """True if model's kernel W was hard and its out-of-sample rule is the information rule, the
-    posterior of a mixture of multinomials (src/model/model.c): then row_proba_ is that posterior of
-    the training rows, not W.  Algorithm 1 and the LP give a soft W; Algorithm 2 without refinement
+    """True if model's kernel W was hard and its out-of-sample rule is a posterior (the information
+    rule's mixture of multinomials, or the Dirichlet mixture's; src/model/model.c): then row_proba_
+    is that posterior of the training rows, not W.  Algorithm 1 and the LP give a soft W; Algorithm 2 without refinement
     has a hard rule, whose one-hot answer would only repeat W less faithfully."""
     return bool(model.hard) and (model.algorithm in (_mmnc.ALG_INFORMATION, _mmnc.ALG_DMM) or
                                  model.refine != _mmnc.REFINE_NONE)

@@ -67,8 +67,9 @@ def test_gridsearch_without_scoring():
 # -- row_proba_ and kernel_ ----------------------------------------------------
 
 def test_row_proba_is_the_posterior_where_the_kernel_is_hard():
-    """The default's W is one-hot; row_proba_ is the information rule's posterior of the training
-    rows (predict_proba), soft where rows are ambiguous, and W stays as kernel_."""
+    """The default's W is one-hot; row_proba_ is its rule's posterior of the training rows
+    (predict_proba: the Dirichlet mixture's on counts, else the information rule's), soft where
+    rows are ambiguous, and W stays as kernel_."""
     X, _ = planted(n_rows=90, n_cols=40, k=3, inside=1.2, outside=0.7, seed=5)
     X[7] = 0
     m = mmnc.MMNC(3).fit(X)

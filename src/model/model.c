@@ -11,12 +11,9 @@
  * objective most to first order in e.
  *
  * 1. Information moves (MMNC_ALG_INFORMATION, or Algorithm 2 followed by
- *    MMNC_REFINE_CHOSEN / MMNC_REFINE_EACH), and the Dirichlet mixture
- *    (MMNC_ALG_DMM).  The mixture's own move of a row (docs/dmm.md) adds
- *    log(n_z + alpha) to a likelihood smoothed by its beta; the file keeps
- *    neither its alpha, its beta nor the clusters' row counts, so its
- *    models get this rule, the likelihood alone smoothed as below.  The
- *    objective is I(X;Z).  Putting y into z changes it by
+ *    MMNC_REFINE_CHOSEN / MMNC_REFINE_EACH), and a Dirichlet mixture's
+ *    model without its alpha, beta and row counts (written before format
+ *    version 3).  The objective is I(X;Z).  Putting y into z changes it by
  *
  *        e sum_x r(x) log( P(x|z) / P(x) ) + (terms that do not depend on z) + O(e^2),
  *
@@ -75,9 +72,25 @@
  *    Algorithm 1 keeps its marginal by the penalty, which the P_Z weight
  *    stands for here.
  *
- * Every rule is invariant to the scale of the row for its label; columns
- * the model does not know are ignored, and a row without mass on a known
- * column gets label -1 and zero probabilities.  Rows are independent and
+ * 4. The Dirichlet mixture (MMNC_ALG_DMM, with cluster_rows, dmm_alpha,
+ *    dmm_beta).  Its evidence E (docs/dmm.md) is a likelihood, so the rule
+ *    needs no first-order argument: a new row y, its values n(x) as
+ *    counts (n their sum), joins z with the probability the mixture gives
+ *    it given the training partition, the score of its single-row move,
+ *
+ *        log P(z | y) = log(m_z + alpha)
+ *                     + sum_x [lgamma(N_zx + n(x) + beta) - lgamma(N_zx + beta)]
+ *                     - [lgamma(N_z + n + V beta) - lgamma(N_z + V beta)] + const,
+ *
+ *    m_z the training rows of z, N_zx = P(z,x) N and N_z = P(z) N with N
+ *    the training mass, V the columns.  The label is its argmax, the
+ *    probabilities its softmax.  A training row predicted again is
+ *    counted in its own cluster as well, so it nearly always keeps its
+ *    training label.
+ *
+ * Every rule but the mixture's gives a row the same label at any scale;
+ * columns the model does not know are ignored, and a row without mass on a
+ * known column gets label -1 and zero probabilities.  Rows are independent and
  * each is computed serially in a fixed order: the same bits for any number
  * of threads.
  */
@@ -92,16 +105,17 @@
 #include "io/io_i.h"
 #include "cluster/solver_i.h"
 
-#define MOD_VERSION 2
-#define MOD_HEADER 384
+#define MOD_VERSION 3
+#define MOD_HEADER 512    /* version 3; versions 1 and 2: MOD_HEADER_V2 */
+#define MOD_HEADER_V2 384
 #define MOD_ALIGN 64
-#define MOD_NSEC 8
+#define MOD_NSEC 12       /* version 3's section table; versions 1 and 2: 8 */
 
 static const unsigned char MAGIC[8] = {0x89, 'M', 'M', 'O', 'D', '\r', '\n', 0x1a};
 
-enum { S_PX, S_PZ, S_PZX, S_IDS, S_VERSION, S_OPTIONS, S_COLS, S_HELD, S_USED };
+enum { S_PX, S_PZ, S_PZX, S_IDS, S_VERSION, S_OPTIONS, S_COLS, S_HELD, S_DMM, S_USED };
 static const char *const SEC_NAME[S_USED] = {"P_X", "P_Z", "P_{Z,X}", "column id", "version", "options",
-                                             "column clusters", "held rows"};
+                                             "column clusters", "held rows", "Dirichlet mixture"};
 
 enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H_FLAGS = 32, H_ALG = 36,
        H_REFINE = 40, H_HARD = 44, H_K = 48, H_NCOLS = 56, H_ROWS = 64, H_MASS = 72, H_ALPHA = 80,
@@ -137,6 +151,7 @@ void mmnc_model_free(mmnc_model *m)
     mmnc_i_free(m->block_pz);
     mmnc_i_free(m->held_hash);
     mmnc_i_free(m->held_label);
+    mmnc_i_free(m->cluster_rows);
     mmnc_i_free(m);
 }
 
@@ -405,6 +420,22 @@ int mmnc_model_from_result(const mmnc_pmf *p, const mmnc_data *d, const mmnc_res
         m->l = l;
     }
     if ((status = held_rows(p, r, m, err)) != MMNC_OK) goto cleanup;
+    if (r->algorithm == MMNC_ALG_DMM && r->dmm_alpha > 0.0 && isfinite(r->dmm_alpha) && r->dmm_beta > 0.0 &&
+        isfinite(r->dmm_beta)) { /* the mixture's rule: its alpha, beta and the rows of each cluster */
+        int64_t *cnt = mmnc_i_malloc((size_t)k, sizeof(int64_t));
+        m->cluster_rows = mmnc_i_malloc((size_t)k, sizeof(mmnc_int));
+        status = cnt && m->cluster_rows ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+        if (mmnc_i_distributed(p)) status = mmnc_i_agree(p->dist, status, err);
+        if (status != MMNC_OK) {
+            mmnc_i_free(cnt);
+            goto cleanup;
+        }
+        mmnc_i_label_counts(p, k, r->label, cnt); /* collective */
+        for (mmnc_int z = 0; z < k; z++) m->cluster_rows[z] = (mmnc_int)cnt[z];
+        mmnc_i_free(cnt);
+        m->dmm_alpha = r->dmm_alpha;
+        m->dmm_beta = r->dmm_beta;
+    }
     if (!(m->version = mmnc_i_strdup(MMNC_VERSION_STRING)) || (options && !(m->options = mmnc_i_strdup(options)))) {
         status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
         goto cleanup;
@@ -467,12 +498,22 @@ static int check_model(const mmnc_model *m, mmnc_err *err)
     for (mmnc_int j = 0; j < m->ncols; j++)
         if (!m->col_ids[j] || !m->col_ids[j][0])
             return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: column %lld has no id", (long long)j + 1);
+    if (m->cluster_rows) {
+        int ok = m->algorithm == MMNC_ALG_DMM && m->dmm_alpha > 0.0 && isfinite(m->dmm_alpha) && m->dmm_beta > 0.0 &&
+                 isfinite(m->dmm_beta);
+        mmnc_int sum = 0;
+        for (mmnc_int z = 0; z < m->k && ok; z++) ok = m->cluster_rows[z] >= 0, sum += m->cluster_rows[z];
+        if (!ok || sum != m->train_rows)
+            return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_write: the Dirichlet mixture's part needs algorithm dmm, "
+                                                "positive alpha and beta, and cluster rows >= 0 summing to the "
+                                                "training rows");
+    }
     return MMNC_OK;
 }
 
 int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
 {
-    unsigned char h[MOD_HEADER], *ids = NULL, *cols = NULL, *held = NULL;
+    unsigned char h[MOD_HEADER], *ids = NULL, *cols = NULL, *held = NULL, *dmm = NULL;
     static const unsigned char zeros[MOD_ALIGN] = {0};
     msec s[S_USED];
     uint64_t ids_bytes = 0, end = MOD_HEADER;
@@ -490,6 +531,7 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
     s[S_OPTIONS] = (msec){m->options, m->options ? strlen(m->options) : 0, 0};
     s[S_COLS] = (msec){NULL, 0, 0};
     s[S_HELD] = (msec){NULL, 0, 0};
+    s[S_DMM] = (msec){NULL, 0, 0};
     if (m->l > 0) { /* i64 col_label[ncols], then f64 block_pz[k l] */
         uint64_t nb = 8 * ((uint64_t)m->ncols + (uint64_t)m->k * (uint64_t)m->l);
         if (!(cols = mmnc_i_malloc((size_t)nb, 1))) { status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory"); goto cleanup; }
@@ -505,6 +547,14 @@ int mmnc_model_write(const mmnc_model *m, const char *path, mmnc_err *err)
             mmnc_i_put64(held + 16 * i + 8, (uint64_t)m->held_label[i]);
         }
         s[S_HELD] = (msec){held, nb, 0};
+    }
+    if (m->cluster_rows) { /* f64 alpha, f64 beta, i64 rows[k] */
+        uint64_t nb = 16 + 8 * (uint64_t)m->k;
+        if (!(dmm = mmnc_i_malloc((size_t)nb, 1))) { status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory"); goto cleanup; }
+        putf(dmm, m->dmm_alpha);
+        putf(dmm + 8, m->dmm_beta);
+        for (mmnc_int z = 0; z < m->k; z++) mmnc_i_put64(dmm + 16 + 8 * z, (uint64_t)m->cluster_rows[z]);
+        s[S_DMM] = (msec){dmm, nb, 0};
     }
     memset(h, 0, sizeof h);
     memcpy(h, MAGIC, 8);
@@ -552,6 +602,7 @@ cleanup:
     mmnc_i_free(ids);
     mmnc_i_free(cols);
     mmnc_i_free(held);
+    mmnc_i_free(dmm);
     return status;
 }
 
@@ -626,31 +677,36 @@ static int read_text(const char *path, const unsigned char *b, uint64_t bytes, c
 static int read_header(const char *path, const unsigned char *b, size_t len, mmnc_model *m, msec *s, mmnc_err *err)
 {
     unsigned char h[MOD_HEADER];
-    uint64_t sum, fbytes, prev_end = MOD_HEADER;
+    uint64_t sum, fbytes, prev_end;
     uint32_t version, flags;
+    int hsize, nsec;
     if (len == 0) return rerr(path, MMNC_EFORMAT, err, "file is empty");
     if (memcmp(b, MAGIC, len < 8 ? len : 8) != 0)
         return rerr(path, MMNC_EFORMAT, err, "not an mmnc model (bad magic)%s",
                     mmnc_i_bin_magic(b, len) ? ": it is an mmnc binary matrix" : "");
     if (len < 12)
         return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len,
-                    MOD_HEADER);
+                    MOD_HEADER_V2);
     version = mmnc_i_get32(b + H_VERSION);
     if (version > MOD_VERSION)
         return rerr(path, MMNC_EFORMAT, err, "model format version %u is newer than this mmnc supports (%d)", version,
                     MOD_VERSION);
     if (version == 0) return rerr(path, MMNC_EFORMAT, err, "corrupt header (format version 0)");
-    if (len < MOD_HEADER) {
+    memset(s, 0, S_USED * sizeof *s); /* the sections of later versions: absent */
+    hsize = version >= 3 ? MOD_HEADER : MOD_HEADER_V2;
+    nsec = version >= 3 ? MOD_NSEC : 8;
+    prev_end = (uint64_t)hsize;
+    if (len < (size_t)hsize) {
         if (len >= H_FILE_BYTES + 8)
             return rerr(path, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %zu",
                         (unsigned long long)mmnc_i_get64(b + H_FILE_BYTES), len);
-        return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len,
-                    MOD_HEADER);
+        return rerr(path, MMNC_EFORMAT, err, "truncated: file has %zu bytes, less than the %d-byte header", len, hsize);
     }
-    memcpy(h, b, MOD_HEADER);
+    memcpy(h, b, (size_t)hsize);
     sum = mmnc_i_get64(h + H_CHECKSUM);
     memset(h + H_CHECKSUM, 0, 8);
-    if (mmnc_i_xxh64(h, MOD_HEADER, 0) != sum) return rerr(path, MMNC_EFORMAT, err, "corrupt header (checksum mismatch)");
+    if (mmnc_i_xxh64(h, (size_t)hsize, 0) != sum)
+        return rerr(path, MMNC_EFORMAT, err, "corrupt header (checksum mismatch)");
     fbytes = mmnc_i_get64(h + H_FILE_BYTES);
     if (fbytes > len)
         return rerr(path, MMNC_EFORMAT, err, "truncated: header says %llu bytes, file has %zu",
@@ -659,9 +715,9 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
         return rerr(path, MMNC_EFORMAT, err, "%llu bytes of unexpected data after the end (header says %llu bytes, "
                     "file has %zu)", (unsigned long long)(len - fbytes), (unsigned long long)fbytes, len);
     flags = mmnc_i_get32(h + H_FLAGS);
-    if (mmnc_i_get32(h + H_HEADER_BYTES) != MOD_HEADER)
+    if (mmnc_i_get32(h + H_HEADER_BYTES) != (uint32_t)hsize)
         return rerr(path, MMNC_EFORMAT, err, "invalid header: header size %u, expected %d", mmnc_i_get32(h + H_HEADER_BYTES),
-                    MOD_HEADER);
+                    hsize);
     if (flags != 0)
         return rerr(path, MMNC_EFORMAT, err, "uses features this mmnc does not support (flags 0x%x)", flags);
     m->algorithm = (int)mmnc_i_get32(h + H_ALG);
@@ -691,7 +747,7 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
     if (m->l < 0 || m->l > m->ncols || (uint64_t)m->k * (uint64_t)m->l > len / 8)
         return rerr(path, MMNC_EFORMAT, err, "invalid header: %lld column clusters (expected 0 to the %lld columns)",
                     (long long)m->l, (long long)m->ncols);
-    for (int i = 0; i < MOD_NSEC; i++) {
+    for (int i = 0; i < nsec; i++) {
         const unsigned char *t = h + H_TABLE + H_SLOT * i;
         uint64_t off = mmnc_i_get64(t), bytes = mmnc_i_get64(t + 8), want = 0;
         int ok;
@@ -699,7 +755,7 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
             if (i < S_USED) s[i] = (msec){NULL, 0, 0};
             continue;
         }
-        if (i >= S_USED || (version < 2 && i > S_OPTIONS))
+        if (i >= S_USED || (version < 2 && i > S_OPTIONS) || (version < 3 && i > S_HELD))
             return rerr(path, MMNC_EFORMAT, err, "invalid header: unknown section %d", i);
         if (off == 0) return rerr(path, MMNC_EFORMAT, err, "invalid header: no %s section", SEC_NAME[i]);
         switch (i) {
@@ -708,9 +764,11 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
         case S_PZX: want = 8 * (uint64_t)m->k * (uint64_t)m->ncols; break;
         case S_IDS: want = 8 * ((uint64_t)m->ncols + 1); break;
         case S_COLS: want = 8 * ((uint64_t)m->ncols + (uint64_t)m->k * (uint64_t)m->l); break;
+        case S_DMM: want = 16 + 8 * (uint64_t)m->k; break;
         default: want = 0; break;
         }
         if (i == S_HELD) ok = bytes > 0 && bytes % 16 == 0;
+        else if (i == S_DMM) ok = m->algorithm == MMNC_ALG_DMM && bytes == want;
         else if (i == S_COLS) ok = m->l > 0 && bytes == want;
         else ok = (i == S_IDS || i >= S_VERSION) ? bytes >= want : bytes == want;
         if (!ok && i == S_HELD)
@@ -718,6 +776,9 @@ static int read_header(const char *path, const unsigned char *b, size_t len, mmn
                         "multiple of 16", SEC_NAME[i], (unsigned long long)bytes);
         if (!ok && i == S_COLS && m->l == 0)
             return rerr(path, MMNC_EFORMAT, err, "invalid header: a %s section, and 0 column clusters", SEC_NAME[i]);
+        if (!ok && i == S_DMM && m->algorithm != MMNC_ALG_DMM)
+            return rerr(path, MMNC_EFORMAT, err, "invalid header: a %s section in a model of algorithm %d",
+                        SEC_NAME[i], m->algorithm);
         if (!ok)
             return rerr(path, MMNC_EFORMAT, err, "invalid header: the %s section has %llu bytes, expected %s%llu",
                         SEC_NAME[i], (unsigned long long)bytes, i == S_IDS ? "at least " : "", (unsigned long long)want);
@@ -787,6 +848,32 @@ static int read_held(const char *path, const unsigned char *b, uint64_t bytes, m
     return MMNC_OK;
 }
 
+/* The Dirichlet mixture's section: alpha and beta finite and > 0, the
+ * clusters' rows >= 0 summing to the training rows. */
+static int read_dmm(const char *path, const unsigned char *b, mmnc_model *m, mmnc_err *err)
+{
+    mmnc_int sum = 0;
+    m->dmm_alpha = getf(b);
+    m->dmm_beta = getf(b + 8);
+    if (!(m->dmm_alpha > 0.0) || !isfinite(m->dmm_alpha) || !(m->dmm_beta > 0.0) || !isfinite(m->dmm_beta))
+        return rerr(path, MMNC_EFORMAT, err, "invalid Dirichlet mixture: alpha %g, beta %g (expected finite and > 0)",
+                    m->dmm_alpha, m->dmm_beta);
+    if (!(m->cluster_rows = mmnc_i_malloc((size_t)m->k, sizeof(mmnc_int))))
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int z = 0; z < m->k; z++) {
+        m->cluster_rows[z] = (mmnc_int)mmnc_i_get64(b + 16 + 8 * z);
+        if (m->cluster_rows[z] < 0 || m->cluster_rows[z] > m->train_rows - sum)
+            return rerr(path, MMNC_EFORMAT, err, "invalid Dirichlet mixture: cluster %lld has %lld rows (expected 0 to "
+                        "the %lld training rows in all)", (long long)z + 1, (long long)m->cluster_rows[z],
+                        (long long)m->train_rows);
+        sum += m->cluster_rows[z];
+    }
+    if (sum != m->train_rows)
+        return rerr(path, MMNC_EFORMAT, err, "invalid Dirichlet mixture: the clusters hold %lld rows, the header says "
+                    "%lld training rows", (long long)sum, (long long)m->train_rows);
+    return MMNC_OK;
+}
+
 /* P_{Z,X} must have the marginals P_Z and P_X (to rounding). */
 static int check_marginals(const char *path, const mmnc_model *m, mmnc_err *err)
 {
@@ -837,7 +924,8 @@ int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err)
         (s[S_OPTIONS].data &&
          (status = read_text(path, s[S_OPTIONS].data, s[S_OPTIONS].bytes, &m->options, "options", err)) != MMNC_OK) ||
         (s[S_COLS].data && (status = read_cols(path, s[S_COLS].data, m, err)) != MMNC_OK) ||
-        (s[S_HELD].data && (status = read_held(path, s[S_HELD].data, s[S_HELD].bytes, m, err)) != MMNC_OK))
+        (s[S_HELD].data && (status = read_held(path, s[S_HELD].data, s[S_HELD].bytes, m, err)) != MMNC_OK) ||
+        (s[S_DMM].data && (status = read_dmm(path, s[S_DMM].data, m, err)) != MMNC_OK))
         goto cleanup;
     {
         char where[MMNC_ERRMSG_SIZE / 2];
@@ -877,12 +965,14 @@ int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmn
     return MMNC_OK;
 }
 
-typedef enum { RULE_INFORMATION, RULE_NUCLEAR, RULE_CHANNEL } rule;
+typedef enum { RULE_INFORMATION, RULE_NUCLEAR, RULE_CHANNEL, RULE_DMM } rule;
 
 /* Which of the rules of the file's comment (1 information, 2 nuclear, 3
- * channel) the model's algorithm and refinement call for. */
+ * channel, 4 the Dirichlet mixture) the model's algorithm and refinement
+ * call for. */
 static rule model_rule(const mmnc_model *m)
 {
+    if (m->algorithm == MMNC_ALG_DMM && m->cluster_rows) return RULE_DMM;
     if (m->algorithm == MMNC_ALG_INFORMATION || m->algorithm == MMNC_ALG_DMM || m->refine != MMNC_REFINE_NONE)
         return RULE_INFORMATION;
     if (m->algorithm == MMNC_ALG_NUCLEAR) return RULE_NUCLEAR;
@@ -893,10 +983,27 @@ static rule model_rule(const mmnc_model *m)
 typedef struct prep {
     rule r;
     mmnc_int k, w;
-    double *M;  /* information: log q(x|z); nuclear: P(z,x) / P(x) (then times Mp); channel: P(z|x) */
-    double *Mp; /* nuclear: k x k */
-    double *lpz; /* information: log P_Z(z) */
+    double *M;  /* information: log q(x|z); nuclear: P(z,x) / P(x) (then times Mp); channel: P(z|x);
+                   the mixture: N_zx + beta */
+    double *Mp; /* nuclear: k x k; the mixture: N_z + V beta (k) */
+    double *lpz; /* information: log P_Z(z); the mixture: log(m_z + alpha) */
 } prep;
+
+/* lgamma(a + v) - lgamma(a), a > 0, v >= 0: for a whole v up to 16 (and a
+ * below 1e15, so that no product overflows) the log of the product
+ * a (a + 1) ... (a + v - 1), as the mixture's moves sum it
+ * (src/cluster/dmm.c). */
+static double lgamma_step(double a, double v)
+{
+    int sign;
+    if (v == 0.0) return 0.0;
+    if (v <= 16.0 && v == floor(v) && a < 1e15) {
+        double f = a;
+        for (double j = 1.0; j < v; j += 1.0) f *= a + j;
+        return log(f);
+    }
+    return lgamma_r(a + v, &sign) - lgamma_r(a, &sign);
+}
 
 static void prep_free(prep *q)
 {
@@ -917,7 +1024,16 @@ static int prepare(const mmnc_model *m, prep *q, mmnc_err *err)
     q->r = model_rule(m);
     q->k = k;
     MMNC_ALLOC(q->M, nx * k, err, status);
-    if (q->r == RULE_INFORMATION) {
+    if (q->r == RULE_DMM) { /* N_zx + beta, N_z + V beta, log(m_z + alpha) */
+        double b = m->dmm_beta;
+        MMNC_ALLOC(q->lpz, k, err, status);
+        MMNC_ALLOC(q->Mp, k, err, status);
+        for (mmnc_int z = 0; z < k; z++) {
+            q->lpz[z] = log((double)m->cluster_rows[z] + m->dmm_alpha);
+            q->Mp[z] = m->pz[z] * m->train_mass + (double)nx * b;
+            for (mmnc_int x = 0; x < nx; x++) q->M[x * k + z] = m->pzx[z * nx + x] * m->train_mass + b;
+        }
+    } else if (q->r == RULE_INFORMATION) {
         double a = m->alpha / (double)m->train_rows;
         MMNC_ALLOC(q->lpz, k, err, status);
         for (mmnc_int z = 0; z < k; z++) {
@@ -963,7 +1079,10 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
         double v = A->val[e];
         if (x < 0 || v == 0.0) continue;
         mass += v;
-        for (mmnc_int z = 0; z < k; z++) s[z] += v * q->M[x * k + z];
+        if (q->r == RULE_DMM)
+            for (mmnc_int z = 0; z < k; z++) s[z] += lgamma_step(q->M[x * k + z], v);
+        else
+            for (mmnc_int z = 0; z < k; z++) s[z] += v * q->M[x * k + z];
     }
     if (!(mass > 0.0)) {
         if (proba)
@@ -974,16 +1093,18 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
         for (mmnc_int z = 0; z < k; z++) c[z] = 0.0;
         for (mmnc_int j = 0; j < k; j++)
             for (mmnc_int z = 0; z < k; z++) c[z] += s[j] * q->Mp[j * k + z];
+    } else if (q->r == RULE_DMM) { /* the mixture's posterior, up to a constant */
+        for (mmnc_int z = 0; z < k; z++) c[z] = q->lpz[z] + s[z] - lgamma_step(q->Mp[z], mass);
     } else {
         for (mmnc_int z = 0; z < k; z++) c[z] = s[z];
     }
     for (mmnc_int z = 1; z < k; z++) /* ties to the smallest z */
         if (c[z] > c[best]) best = z;
     if (!proba) return best;
-    if (q->r == RULE_INFORMATION) { /* posterior of the multinomial mixture, the values as counts */
+    if (q->r == RULE_INFORMATION || q->r == RULE_DMM) { /* the mixture's posterior, the values as counts */
         double mx = -INFINITY, t = 0.0;
         for (mmnc_int z = 0; z < k; z++) {
-            c[z] += q->lpz[z];
+            if (q->r == RULE_INFORMATION) c[z] += q->lpz[z];
             if (c[z] > mx) mx = c[z];
         }
         for (mmnc_int z = 0; z < k; z++) t += (proba[z] = isfinite(c[z]) ? exp(c[z] - mx) : 0.0);

@@ -1659,7 +1659,7 @@ mkdir -p "$WORK/models"
 GOOD=$WORK/models/good.mmnc
 head -c 200 "$GOOD" >"$WORK/models/cut.mmnc"
 cp "$GOOD" "$WORK/models/flip.mmnc"
-printf '\377' | dd of="$WORK/models/flip.mmnc" bs=1 seek=390 conv=notrunc 2>/dev/null
+printf '\377' | dd of="$WORK/models/flip.mmnc" bs=1 seek=518 conv=notrunc 2>/dev/null
 bad "predict: a truncated model" 1 "cut\.mmnc: truncated: header says [0-9]+ bytes, file has 200" \
     predict -o p "$WORK/models/cut.mmnc" "$BLOCKS"
 bad "predict: a corrupt model" 1 "flip\.mmnc: checksum mismatch in the P_X section" \

@@ -258,6 +258,16 @@ timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -o mm g.bin -k 5 -r 2 
 "$MMNC" predict -q -o ps sm.mmnc g.bin >/dev/null 2>&1
 "$MMNC" predict -q -o pm mm.mmnc g.bin >/dev/null 2>pm.err || fail "predict with the 2-rank model: $(head -3 pm.err)"
 cmp -s ps.labels.tsv pm.labels.tsv || fail "save-model: predicted labels differ between the 1- and 2-rank models"
+# the Dirichlet mixture's model: its clusters' rows counted over all ranks
+"$MMNC" cluster -q -o sd g.bin -k 5 -r 2 -a dmm --save-model sd.mmnc >/dev/null 2>&1
+timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -o md g.bin -k 5 -r 2 -a dmm --save-model md.mmnc \
+    >/dev/null 2>md.err || fail "save-model (dmm) on 2 ranks: $(head -3 md.err)"
+"$MMNC" info --json sd.mmnc | grep -o '"cluster_rows": \[[0-9, ]*\]' >sd.rows
+"$MMNC" info --json md.mmnc | grep -o '"cluster_rows": \[[0-9, ]*\]' >md.rows
+[ -s sd.rows ] && cmp -s sd.rows md.rows || fail "save-model (dmm): the clusters' rows differ between 1 and 2 ranks"
+"$MMNC" predict -q -o pds sd.mmnc g.bin >/dev/null 2>&1
+"$MMNC" predict -q -o pdm md.mmnc g.bin >/dev/null 2>&1
+cmp -s pds.labels.tsv pdm.labels.tsv || fail "save-model (dmm): predicted labels differ between 1 and 2 ranks"
 echo "ok: save-model"
 
 # ---- failures: a clear message and a non-zero exit, never a hang ----

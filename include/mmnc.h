@@ -1435,8 +1435,8 @@ typedef struct mmnc_result {
  * partition and each free row's best centre, until no free row moves (at
  * most 50 sweeps; MMNC_SEMI_TRANSDUCED, MMNC_SEMI_TRANSDUCED_EQUAL).  Each
  * is scored by 5-fold cross-validation on the held rows: held row y
- * (global index) is in fold (MurmurHash3's 64-bit finaliser of seed * 0x9e3779b97f4a7c15 ^
- * y) mod 5; for each fold the candidate is made again with the fold's
+ * (global index) is in fold (MurmurHash3's 64-bit finaliser of
+ * seed * 0x9e3779b97f4a7c15 ^ y) mod 5; for each fold the candidate is made again with the fold's
  * rows free (M: the whole run again, without the rule), and the score
  * (semi_scores) is the share of held rows that their fold's run put at
  * their label.  The best seeded candidate (the earlier on ties) replaces

@@ -61,6 +61,7 @@ typedef struct costart {
     double *q, *qz, *qw; /* k x l, k, l */
     double *xq, *xqz, *xqw; /* xlogx of each of them */
     double *lq, *lqz, *lqw; /* log of each of them (-inf for 0) */
+    double *gq;         /* k x l, the Dirichlet form: lgamma(N_zw + beta) */
     double *acc;        /* max(k, l): one row's (column's) sums over the other side's clusters */
     mmnc_int *touched;  /* max(k, l) */
     double *T;          /* nx x k: P(z, x) */
@@ -81,6 +82,7 @@ static void costart_free(costart *s)
     mmnc_i_free(s->lq);
     mmnc_i_free(s->lqz);
     mmnc_i_free(s->lqw);
+    mmnc_i_free(s->gq);
     mmnc_i_free(s->acc);
     mmnc_i_free(s->touched);
     mmnc_i_free(s->T);
@@ -105,6 +107,7 @@ static int costart_alloc(const mmnc_pmf *p, mmnc_int k, mmnc_int l, costart *s, 
     MMNC_ALLOC(s->lq, k * l, err, status);
     MMNC_ALLOC(s->lqz, k, err, status);
     MMNC_ALLOC(s->lqw, l, err, status);
+    MMNC_ALLOC(s->gq, k * l, err, status);
     MMNC_CALLOC(s->acc, m, err, status);
     MMNC_ALLOC(s->touched, m, err, status);
     MMNC_ALLOC(s->T, p->nx * k, err, status);
@@ -485,8 +488,8 @@ static void dmm_col_counts(const mmnc_pmf *p, mmnc_int k, costart *s)
 }
 
 /* The Dirichlet form's tables from T and the column labels: q = N_zw
- * (counts), qw = N_w, lq = log(N_zw + beta), lqw = log N_w, size =
- * columns a cluster. */
+ * (counts), qw = N_w, lq = log(N_zw + beta), gq = lgamma(N_zw + beta),
+ * lqw = log N_w, size = columns a cluster. */
 static void dmm_col_tables(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double beta, costart *s)
 {
     memset(s->q, 0, (size_t)(k * l) * sizeof(double));
@@ -500,7 +503,7 @@ static void dmm_col_tables(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double bet
             if (t > 0.0) s->q[z * l + w] += t, s->qw[w] += t;
         }
     }
-    for (mmnc_int i = 0; i < k * l; i++) s->lq[i] = log(s->q[i] + beta);
+    for (mmnc_int i = 0; i < k * l; i++) s->lq[i] = log(s->q[i] + beta), s->gq[i] = lgamma(s->q[i] + beta);
     for (mmnc_int w = 0; w < l; w++) s->lqw[w] = logz(s->qw[w]);
 }
 
@@ -512,8 +515,8 @@ static double dmm_col_change(const costart *s, mmnc_int l, mmnc_int w, const dou
 {
     double d = xlogx(s->qw[w]) - xlogx(s->qw[w] + sign * n);
     for (mmnc_int i = 0; i < nt; i++) {
-        double v = s->q[s->touched[i] * l + w];
-        d += lgamma(v + sign * t[s->touched[i]] + beta) - lgamma(v + beta);
+        mmnc_int c = s->touched[i] * l + w;
+        d += lgamma(s->q[c] + sign * t[s->touched[i]] + beta) - s->gq[c];
     }
     return d;
 }
@@ -568,6 +571,8 @@ static int64_t dmm_col_sweep(const mmnc_pmf *p, mmnc_int k, mmnc_int l, double b
                 s->q[z * l + best] += t[z];
                 s->lq[z * l + cur] = log(s->q[z * l + cur] + beta);
                 s->lq[z * l + best] = log(s->q[z * l + best] + beta);
+                s->gq[z * l + cur] = lgamma(s->q[z * l + cur] + beta);
+                s->gq[z * l + best] = lgamma(s->q[z * l + best] + beta);
             }
             s->qw[cur] -= n;
             s->qw[best] += n;

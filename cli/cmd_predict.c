@@ -11,6 +11,7 @@
  * (PREFIX.col_labels.tsv; mmnc.h, "Columns of a co-clustering model").
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -64,6 +65,7 @@ typedef struct pred {
     const double *proba;
     const mmnc_int *col_label; /* co-clustering models: each column's cluster, or -1; else NULL */
     mmnc_int unknown, empty, nnz, held, col_assigned, col_unassigned;
+    double loglik, mass; /* the rows' log-likelihood under the model's mixture, and their known mass */
     int write_soft;
 } pred;
 
@@ -117,6 +119,26 @@ static void write_soft(const pred *r, FILE *fp)
 /* At most this many unknown column ids and empty row ids are listed. */
 #define LIST_MAX 20
 
+/* r->loglik and r->mass: the rows' log-likelihood under the model's
+ * mixture and their mass on its columns (mmnc_model_loglik). */
+static int likelihood(pred *r, const mmnc_int *map)
+{
+    mmnc_int n = r->d->A->nrows;
+    double *ll = malloc((size_t)(n ? n : 1) * sizeof(double)), *w = malloc((size_t)(n ? n : 1) * sizeof(double));
+    mmnc_err err = {0, ""};
+    int rc = CLI_EXIT_OK;
+    r->loglik = r->mass = 0.0;
+    if (!ll || !w)
+        rc = cli_fail(CMD, "out of memory");
+    else if (mmnc_model_loglik(r->m, r->d->A, map, ll, w, &err) != MMNC_OK)
+        rc = cli_lib_fail(CMD, &err);
+    else
+        for (mmnc_int y = 0; y < n; y++) r->loglik += ll[y], r->mass += w[y];
+    free(ll);
+    free(w);
+    return rc;
+}
+
 static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
 {
     const mmnc_model *m = r->m;
@@ -134,6 +156,10 @@ static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
     fprintf(fp, "  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)n,
             (long long)r->d->A->ncols, (long long)r->nnz);
     fprintf(fp, "  \"held_rows\": %lld,\n  \"held_rows_matched\": %lld,\n", (long long)m->nheld, (long long)r->held);
+    fprintf(fp, "  \"known_mass\": %.17g,\n  \"log_likelihood\": %.17g,\n", r->mass, r->loglik);
+    if (r->mass > 0.0)
+        fprintf(fp, "  \"log_likelihood_per_unit\": %.17g,\n  \"perplexity\": %.17g,\n", r->loglik / r->mass,
+                exp(-r->loglik / r->mass));
     if (m->l > 0)
         fprintf(fp, "  \"col_clusters\": %lld,\n  \"columns_assigned_from_rows\": %lld,\n"
                     "  \"columns_unassigned\": %lld,\n",
@@ -361,6 +387,7 @@ int cmd_predict(int argc, char **argv)
     if ((rc = check_unknown_mass(&r, map, allow_unknown)) != CLI_EXIT_OK) goto done;
     if (mmnc_model_predict_ex(m, d->A, map, label, proba, &r.empty, &r.held, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
     r.label = label, r.proba = proba;
+    if ((rc = likelihood(&r, map)) != CLI_EXIT_OK) goto done;
     if (m->l > 0) {
         if (!(clabel = malloc((size_t)(d->A->ncols ? d->A->ncols : 1) * sizeof(mmnc_int)))) { rc = cli_fail(CMD, "out of memory"); goto done; }
         if (mmnc_model_predict_cols(m, d->A, map, label, clabel, &r.col_assigned, &r.col_unassigned, &err) != MMNC_OK) {
@@ -377,6 +404,9 @@ int cmd_predict(int argc, char **argv)
                data_path, (long long)(d->A->nrows - r.empty), (long long)m->k, model_path, cli_model_rule(m),
                (long long)r.empty, (long long)r.unknown, (long long)d->A->ncols, prefix, r.write_soft ? prefix : "",
                r.write_soft ? ".soft.tsv, " : "", prefix);
+    if (!quiet && r.mass > 0.0)
+        printf("log-likelihood per unit of known mass under the model's mixture: %.6g (perplexity %.6g)\n",
+               r.loglik / r.mass, exp(-r.loglik / r.mass));
     if (!quiet && m->nheld > 0)
         printf("%lld rows are identical to rows held at a label in training and got that label\n", (long long)r.held);
     if (!quiet && m->l > 0)

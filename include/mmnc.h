@@ -1658,6 +1658,26 @@ MMNC_API int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mm
 MMNC_API int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label,
                                    double *proba, mmnc_int *empty, mmnc_int *held, mmnc_err *err);
 
+/* The log-likelihood of each row of A (columns as in mmnc_model_predict)
+ * under the model read as a generative mixture, up to the row's
+ * multinomial coefficient, which no model changes:
+ *
+ *   the Dirichlet mixture (rule 4):  log sum_z (m_z + alpha) / (sum_z' m_z' + k alpha)
+ *       * prod_x Gamma(N_zx + n(x) + beta) / Gamma(N_zx + beta)
+ *       * Gamma(N_z + V beta) / Gamma(N_z + n + V beta),
+ *   every other model (rule 1's mixture):  log sum_z P_Z(z) prod_x q(x|z)^n(x),
+ *       q(x|z) = (P(z,x) + a P(x)) / (P_Z(z) + a),  a = alpha / training rows,
+ *
+ * n(x) the row's values as counts, n their sum over the known columns.
+ * loglik[i] = 0 for a row without mass there (the empty observation);
+ * mass (may be NULL): mass[i] = n.  Held rows are scored by the mixture
+ * like any other.  sum_i loglik[i] / sum_i mass[i] is the mean
+ * log-likelihood per token, exp(-it) the perplexity: on held-out rows it
+ * compares models of different k.  Errors as mmnc_model_predict.  The
+ * same bits for any thread count.  O(nnz k + k ncols). */
+MMNC_API int mmnc_model_loglik(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, double *loglik,
+                               double *mass, mmnc_err *err);
+
 /* The hash by which a row is matched to the held rows (above): the n
  * entries cols[i] (model columns, any order, each at most once; entries
  * with cols[i] < 0 or val[i] == 0 are skipped) with values val[i] (any

@@ -11,7 +11,9 @@
  *   - a held-out half of planted data assigned by the model against a
  *     refit on everything (ACC of both printed and tested);
  *   - column matching by id (permuted, unknown), empty rows, the soft
- *     probabilities, thread-count determinism, allocation failures.
+ *     probabilities, thread-count determinism, allocation failures;
+ *   - the rows' log-likelihood under the model's mixture (mmnc_model_loglik)
+ *     recomputed the long way, and summing to 1 over every small row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -794,6 +796,112 @@ done:
     mmnc_csr_free(A);
 }
 
+static mmnc_csr *dense_csr(mmnc_int nr, mmnc_int nc, const double *val)
+{
+    mmnc_int ri[64], ci[64], t = 0;
+    double v[64];
+    mmnc_csr *B = NULL;
+    for (mmnc_int i = 0; i < nr; i++)
+        for (mmnc_int j = 0; j < nc; j++)
+            if (val[i * nc + j] != 0.0) ri[t] = i, ci[t] = j, v[t++] = val[i * nc + j];
+    mmnc_csr_from_triplets(nr, nc, t, ri, ci, v, &B, NULL);
+    return B;
+}
+
+/* log sum_z exp(s[z]) */
+static double lse(const double *s, int k)
+{
+    double mx = -INFINITY, t = 0.0;
+    for (int z = 0; z < k; z++) mx = s[z] > mx ? s[z] : mx;
+    for (int z = 0; z < k; z++) t += exp(s[z] - mx);
+    return mx + log(t);
+}
+
+/* mmnc_model_loglik: the mixture's likelihood the long way (lgamma, and
+ * log q), zero for a row without known mass, unknown columns left out; a
+ * proper distribution (summed over every row of 3 counts on 3 columns,
+ * with the multinomial coefficients, it is 1); the same bits on 1 and 2
+ * threads. */
+static void test_loglik(void)
+{
+    enum { NY = 400, NX = 120, K = 3 };
+    static const double small[5 * 3] = {5, 0, 1, 0, 4, 2, 3, 1, 0, 0, 0, 6, 1, 1, 1};
+    mmnc_int truth[NY], map[NX];
+    double ll[NY + 1], mass[NY + 1], ll2[NY + 1];
+    mmnc_csr *A = test_planted_csr(NY, NX, K, 0.05, 0.02, 5, truth), *S = dense_csr(5, 3, small);
+    mmnc_pmf *p = pmf_of(A), *ps = pmf_of(S);
+    mmnc_err e = {0, ""};
+    for (int alg = 0; alg < 2; alg++) {
+        int a = alg ? MMNC_ALG_INFORMATION : MMNC_ALG_DMM, ok = 1;
+        mmnc_result *r = fit(p, K, a, MMNC_REFINE_NONE, 2), *rs = fit(ps, 2, a, MMNC_REFINE_NONE, 1);
+        mmnc_model *m = model_of(p, r, a, MMNC_REFINE_NONE), *ms = model_of(ps, rs, a, MMNC_REFINE_NONE);
+        double total = 0.0;
+        CHECK(m && ms && (alg || (m->cluster_rows && ms->cluster_rows)));
+        if (!m || !ms) goto next;
+        for (mmnc_int j = 0; j < NX; j++) map[j] = j % 7 == 3 ? -1 : j; /* some columns unknown */
+        CHECK_OK(mmnc_model_loglik(m, A, map, ll, mass, &e));
+        for (mmnc_int y = 0; y < NY; y++) {
+            double sc[K], n = 0.0, rows = 0.0;
+            for (mmnc_int z = 0; z < K && !alg; z++) rows += (double)m->cluster_rows[z];
+            for (mmnc_int e2 = A->rowptr[y]; e2 < A->rowptr[y + 1]; e2++) n += map[A->colind[e2]] >= 0 ? A->val[e2] : 0;
+            for (mmnc_int z = 0; z < K; z++) {
+                double nz = m->pz[z] * m->train_mass + NX * m->dmm_beta, am = m->alpha / (double)m->train_rows;
+                sc[z] = alg ? log(m->pz[z])
+                            : log((m->cluster_rows[z] + m->dmm_alpha) / (rows + K * m->dmm_alpha)) -
+                                  (lgamma(nz + n) - lgamma(nz));
+                for (mmnc_int e2 = A->rowptr[y]; e2 < A->rowptr[y + 1]; e2++) {
+                    mmnc_int x = map[A->colind[e2]];
+                    double v = A->val[e2], c = m->pzx[z * NX + (x < 0 ? 0 : x)];
+                    if (x < 0) continue;
+                    sc[z] += alg ? v * log((c + am * m->px[x]) / (m->pz[z] + am))
+                                 : lgamma(c * m->train_mass + m->dmm_beta + v) - lgamma(c * m->train_mass + m->dmm_beta);
+                }
+            }
+            ok &= fabs(ll[y] - lse(sc, K)) <= 1e-9 * fabs(ll[y]) && mass[y] == n;
+        }
+        CHECK(ok);
+#ifdef _OPENMP
+        omp_set_num_threads(1);
+        CHECK_OK(mmnc_model_loglik(m, A, map, ll2, NULL, &e));
+        omp_set_num_threads(2);
+        CHECK(memcmp(ll, ll2, sizeof(double) * NY) == 0);
+#endif
+        for (mmnc_int j = 0; j < NX; j++) map[j] = -1; /* no known column: the empty observation */
+        map[0] = 0;
+        CHECK_OK(mmnc_model_loglik(m, A, map, ll, mass, &e));
+        ok = 1;
+        for (mmnc_int y = 0; y < NY; y++)
+            ok &= A->rowptr[y + 1] > A->rowptr[y] && A->colind[A->rowptr[y]] == 0 ? mass[y] > 0 : ll[y] == 0.0 && mass[y] == 0;
+        CHECK(ok);
+        {   /* every row of 3 counts on 3 columns: sum of 3!/(a! b! c!) exp(loglik) = 1 */
+            double v[10 * 3], f[4] = {1, 1, 2, 6}, coef[10];
+            int t = 0;
+            mmnc_csr *R;
+            for (int a0 = 0; a0 <= 3; a0++)
+                for (int a1 = 0; a0 + a1 <= 3; a1++, t++)
+                    v[3 * t] = a0, v[3 * t + 1] = a1, v[3 * t + 2] = 3 - a0 - a1,
+                    coef[t] = 6.0 / (f[a0] * f[a1] * f[3 - a0 - a1]);
+            R = dense_csr(10, 3, v);
+            CHECK_OK(mmnc_model_loglik(ms, R, NULL, ll, NULL, &e));
+            for (int i = 0; i < 10; i++) total += coef[i] * exp(ll[i]);
+            printf("loglik, %s: rows of 3 counts on 3 columns, total probability %.15f\n", alg ? "information" : "dmm",
+                   total);
+            CHECK(fabs(total - 1.0) < 1e-12);
+            mmnc_csr_free(R);
+        }
+        CHECK(mmnc_model_loglik(m, A, NULL, NULL, NULL, &e) == MMNC_EINVAL);
+    next:
+        mmnc_model_free(m);
+        mmnc_model_free(ms);
+        mmnc_result_free(r);
+        mmnc_result_free(rs);
+    }
+    mmnc_pmf_free(p);
+    mmnc_pmf_free(ps);
+    mmnc_csr_free(A);
+    mmnc_csr_free(S);
+}
+
 int main(void)
 {
     test_round_trip_and_refusals();
@@ -804,5 +912,6 @@ int main(void)
     test_col_clusters();
     test_held_rows();
     test_dmm_rule();
+    test_loglik();
     return test_done();
 }

@@ -34,7 +34,6 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import logsumexp as _logsumexp
 
 from . import _mmnc
 from ._mmnc import MmncError
@@ -838,34 +837,43 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         return self._predict(X, True, columns)[1]
 
     def score(self, X, y=None, *, columns=None):
-        """The log-likelihood of X's rows per unit of their mass under the model's mixture of
-        multinomials (higher is better; GridSearchCV uses it when no ``scoring`` is given).
+        """The log-likelihood of X's rows per unit of their mass under the model read as a mixture
+        (higher is better; GridSearchCV uses it when no ``scoring`` is given; mmnc_model_loglik).
 
         ::
 
-            score(X) = sum_y log sum_z P_Z(z) prod_x q(x|z)^n(y,x)  /  sum_y sum_x n(y,x),
-            q(x|z)   = (P(z,x) + a P(x)) / (P(z) + a),
+            score(X) = sum_y log p(row y)  /  sum_y sum_x n(y,x),
 
         with n(y,x) the values of X (as counts) on the columns the model
         knows, matched as ``predict`` matches them (mass on other columns is
-        left out; a row with none counts for nothing), and P_{Z,X}, P_X, P_Z
-        and the smoothing a those of the model file (docs/predict.md).  It
-        is the mean log-likelihood per token, up to the rows' multinomial
-        coefficients, which do not depend on the model: exp(-score) is the
-        perplexity per token.  The mixture is the one whose posterior
-        ``predict_proba`` gives under the information rule (``algorithm=
-        "information"`` and any ``refine``); for the Dirichlet mixture,
-        whose ``predict_proba`` is its own posterior, and for Algorithms 1
-        and 2 without refinement, whose rules are no posteriors, it is the
-        same generative reading of their learned joint P_{Z,X}.
+        left out; a row with none counts for nothing), and p the mixture
+        whose posterior ``predict_proba`` gives:
+
+        - for the Dirichlet mixture (``algorithm="dmm"``, and ``"auto"`` on
+          counts), its posterior predictive given the training partition:
+          p(row) = sum_z (m_z + alpha) / (M + k alpha) prod_x Gamma(N_zx +
+          n(x) + beta) / Gamma(N_zx + beta) * Gamma(N_z + V beta) /
+          Gamma(N_z + n + V beta), m_z the training rows of cluster z (M in
+          all), N_zx and N_z its training counts, V the model's columns,
+          alpha and beta ``dmm_alpha_`` and ``dmm_beta_``;
+        - for every other model, the mixture of multinomials p(row) = sum_z
+          P_Z(z) prod_x q(x|z)^n(y,x), q(x|z) = (P(z,x) + a P(x)) / (P(z) +
+          a), P_{Z,X}, P_X, P_Z and the smoothing a those of the model file
+          (docs/predict.md): the information rule's posterior, and for
+          Algorithms 1 and 2 without refinement, whose rules are no
+          posteriors, the same generative reading of their learned joint
+          P_{Z,X}.
+
+        Both leave out the rows' multinomial coefficients, which do not
+        depend on the model: exp(-score) is the perplexity per token.
 
         Score held-out rows: with one cluster the model is the unigram
-        P_X, and clusters that the held-out rows do not bear out lower
-        their likelihood, whereas on the training rows it mostly grows
-        with n_clusters.  So GridSearchCV(MMNC(), {"n_clusters": [...]})
-        compares k by cross-validated likelihood.  y is ignored; columns:
-        as in ``predict``.  ValueError if no row of X has mass on a column
-        the model knows.
+        P_X (smoothed, for the mixture), and clusters that the held-out rows
+        do not bear out lower their likelihood, whereas on the training rows
+        it mostly grows with n_clusters.  So GridSearchCV(MMNC(),
+        {"n_clusters": [...]}) compares k by cross-validated likelihood.  y
+        is ignored; columns: as in ``predict``.  ValueError if no row of X
+        has mass on a column the model knows.
         """
         model, X, names = self._check_new(X, columns)
         cmap = np.empty(X.shape[1], dtype=np.int64)
@@ -874,20 +882,14 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         known = col >= 0
         rows = np.repeat(np.arange(X.shape[0], dtype=np.int64), np.diff(X.indptr))
         N = sp.csr_matrix((X.data[known], (rows[known], col[known])), shape=(X.shape[0], model.ncols))
-        mass = np.asarray(N.sum(axis=1)).ravel()
+        N.sum_duplicates()
+        loglik = np.empty(N.shape[0])
+        mass = np.empty(N.shape[0])
+        model.loglik(*_arrays(N)[:3], loglik, mass)
         total = mass.sum()
         if not total > 0:
             raise ValueError("score: no row of X has mass on a column the model knows")
-        k, nx = model.k, model.ncols
-        px = np.frombuffer(model.px, dtype=np.float64)
-        pz = np.frombuffer(model.pz, dtype=np.float64)
-        pzx = np.frombuffer(model.pzx, dtype=np.float64).reshape(k, nx)
-        a = model.alpha / model.train_rows  # the rule's pseudo-mass, as src/model/model.c forms it
-        log_q = np.log(pzx + a * px) - np.log(pz + a)[:, None]
-        with np.errstate(divide="ignore"):  # an empty cluster has weight 0: log 0 = -inf drops it
-            log_pz = np.log(pz)
-        loglik = _logsumexp(np.asarray(N @ log_q.T) + log_pz, axis=1)
-        return float(loglik[mass > 0].sum() / total)
+        return float(loglik.sum() / total)
 
     def transform(self, X, *, columns=None):
         """The soft assignment P(z | row) of each row of X (predict_proba): n x k."""

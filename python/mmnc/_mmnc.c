@@ -473,7 +473,7 @@ static PyObject *model_predict(ModelObject *o, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOnOO|O", &indptr, &indices, &data, &ncols, &lab_o, &proba_o, &names_o))
         return NULL;
     if (names_get(names_o, ncols, &keep, &names) != 0) return NULL;
-    if (csr_view_get(&v, indptr, indices, data, ncols) != 0) goto fail0;
+    if (csr_view_get(&v, indptr, indices, data, ncols) != 0) goto fail1;
     if (get_buffer(lab_o, &lab, 'q', v.A.nrows, 1, "labels") != 0) goto fail1;
     if (proba_o != Py_None) {
         if (get_buffer(proba_o, &proba, 'd', v.A.nrows * o->m->k, 1, "proba") != 0) goto fail2;
@@ -513,6 +513,40 @@ fail0:
     PyMem_Free(names);
     Py_XDECREF(keep);
     return NULL;
+}
+
+/* loglik(indptr, indices, data, loglik_out, mass_out): the rows of a CSR
+ * matrix on the model's own columns (ncols of them), their log-likelihood
+ * and mass under the model's mixture (mmnc_model_loglik). */
+static PyObject *model_loglik(ModelObject *o, PyObject *args)
+{
+    PyObject *indptr, *indices, *data, *ll_o, *mass_o;
+    csr_view v;
+    Py_buffer ll, mass;
+    int s;
+    mmnc_err err = {0, ""};
+    if (!PyArg_ParseTuple(args, "OOOOO", &indptr, &indices, &data, &ll_o, &mass_o)) return NULL;
+    if (csr_view_get(&v, indptr, indices, data, o->m->ncols) != 0) {
+        csr_view_release(&v);
+        return NULL;
+    }
+    if (get_buffer(ll_o, &ll, 'd', v.A.nrows, 1, "loglik") != 0) {
+        csr_view_release(&v);
+        return NULL;
+    }
+    if (get_buffer(mass_o, &mass, 'd', v.A.nrows, 1, "mass") != 0) {
+        PyBuffer_Release(&ll);
+        csr_view_release(&v);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    s = mmnc_model_loglik(o->m, &v.A, NULL, ll.buf, mass.buf, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&mass);
+    PyBuffer_Release(&ll);
+    csr_view_release(&v);
+    if (s != MMNC_OK) return raise_status(s, &err);
+    Py_RETURN_NONE;
 }
 
 /* match(ncols, map_out, col_names=None): map_out[j] = the model's column
@@ -565,6 +599,8 @@ static PyMethodDef model_methods[] = {
      "match(ncols, map, col_names=None) -> unknown columns: mmnc_model_match into the int64 buffer map"},
     {"predict", (PyCFunction)model_predict, METH_VARARGS,
      "predict(indptr, indices, data, ncols, labels, proba, col_names=None): mmnc_model_predict"},
+    {"loglik", (PyCFunction)model_loglik, METH_VARARGS,
+     "loglik(indptr, indices, data, loglik, mass): mmnc_model_loglik on the model's columns"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ModelType = {

@@ -22,12 +22,49 @@ def test_score_is_heldout_likelihood_peaking_at_planted_k():
 
 
 def test_score_of_one_cluster_is_the_unigram_model():
-    """With k = 1, q(x|z) = P_X whatever the smoothing: score = sum n log P_X / sum n."""
+    """With k = 1, q(x|z) = P_X whatever the smoothing: score = sum n log P_X / sum n (the
+    information objective's mixture of multinomials)."""
     X, _ = planted(seed=1)
     held, _ = planted(n_rows=30, seed=2)
-    m = mmnc.MMNC(1).fit(X)
+    m = mmnc.MMNC(1, algorithm="information").fit(X)
     px = X.sum(axis=0) / X.sum()
     assert m.score(held) == pytest.approx((held * np.log(px)).sum() / held.sum(), rel=1e-12)
+
+
+def _dmm_terms(m, X, held):
+    """log (m_z + alpha) / (M + k alpha) + log Polya(row | z) of each held row and cluster, the
+    Dirichlet mixture's posterior predictive given the training partition, the long way."""
+    special = pytest.importorskip("scipy.special")
+    k, V = m.n_clusters, X.shape[1]
+    a, b = m.dmm_alpha_, m.dmm_beta_
+    rows = np.bincount(m.labels_, minlength=k)
+    Nzx = np.stack([X[m.labels_ == z].sum(axis=0) for z in range(k)])
+    Nz = Nzx.sum(axis=1)
+    n = held.sum(axis=1)
+    t = np.log((rows + a) / (rows.sum() + k * a))[None, :] + \
+        (special.gammaln(Nz + V * b)[None, :] - special.gammaln(Nz[None, :] + n[:, None] + V * b))
+    for z in range(k):
+        t[:, z] += (special.gammaln(Nzx[z] + held + b) - special.gammaln(Nzx[z] + b)).sum(axis=1)
+    return t
+
+
+def test_score_of_the_dirichlet_mixture_is_its_posterior_predictive():
+    """The default on counts scores by the Dirichlet mixture itself, not by the information rule's
+    mixture of multinomials: the log of sum_z P(z) Polya(row | z) over the rows' mass, whose
+    per-cluster terms normalised are predict_proba; k = 1 is the smoothed unigram model."""
+    special = pytest.importorskip("scipy.special")
+    X, _ = planted(n_rows=120, n_cols=40, k=3, seed=5)
+    held, _ = planted(n_rows=40, n_cols=40, k=3, seed=6)
+    for k in (1, 3):
+        m = mmnc.MMNC(k).fit(X)
+        assert m.dmm_alpha_ is not None
+        t = _dmm_terms(m, X, held)
+        want = special.logsumexp(t, axis=1).sum() / held.sum()
+        assert m.score(held) == pytest.approx(want, rel=1e-10)
+        proba = np.exp(t - special.logsumexp(t, axis=1, keepdims=True))
+        np.testing.assert_allclose(m.predict_proba(held), proba, rtol=1e-8, atol=1e-12)
+    info = mmnc.MMNC(3, algorithm="information").fit(X)
+    assert info.dmm_alpha_ is None and info.score(held) != pytest.approx(m.score(held), rel=1e-6)
 
 
 def test_score_matches_columns_as_predict_does(pandas):

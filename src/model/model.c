@@ -1012,16 +1012,17 @@ static void prep_free(prep *q)
     mmnc_i_free(q->lpz);
 }
 
-/* The rule's tables, made once for all rows: log q(x|z) and log P_Z
+/* Rule r's tables, made once for all rows: log q(x|z) and log P_Z
  * (information); P(z,x) / P(x) and the score matrix Mp from the spectrum
  * of the stored P_{Z,X}, as the solver forms them (nuclear); P(z|x)
- * (channel). */
-static int prepare(const mmnc_model *m, prep *q, mmnc_err *err)
+ * (channel); N_zx + beta, N_z + V beta and log(m_z + alpha) (the
+ * mixture). */
+static int prepare(const mmnc_model *m, rule r, prep *q, mmnc_err *err)
 {
     mmnc_int k = m->k, nx = m->ncols;
     int status = MMNC_OK;
     double *sigma = NULL, *U = NULL, *T = NULL;
-    q->r = model_rule(m);
+    q->r = r;
     q->k = k;
     MMNC_ALLOC(q->M, nx * k, err, status);
     if (q->r == RULE_DMM) { /* N_zx + beta, N_z + V beta, log(m_z + alpha) */
@@ -1067,11 +1068,12 @@ cleanup:
     return status;
 }
 
-/* Row i: label and, if proba, its k probabilities.  s and c: k scratch. */
-static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s, double *c,
-                            double *proba)
+/* Row i's sums over its known columns: s[z] = sum_x lgamma_step(N_zx +
+ * beta, n(x)) (the mixture) or sum_x n(x) M[x][z] (the others); returns the
+ * row's mass on those columns. */
+static double row_sums(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s)
 {
-    mmnc_int k = q->k, best = 0;
+    mmnc_int k = q->k;
     double mass = 0.0;
     for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
     for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) {
@@ -1084,6 +1086,15 @@ static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *ma
         else
             for (mmnc_int z = 0; z < k; z++) s[z] += v * q->M[x * k + z];
     }
+    return mass;
+}
+
+/* Row i: label and, if proba, its k probabilities.  s and c: k scratch. */
+static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s, double *c,
+                            double *proba)
+{
+    mmnc_int k = q->k, best = 0;
+    double mass = row_sums(q, A, map, i, s);
     if (!(mass > 0.0)) {
         if (proba)
             for (mmnc_int z = 0; z < k; z++) proba[z] = 0.0;
@@ -1133,6 +1144,21 @@ static mmnc_int held_row(const mmnc_model *m, const mmnc_csr *A, const mmnc_int 
     return h ? held_find(m, h) : -1;
 }
 
+/* The checks of new rows that every use of the model makes: A well
+ * formed, its columns the model's or mapped onto them by map. */
+static int check_rows(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, const char *fn, mmnc_err *err)
+{
+    if (!map && A->ncols > m->ncols)
+        return mmnc_i_err(err, MMNC_EINVAL, "%s: the matrix has %lld columns, the model %lld (map its columns with "
+                                            "mmnc_model_match)", fn, (long long)A->ncols, (long long)m->ncols);
+    if (map)
+        for (mmnc_int j = 0; j < A->ncols; j++)
+            if (map[j] < -1 || map[j] >= m->ncols)
+                return mmnc_i_err(err, MMNC_EINVAL, "%s: map[%lld] = %lld is not a model column (0 to %lld) or -1",
+                                  fn, (long long)j, (long long)map[j], (long long)m->ncols - 1);
+    return mmnc_csr_check(A, err);
+}
+
 int mmnc_model_predict(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, mmnc_int *label, double *proba,
                        mmnc_int *empty, mmnc_err *err)
 {
@@ -1151,17 +1177,8 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
     memset(&q, 0, sizeof q);
     k = m->k;
     n = A->nrows;
-    if (!map && A->ncols > m->ncols)
-        return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: the matrix has %lld columns, the model %lld (map "
-                                            "its columns with mmnc_model_match)", (long long)A->ncols, (long long)m->ncols);
-    if (map)
-        for (mmnc_int j = 0; j < A->ncols; j++)
-            if (map[j] < -1 || map[j] >= m->ncols)
-                return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: map[%lld] = %lld is not a model column "
-                                                    "(0 to %lld) or -1", (long long)j, (long long)map[j],
-                                  (long long)m->ncols - 1);
-    if ((status = mmnc_csr_check(A, err)) != MMNC_OK) return status;
-    if ((status = prepare(m, &q, err)) != MMNC_OK) goto cleanup;
+    if ((status = check_rows(m, A, map, "mmnc_model_predict", err)) != MMNC_OK) return status;
+    if ((status = prepare(m, model_rule(m), &q, err)) != MMNC_OK) goto cleanup;
     {
         int nt = 1;
 #ifdef _OPENMP
@@ -1201,6 +1218,65 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
 cleanup:
     mmnc_i_free(scratch);
     mmnc_i_free(iscratch);
+    prep_free(&q);
+    return status;
+}
+
+int mmnc_model_loglik(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, double *loglik, double *mass,
+                      mmnc_err *err)
+{
+    prep q;
+    int status = MMNC_OK;
+    mmnc_int k, n;
+    double lnorm = 0.0, *scratch = NULL;
+    if (!m || !A || !loglik) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_loglik: NULL argument");
+    memset(&q, 0, sizeof q);
+    k = m->k;
+    n = A->nrows;
+    if ((status = check_rows(m, A, map, "mmnc_model_loglik", err)) != MMNC_OK) return status;
+    if ((status = prepare(m, model_rule(m) == RULE_DMM ? RULE_DMM : RULE_INFORMATION, &q, err)) != MMNC_OK)
+        goto cleanup;
+    if (q.r == RULE_DMM) { /* the mixing weights' normaliser: log(sum_z m_z + k alpha) */
+        double rows = 0.0;
+        for (mmnc_int z = 0; z < k; z++) rows += (double)m->cluster_rows[z];
+        lnorm = log(rows + (double)k * m->dmm_alpha);
+    }
+    {
+        int nt = 1;
+#ifdef _OPENMP
+        nt = omp_get_max_threads();
+#endif
+        MMNC_ALLOC(scratch, (mmnc_int)nt * k, err, status);
+#pragma omp parallel if (A->nnz * k > MMNC_I_OMP_MIN_WORK)
+        {
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            double *s = scratch + (mmnc_int)tid * k;
+#pragma omp for schedule(static)
+            for (mmnc_int i = 0; i < n; i++) {
+                double w = row_sums(&q, A, map, i, s), mx = -INFINITY, t = 0.0;
+                if (mass) mass[i] = w;
+                if (!(w > 0.0)) { /* no mass: the empty observation, probability 1 */
+                    loglik[i] = 0.0;
+                    continue;
+                }
+                for (mmnc_int z = 0; z < k; z++) {
+                    s[z] += q.r == RULE_DMM ? q.lpz[z] - lnorm - lgamma_step(q.Mp[z], w) : q.lpz[z];
+                    if (s[z] > mx) mx = s[z];
+                }
+                if (!isfinite(mx)) { /* every cluster gives the row probability 0 */
+                    loglik[i] = mx;
+                    continue;
+                }
+                for (mmnc_int z = 0; z < k; z++) t += exp(s[z] - mx);
+                loglik[i] = mx + log(t);
+            }
+        }
+    }
+cleanup:
+    mmnc_i_free(scratch);
     prep_free(&q);
     return status;
 }

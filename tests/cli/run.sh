@@ -1628,6 +1628,17 @@ expect_err "1 of 7 columns of new\.mtx are not in the model and are ignored: 7"
 expect_err "1 rows have no value in a column the model knows \(cluster -1\): 3"
 expect_grep '"unknown_columns": 1' p.json
 expect_grep '"empty_rows": 1' p.json
+expect_grep '"known_mass": 12,' p.json
+expect_out "log-likelihood per unit of known mass under the model's mixture: -[0-9.]+ \(perplexity [0-9.]+\)"
+if [ "$HAVE_PY" = 1 ]; then
+    python3 -c '
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+ll, w = d["log_likelihood"], d["known_mass"]
+sys.exit(0 if ll < 0 and d["log_likelihood_per_unit"] == ll / w and
+         abs(d["perplexity"] - math.exp(-ll / w)) <= 1e-12 * d["perplexity"] else 1)' p.json ||
+        fail_because "p.json: log_likelihood, known_mass, log_likelihood_per_unit and perplexity disagree"
+fi
 expect_grep '^3	-1	0$' p.labels.tsv
 c1=$(awk -F'\t' '$1 == 1 { print $2 }' b.labels.tsv)
 c5=$(awk -F'\t' '$1 == 5 { print $2 }' b.labels.tsv)

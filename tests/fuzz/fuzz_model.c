@@ -4,8 +4,10 @@
  * checksum of every section the table places inside the file and a valid
  * header checksum written in: otherwise nearly every mutation would stop at
  * a checksum, never reaching the checks behind them.  A model read must
- * predict: a 2-row matrix over its first columns gets labels in 0..k-1 and
- * probabilities that sum to 1 (else abort: a finding).
+ * predict: a 2-row matrix over its first columns gets labels in 0..k-1,
+ * probabilities that sum to 1, and log-likelihoods at most 0 (up to 1e-4
+ * a unit of mass: the reader checks the marginals to 1e-6) with the rows'
+ * masses (else abort: a finding).
  */
 #include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
 #include "io/io_i.h"        /* mmnc_i_xxh64 */
@@ -23,7 +25,7 @@
 static void check_predict(const mmnc_model *m)
 {
     mmnc_int n = m->ncols < 4 ? m->ncols : 4, ri[8], ci[8], lab[2];
-    double v[8], proba[2 * 64];
+    double v[8], proba[2 * 64], ll[2], mass[2];
     mmnc_csr *A = NULL;
     mmnc_err e = {0, ""};
     if (m->k > 64) return; /* the nuclear rule's k x k spectrum: not this harness's business */
@@ -43,6 +45,12 @@ static void check_predict(const mmnc_model *m)
                 abort();
             }
         }
+    if (mmnc_model_loglik(m, A, NULL, ll, mass, &e) == MMNC_OK)
+        for (int i = 0; i < 2; i++)
+            if (!(ll[i] <= 1e-4 * mass[i]) || mass[i] != (i ? 3.0 : (double)(n * (n + 1) / 2))) {
+                fprintf(stderr, "fuzz_model: row %d has log-likelihood %g and mass %g\n", i, ll[i], mass[i]);
+                abort();
+            }
     mmnc_csr_free(A);
 }
 

@@ -49,8 +49,8 @@
  * the largest g (it stays on a tie within 1e-12 relative, and a row alone in
  * its cluster stays, so no cluster empties): E never decreases.  The first
  * sweeps run at alpha = 1 and the beta that the rows themselves support
- * (the fixed point with every row a cluster of its own) or beta_0 if
- * larger; from then on, before each sweep, alpha and beta are set by
+ * (the fixed point with every row a cluster of its own; row_beta) or
+ * beta_0 if larger; from then on, before each sweep, alpha and beta are set by
  * Minka's fixed points for the current labels (T. Minka, "Estimating a
  * Dirichlet distribution", 2000/2012), beta stopped at beta_0, each round
  * of which raises E with the labels held: the run is a coordinate ascent
@@ -647,7 +647,14 @@ static void fit_hyper(dmm *d)
 /* Minka's fixed point for beta with every row a cluster of its own: the
  * smoothing the rows themselves support, the first phase's beta, into *beta.
  * The counts and the row lengths go through histograms as the cells do in
- * fit_hyper. */
+ * fit_hyper.  That evidence has a finite maximum only where the rows repeat
+ * their columns more than draws from the uniform distribution would: for
+ * large beta its derivative is [sum_y L_y (L_y - 1) / V - sum_{y,x}
+ * n_yx (n_yx - 1)] / (2 beta^2).  Where the repeats are not more (every
+ * count 1: a pattern matrix, --map binary, texts without a repeated word)
+ * it rises to beta = infinity, where every cluster looks alike and the
+ * moves pile the rows into the largest; the rows then say nothing of beta,
+ * and the first phase runs at beta_0 (0.1 where beta_0 is 0). */
 static int row_beta(dmm *d, double *beta, mmnc_err *err)
 {
     const mmnc_csr *P = d->p->P;
@@ -719,6 +726,17 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
         big = g;
         nlen = (mmnc_int)nc, nb = (mmnc_int)(nc + nl);
     }
+    { /* the repeats of a column within a row against those of uniform draws of the row's length */
+        double rep = 0.0, uni = 0.0;
+        for (int v = 2; v < DMM_HIST; v++) rep += (double)d->hist[v] * v * (v - 1.0);
+        for (mmnc_int i = 0; i < nlen; i++) rep += big[i] * (big[i] - 1.0);
+        for (int v = 2; v < DMM_HIST; v++) uni += (double)lh[v] * v * (v - 1.0) / V;
+        for (mmnc_int i = nlen; i < nb; i++) uni += big[i] * (big[i] - 1.0) / V;
+        if (!(rep > uni)) { /* the rows' evidence rises to beta = infinity: they say nothing of beta */
+            b = fmax(d->beta_min, 0.1);
+            goto done;
+        }
+    }
     for (int r = 0; r < DMM_HYPER_ROUNDS; r++) {
         double num = (double)d->hist[1] / b, den = 0.0, b0 = b, pb = digamma(b), pvb = digamma(V * b);
         for (int v = 2; v < DMM_HIST; v++)
@@ -732,6 +750,7 @@ static int row_beta(dmm *d, double *beta, mmnc_err *err)
         b = fmin(fmax(b * num / den, 1e-8), 1e4);
         if (fabs(b - b0) <= DMM_HYPER_TOL * b0) break;
     }
+done:
     *beta = b;
 cleanup:
     mmnc_i_free(big);

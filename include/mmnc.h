@@ -1665,6 +1665,9 @@ MMNC_API int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const
  *   the Dirichlet mixture (rule 4):  log sum_z (m_z + alpha) / (sum_z' m_z' + k alpha)
  *       * prod_x Gamma(N_zx + n(x) + beta) / Gamma(N_zx + beta)
  *       * Gamma(N_z + V beta) / Gamma(N_z + n + V beta),
+ *     with column clusters (m->l > 0) the same over the row's counts summed
+ *     by cluster, n(w), with N_zw and L beta, times prod_x (P(x) /
+ *     P(W(x)))^n(x), each column's share of its cluster,
  *   every other model (rule 1's mixture):  log sum_z P_Z(z) prod_x q(x|z)^n(x),
  *       q(x|z) = (P(z,x) + a P(x)) / (P_Z(z) + a),  a = alpha / training rows,
  *

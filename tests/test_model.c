@@ -13,7 +13,9 @@
  *   - column matching by id (permuted, unknown), empty rows, the soft
  *     probabilities, thread-count determinism, allocation failures;
  *   - the rows' log-likelihood under the model's mixture (mmnc_model_loglik)
- *     recomputed the long way, and summing to 1 over every small row.
+ *     recomputed the long way, and summing to 1 over every small row;
+ *   - a Dirichlet mixture's co-clustering model predicts by its posterior
+ *     over column clusters, and its likelihood sums to 1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -817,6 +819,25 @@ static double lse(const double *s, int k)
     return mx + log(t);
 }
 
+/* The likelihood of a model of 3 columns summed over every row of 3
+ * counts, each row's with its multinomial coefficient 3!/(a! b! c!): 1
+ * for a proper distribution. */
+static double total_probability(const mmnc_model *m)
+{
+    double v[10 * 3], f[4] = {1, 1, 2, 6}, coef[10], ll[10], total = 0.0;
+    int t = 0;
+    mmnc_csr *R;
+    for (int a0 = 0; a0 <= 3; a0++)
+        for (int a1 = 0; a0 + a1 <= 3; a1++, t++)
+            v[3 * t] = a0, v[3 * t + 1] = a1, v[3 * t + 2] = 3 - a0 - a1,
+            coef[t] = 6.0 / (f[a0] * f[a1] * f[3 - a0 - a1]);
+    R = dense_csr(10, 3, v);
+    CHECK_OK(mmnc_model_loglik(m, R, NULL, ll, NULL, NULL));
+    for (int i = 0; i < 10; i++) total += coef[i] * exp(ll[i]);
+    mmnc_csr_free(R);
+    return total;
+}
+
 /* mmnc_model_loglik: the mixture's likelihood the long way (lgamma, and
  * log q), zero for a row without known mass, unknown columns left out; a
  * proper distribution (summed over every row of 3 counts on 3 columns,
@@ -873,22 +894,9 @@ static void test_loglik(void)
         for (mmnc_int y = 0; y < NY; y++)
             ok &= A->rowptr[y + 1] > A->rowptr[y] && A->colind[A->rowptr[y]] == 0 ? mass[y] > 0 : ll[y] == 0.0 && mass[y] == 0;
         CHECK(ok);
-        {   /* every row of 3 counts on 3 columns: sum of 3!/(a! b! c!) exp(loglik) = 1 */
-            double v[10 * 3], f[4] = {1, 1, 2, 6}, coef[10];
-            int t = 0;
-            mmnc_csr *R;
-            for (int a0 = 0; a0 <= 3; a0++)
-                for (int a1 = 0; a0 + a1 <= 3; a1++, t++)
-                    v[3 * t] = a0, v[3 * t + 1] = a1, v[3 * t + 2] = 3 - a0 - a1,
-                    coef[t] = 6.0 / (f[a0] * f[a1] * f[3 - a0 - a1]);
-            R = dense_csr(10, 3, v);
-            CHECK_OK(mmnc_model_loglik(ms, R, NULL, ll, NULL, &e));
-            for (int i = 0; i < 10; i++) total += coef[i] * exp(ll[i]);
-            printf("loglik, %s: rows of 3 counts on 3 columns, total probability %.15f\n", alg ? "information" : "dmm",
-                   total);
-            CHECK(fabs(total - 1.0) < 1e-12);
-            mmnc_csr_free(R);
-        }
+        total = total_probability(ms);
+        printf("loglik, %s: rows of 3 counts on 3 columns, total probability %.15f\n", alg ? "information" : "dmm", total);
+        CHECK(fabs(total - 1.0) < 1e-12);
         CHECK(mmnc_model_loglik(m, A, NULL, NULL, NULL, &e) == MMNC_EINVAL);
     next:
         mmnc_model_free(m);
@@ -896,6 +904,76 @@ static void test_loglik(void)
         mmnc_result_free(r);
         mmnc_result_free(rs);
     }
+    mmnc_pmf_free(p);
+    mmnc_pmf_free(ps);
+    mmnc_csr_free(A);
+    mmnc_csr_free(S);
+}
+
+/* A Dirichlet mixture's co-clustering model: the rule is the mixture's
+ * posterior over the row's counts summed by column clusters (N_zw, L beta),
+ * recomputed the long way; the training rows come back at their labels; the
+ * likelihood, with each column's share of its cluster, sums to 1 over every
+ * row of 3 counts on the 3 columns of a small model. */
+static void test_dmm_blocks(void)
+{
+    enum { NY = 300, NX = 90, K = 3, L = 6 };
+    static const double small[6 * 3] = {5, 1, 0, 4, 2, 0, 0, 1, 6, 0, 2, 5, 3, 3, 1, 1, 0, 4};
+    mmnc_int truth[NY], lab[NY];
+    double proba[NY * K];
+    mmnc_csr *A = test_planted_csr(NY, NX, K, 0.05, 0.02, 7, truth), *S = dense_csr(6, 3, small);
+    mmnc_pmf *p = pmf_of(A), *ps = pmf_of(S);
+    mmnc_params prm;
+    mmnc_result *r = NULL, *rs = NULL;
+    mmnc_model *m = NULL, *ms = NULL;
+    mmnc_err e = {0, ""};
+    int ok = 1, same = 0;
+    mmnc_params_default(&prm);
+    prm.k = K;
+    prm.algorithm = MMNC_ALG_DMM;
+    prm.col_clusters = L;
+    prm.seed = 3;
+    CHECK_OK(mmnc_cluster(p, &prm, &r, &e));
+    prm.k = 2;
+    prm.col_clusters = 2;
+    CHECK_OK(mmnc_cluster(ps, &prm, &rs, &e));
+    if (!r || !rs) goto done;
+    m = model_of(p, r, MMNC_ALG_DMM, MMNC_REFINE_NONE);
+    ms = model_of(ps, rs, MMNC_ALG_DMM, MMNC_REFINE_NONE);
+    CHECK(m && ms && m->l == L && m->cluster_rows && ms->l == 2 && ms->cluster_rows);
+    if (!m || !ms || !m->cluster_rows || !ms->cluster_rows) goto done;
+    CHECK_OK(mmnc_model_predict(m, A, NULL, lab, proba, NULL, &e));
+    for (mmnc_int y = 0; y < NY; y++) {
+        double sc[K], cw[L] = {0}, n = 0.0, best = -INFINITY;
+        for (mmnc_int e2 = A->rowptr[y]; e2 < A->rowptr[y + 1]; e2++)
+            cw[m->col_label[A->colind[e2]]] += A->val[e2], n += A->val[e2];
+        for (mmnc_int z = 0; z < K; z++) {
+            double nz = m->pz[z] * m->train_mass + L * m->dmm_beta;
+            sc[z] = log(m->cluster_rows[z] + m->dmm_alpha) - (lgamma(nz + n) - lgamma(nz));
+            for (mmnc_int w = 0; w < L; w++) {
+                double a = m->block_pz[z * L + w] * m->train_mass + m->dmm_beta;
+                sc[z] += lgamma(a + cw[w]) - lgamma(a);
+            }
+            if (sc[z] > best) best = sc[z];
+        }
+        ok &= sc[lab[y]] >= best - 1e-9 * fabs(best);
+        for (mmnc_int z = 0; z < K; z++)
+            ok &= fabs(proba[y * K + z] / proba[y * K + lab[y]] - exp(sc[z] - sc[lab[y]])) < 1e-6;
+        same += lab[y] == r->label[y];
+    }
+    CHECK(ok);
+    printf("dmm co-clustering model: %d of %d training rows predicted at their label\n", same, (int)NY);
+    CHECK(same >= NY - 3);
+    {
+        double total = total_probability(ms);
+        printf("loglik, dmm co-clustering (L = 2 of 3 columns): total probability %.15f\n", total);
+        CHECK(fabs(total - 1.0) < 1e-12);
+    }
+done:
+    mmnc_model_free(m);
+    mmnc_model_free(ms);
+    mmnc_result_free(r);
+    mmnc_result_free(rs);
     mmnc_pmf_free(p);
     mmnc_pmf_free(ps);
     mmnc_csr_free(A);
@@ -913,5 +991,6 @@ int main(void)
     test_held_rows();
     test_dmm_rule();
     test_loglik();
+    test_dmm_blocks();
     return test_done();
 }

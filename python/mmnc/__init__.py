@@ -855,7 +855,9 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
           n(x) + beta) / Gamma(N_zx + beta) * Gamma(N_z + V beta) /
           Gamma(N_z + n + V beta), m_z the training rows of cluster z (M in
           all), N_zx and N_z its training counts, V the model's columns,
-          alpha and beta ``dmm_alpha_`` and ``dmm_beta_``;
+          alpha and beta ``dmm_alpha_`` and ``dmm_beta_`` (with
+          ``col_clusters``, the same over the row's counts summed by column
+          cluster, times each column's share of its cluster);
         - for every other model, the mixture of multinomials p(row) = sum_z
           P_Z(z) prod_x q(x|z)^n(y,x), q(x|z) = (P(z,x) + a P(x)) / (P(z) +
           a), P_{Z,X}, P_X, P_Z and the smoothing a those of the model file

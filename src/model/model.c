@@ -83,10 +83,14 @@
  *                     - [lgamma(N_z + n + V beta) - lgamma(N_z + V beta)] + const,
  *
  *    m_z the training rows of z, N_zx = P(z,x) N and N_z = P(z) N with N
- *    the training mass, V the columns.  The label is its argmax, the
- *    probabilities its softmax.  A training row predicted again is
- *    counted in its own cluster as well, so it nearly always keeps its
- *    training label.
+ *    the training mass, V the columns.  A co-clustering model (l > 0) is
+ *    the mixture over the L column clusters (docs/algorithms.md,
+ *    "Co-clustering"): the row's counts summed by column cluster, n(w),
+ *    in place of n(x), N_zw = P(z,w) N in place of N_zx, and L in place
+ *    of V (the columns' shares within their cluster do not depend on z).
+ *    The label is its argmax, the probabilities its softmax.  A training
+ *    row predicted again is counted in its own cluster as well, so it
+ *    nearly always keeps its training label.
  *
  * Every rule but the mixture's gives a row the same label at any scale;
  * columns the model does not know are ignored, and a row without mass on a
@@ -984,9 +988,12 @@ typedef struct prep {
     rule r;
     mmnc_int k, w;
     double *M;  /* information: log q(x|z); nuclear: P(z,x) / P(x) (then times Mp); channel: P(z|x);
-                   the mixture: N_zx + beta */
-    double *Mp; /* nuclear: k x k; the mixture: N_z + V beta (k) */
+                   the mixture: N_zx + beta, or with column clusters N_zw + beta (w-major) */
+    double *Mp; /* nuclear: k x k; the mixture: N_z + V beta, or N_z + L beta (k) */
     double *lpz; /* information: log P_Z(z); the mixture: log(m_z + alpha) */
+    mmnc_int l;  /* the mixture with column clusters: L, else 0 */
+    const mmnc_int *cl; /* then each column's cluster */
+    double *lpx; /* then log(P(x) / P(W(x))), each column's share of its cluster */
 } prep;
 
 /* lgamma(a + v) - lgamma(a), a > 0, v >= 0: for a whole v up to 16 (and a
@@ -1010,6 +1017,7 @@ static void prep_free(prep *q)
     mmnc_i_free(q->M);
     mmnc_i_free(q->Mp);
     mmnc_i_free(q->lpz);
+    mmnc_i_free(q->lpx);
 }
 
 /* Rule r's tables, made once for all rows: log q(x|z) and log P_Z
@@ -1025,7 +1033,27 @@ static int prepare(const mmnc_model *m, rule r, prep *q, mmnc_err *err)
     q->r = r;
     q->k = k;
     MMNC_ALLOC(q->M, nx * k, err, status);
-    if (q->r == RULE_DMM) { /* N_zx + beta, N_z + V beta, log(m_z + alpha) */
+    if (q->r == RULE_DMM && m->l > 0) { /* N_zw + beta, N_z + L beta, log(m_z + alpha), log(P(x) / P(W(x))) */
+        double b = m->dmm_beta, *pw = NULL;
+        mmnc_int l = m->l;
+        q->l = l;
+        q->cl = m->col_label;
+        MMNC_ALLOC(q->lpz, k, err, status);
+        MMNC_ALLOC(q->Mp, k, err, status);
+        MMNC_ALLOC(q->lpx, nx, err, status);
+        if (!(pw = mmnc_i_calloc((size_t)l, sizeof *pw))) {
+            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+            goto cleanup;
+        }
+        for (mmnc_int z = 0; z < k; z++) {
+            q->lpz[z] = log((double)m->cluster_rows[z] + m->dmm_alpha);
+            q->Mp[z] = m->pz[z] * m->train_mass + (double)l * b;
+            for (mmnc_int w = 0; w < l; w++) q->M[w * k + z] = m->block_pz[z * l + w] * m->train_mass + b;
+        }
+        for (mmnc_int x = 0; x < nx; x++) pw[m->col_label[x]] += m->px[x];
+        for (mmnc_int x = 0; x < nx; x++) q->lpx[x] = log(m->px[x] / pw[m->col_label[x]]);
+        mmnc_i_free(pw);
+    } else if (q->r == RULE_DMM) { /* N_zx + beta, N_z + V beta, log(m_z + alpha) */
         double b = m->dmm_beta;
         MMNC_ALLOC(q->lpz, k, err, status);
         MMNC_ALLOC(q->Mp, k, err, status);
@@ -1069,32 +1097,49 @@ cleanup:
 }
 
 /* Row i's sums over its known columns: s[z] = sum_x lgamma_step(N_zx +
- * beta, n(x)) (the mixture) or sum_x n(x) M[x][z] (the others); returns the
+ * beta, n(x)) (the mixture), sum_w lgamma_step(N_zw + beta, n(w)) over
+ * the row's counts summed by column clusters (the mixture with them; cw, l
+ * zeros on entry and on return, and wl: l scratch; *share = sum_x n(x)
+ * log(P(x) / P(W(x)))), or sum_x n(x) M[x][z] (the others); returns the
  * row's mass on those columns. */
-static double row_sums(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s)
+static double row_sums(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s, double *cw,
+                       mmnc_int *wl, double *share)
 {
-    mmnc_int k = q->k;
-    double mass = 0.0;
+    mmnc_int k = q->k, nw = 0;
+    double mass = 0.0, sh = 0.0;
     for (mmnc_int z = 0; z < k; z++) s[z] = 0.0;
     for (mmnc_int e = A->rowptr[i]; e < A->rowptr[i + 1]; e++) {
         mmnc_int x = map ? map[A->colind[e]] : A->colind[e];
         double v = A->val[e];
         if (x < 0 || v == 0.0) continue;
         mass += v;
-        if (q->r == RULE_DMM)
+        if (q->l > 0) {
+            mmnc_int w = q->cl[x];
+            if (cw[w] == 0.0) wl[nw++] = w;
+            cw[w] += v;
+            sh += v * q->lpx[x];
+        } else if (q->r == RULE_DMM) {
             for (mmnc_int z = 0; z < k; z++) s[z] += lgamma_step(q->M[x * k + z], v);
-        else
+        } else {
             for (mmnc_int z = 0; z < k; z++) s[z] += v * q->M[x * k + z];
+        }
     }
+    for (mmnc_int j = 0; j < nw; j++) { /* the column clusters in the order the row first meets them */
+        mmnc_int w = wl[j];
+        for (mmnc_int z = 0; z < k; z++) s[z] += lgamma_step(q->M[w * k + z], cw[w]);
+        cw[w] = 0.0;
+    }
+    if (share) *share = sh;
     return mass;
 }
 
-/* Row i: label and, if proba, its k probabilities.  s and c: k scratch. */
+/* Row i: label and, if proba, its k probabilities.  s and c: k scratch;
+ * cw and wl: row_sums's. */
 static mmnc_int predict_row(const prep *q, const mmnc_csr *A, const mmnc_int *map, mmnc_int i, double *s, double *c,
-                            double *proba)
+                            double *cw, mmnc_int *wl, double *proba)
 {
     mmnc_int k = q->k, best = 0;
-    double mass = row_sums(q, A, map, i, s);
+    double mass = row_sums(q, A, map, i, s, cw, wl, NULL);
     if (!(mass > 0.0)) {
         if (proba)
             for (mmnc_int z = 0; z < k; z++) proba[z] = 0.0;
@@ -1144,6 +1189,15 @@ static mmnc_int held_row(const mmnc_model *m, const mmnc_csr *A, const mmnc_int 
     return h ? held_find(m, h) : -1;
 }
 
+/* Per thread, w doubles and row_sums's cw (l zeros) in *d, and its wl (l)
+ * in *wl: nt of each. */
+static int row_scratch(const prep *q, int nt, mmnc_int w, double **d, mmnc_int **wl, mmnc_err *err)
+{
+    *d = mmnc_i_calloc((size_t)nt * (size_t)(w + q->l), sizeof **d);
+    *wl = mmnc_i_malloc((size_t)nt * (size_t)(q->l > 0 ? q->l : 1), sizeof **wl);
+    return *d && *wl ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+}
+
 /* The checks of new rows that every use of the model makes: A well
  * formed, its columns the model's or mapped onto them by map. */
 static int check_rows(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *map, const char *fn, mmnc_err *err)
@@ -1170,7 +1224,7 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
 {
     prep q;
     int status = MMNC_OK;
-    mmnc_int nempty = 0, nheld = 0, k, n, rowmax = 1;
+    mmnc_int nempty = 0, nheld = 0, k, n, rowmax = 1, *wscratch = NULL;
     double *scratch = NULL;
     mmnc_int *iscratch = NULL;
     if (!m || !A || !label) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_predict: NULL argument");
@@ -1184,7 +1238,7 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
 #ifdef _OPENMP
         nt = omp_get_max_threads();
 #endif
-        MMNC_ALLOC(scratch, (mmnc_int)nt * 2 * k, err, status);
+        if ((status = row_scratch(&q, nt, 2 * k, &scratch, &wscratch, err)) != MMNC_OK) goto cleanup;
         if (m->nheld > 0) { /* per thread: the row's model columns and the hash's sort */
             for (mmnc_int i = 0; i < n; i++)
                 if (A->rowptr[i + 1] - A->rowptr[i] > rowmax) rowmax = A->rowptr[i + 1] - A->rowptr[i];
@@ -1196,7 +1250,8 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
 #ifdef _OPENMP
             tid = omp_get_thread_num();
 #endif
-            double *s = scratch + (mmnc_int)tid * 2 * k, *c = s + k;
+            double *s = scratch + (mmnc_int)tid * (2 * k + q.l), *c = s + k, *cw = c + k;
+            mmnc_int *wl = wscratch + (mmnc_int)tid * q.l;
             mmnc_int *cols = iscratch ? iscratch + (mmnc_int)tid * 3 * rowmax : NULL;
 #pragma omp for schedule(static)
             for (mmnc_int i = 0; i < n; i++) {
@@ -1208,7 +1263,7 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
                         for (mmnc_int z = 0; z < k; z++) proba[i * k + z] = z == label[i] ? 1.0 : 0.0;
                     continue;
                 }
-                label[i] = predict_row(&q, A, map, i, s, c, proba ? proba + i * k : NULL);
+                label[i] = predict_row(&q, A, map, i, s, c, cw, wl, proba ? proba + i * k : NULL);
                 nempty += label[i] < 0;
             }
         }
@@ -1218,6 +1273,7 @@ int mmnc_model_predict_ex(const mmnc_model *m, const mmnc_csr *A, const mmnc_int
 cleanup:
     mmnc_i_free(scratch);
     mmnc_i_free(iscratch);
+    mmnc_i_free(wscratch);
     prep_free(&q);
     return status;
 }
@@ -1227,7 +1283,7 @@ int mmnc_model_loglik(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *ma
 {
     prep q;
     int status = MMNC_OK;
-    mmnc_int k, n;
+    mmnc_int k, n, *wscratch = NULL;
     double lnorm = 0.0, *scratch = NULL;
     if (!m || !A || !loglik) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_loglik: NULL argument");
     memset(&q, 0, sizeof q);
@@ -1246,17 +1302,18 @@ int mmnc_model_loglik(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *ma
 #ifdef _OPENMP
         nt = omp_get_max_threads();
 #endif
-        MMNC_ALLOC(scratch, (mmnc_int)nt * k, err, status);
+        if ((status = row_scratch(&q, nt, k, &scratch, &wscratch, err)) != MMNC_OK) goto cleanup;
 #pragma omp parallel if (A->nnz * k > MMNC_I_OMP_MIN_WORK)
         {
             int tid = 0;
 #ifdef _OPENMP
             tid = omp_get_thread_num();
 #endif
-            double *s = scratch + (mmnc_int)tid * k;
+            double *s = scratch + (mmnc_int)tid * (k + q.l), *cw = s + k;
+            mmnc_int *wl = wscratch + (mmnc_int)tid * q.l;
 #pragma omp for schedule(static)
             for (mmnc_int i = 0; i < n; i++) {
-                double w = row_sums(&q, A, map, i, s), mx = -INFINITY, t = 0.0;
+                double share = 0.0, w = row_sums(&q, A, map, i, s, cw, wl, &share), mx = -INFINITY, t = 0.0;
                 if (mass) mass[i] = w;
                 if (!(w > 0.0)) { /* no mass: the empty observation, probability 1 */
                     loglik[i] = 0.0;
@@ -1271,12 +1328,13 @@ int mmnc_model_loglik(const mmnc_model *m, const mmnc_csr *A, const mmnc_int *ma
                     continue;
                 }
                 for (mmnc_int z = 0; z < k; z++) t += exp(s[z] - mx);
-                loglik[i] = mx + log(t);
+                loglik[i] = mx + log(t) + share;
             }
         }
     }
 cleanup:
     mmnc_i_free(scratch);
+    mmnc_i_free(wscratch);
     prep_free(&q);
     return status;
 }

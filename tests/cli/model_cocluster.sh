@@ -4,7 +4,8 @@
 # --col-clusters L --save-model` keeps the columns' clusters, and `mmnc predict`
 # writes PREFIX.col_labels.tsv: a training column gets its trained cluster, an
 # unknown column the cluster the column rule gives from the new rows' clusters
-# (docs/predict.md), an unknown column without mass on a labelled row -1.
+# (docs/predict.md), an unknown column without mass on a labelled row -1; the
+# Dirichlet mixture's co-clustering model gives its training rows back.
 #
 #   tests/cli/model_cocluster.sh /path/to/mmnc /path/to/repo
 #
@@ -55,6 +56,14 @@ check "p.json: one column unassigned" grep -q '"columns_unassigned": 1' p.json
 check "p.json: the model's column clusters" grep -q '"col_clusters": 2' p.json
 check "the row labels are those of the training run" \
     cmp -s <(awk -F'\t' 'NR > 1 { print $2 }' p.labels.tsv) <(awk -F'\t' 'NR > 1 { print $2 }' b.labels.tsv)
+
+# the default on counts (the Dirichlet mixture): its model predicts by the mixture over the
+# column clusters, so the training rows come back at their labels
+"$MMNC" generate -q --rows 200 --cols 60 -k 4 --draws 10 --ratio 3 -o g.mtx || exit 1
+"$MMNC" cluster -q -k 4 --col-clusters 5 -t 1 -o g --save-model g.mmnc g.mtx || exit 1
+"$MMNC" predict -q -o gp g.mmnc g.mtx || exit 1
+check "the mixture's co-clustering model gives the training rows their labels" \
+    cmp -s <(awk -F'\t' 'NR > 1 { print $2 }' gp.labels.tsv) <(awk -F'\t' 'NR > 1 { print $2 }' g.labels.tsv)
 
 # a model without column clusters writes no PREFIX.col_labels.tsv
 "$MMNC" cluster -q -k 2 -o r --save-model r.mmnc "$FIX/blocks.mtx" || exit 1

@@ -1636,7 +1636,9 @@ MMNC_API int mmnc_model_read(const char *path, mmnc_model **out, mmnc_err *err);
 
 /* Map the columns of new data d onto the model's: map[j] = the model column
  * with the same id as column j of d, or -1 (unknown, ignored by
- * prediction).  *unknown (may be NULL) = columns of d with no match.
+ * prediction).  *unknown (may be NULL) = columns of d with no match.  Two
+ * columns of d with one id that the model knows: MMNC_EINVAL naming the id
+ * and both columns (columns of one unknown id are ignored alike).
  * O(ncols + d's columns) expected (hashing). */
 MMNC_API int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmnc_int *unknown,
                               mmnc_err *err);

@@ -10,7 +10,7 @@
  *     objective (the agreement is printed; a floor is tested);
  *   - a held-out half of planted data assigned by the model against a
  *     refit on everything (ACC of both printed and tested);
- *   - column matching by id (permuted, unknown), empty rows, the soft
+ *   - column matching by id (permuted, unknown, named twice), empty rows, the soft
  *     probabilities, thread-count determinism, allocation failures;
  *   - the rows' log-likelihood under the model's mixture (mmnc_model_loglik)
  *     recomputed the long way, and summing to 1 over every small row;
@@ -405,6 +405,17 @@ static void test_match_and_threads(void)
         CHECK_OK(mmnc_model_match(m, &dn, map, &unknown, &e));
     }
     CHECK(unknown == 1 && map[40] == -1 && map[0] == 39 && map[39] == 0);
+    { /* new data naming two columns alike: refused if the model knows the name, ignored if not */
+        mmnc_data dn = {B, NULL, pnames, NULL, NULL, 201, 41};
+        pnames[40] = pnames[7];
+        CHECK(mmnc_model_match(m, &dn, map, &unknown, &e) == MMNC_EINVAL && strstr(e.msg, "'w32'") &&
+              strstr(e.msg, "columns 8 and 41"));
+        pnames[40] = "never-seen", pnames[39] = "never-seen";
+        CHECK_OK(mmnc_model_match(m, &dn, map, &unknown, &e));
+        CHECK(unknown == 2 && map[39] == -1 && map[40] == -1);
+        pnames[39] = names[0];
+        CHECK_OK(mmnc_model_match(m, &dn, map, &unknown, &e));
+    }
 #ifdef _OPENMP
     omp_set_num_threads(1);
 #endif

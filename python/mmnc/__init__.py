@@ -109,9 +109,10 @@ def _seed(random_state):
     if random_state is None or isinstance(random_state, np.random.RandomState):
         rs = np.random.mtrand._rand if random_state is None else random_state
         return int(rs.randint(0, np.iinfo(np.int32).max))
-    if isinstance(random_state, numbers.Integral) and 0 <= random_state < 2 ** 64:
+    if isinstance(random_state, numbers.Integral) and 0 <= random_state < 2 ** 63:
         return int(random_state)
-    raise ValueError(f"random_state must be None, a nonnegative integer or a RandomState, got {random_state!r}")
+    raise ValueError(f"random_state must be None, an integer from 0 to 2**63 - 1 (the range of mmnc cluster "
+                     f"--seed) or a RandomState, got {random_state!r}")
 
 
 def _verbosity(verbose):
@@ -171,6 +172,14 @@ def _check_y(y, n_samples, k, rows):
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"y[{i}] = {y[i]}: expected -1 (free) or a cluster 0..{k - 1} (n_clusters = {k})")
     fixed = np.ascontiguousarray(y[rows])
+    empty = np.flatnonzero((y >= 0) & ~rows)
+    if empty.size and (fixed < 0).all():
+        raise ValueError(f"y labels only rows without mass ({_shown(empty.tolist())}), which are left out of the "
+                         f"fit: no row would be held at its label")
+    if empty.size:
+        import warnings
+        warnings.warn(f"mmnc: y labels {empty.size} rows without mass ({_shown(empty.tolist())}): they are left out "
+                      f"of the fit (labels_ -1 there)", UserWarning, stacklevel=3)
     if (fixed < 0).all():  # no row labelled: an unsupervised fit
         return None
     if (fixed >= 0).all():
@@ -291,7 +300,7 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     n_init : int, default $n_init
         Independent starts (``--restarts``).
     random_state : int, RandomState or None, default $random_state
-        The library's seed (an int is used as is, like ``--seed``).
+        The library's seed (an int from 0 to 2**63 - 1 is used as is, like ``--seed``).
     n_jobs : int or None, default None
         OpenMP threads: None or -1 all cores, -2 all but one, n > 0 n threads.
         Results do not depend on it.

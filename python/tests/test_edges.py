@@ -174,6 +174,12 @@ def test_dataframe_columns_matched_by_name(tmp_path, pandas):
     # no known column at all: refused, as `mmnc predict` refuses it
     with pytest.raises(ValueError, match="none of the 2 columns of X is known"):
         m.predict(pandas.DataFrame(np.ones((3, 2)), columns=["a", "b"]))
+    # a known name given to two columns: refused, as fit refuses it, not summed into one column
+    twice = pandas.concat([new, new[[names[3]]]], axis=1)
+    with pytest.raises(ValueError, match=f"column id '{names[3]}' is given to two columns of the data"):
+        m.predict(twice)
+    with pytest.raises(ValueError, match="given to two columns"):
+        m.score(twice)
     # names go with the model: saved, loaded and pickled
     m.save(tmp_path / "m.model")
     back = mmnc.load(tmp_path / "m.model")

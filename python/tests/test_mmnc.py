@@ -547,6 +547,30 @@ def test_fit_y_all_free_is_unsupervised():
     np.testing.assert_array_equal(free.labels_, mmnc.MMNC(3).fit(X).labels_)
 
 
+def test_fit_y_on_rows_without_mass():
+    """Labels on all-zero rows (left out of the fit) are said: a warning where other rows are held,
+    a ValueError where they were the only labels (the fit would silently run unsupervised)."""
+    X, truth = planted()
+    X = X.copy()
+    X[[4, 9]] = 0
+    y = np.full(90, -1)
+    y[[4, 9]] = truth[[4, 9]]
+    with pytest.raises(ValueError, match=r"y labels only rows without mass \(4 9\)"):
+        mmnc.MMNC(3).fit(X, y)
+    y[[0, 1, 2]] = truth[[0, 1, 2]]
+    with pytest.warns(UserWarning, match=r"y labels 2 rows without mass \(4 9\)"):
+        m = mmnc.MMNC(3).fit(X, y)
+    assert (m.labels_[[0, 1, 2]] == truth[[0, 1, 2]]).all() and (m.labels_[[4, 9]] == -1).all()
+
+
+def test_random_state_in_the_cli_seed_range():
+    """random_state is the CLI's --seed: 0 to 2**63 - 1."""
+    X, _ = planted()
+    mmnc.MMNC(3, n_init=1, random_state=2 ** 63 - 1).fit(X)
+    with pytest.raises(ValueError, match=r"0 to 2\*\*63 - 1"):
+        mmnc.MMNC(3, random_state=2 ** 63).fit(X)
+
+
 def test_fit_y_without_free_rows_is_a_pipelines():
     """y with no -1 (the class labels a pipeline passes, of any kind) is ignored, with a warning."""
     X, truth = planted()

@@ -951,7 +951,7 @@ cleanup:
 int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmnc_int *unknown, mmnc_err *err)
 {
     idtab t = {NULL, 0};
-    mmnc_int dup, miss = 0;
+    mmnc_int dup, miss = 0, *first;
     char buf[32];
     int status;
     if (!m || !d || !d->A || !map) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_model_match: NULL argument");
@@ -964,9 +964,23 @@ int mmnc_model_match(const mmnc_model *m, const mmnc_data *d, mmnc_int *map, mmn
         map[j] = idtab_find(&t, m->col_ids, mmnc_data_col_id(d, j, buf));
         miss += map[j] < 0;
     }
-    if (unknown) *unknown = miss;
     mmnc_i_free(t.slot);
-    return MMNC_OK;
+    if (!(first = mmnc_i_malloc((size_t)(m->ncols > 0 ? m->ncols : 1), sizeof *first)))
+        return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int x = 0; x < m->ncols; x++) first[x] = -1;
+    for (mmnc_int j = 0; j < d->A->ncols && status == MMNC_OK; j++) { /* two columns of one known id: ambiguous */
+        if (map[j] < 0) continue;
+        if (first[map[j]] >= 0)
+            status = mmnc_i_err(err, MMNC_EINVAL, "column id '%s' is given to two columns of the data (columns %lld "
+                                                  "and %lld): new data is matched to the model by column id, so "
+                                                  "the ids the model knows must be distinct",
+                                m->col_ids[map[j]], (long long)first[map[j]] + 1, (long long)j + 1);
+        else
+            first[map[j]] = j;
+    }
+    mmnc_i_free(first);
+    if (status == MMNC_OK && unknown) *unknown = miss;
+    return status;
 }
 
 typedef enum { RULE_INFORMATION, RULE_NUCLEAR, RULE_CHANNEL, RULE_DMM } rule;

@@ -1003,7 +1003,8 @@ typedef enum {
                                 (src/cluster/default.c; docs/default.md) */
     MMNC_ALG_DMM = 4         /* the evidence of a Dirichlet multinomial mixture of the rows'
                                 counts, alpha and beta its own (beta >= mmnc_params.dmm_beta),
-                                by sequential single-row moves (src/cluster/dmm.c) */
+                                by sequential single-row moves (src/cluster/dmm.c); counts
+                                summing above 1e300 (lgamma overflows): MMNC_EINVAL */
 } mmnc_algorithm;
 
 typedef enum {

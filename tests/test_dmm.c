@@ -311,6 +311,21 @@ static void test_fractional(void)
         CHECK(r->stats.pz[0] > 0 && r->stats.pz[1] > 0);
     }
     mmnc_result_free(r);
+    r = NULL;
+    { /* counts summing above 1e300, where lgamma overflows: refused, by the default too */
+        mmnc_err e = {0, ""};
+        mmnc_pmf_free(p);
+        p = NULL;
+        for (mmnc_int j = 0; j < A->nnz; j++) A->val[j] *= 1e297;
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        CHECK(mmnc_cluster(p, &prm, &r, &e) == MMNC_EINVAL && r == NULL && strstr(e.msg, "above 1e300"));
+        prm.algorithm = MMNC_ALG_AUTO;
+        CHECK(mmnc_cluster(p, &prm, &r, &e) == MMNC_EINVAL && r == NULL && strstr(e.msg, "-a information"));
+        prm.algorithm = MMNC_ALG_INFORMATION;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        CHECK(r && isfinite(r->objective));
+        mmnc_result_free(r);
+    }
     mmnc_pmf_free(p);
     mmnc_csr_free(A);
     free(truth);

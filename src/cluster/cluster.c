@@ -722,6 +722,11 @@ int mmnc_i_cluster(const mmnc_pmf *p, const mmnc_params *prm_in, const mmnc_i_tu
     }
     prm = *prm_in;
     if (prm.algorithm == MMNC_ALG_AUTO) prm.algorithm = auto_algorithm(p);
+    if (prm.algorithm == MMNC_ALG_DMM && !(p->total <= 1e300)) /* lgamma overflows above about 2.5e305 */
+        return mmnc_i_err(err, MMNC_EINVAL, "the Dirichlet mixture takes the values as counts, and they sum to %.3g, "
+                                            "above 1e300, where its log-gamma terms overflow: divide the values by a "
+                                            "power of ten, or use the information objective (-a information)",
+                          p->total);
     if (fixed) { /* no row held on any rank: the run of fixed_label NULL, bit for bit */
         for (mmnc_int y = 0; y < p->ny; y++) nheld += fixed[y] >= 0;
         int64_t all = nheld;

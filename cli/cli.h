@@ -167,6 +167,14 @@ void cli_tmp_release(void);
 
 /* Write a JSON string literal (with escapes, valid UTF-8 assumed) to fp. */
 void cli_json_string(FILE *fp, const char *s);
+/* Every number the CLI writes into JSON goes through cli_json_number: v
+ * with `digits` significant digits (%.*g; CLI_JSON_EXACT of them read back
+ * as the same double), or null when v is NaN or infinite, for which JSON
+ * has no number (a bare nan or inf would make the whole file unreadable). */
+#define CLI_JSON_EXACT 17
+void cli_json_number(FILE *fp, double v, int digits);
+/* "[v[0], v[1], ...]": n numbers, each written by cli_json_number. */
+void cli_json_numbers(FILE *fp, const double *v, mmnc_int n, int digits);
 /* s as one field of a TSV line: a tab, newline or CR in it written as the
  * two characters \t, \n, \r (a name from a quoted CSV field may hold them). */
 void cli_tsv_field(FILE *fp, const char *s);

@@ -636,6 +636,21 @@ static double block_information(const mmnc_result *res)
     return v;
 }
 
+/* A line of PREFIX.json's top level, "  "name": v,\n", v in full. */
+static void json_field(FILE *fp, const char *name, double v)
+{
+    fprintf(fp, "  \"%s\": ", name);
+    cli_json_number(fp, v, CLI_JSON_EXACT);
+    fputs(",\n", fp);
+}
+
+/* ", "name": v", v in full: a member after the first of an inline object. */
+static void json_member(FILE *fp, const char *name, double v)
+{
+    fprintf(fp, ", \"%s\": ", name);
+    cli_json_number(fp, v, CLI_JSON_EXACT);
+}
+
 /* PREFIX.json: the run's parameters, norms, sizes, times and scores. */
 static int write_json(const run *r, FILE *fp)
 {
@@ -656,25 +671,25 @@ static int write_json(const run *r, FILE *fp)
             cli_refine_name(res->refine));
     if (res->refine == MMNC_REFINE_CHOSEN) fprintf(fp, "  \"refine_sweeps\": %d,\n", res->refine_sweeps);
     if ((res->algorithm == MMNC_ALG_INFORMATION && res->l == 0) || res->refine != MMNC_REFINE_NONE)
-        fprintf(fp, "  \"size_prior\": %.17g,\n", prm->size_prior);
-    if (res->algorithm == MMNC_ALG_DMM && res->l == 0)
-        fprintf(fp,
-                "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n"
-                "  \"polish_sweeps\": %d,\n",
-                res->dmm_alpha, res->dmm_beta, prm->move_tol, cli_moves_name(prm->moves), res->polish_sweeps);
-    else if (res->algorithm == MMNC_ALG_DMM)
-        fprintf(fp, "  \"dmm_alpha\": %.17g,\n  \"dmm_beta\": %.17g,\n", res->dmm_alpha, res->dmm_beta);
-    if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
-        fprintf(fp, "  \"move_tol\": %.17g,\n  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", prm->move_tol,
-                cli_moves_name(prm->moves), res->polish_sweeps);
+        json_field(fp, "size_prior", prm->size_prior);
+    if (res->algorithm == MMNC_ALG_DMM) {
+        json_field(fp, "dmm_alpha", res->dmm_alpha);
+        json_field(fp, "dmm_beta", res->dmm_beta);
+    }
+    if ((res->algorithm == MMNC_ALG_DMM || res->algorithm == MMNC_ALG_INFORMATION) && res->l == 0) {
+        json_field(fp, "move_tol", prm->move_tol);
+        fprintf(fp, "  \"moves\": \"%s\",\n  \"polish_sweeps\": %d,\n", cli_moves_name(prm->moves),
+                res->polish_sweeps);
+    }
     if (res->algorithm == MMNC_ALG_INFORMATION && res->l == 0)
         fprintf(fp, "  \"merge_split\": %d,\n  \"merge_split_tried\": %d,\n  \"merge_split_kept\": %d,\n"
                     "  \"merge_split_sweeps\": %d,\n",
                 prm->merge_split, res->merge_split_tried, res->merge_split_kept, res->merge_split_sweeps);
     if (res->l > 0) {
-        fprintf(fp, "  \"col_clusters\": %lld,\n  \"%s\": %.17g,\n  \"col_cluster_sizes\": [",
-                (long long)res->l, res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear_norm_zw" : "information_zw",
-                res->algorithm == MMNC_ALG_NUCLEAR ? res->objective : block_information(res));
+        fprintf(fp, "  \"col_clusters\": %lld,\n", (long long)res->l);
+        json_field(fp, res->algorithm == MMNC_ALG_NUCLEAR ? "nuclear_norm_zw" : "information_zw",
+                   res->algorithm == MMNC_ALG_NUCLEAR ? res->objective : block_information(res));
+        fprintf(fp, "  \"col_cluster_sizes\": [");
         mmnc_int *cnt = calloc((size_t)res->l, sizeof(mmnc_int));
         if (!cnt) return cli_fail(CMD, "out of memory");
         for (mmnc_int x = 0; x < p->nx; x++) cnt[res->col_label[x]]++;
@@ -682,9 +697,8 @@ static int write_json(const run *r, FILE *fp)
         free(cnt);
         fprintf(fp, "],\n  \"block_pz\": [");
         for (mmnc_int z = 0; z < k; z++) {
-            fprintf(fp, "%s[", z ? ", " : "");
-            for (mmnc_int w = 0; w < res->l; w++) fprintf(fp, "%s%.17g", w ? ", " : "", res->block_pz[z * res->l + w]);
-            fprintf(fp, "]");
+            if (z) fputs(", ", fp);
+            cli_json_numbers(fp, res->block_pz + z * res->l, res->l, CLI_JSON_EXACT);
         }
         fprintf(fp, "],\n");
     }
@@ -696,25 +710,32 @@ static int write_json(const run *r, FILE *fp)
                 : res->size_prior_refused == MMNC_PRIOR_PREDICTIVE ? "predictive information not above zero"
                                                                    : "lower nuclear norm");
     if (res->agreement_prior == res->agreement_prior) /* not NAN: the agreement rule applied */
-        fprintf(fp, "  \"agreement\": {\"prior\": %.17g, \"prior_free\": %.17g},\n", res->agreement_prior,
-                res->agreement_free);
-    if (res->agreement == res->agreement) /* not NAN: two starts or more of the default or information */
-        fprintf(fp, "  \"starts_agreement\": %.17g,\n", res->agreement);
-    if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
-    else if (res->algorithm == MMNC_ALG_FROBENIUS)
-        fprintf(fp, "  \"lambda\": %.17g,\n  \"step\": %.17g,\n", res->lambda, res->step);
-    if (prm->pz) {
-        fprintf(fp, "  \"target_pz\": [");
-        for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", prm->pz[z]);
-        fprintf(fp, "],\n");
+    {
+        fprintf(fp, "  \"agreement\": {\"prior\": ");
+        cli_json_number(fp, res->agreement_prior, CLI_JSON_EXACT);
+        json_member(fp, "prior_free", res->agreement_free);
+        fprintf(fp, "},\n");
     }
-    fprintf(fp, "  \"objective\": %.17g,\n  \"frobenius_norm\": %.17g,\n  \"nuclear_norm\": %.17g,\n", res->objective,
-            res->stats.frob, res->stats.nuclear);
-    fprintf(fp, "  \"singular_values\": [");
-    for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.sigma[z]);
-    fprintf(fp, "],\n  \"pz\": [");
-    for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%.17g", z ? ", " : "", res->stats.pz[z]);
-    fprintf(fp, "],\n  \"cluster_sizes\": [");
+    if (res->agreement == res->agreement) /* not NAN: two starts or more of the default or information */
+        json_field(fp, "starts_agreement", res->agreement);
+    if (res->algorithm == MMNC_ALG_FROBENIUS && prm->exact_marginal) fprintf(fp, "  \"exact_marginal\": true,\n");
+    else if (res->algorithm == MMNC_ALG_FROBENIUS) {
+        json_field(fp, "lambda", res->lambda);
+        json_field(fp, "step", res->step);
+    }
+    if (prm->pz) {
+        fprintf(fp, "  \"target_pz\": ");
+        cli_json_numbers(fp, prm->pz, k, CLI_JSON_EXACT);
+        fprintf(fp, ",\n");
+    }
+    json_field(fp, "objective", res->objective);
+    json_field(fp, "frobenius_norm", res->stats.frob);
+    json_field(fp, "nuclear_norm", res->stats.nuclear);
+    fprintf(fp, "  \"singular_values\": ");
+    cli_json_numbers(fp, res->stats.sigma, k, CLI_JSON_EXACT);
+    fprintf(fp, ",\n  \"pz\": ");
+    cli_json_numbers(fp, res->stats.pz, k, CLI_JSON_EXACT);
+    fprintf(fp, ",\n  \"cluster_sizes\": [");
     {
         mmnc_int *cnt = calloc((size_t)k, sizeof(mmnc_int));
         if (!cnt) return cli_fail(CMD, "out of memory");
@@ -722,14 +743,15 @@ static int write_json(const run *r, FILE *fp)
         for (mmnc_int z = 0; z < k; z++) fprintf(fp, "%s%lld", z ? ", " : "", (long long)cnt[z]);
         free(cnt);
     }
-    fprintf(fp, "],\n  \"mutual_information\": %.17g,\n  \"mutual_information_local\": %.17g,\n", res->stats.mi,
-            res->stats.mi_local);
+    fprintf(fp, "],\n");
+    json_field(fp, "mutual_information", res->stats.mi);
+    json_field(fp, "mutual_information_local", res->stats.mi_local);
     fprintf(fp, "  \"empty_clusters\": %lld,\n", (long long)res->stats.empty);
     fprintf(fp, "  \"iterations\": %d,\n  \"converged\": %s,\n  \"best_restart\": %d,\n", res->iterations,
             res->converged ? "true" : "false", res->best_restart);
-    fprintf(fp, "  \"restart_objectives\": [");
-    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_objective[i]);
-    fprintf(fp, "],\n  \"restart_iterations\": [");
+    fprintf(fp, "  \"restart_objectives\": ");
+    cli_json_numbers(fp, res->restart_objective, res->restarts, CLI_JSON_EXACT);
+    fprintf(fp, ",\n  \"restart_iterations\": [");
     for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%d", i ? ", " : "", res->restart_iterations[i]);
     fprintf(fp, "],\n  \"restart_converged\": [");
     for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%s", i ? ", " : "", res->restart_converged[i] ? "true" : "false");
@@ -738,9 +760,17 @@ static int write_json(const run *r, FILE *fp)
     for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s\"%s\"", i ? ", " : "", cli_init_name(res->restart_init[i]));
     fprintf(fp, "],\n");
     cli_json_selection(fp, res, prm->select_tol);
-    fprintf(fp, "  \"seconds_load\": %.6f,\n  \"seconds_cluster\": %.6f", r->t_load, res->seconds);
-    if (cli_nranks() > 1)
-        fprintf(fp, ",\n  \"seconds_collectives\": %.6f,\n  \"bytes_summed\": %.0f", r->comm_s, r->comm_b);
+    /* times: 6 significant digits */
+    fprintf(fp, "  \"seconds_load\": ");
+    cli_json_number(fp, r->t_load, 6);
+    fprintf(fp, ",\n  \"seconds_cluster\": ");
+    cli_json_number(fp, res->seconds, 6);
+    if (cli_nranks() > 1) {
+        fprintf(fp, ",\n  \"seconds_collectives\": ");
+        cli_json_number(fp, r->comm_s, 6);
+        fprintf(fp, ",\n  \"bytes_summed\": ");
+        cli_json_number(fp, r->comm_b, CLI_JSON_EXACT);
+    }
     if (r->labels_path) {
         fprintf(fp, ",\n  \"labels_file\": ");
         cli_json_string(fp, r->labels_path);
@@ -749,16 +779,26 @@ static int write_json(const run *r, FILE *fp)
     }
     if (res->semi_kept > 0) {
         fprintf(fp, ",\n  \"semi_supervision\": {\"kept\": \"%s\", \"scores\": {", semi_name[res->semi_kept]);
-        for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++)
-            fprintf(fp, "%s\"%s\": %.17g", i ? ", " : "", semi_name[i + 1], res->semi_scores[i]);
-        fprintf(fp, "}, \"score_moves\": %.17g, \"score_seeded\": %.17g}", res->semi_score_moves,
-                res->semi_score_seeded);
+        for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++) {
+            fprintf(fp, "%s\"%s\": ", i ? ", " : "", semi_name[i + 1]);
+            cli_json_number(fp, res->semi_scores[i], CLI_JSON_EXACT);
+        }
+        fprintf(fp, "}");
+        json_member(fp, "score_moves", res->semi_score_moves);
+        json_member(fp, "score_seeded", res->semi_score_seeded);
+        fprintf(fp, "}");
     }
-    if (r->scores)
-        fprintf(fp, ",\n  \"evaluation\": {\"acc\": %.17g, \"nmi\": %.17g, \"ari\": %.17g, \"purity\": %.17g, "
-                    "\"coverage\": %.17g, \"overall\": %.17g, \"kacc\": %.17g, \"classes\": %lld}",
-                r->scores->acc, r->scores->nmi, r->scores->ari, r->scores->purity, r->scores->coverage,
-                r->scores->overall, r->scores->kacc, (long long)r->scores->nclasses);
+    if (r->scores) {
+        fprintf(fp, ",\n  \"evaluation\": {\"acc\": ");
+        cli_json_number(fp, r->scores->acc, CLI_JSON_EXACT);
+        json_member(fp, "nmi", r->scores->nmi);
+        json_member(fp, "ari", r->scores->ari);
+        json_member(fp, "purity", r->scores->purity);
+        json_member(fp, "coverage", r->scores->coverage);
+        json_member(fp, "overall", r->scores->overall);
+        json_member(fp, "kacc", r->scores->kacc);
+        fprintf(fp, ", \"classes\": %lld}", (long long)r->scores->nclasses);
+    }
     fprintf(fp, ",\n  \"outputs\": {\"labels\": ");
     cli_json_string(fp, r->path_labels);
     fprintf(fp, ", \"top\": ");

@@ -496,13 +496,16 @@ static void print_json(FILE *fp, const char *pred, const char *truth, const mmnc
     cli_json_string(fp, pred);
     fputs(", \"truth\": ", fp);
     cli_json_string(fp, truth);
-    fprintf(fp,
-            ", \"n\": %lld, \"clusters\": %lld, \"classes\": %lld, "
-            "\"acc\": %.10g, \"nmi\": %.10g, \"ari\": %.10g, \"purity\": %.10g, "
-            "\"coverage\": %.10g, \"overall\": %.10g, \"kacc\": %.10g, "
-            "\"truth_without_prediction\": %lld, \"prediction_without_truth\": %lld}\n",
-            (long long)s->n, (long long)s->nclusters, (long long)s->nclasses, s->acc, s->nmi,
-            s->ari, s->purity, s->coverage, s->overall, s->kacc, no_pred, no_truth);
+    const char *name[7] = {"acc", "nmi", "ari", "purity", "coverage", "overall", "kacc"};
+    const double v[7] = {s->acc, s->nmi, s->ari, s->purity, s->coverage, s->overall, s->kacc};
+    fprintf(fp, ", \"n\": %lld, \"clusters\": %lld, \"classes\": %lld", (long long)s->n,
+            (long long)s->nclusters, (long long)s->nclasses);
+    for (int i = 0; i < 7; i++) {
+        fprintf(fp, ", \"%s\": ", name[i]);
+        cli_json_number(fp, v[i], 10);
+    }
+    fprintf(fp, ", \"truth_without_prediction\": %lld, \"prediction_without_truth\": %lld}\n", no_pred,
+            no_truth);
 }
 
 static void print_table(FILE *fp, const mmnc_scores *s)

@@ -97,6 +97,18 @@ static int count_empty(const mmnc_csr *A, mmnc_int *erows, mmnc_int *ecols)
     return CLI_EXIT_OK;
 }
 
+/* key, then {"min": mn, "max": mx, "entropy": h} of a marginal, on stdout */
+static void json_marginal(const char *key, double mn, double mx, double h)
+{
+    printf("%s: {\"min\": ", key);
+    cli_json_number(stdout, mn, 6);
+    printf(", \"max\": ");
+    cli_json_number(stdout, mx, 6);
+    printf(", \"entropy\": ");
+    cli_json_number(stdout, h, 6);
+    printf("}");
+}
+
 static int model_info(const char *path, int json)
 {
     mmnc_model *m = NULL;
@@ -112,22 +124,32 @@ static int model_info(const char *path, int json)
         cli_json_string(stdout, m->version);
         printf(", \"algorithm\": \"%s\", \"refine\": \"%s\", \"hard\": %s, \"rule\": \"%s\",\n",
                cli_algorithm_name(m->algorithm), refine, m->hard ? "true" : "false", rule);
-        printf(" \"k\": %lld, \"columns\": %lld, \"training_rows\": %lld, \"training_mass\": %.17g, \"seed\": %llu,\n",
-               (long long)m->k, (long long)m->ncols, (long long)m->train_rows, m->train_mass,
-               (unsigned long long)m->seed);
-        printf(" \"input_hash\": \"%016llx\", \"objective\": %.17g, \"mutual_information\": %.17g, \"alpha\": %.17g,\n",
-               (unsigned long long)m->input_hash, m->objective, m->mutual_information, m->alpha);
+        printf(" \"k\": %lld, \"columns\": %lld, \"training_rows\": %lld, \"training_mass\": ", (long long)m->k,
+               (long long)m->ncols, (long long)m->train_rows);
+        cli_json_number(stdout, m->train_mass, CLI_JSON_EXACT);
+        printf(", \"seed\": %llu,\n \"input_hash\": \"%016llx\", \"objective\": ", (unsigned long long)m->seed,
+               (unsigned long long)m->input_hash);
+        cli_json_number(stdout, m->objective, CLI_JSON_EXACT);
+        printf(", \"mutual_information\": ");
+        cli_json_number(stdout, m->mutual_information, CLI_JSON_EXACT);
+        printf(", \"alpha\": ");
+        cli_json_number(stdout, m->alpha, CLI_JSON_EXACT);
+        printf(",\n");
         if (m->cluster_rows) {
-            printf(" \"dmm_alpha\": %.17g, \"dmm_beta\": %.17g, \"cluster_rows\": [", m->dmm_alpha, m->dmm_beta);
+            printf(" \"dmm_alpha\": ");
+            cli_json_number(stdout, m->dmm_alpha, CLI_JSON_EXACT);
+            printf(", \"dmm_beta\": ");
+            cli_json_number(stdout, m->dmm_beta, CLI_JSON_EXACT);
+            printf(", \"cluster_rows\": [");
             for (mmnc_int z = 0; z < m->k; z++) printf("%s%lld", z ? ", " : "", (long long)m->cluster_rows[z]);
             printf("],\n");
         }
         printf(" \"options\": ");
         if (m->options) cli_json_string(stdout, m->options);
         else printf("null");
-        printf(", \"pz\": [");
-        for (mmnc_int z = 0; z < m->k; z++) printf("%s%.17g", z ? ", " : "", m->pz[z]);
-        printf("]}\n");
+        printf(", \"pz\": ");
+        cli_json_numbers(stdout, m->pz, m->k, CLI_JSON_EXACT);
+        printf("}\n");
     } else {
         printf("file          %s\n", path);
         printf("model         written by mmnc %s: %s, refine %s (%s result); rule for new rows: %s\n", m->version,
@@ -222,16 +244,19 @@ int cmd_info(int argc, char **argv)
         if (json) {
             printf("{\"file\": ");
             cli_json_string(stdout, argv[optind]);
-            printf(", \"rows\": %lld, \"columns\": %lld, \"nonzeros\": %lld, \"density\": %.6g, \"sum\": %.17g,\n",
-                   (long long)nrows, (long long)ncols, (long long)nnz, (double)nnz / ((double)nrows * (double)ncols), p->total);
-            printf(" \"empty_rows\": %lld, \"empty_columns\": %lld, \"components\": %lld,\n", (long long)erows,
+            printf(", \"rows\": %lld, \"columns\": %lld, \"nonzeros\": %lld, \"density\": ", (long long)nrows,
+                   (long long)ncols, (long long)nnz);
+            cli_json_number(stdout, (double)nnz / ((double)nrows * (double)ncols), 6);
+            printf(", \"sum\": ");
+            cli_json_number(stdout, p->total, CLI_JSON_EXACT);
+            printf(",\n \"empty_rows\": %lld, \"empty_columns\": %lld, \"components\": %lld,\n", (long long)erows,
                    (long long)ecols, (long long)ncomp_mass);
-            printf(" \"py\": {\"min\": %.6g, \"max\": %.6g, \"entropy\": %.6g}, \"px\": {\"min\": %.6g, \"max\": %.6g, \"entropy\": %.6g}",
-                   ymn, ymx, yh, xmn, xmx, xh);
+            json_marginal(" \"py\"", ymn, ymx, yh);
+            json_marginal(", \"px\"", xmn, xmx, xh);
             if (nsv > 0) {
-                printf(",\n \"singular_values\": [");
-                for (mmnc_int i = 0; i < nsv; i++) printf("%s%.12g", i ? ", " : "", sv[i]);
-                printf("], \"unit_singular_values\": %lld", (long long)unit);
+                printf(",\n \"singular_values\": ");
+                cli_json_numbers(stdout, sv, nsv, 12);
+                printf(", \"unit_singular_values\": %lld", (long long)unit);
             }
             printf("}\n");
         } else {

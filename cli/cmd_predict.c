@@ -156,10 +156,16 @@ static void write_json(const pred *r, const mmnc_int *map, FILE *fp)
     fprintf(fp, "  \"rows\": %lld,\n  \"columns\": %lld,\n  \"nonzeros\": %lld,\n", (long long)n,
             (long long)r->d->A->ncols, (long long)r->nnz);
     fprintf(fp, "  \"held_rows\": %lld,\n  \"held_rows_matched\": %lld,\n", (long long)m->nheld, (long long)r->held);
-    fprintf(fp, "  \"known_mass\": %.17g,\n  \"log_likelihood\": %.17g,\n", r->mass, r->loglik);
-    if (r->mass > 0.0)
-        fprintf(fp, "  \"log_likelihood_per_unit\": %.17g,\n  \"perplexity\": %.17g,\n", r->loglik / r->mass,
-                exp(-r->loglik / r->mass));
+    {
+        const char *name[4] = {"known_mass", "log_likelihood", "log_likelihood_per_unit", "perplexity"};
+        const double per = r->mass > 0.0 ? r->loglik / r->mass : 0.0; /* the last two: only with a mass */
+        const double v[4] = {r->mass, r->loglik, per, exp(-per)};
+        for (int i = 0; i < (r->mass > 0.0 ? 4 : 2); i++) {
+            fprintf(fp, "  \"%s\": ", name[i]);
+            cli_json_number(fp, v[i], CLI_JSON_EXACT);
+            fprintf(fp, ",\n");
+        }
+    }
     if (m->l > 0)
         fprintf(fp, "  \"col_clusters\": %lld,\n  \"columns_assigned_from_rows\": %lld,\n"
                     "  \"columns_unassigned\": %lld,\n",

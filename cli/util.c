@@ -180,6 +180,22 @@ void cli_json_string(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+void cli_json_number(FILE *fp, double v, int digits)
+{
+    if (isfinite(v)) fprintf(fp, "%.*g", digits, v);
+    else fputs("null", fp);
+}
+
+void cli_json_numbers(FILE *fp, const double *v, mmnc_int n, int digits)
+{
+    fputc('[', fp);
+    for (mmnc_int i = 0; i < n; i++) {
+        if (i) fputs(", ", fp);
+        cli_json_number(fp, v[i], digits);
+    }
+    fputc(']', fp);
+}
+
 void cli_tsv_field(FILE *fp, const char *s)
 {
     for (; *s; s++) {
@@ -391,9 +407,10 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol)
                 res->merge_split_kept > 0 ? "; then merge-split trials from it, kept where the objective rose" : "");
         return;
     }
-    fprintf(fp, "  \"selection\": {\"rule\": \"guarded\", \"tolerance\": %.17g, \"chosen_restart\": %d, "
-                "\"objective_restart\": %d, \"best_score_restart\": %d,\n",
-            tol, res->best_restart, res->objective_restart, cli_best_score(res));
+    fprintf(fp, "  \"selection\": {\"rule\": \"guarded\", \"tolerance\": ");
+    cli_json_number(fp, tol, CLI_JSON_EXACT);
+    fprintf(fp, ", \"chosen_restart\": %d, \"objective_restart\": %d, \"best_score_restart\": %d,\n",
+            res->best_restart, res->objective_restart, cli_best_score(res));
     fprintf(fp, "    \"why\": \"%s\",\n",
             res->best_restart == res->objective_restart
                 ? "the start with the best leave-one-row-out predictive information also has the best objective"
@@ -401,13 +418,14 @@ void cli_json_selection(FILE *fp, const mmnc_result *res, double tol)
                             "information; the starts with higher objectives predict held-out rows worse"
                           : "the start with the best leave-one-row-out predictive information; the starts with "
                             "higher objectives predict held-out rows worse");
-    fprintf(fp, "    \"restart_scores\": [");
-    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_score[i]);
-    fprintf(fp, "],\n    \"restart_alphas\": [");
-    for (int i = 0; i < res->restarts; i++) fprintf(fp, "%s%.17g", i ? ", " : "", res->restart_alpha[i]);
-    fprintf(fp, "]");
-    if (res->refine == MMNC_REFINE_CHOSEN)
-        fprintf(fp, ",\n    \"refined_score\": %.17g", res->refined_score);
+    fprintf(fp, "    \"restart_scores\": ");
+    cli_json_numbers(fp, res->restart_score, res->restarts, CLI_JSON_EXACT);
+    fprintf(fp, ",\n    \"restart_alphas\": ");
+    cli_json_numbers(fp, res->restart_alpha, res->restarts, CLI_JSON_EXACT);
+    if (res->refine == MMNC_REFINE_CHOSEN) {
+        fprintf(fp, ",\n    \"refined_score\": ");
+        cli_json_number(fp, res->refined_score, CLI_JSON_EXACT);
+    }
     fprintf(fp, "},\n");
 }
 

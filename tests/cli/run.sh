@@ -111,14 +111,17 @@ expect_nofile() { for f; do [ ! -e "$f" ] || fail_because "unexpected file $f"; 
 expect_same() { cmp -s "$1" "$2" || fail_because "$1 and $2 differ"; }
 expect_grep() { grep -Eq -- "$1" "$2" 2>/dev/null || fail_because "$2 lacks /$1/"; }
 
-# expect_json FILE [KEY...]: FILE is valid JSON with these top-level keys.
+# expect_json FILE [KEY...]: FILE is valid JSON (strict: no NaN or Infinity,
+# which Python would take) with these top-level keys.
 expect_json() {
     local f=$1
     shift
     if [ "$HAVE_PY" = 1 ]; then
         python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+def constant(c):
+    raise ValueError("not JSON: " + c)
+d = json.load(open(sys.argv[1]), parse_constant=constant)
 missing = [k for k in sys.argv[2:] if k not in d]
 if missing:
     sys.exit("missing keys: " + " ".join(missing))
@@ -582,6 +585,14 @@ expect_err "dropped 1 rows and 1 columns"
 expect_partition g.labels.tsv "1|3"
 expect_grep '"rows_dropped": 1' g.json
 expect_grep '"columns_dropped": 1' g.json
+end
+
+begin "cluster: a value that is not finite is null in the JSON"
+# values near the largest double, whose sum overflows: the objective may come out NaN
+printf '%%%%MatrixMarket matrix coordinate real general\n4 3 6\n1 1 3e305\n1 2 2e305\n2 1 3e305\n2 2 2e305\n3 3 3e305\n4 3 4e305\n' >b305.mtx
+run cluster b305.mtx -k 2 -t 1 -q -o b305
+expect_rc 0
+expect_json b305.json objective restart_objectives
 end
 
 begin "cluster --truth with a blank line is rejected like in eval"

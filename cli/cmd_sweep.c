@@ -19,7 +19,9 @@
  * is about the spread of the mean over the 28 pairs of 8 starts between
  * neighbouring k of one stable reading.  Without an agreement (other
  * algorithms, one start) every interior k is a candidate: the elbow
- * alone.  The curve is I(X;Z) for the Dirichlet mixture and the
+ * alone.  The drop needs a k on either side: with fewer than three values
+ * of k there is no interior k and no suggestion (the agreement alone is
+ * the rule the suggestion avoids).  The curve is I(X;Z) for the Dirichlet mixture and the
  * information moves, one scale for both (and J is I(X;Z) alone at the k
  * where the agreement rule refused the prior, so J is not one curve across
  * k).  A reading aid from a non-convex optimiser, not a
@@ -53,7 +55,8 @@ static void help(void)
            "gain of one more cluster drops most (I(X;Z) for -a dmm and -a information, else the\n"
            "objective). The elbow alone is noise on a nearly straight curve, the agreement alone\n"
            "prefers the small k that every start finds. Without an agreement (-a nuclear or\n"
-           "frobenius, one start): the elbow alone. A reading aid from a non-convex optimiser, not a\n"
+           "frobenius, one start): the elbow alone. With fewer than three values of k there is no\n"
+           "kmin < k < kmax, and no suggestion. A reading aid from a non-convex optimiser, not a\n"
            "test.\n\n"
            "Options:\n"
            "      --kmin N          smallest k (default " CLI_STR(KMIN) ")\n"
@@ -88,8 +91,9 @@ static void gp_path(FILE *gp, const char *path)
 
 /* Draw the curves of tsv (staged) with gnuplot into tmp, the staged path of
  * out (cli_outset: renamed into place with the table): the objective
- * (metric), I(X;Z) beside it for the information moves (info), and the
- * starts' agreement on the second axis (agree). */
+ * (metric), I(X;Z) beside it for the information moves (info), the
+ * starts' agreement on the second axis (agree) and the suggested k (best;
+ * none when negative). */
 static int plot(const char *tsv, const char *tmp, const char *out, const char *fmt, const char *metric, int info,
                 int agree, long long best)
 {
@@ -110,8 +114,12 @@ static int plot(const char *tsv, const char *tmp, const char *out, const char *f
     if (agree)
         fputs("set y2label 'agreement of the starts (mean ARI)'\nset y2range [0:1.05]\nset y2tics 0.2\n"
               "set ytics nomirror\n", gp);
-    fprintf(gp, "set title 'mmnc sweep: suggested k = %lld'\n", best);
-    fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
+    if (best >= 0) {
+        fprintf(gp, "set title 'mmnc sweep: suggested k = %lld'\n", best);
+        fprintf(gp, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2\n", best, best);
+    } else {
+        fputs("set title 'mmnc sweep: no suggested k'\n", gp);
+    }
     fputs("plot ", gp);
     gp_path(gp, tsv);
     fprintf(gp, " using 1:2 with linespoints pointtype 7 title '%s'", metric);
@@ -131,21 +139,15 @@ static int plot(const char *tsv, const char *tmp, const char *out, const char *f
  * k (kmin < k < kmax, where the drop is defined) whose agreement is within
  * AGREE_TOL of the best interior agreement, the largest drop of the gain of
  * curve; ties to the smaller k.  Without an agreement (NAN) every interior k
- * is a candidate.  Fewer than three k: the k of the best agreement (ties to
- * the larger), kmax without one. */
+ * is a candidate.  -1 when there is none: fewer than three k, or no
+ * candidate's drop is a number. */
 static long long suggest(mmnc_int n, long long kmin, const double *curve, const double *agree)
 {
     double top = -INFINITY, bestdrop = -INFINITY;
     long long best = -1;
-    mmnc_int lo = n >= 3 ? 1 : 0, hi = n >= 3 ? n - 1 : n; /* the candidates [lo, hi) */
-    for (mmnc_int i = lo; i < hi; i++)
+    for (mmnc_int i = 1; i < n - 1; i++)
         if (agree[i] == agree[i] && agree[i] > top) top = agree[i];
-    if (n < 3) {
-        for (mmnc_int i = 0; i < n; i++)
-            if (agree[i] == agree[i] && agree[i] >= top) best = kmin + i;
-        return best < 0 ? kmin + n - 1 : best;
-    }
-    for (mmnc_int i = lo; i < hi; i++) {
+    for (mmnc_int i = 1; i < n - 1; i++) {
         double drop = (curve[i] - curve[i - 1]) - (curve[i + 1] - curve[i]);
         if (agree[i] == agree[i] && agree[i] < top - AGREE_TOL) continue;
         if (drop > bestdrop) bestdrop = drop, best = kmin + i;
@@ -278,11 +280,18 @@ int cmd_sweep(int argc, char **argv)
         rc = plot(cli_outset_path(outs, 0), cli_outset_path(outs, 1), img, plotfmt, metric, info, has_agree, best);
     int rc_commit = cli_outset_commit(outs);
     if (rc_commit != CLI_EXIT_OK) { rc = rc_commit; goto done; }
-    printf("suggested k = %lld (%s); wrote %s", best,
-           has_agree ? "among the k whose starts agree within " CLI_STR(AGREE_TOL) " of the best, the gain of one more "
-                       "cluster drops most after it"
-                     : "the gain of one more cluster drops most after it",
-           tsv);
+    if (best >= 0)
+        printf("suggested k = %lld (%s); wrote %s", best,
+               has_agree ? "among the k whose starts agree within " CLI_STR(AGREE_TOL) " of the best, the gain of one "
+                           "more cluster drops most after it"
+                         : "the gain of one more cluster drops most after it",
+               tsv);
+    else if (n < 3)
+        printf("no suggested k (the rule compares the gain of one more cluster before and after k, for\n"
+               "kmin < k < kmax: it needs three values of k or more, and %lld %s run); wrote %s",
+               (long long)n, n == 1 ? "was" : "were", tsv);
+    else
+        printf("no suggested k (the gain of one more cluster is not a number at any kmin < k < kmax); wrote %s", tsv);
     if (strcmp(plotfmt, "none") && rc == CLI_EXIT_OK) printf(", %s", img);
     printf("\n");
     if (has_agree)

@@ -695,6 +695,24 @@ if command -v gnuplot >/dev/null 2>&1; then
     end
 fi
 
+begin "sweep with two values of k: no suggestion, and why"
+run sweep --kmin 7 --kmax 8 -t 1 --plot none -o s2 "$BLOCKS"
+expect_rc 0
+expect_out "^no suggested k \(the rule compares the gain of one more cluster before and after k"
+expect_out "three values of k or more, and 2 were run\); wrote s2\.sweep\.tsv"
+if grep -q "suggested k =\|<- suggested" "$OUT"; then fail_because "a k is suggested"; fi
+expect_file s2.sweep.tsv
+end
+
+begin "sweep with one value of k: no suggestion, none on the plot"
+run sweep --kmin 2 --kmax 2 -t 1 -o s1 "$BLOCKS"
+expect_rc 0
+expect_out "^no suggested k \(.*"
+expect_out "1 was run\)"
+if grep -q "suggested k =\|<- suggested" "$OUT"; then fail_because "a k is suggested"; fi
+if command -v gnuplot >/dev/null 2>&1; then expect_grep "mmnc sweep: no suggested k" s1.sweep.svg; fi
+end
+
 begin "sweep -a information: J and I(X;Z), and how well the starts agree at each k"
 run sweep -a information --kmin 1 --kmax 3 --plot none -o si "$BLOCKS"
 expect_rc 0

@@ -54,7 +54,9 @@ static void usage(FILE *fp)
             "text to write or parse; docs/binary-format.md), and its vocabulary, one word per line,\n"
             "line i = row i, most frequent first.  Words are lower-cased runs of letters\n"
             "and digits with inner ' and -; words below --min-count are removed before\n"
-            "windowing.  Windows never cross a blank line or the end of a file.\n"
+            "windowing.  Windows never cross a blank line or the end of a file.  When no\n"
+            "two vocabulary words share a window (a text of one word), nothing is counted:\n"
+            "an error, and no file written.\n"
             "\n"
             "Options:\n"
             "  -o, --output PATH     the matrix (required); .gz compresses, .bin is binary\n"
@@ -105,6 +107,26 @@ static int on_progress(void *ctx, int pass, int block, double tokens)
         cli_progress_say(&c->pr, "pass 2 of 2 (the pairs): %.1f of %.1f M tokens", tokens / 1e6, c->total / 1e6);
     }
     return 0;
+}
+
+/* A matrix without an entry (a text of one word, sentences of one word, or
+ * a --min-count that keeps one word in each window) is of no use to any
+ * command (cluster refuses it), so it is a failure, as mmnc docs fails
+ * when no term is left: say what was counted and what may give pairs. */
+static int no_pairs(char **files, int nfiles, const mmnc_cooc_opts *o, mmnc_int nv, mmnc_int tokens)
+{
+    char where[64];
+    if (nfiles > 1) snprintf(where, sizeof where, "the %d TEXT files", nfiles);
+    return cli_fail(CMD,
+                    "no co-occurrence counted in %s (%lld token%s read, a vocabulary of %lld word%s seen at "
+                    "least %lld time%s%s): no two tokens of the vocabulary lie within %d word%s of each other "
+                    "in one %s; a text of one word has none, and a lower --min-count, a larger --window%s may "
+                    "count some; nothing written",
+                    nfiles > 1 ? where : files[0], (long long)tokens, tokens == 1 ? "" : "s", (long long)nv,
+                    nv == 1 ? "" : "s", (long long)o->min_count, o->min_count == 1 ? "" : "s",
+                    o->max_vocab > 0 && nv == o->max_vocab ? ", the --max-vocab most frequent" : "", o->window,
+                    o->window == 1 ? "" : "s", o->sentences ? "sentence" : "paragraph",
+                    o->sentences ? " or --no-sentences" : "");
 }
 
 int cmd_cooc(int argc, char **argv)
@@ -216,6 +238,10 @@ int cmd_cooc(int argc, char **argv)
         goto cleanup;
     }
     tbuild = cli_now() - tbuild;
+    if (A->nnz == 0) {
+        rc = no_pairs(argv + optind, nfiles, &o, nv, info.tokens);
+        goto cleanup;
+    }
 
     if (mmnc_outfile_open(&vo, cli_outset_path(outs, 1), &err) != MMNC_OK) {
         rc = cli_outset_lib_fail(outs, &err);

@@ -863,6 +863,29 @@ expect_same v.txt "$FIX/words.expected.vocab"
 expect_nofile w.vocab
 end
 
+begin "cooc: a text of one word counts no pair: an error, no file left"
+echo word >one.txt
+snapshot
+run cooc one.txt --min-count 1 -o one.mtx --tokens one.tok
+expect_rc 1
+expect_err "^mmnc cooc: no co-occurrence counted in one\.txt \(1 token read, a vocabulary of 1 word "
+expect_err "no two tokens of the vocabulary lie within 5 words of each other in one sentence"
+expect_err "nothing written"
+expect_nonew
+end
+
+begin "cooc: sentences of one word each count no pair; --no-sentences counts some"
+printf 'one. two. three.\n' >s.txt
+snapshot
+run cooc -w 2 s.txt --min-count 1 -o s.mtx
+expect_rc 1
+expect_err "no co-occurrence counted in s\.txt \(3 tokens read, a vocabulary of 3 words .* within 2 words .* or --no-sentences may"
+expect_nonew
+run cooc -q -w 2 --no-sentences s.txt --min-count 1 -o s.mtx
+expect_rc 0
+expect_grep "^3 3 6$" s.mtx
+end
+
 bad "cooc: no -o -> usage" 2 "no output file" cooc "$FIX/words.txt"
 bad "cooc: no input -> usage" 2 "no input text files" cooc -o x.mtx
 bad "cooc: missing input file" 1 "nosuch\.txt: cannot open" cooc nosuch.txt -o x.mtx

@@ -2,6 +2,7 @@
  * cmd_cluster.c -- `mmnc cluster`: read data, learn P_{Z|Y}, write labels,
  * the soft kernel, a JSON summary and the top columns of each cluster.
  */
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -204,7 +205,8 @@ static void help(void)
            "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA; else\n"
            "                        DATA.vocab, as for --names)\n"
            "      --top N           characteristic columns listed per cluster, at most: only those with a\n"
-           "                        positive score P(x|z) log(P(x|z)/P(x)) (default " CLI_STR(MMNC_DEFAULT_TOP) ")\n"
+           "                        positive score P(x|z) log(P(x|z)/P(x)), beyond the rounding of the\n"
+           "                        sums that make it (default " CLI_STR(MMNC_DEFAULT_TOP) ")\n"
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...)\n"
            "      --truth-var NAME  variable of a .mat truth file (default " MMNC_DEFAULT_LABELS_VAR ")\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
@@ -513,20 +515,38 @@ static int write_rows(const run *r, mmnc_outfile *out, cli_part *part)
     return CLI_EXIT_OK;
 }
 
+/* Slot i of cluster z's top columns (mmnc_top_columns) is listed: a column
+ * whose score s = q log(q/p), q = P(x|z), p = P(x), is positive (more
+ * frequent in the cluster than overall; a column that the cluster uses less
+ * than the data does says nothing of it) beyond rounding.  Where the data
+ * gives q = p (k = 1: every column), the computed q/p is 1 + d from
+ * rounding alone: q = T/pz with T and pz sums of at most |Y| nonnegative
+ * products each, off by at most 2 |Y| u each in any order (u = DBL_EPSILON
+ * / 2), and p within a few u (mmnc_pmf: py, px and the total are exact sums
+ * rounded once), so |d| <= (4 |Y| + 6) u, and s ~ p d.  A score is listed
+ * above p (2 |Y| + 4) DBL_EPSILON: q must exceed p by more than that
+ * rounding. */
+static int top_listed(const run *r, mmnc_int z, mmnc_int i)
+{
+    mmnc_int x = r->topc[z * r->ntop + i];
+    if (x < 0) return 0;
+    double tol = (2.0 * (double)r->p->ny_all + 4.0) * DBL_EPSILON * r->p->px[x];
+    return r->tops[z * r->ntop + i] > tol;
+}
+
 /* PREFIX.top.tsv: the most characteristic columns of each cluster, those
- * with a positive score (more frequent in the cluster than overall): a
- * column that the cluster uses less than the data does says nothing of it. */
+ * with a positive score (top_listed). */
 static void write_top(const run *r, FILE *fp)
 {
     mmnc_int k = r->res->k, ntop = r->ntop;
     char buf[32], buf2[32];
     fprintf(fp, "cluster\trank\tcolumn\tname\tscore\n");
     for (mmnc_int z = 0; z < k; z++)
-        for (mmnc_int i = 0; i < ntop; i++) {
+        for (mmnc_int i = 0, rank = 0; i < ntop; i++) {
+            if (!top_listed(r, z, i)) continue; /* the bound is each column's own: not a break */
             mmnc_int x = r->topc[z * ntop + i];
-            if (x < 0 || !(r->tops[z * ntop + i] > 0)) break; /* only columns more frequent in z than overall */
             const char *id = mmnc_data_col_id(r->d, x, buf2);
-            fprintf(fp, "%lld\t%lld\t", (long long)z + 1, (long long)i + 1);
+            fprintf(fp, "%lld\t%lld\t", (long long)z + 1, (long long)++rank);
             cli_tsv_field(fp, id);
             fputc('\t', fp);
             cli_tsv_field(fp, cli_col_label(&r->nm, x, buf));
@@ -1033,11 +1053,8 @@ static int print_summary(const run *r)
             printf("\n");
         }
         printf("  columns:");
-        for (mmnc_int i = 0; i < ntop && i < 10; i++) {
-            mmnc_int x = r->topc[z * ntop + i];
-            if (x < 0 || !(r->tops[z * ntop + i] > 0)) break;
-            printf(" %s", cli_col_label(&r->nm, x, buf));
-        }
+        for (mmnc_int i = 0, shown_x = 0; i < ntop && shown_x < 10; i++)
+            if (top_listed(r, z, i)) printf(" %s", cli_col_label(&r->nm, r->topc[z * ntop + i], buf)), shown_x++;
         printf("\n");
         if (res->l > 0) { /* its column clusters by P(w|z), the largest 5 */
             mmnc_int shown_w = 0, pick[5];

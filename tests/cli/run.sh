@@ -566,6 +566,15 @@ expect_out "members: .*row_"
 expect_out "columns: .*(apple|banana|cherry)"
 end
 
+begin "cluster -k 1: no characteristic column (every score is zero up to rounding)"
+run cluster -k 1 -t 1 -o k1 "$BLOCKS"
+expect_rc 0
+[ "$(wc -l <k1.top.tsv)" -eq 1 ] || fail_because "k1.top.tsv lists columns: $(sed -n 2p k1.top.tsv)"
+expect_out "^  columns:$"
+run cluster -k 2 -t 1 -q -o k2 "$BLOCKS"
+[ "$(wc -l <k2.top.tsv)" -gt 1 ] || fail_because "k2.top.tsv lists no column"
+end
+
 begin "cluster --truth gives ACC line and JSON evaluation"
 run cluster --truth "$FIX/blocks.truth" -o e "$BLOCKS"
 expect_rc 0

@@ -44,9 +44,10 @@ static void usage(FILE *fp)
             "  --json           print a JSON object instead of the table\n"
             "  -h, --help       show this help and exit\n"
             "\n"
-            "Items of TRUTH without a prediction are excluded (their number is printed on\n"
-            "stderr).  An item of PRED with cluster -1 (unassigned: 'mmnc predict' gives it\n"
-            "to a row with no known column) is refused: it has no cluster to be scored in.\n"
+            "Items of TRUTH without a prediction are excluded (their number and the first\n"
+            "ids are printed on stderr).  An item of PRED with cluster -1 (unassigned:\n"
+            "'mmnc predict' gives it to a row with no known column) is refused: it has no\n"
+            "cluster to be scored in.\n"
             "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
@@ -177,19 +178,19 @@ static long long read_line(FILE *fp, char **buf, size_t *cap)
 /* The whole of path (a file, a pipe, "-", gzip or xz) read through one
  * open, as a stream over memory: *buf (mmnc_free it after fclose) keeps the
  * bytes.  NULL with the message printed on failure. */
-static FILE *open_whole(const char *path, char **buf, size_t *len)
+static FILE *open_whole(const char *cmd, const char *path, char **buf, size_t *len)
 {
     mmnc_err err = {0, ""};
     FILE *fp;
     *buf = NULL;
     if (mmnc_file_read_all(path, buf, len, &err) != MMNC_OK) {
-        cli_lib_fail(CMD, &err);
+        cli_lib_fail(cmd, &err);
         return NULL;
     }
     /* fmemopen of 0 bytes is not portable: an empty stream is /dev/null */
     fp = *len ? fmemopen(*buf, *len, "rb") : fopen("/dev/null", "rb");
     if (!fp) {
-        cli_fail(CMD, "%s: %s", path, strerror(errno));
+        cli_fail(cmd, "%s: %s", path, strerror(errno));
         mmnc_free(*buf);
         *buf = NULL;
     }
@@ -219,7 +220,7 @@ static int read_pred(const char *path, pred_file *p)
     size_t cap = 0, size;
     long long lineno = 0, len;
     int rc = CLI_EXIT_OK;
-    FILE *fp = open_whole(path, &whole, &size);
+    FILE *fp = open_whole(CMD, path, &whole, &size);
 
     if (!fp) return CLI_EXIT_FAIL;
     while ((len = read_line(fp, &line, &cap)) >= 0) {
@@ -353,7 +354,7 @@ static int split_ws(char *line, char **field, int max)
 
 /* The class of the label string name (numbered in order of first
  * appearance), added if new.  0 or an exit status. */
-static int class_of(truth_file *t, const char *label, mmnc_int *cls)
+static int class_of(const char *cmd, truth_file *t, const char *label, mmnc_int *cls)
 {
     long long c = sm_get(&t->labels, label), first;
     char *name;
@@ -362,9 +363,9 @@ static int class_of(truth_file *t, const char *label, mmnc_int *cls)
         name = strdup(label);
         if (!name || sv_push(&t->names, name) != 0) {
             free(name);
-            return cli_fail(CMD, "out of memory");
+            return cli_fail(cmd, "out of memory");
         }
-        if (sm_put(&t->labels, name, c, &first) != 0) return cli_fail(CMD, "out of memory");
+        if (sm_put(&t->labels, name, c, &first) != 0) return cli_fail(cmd, "out of memory");
     }
     *cls = (mmnc_int)c;
     return CLI_EXIT_OK;
@@ -372,7 +373,7 @@ static int class_of(truth_file *t, const char *label, mmnc_int *cls)
 
 /* One label per line (or a libsvm line, whose first field is its label):
  * the second pass over a TRUTH that is not "id label" pairs. */
-static int read_truth_single(FILE *fp, const char *path, truth_file *t)
+static int read_truth_single(const char *cmd, FILE *fp, const char *path, truth_file *t)
 {
     char *line = NULL, *field[2];
     size_t cap = 0;
@@ -386,21 +387,21 @@ static int read_truth_single(FILE *fp, const char *path, truth_file *t)
         while (*p == ' ' || *p == '\t') p++;
         if (!*p || *p == '#' || *p == '%') continue; /* blank lines were checked by the first pass */
         if ((size_t)len != strlen(line)) {
-            rc = cli_fail(CMD, "%s:%lld: unexpected NUL byte", path, lineno);
+            rc = cli_fail(cmd, "%s:%lld: unexpected NUL byte", path, lineno);
             break;
         }
         nf = split_ws(p, field, 2);
         if (nf > 1 && !strchr(field[1], ':')) {
-            rc = cli_fail(CMD, "%s:%lld: expected one label (or a libsvm line), found %d fields", path, lineno, nf);
+            rc = cli_fail(cmd, "%s:%lld: expected one label (or a libsvm line), found %d fields", path, lineno, nf);
             break;
         }
-        if ((rc = class_of(t, field[0], &cls)) != CLI_EXIT_OK) break;
+        if ((rc = class_of(cmd, t, field[0], &cls)) != CLI_EXIT_OK) break;
         if (iv_push(&t->label, cls) != 0) {
-            rc = cli_fail(CMD, "out of memory");
+            rc = cli_fail(cmd, "out of memory");
             break;
         }
     }
-    if (rc == CLI_EXIT_OK && t->label.n == 0) rc = cli_fail(CMD, "%s: no labels found", path);
+    if (rc == CLI_EXIT_OK && t->label.n == 0) rc = cli_fail(cmd, "%s: no labels found", path);
     free(line);
     return rc;
 }
@@ -413,15 +414,17 @@ static int read_truth_single(FILE *fp, const char *path, truth_file *t)
  * libsvm): *kind = 1, the k-th label belongs to item k, so a blank line
  * before the last label is an error rather than silently shifting every
  * later item.  A MAT file (*kind = 0) is left to the library.  t->label
- * gets the classes.  Returns 0 or an exit status.
+ * gets the classes.  Without colon_pairs, a line whose second field holds a
+ * ':' is a libsvm line, as mmnc_labels_read reads it, not a pair.  Returns 0
+ * or an exit status.
  */
-static int read_truth(const char *path, truth_file *t, int *kind)
+static int read_truth(const char *cmd, const char *path, int colon_pairs, truth_file *t, int *kind)
 {
     char *line = NULL, *field[2], *whole;
     size_t cap = 0, size;
     long long lineno = 0, len, blank = 0, nonblank = 0;
     int rc = CLI_EXIT_OK, pairs = 1;
-    FILE *fp = open_whole(path, &whole, &size);
+    FILE *fp = open_whole(cmd, path, &whole, &size);
 
     *kind = 0;
     if (!fp) return CLI_EXIT_FAIL;
@@ -439,18 +442,18 @@ static int read_truth(const char *path, truth_file *t, int *kind)
             continue;
         }
         if (blank && !pairs) {
-            rc = cli_fail(CMD, "%s:%lld: expected a label, found a blank line (the k-th label "
+            rc = cli_fail(cmd, "%s:%lld: expected a label, found a blank line (the k-th label "
                           "belongs to the item with id k)", path, blank);
             goto cleanup;
         }
         if (!pairs) continue;
         nonblank++;
         nf = (size_t)len == strlen(line) ? split_ws(line, field, 2) : 0;
-        if (nf != 2) {
+        if (nf != 2 || (!colon_pairs && strchr(field[1], ':'))) {
             pairs = 0;
             truth_free(t);
             if (blank) {
-                rc = cli_fail(CMD, "%s:%lld: expected a label, found a blank line (the k-th "
+                rc = cli_fail(cmd, "%s:%lld: expected a label, found a blank line (the k-th "
                               "label belongs to the item with id k)", path, blank);
                 goto cleanup;
             }
@@ -459,31 +462,103 @@ static int read_truth(const char *path, truth_file *t, int *kind)
         id = strdup(field[0]);
         if (!id || sv_push(&t->id, id) != 0) {
             free(id);
-            rc = cli_fail(CMD, "out of memory");
+            rc = cli_fail(cmd, "out of memory");
             goto cleanup;
         }
         if (sm_put(&t->ids, id, lineno, &first) != 0) {
-            rc = cli_fail(CMD, "out of memory");
+            rc = cli_fail(cmd, "out of memory");
             goto cleanup;
         }
         if (first >= 0) {
-            rc = cli_fail(CMD, "%s:%lld: duplicate id '%s' (first on line %lld)", path, lineno,
+            rc = cli_fail(cmd, "%s:%lld: duplicate id '%s' (first on line %lld)", path, lineno,
                           id, first);
             goto cleanup;
         }
-        if ((rc = class_of(t, field[1], &cls)) != CLI_EXIT_OK) goto cleanup;
+        if ((rc = class_of(cmd, t, field[1], &cls)) != CLI_EXIT_OK) goto cleanup;
         if (iv_push(&t->label, cls) != 0) {
-            rc = cli_fail(CMD, "out of memory");
+            rc = cli_fail(cmd, "out of memory");
             goto cleanup;
         }
     }
     if (pairs && nonblank > 0) *kind = 2;
-    else if ((rc = read_truth_single(fp, path, t)) == CLI_EXIT_OK) *kind = 1;
+    else if ((rc = read_truth_single(cmd, fp, path, t)) == CLI_EXIT_OK) *kind = 1;
 cleanup:
     if (rc != CLI_EXIT_OK || *kind == 0) truth_free(t);
     free(line);
     fclose(fp);
     mmnc_free(whole);
+    return rc;
+}
+
+/* ---- items of TRUTH left out ----------------------------------------------- */
+
+#define EXCLUDED_SHOWN 3 /* ids named in the warning */
+
+/* The items of TRUTH that are not scored: how many, and the first ids. */
+typedef struct excluded {
+    long long n;
+    int shown;
+    char id[EXCLUDED_SHOWN][48];
+} excluded;
+
+static void excluded_add(excluded *e, const char *id)
+{
+    if (e->shown < EXCLUDED_SHOWN) {
+        char *d = e->id[e->shown++];
+        size_t len = strlen(id), max = sizeof e->id[0] - 1;
+        if (len > max) snprintf(d, max + 1, "%.*s...", (int)(max - 3), id);
+        else memcpy(d, id, len + 1);
+    }
+    e->n++;
+}
+
+/* "mmnc CMD: N of TOTAL items of PATH WHY and are excluded: 'a', 'b', 'c'
+ * and N - 3 more" on stderr: the one warning of mmnc eval and mmnc cluster
+ * --truth for items of TRUTH that cannot be scored. */
+static void excluded_warn(const char *cmd, const excluded *e, long long total, const char *path, const char *why)
+{
+    if (e->n == 0) return;
+    fprintf(stderr, "mmnc %s: %lld of %lld items of %s %s and are excluded: ", cmd, e->n, total, path, why);
+    for (int i = 0; i < e->shown; i++) {
+        fputs(i == 0 ? "" : i + 1 < e->shown || e->n > e->shown ? ", " : " and ", stderr);
+        fputc('\'', stderr);
+        cli_tsv_field(stderr, e->id[i]); /* no line break from a quoted id */
+        fputc('\'', stderr);
+    }
+    if (e->n > e->shown) fprintf(stderr, " and %lld more", e->n - e->shown);
+    fputc('\n', stderr);
+}
+
+int cli_truth_unknown_ids(const char *cmd, const char *path, const mmnc_data *d)
+{
+    truth_file t = {0};
+    strvec rows = {0};
+    strmap known = {0};
+    excluded e = {0};
+    int kind = 0, rc;
+    long long found;
+    if (!strcmp(path, "-")) return CLI_EXIT_OK; /* read once, by the library */
+    /* the pairs as mmnc_labels_read found them: "label idx:val" is a libsvm line */
+    if ((rc = read_truth(cmd, path, 0, &t, &kind)) != CLI_EXIT_OK || kind != 2) goto cleanup;
+    for (mmnc_int y = 0; y < d->A->nrows; y++) {
+        char buf[32], *id = strdup(mmnc_data_row_id(d, y, buf));
+        if (!id || sv_push(&rows, id) != 0) {
+            free(id);
+            rc = cli_fail(cmd, "out of memory");
+            goto cleanup;
+        }
+        if (sm_put(&known, id, y, &found) != 0) { /* rows owns id */
+            rc = cli_fail(cmd, "out of memory");
+            goto cleanup;
+        }
+    }
+    for (long long i = 0; i < t.id.n; i++)
+        if (sm_get(&known, t.id.s[i]) < 0) excluded_add(&e, t.id.s[i]);
+    excluded_warn(cmd, &e, t.id.n, path, "name no row of nonzero mass");
+cleanup:
+    sm_free(&known);
+    sv_free(&rows);
+    truth_free(&t);
     return rc;
 }
 
@@ -536,8 +611,8 @@ int cmd_eval(int argc, char **argv)
     pred_file pred = {0};
     truth_file truth = {0};
     mmnc_int ntruth = 0, nclasses = 0, *lib_labels = NULL, *pl = NULL, *tl = NULL;
-    long long m = 0, no_pred = 0, no_truth = 0;
-    const char *missing_example = NULL;
+    long long m = 0, no_truth = 0;
+    excluded no_pred = {0};
     char idbuf[32];
     mmnc_err err = {0, ""};
     mmnc_scores s;
@@ -567,7 +642,7 @@ int cmd_eval(int argc, char **argv)
 
     rc = read_pred(pred_path, &pred);
     if (rc != CLI_EXIT_OK) goto cleanup;
-    rc = read_truth(truth_path, &truth, &kind);
+    rc = read_truth(CMD, truth_path, 1, &truth, &kind);
     if (rc != CLI_EXIT_OK) goto cleanup;
     if (kind) {
         ntruth = (mmnc_int)truth.label.n;
@@ -597,8 +672,7 @@ int cmd_eval(int argc, char **argv)
         }
         j = sm_get(&pred.index, id);
         if (j < 0) {
-            if (!missing_example && kind == 2) missing_example = id;
-            no_pred++;
+            excluded_add(&no_pred, id);
             continue;
         }
         has_truth[j] = 1;
@@ -611,13 +685,10 @@ int cmd_eval(int argc, char **argv)
         rc = cli_fail(CMD,
                       "no item of %s has a prediction in %s (ids there look like '%s'; "
                       "here like '%s')",
-                      truth_path, pred_path, pred.id.s[0],
-                      missing_example ? missing_example : "1");
+                      truth_path, pred_path, pred.id.s[0], kind == 2 ? no_pred.id[0] : "1");
         goto cleanup;
     }
-    if (no_pred > 0)
-        fprintf(stderr, "mmnc %s: %lld of %lld items of %s have no prediction and are excluded\n",
-                CMD, no_pred, (long long)ntruth, truth_path);
+    excluded_warn(CMD, &no_pred, ntruth, truth_path, "have no prediction");
     if (no_truth > 0)
         fprintf(stderr, "mmnc %s: %lld of %lld items of %s have no reference label and are "
                 "excluded\n", CMD, no_truth, pred.id.n, pred_path);
@@ -626,7 +697,7 @@ int cmd_eval(int argc, char **argv)
         rc = cli_lib_fail(CMD, &err);
         goto cleanup;
     }
-    if (json) print_json(stdout, pred_path, truth_path, &s, no_pred, no_truth);
+    if (json) print_json(stdout, pred_path, truth_path, &s, no_pred.n, no_truth);
     else print_table(stdout, &s);
     if (fflush(stdout) != 0 || ferror(stdout)) rc = cli_fail(CMD, "cannot write the output");
 

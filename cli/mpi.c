@@ -182,6 +182,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
         skel.orig_cols = d->orig_cols;
         if (mmnc_labels_read(path, var, &skel, &n, truth, nclasses, &err) != MMNC_OK) rc = cli_lib_fail(cmd, &err);
         else if (n != p->ny_all) rc = cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny_all);
+        else rc = cli_truth_unknown_ids(cmd, path, &skel);
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);

@@ -59,7 +59,12 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
         *truth = NULL;
         return cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny);
     }
-    return CLI_EXIT_OK;
+    int rc = cli_truth_unknown_ids(cmd, path, d);
+    if (rc != CLI_EXIT_OK) {
+        mmnc_free(*truth);
+        *truth = NULL;
+    }
+    return rc;
 }
 int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
                    mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped)

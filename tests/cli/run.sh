@@ -604,6 +604,28 @@ expect_rc 0
 expect_json b305.json objective restart_objectives
 end
 
+begin "cluster --truth: ids of an 'id label' file that name no row are said, as eval says them"
+printf '1 a\n2 a\n3 a\n4 a\n5 b\n6 b\n7 b\n8 b\n0 b\n' >keyed.truth
+run cluster -k 2 -t 1 --truth keyed.truth -o kt "$BLOCKS"
+expect_rc 0
+expect_out "ACC 100\.00%"
+expect_err "^mmnc cluster: 1 of 9 items of keyed\.truth name no row of nonzero mass and are excluded: '0'$"
+run eval kt.labels.tsv keyed.truth
+expect_err "^mmnc eval: 1 of 9 items of keyed\.truth have no prediction and are excluded: '0'$"
+printf '1 a\n2 a\n3 a\n4 a\n5 b\n6 b\n7 b\n8 b\nx b\n9 b\n10 a\n11 a\n' >keyed2.truth
+run cluster -k 2 -t 1 -q --truth keyed2.truth -o kt2 "$BLOCKS"
+expect_rc 0
+expect_err "^mmnc cluster: 4 of 12 items of keyed2\.truth name no row of nonzero mass and are excluded: 'x', '9', '10' and 1 more$"
+# every id a row, or one label per line, or libsvm lines ("label idx:val", two fields too): nothing to say
+printf 'a 1:1\na 1:1\na 1:1\na 1:1\nb 2:1\nb 2:1\nb 2:1\nb 2:1\n' >svm.truth
+head -8 keyed.truth >k8.truth
+for f in "$FIX/blocks.truth" k8.truth svm.truth; do
+    run cluster -k 2 -t 1 -q --truth "$f" -o kt3 "$BLOCKS"
+    expect_rc 0
+    if [ -s "$ERR" ]; then fail_because "$f: $(cat "$ERR")"; fi
+done
+end
+
 begin "cluster --truth with a blank line is rejected like in eval"
 printf 'a\na\n\na\na\nb\nb\nb\nb\n' >blank.truth
 snapshot
@@ -659,7 +681,7 @@ printf 'id\tcluster\tprobability\n1\t1\t1\n2\t1\t1\n5\t2\t1\n6\t2\t1\n' >pred.ts
 run eval pred.tsv "$FIX/blocks.truth"
 expect_rc 0
 expect_out "^n +4"
-expect_err "4 of 8 items .* have no prediction"
+expect_err "^mmnc eval: 4 of 8 items of .*blocks\.truth have no prediction and are excluded: '3', '4', '7' and 1 more$"
 end
 
 bad "eval: not a labels file -> file:1" 1 "blocks\.truth:1: expected the header" \

@@ -596,12 +596,17 @@ expect_grep '"rows_dropped": 1' g.json
 expect_grep '"columns_dropped": 1' g.json
 end
 
-begin "cluster: a value that is not finite is null in the JSON"
-# values near the largest double, whose sum overflows: the objective may come out NaN
+begin "cluster: counts summing above 1e300 are refused by the Dirichlet mixture, taken by the information objective"
+# values near the largest double, whose sum overflows lgamma: the mixture refuses them, no output
 printf '%%%%MatrixMarket matrix coordinate real general\n4 3 6\n1 1 3e305\n1 2 2e305\n2 1 3e305\n2 2 2e305\n3 3 3e305\n4 3 4e305\n' >b305.mtx
 run cluster b305.mtx -k 2 -t 1 -q -o b305
+expect_rc 1
+expect_err "sum to 1\.7e\+306, above 1e300, where its log-gamma terms overflow"
+expect_nofile b305.json b305.labels.tsv
+run cluster b305.mtx -k 2 -t 1 -q -a information -o b305
 expect_rc 0
 expect_json b305.json objective restart_objectives
+expect_grep '^3	2	' b305.labels.tsv
 end
 
 begin "cluster --truth: ids of an 'id label' file that name no row are said, as eval says them"

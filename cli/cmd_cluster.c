@@ -414,7 +414,15 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
     }
     double sum = 0.0;
     for (mmnc_int z = 0; z < k; z++) sum += pz[z];
-    for (mmnc_int z = 0; z < k; z++) pz[z] /= sum;
+    for (mmnc_int z = 0; z < k && isfinite(sum); z++) {
+        pz[z] /= sum;
+        if (!(pz[z] >= DBL_MIN)) sum = INFINITY; /* a share below the smallest normal double: as unusable */
+    }
+    if (!isfinite(sum)) {
+        free(pz);
+        return cli_usage_error(CMD, "--pz: the weights '%s' cannot be normalised in double precision (their sum "
+                                    "overflows, or a share falls below 2.2e-308): give them on a smaller scale", s);
+    }
     *out = pz;
     return 0;
 }

@@ -1237,6 +1237,10 @@ bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q -a nuclea
 bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q -a nuclear --pz 0.5 -o out "$BLOCKS"
 bad "cluster --pz negative -> usage" 2 "--pz" cluster -q -a nuclear --pz -1,2 -o out "$BLOCKS"
 bad "cluster --pz not a number -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,abc -o out "$BLOCKS"
+bad "cluster --pz whose sum overflows -> usage" 2 "--pz: the weights '1e308,1e308' cannot be normalised" \
+    cluster -q -a frobenius --pz 1e308,1e308 -o out "$BLOCKS"
+bad "cluster --pz with a share below DBL_MIN -> usage" 2 "a share falls below 2\.2e-308" \
+    cluster -q -a frobenius --pz 1e300,1e-20 -o out "$BLOCKS"
 bad "cluster no DATA -> usage" 2 "missing DATA file" cluster -q -o out
 bad "cluster two DATA files -> usage" 2 "expected one DATA file" cluster -q -o out "$BLOCKS" "$BLOCKS"
 bad "cluster missing input file" 1 "nosuch\.mtx: cannot open" cluster -q nosuch.mtx

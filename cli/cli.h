@@ -184,6 +184,9 @@ void cli_tsv_field(FILE *fp, const char *s);
 uint64_t cli_hash(const char *s, size_t n);
 /* 1 if s ends with suffix. */
 int cli_ends_with(const char *s, const char *suffix);
+/* 3 if text buf[0..len) starts with the UTF-8 byte-order mark EF BB BF, else
+ * 0: the CLI's own text readers skip it, as the library's do. */
+size_t cli_bom_len(const char *buf, size_t len);
 /* Wall-clock seconds since an arbitrary origin (for the timings the
  * commands report). */
 double cli_now(void);

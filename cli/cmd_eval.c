@@ -176,19 +176,22 @@ static long long read_line(FILE *fp, char **buf, size_t *cap)
 }
 
 /* The whole of path (a file, a pipe, "-", gzip or xz) read through one
- * open, as a stream over memory: *buf (mmnc_free it after fclose) keeps the
- * bytes.  NULL with the message printed on failure. */
+ * open, as a stream over memory that starts after a byte-order mark: *buf
+ * (mmnc_free it after fclose) keeps the bytes.  NULL with the message
+ * printed on failure. */
 static FILE *open_whole(const char *cmd, const char *path, char **buf, size_t *len)
 {
     mmnc_err err = {0, ""};
     FILE *fp;
+    size_t bom;
     *buf = NULL;
     if (mmnc_file_read_all(path, buf, len, &err) != MMNC_OK) {
         cli_lib_fail(cmd, &err);
         return NULL;
     }
+    bom = cli_bom_len(*buf, *len);
     /* fmemopen of 0 bytes is not portable: an empty stream is /dev/null */
-    fp = *len ? fmemopen(*buf, *len, "rb") : fopen("/dev/null", "rb");
+    fp = *len > bom ? fmemopen(*buf + bom, *len - bom, "rb") : fopen("/dev/null", "rb");
     if (!fp) {
         cli_fail(cmd, "%s: %s", path, strerror(errno));
         mmnc_free(*buf);

@@ -310,6 +310,7 @@ int cmd_msr(int argc, char **argv)
     int line = 1, used, nf;
     char *f[NOPT + 3];
     if (!(qbuf = slurp(qpath, &qlen))) { rc = cli_fail(CMD, "%s: cannot read", qpath); goto done; }
+    pos = cli_bom_len(qbuf, qlen);
     nf = csv_record(qbuf, qlen, &pos, f, NOPT + 3, &used);
     if (nf != NOPT + 2 || strcmp(f[0], "id") != 0) {
         rc = cli_fail(CMD, "%s:1: expected the header id,question,a),b),c),d),e)", qpath);
@@ -394,7 +395,7 @@ int cmd_msr(int argc, char **argv)
     if (apath) {
         size_t alen = 0;
         if (!(abuf = slurp(apath, &alen))) { rc = cli_fail(CMD, "%s: cannot read", apath); goto done; }
-        pos = 0;
+        pos = cli_bom_len(abuf, alen);
         line = 1;
         nf = csv_record(abuf, alen, &pos, f, 3, &used);
         if (nf != 2 || strcmp(f[0], "id") != 0) { rc = cli_fail(CMD, "%s:1: expected the header id,answer", apath); goto done; }

@@ -219,6 +219,11 @@ int cli_ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+size_t cli_bom_len(const char *buf, size_t len)
+{
+    return len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

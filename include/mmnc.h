@@ -431,7 +431,9 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
 
 /*
  * Read a data file (plain, gzip or xz, detected by magic bytes; "-" reads
- * standard input) into *out.  MMNC_FMT_AUTO picks the binary format for
+ * standard input) into *out.  A UTF-8 byte-order mark at the start of a
+ * text file is skipped, here and in the other text readers (labels, names,
+ * fixed labels, word vectors).  MMNC_FMT_AUTO picks the binary format for
  * files starting with its magic bytes (see mmnc_data_read_bin), MAT for
  * files starting with "MATLAB", Matrix
  * Market for files starting with "%%MatrixMarket", and also for files that

@@ -1157,6 +1157,56 @@ static void test_write_names(void)
     mmnc_data_free(d);
 }
 
+/* A UTF-8 byte-order mark at the start of a text file is skipped by every
+ * reader (plain and gzip): it is never part of the first label, name, id
+ * or key. */
+static void test_bom(void)
+{
+    mmnc_err e;
+    mmnc_int n, *lab = NULL, ncl, nn, *fx = NULL, nf, ns;
+    char **names = NULL;
+    mmnc_data *d;
+
+    CHECK(mmnc_labels_read(test_tmpfile("\xEF\xBB\xBF" "a\na\nb\n", ".txt"), NULL, NULL, &n, &lab, &ncl, &e) ==
+          MMNC_OK);
+    CHECK(n == 3 && ncl == 2 && lab[0] == 0 && lab[1] == 0 && lab[2] == 1);
+    free(lab);
+    lab = NULL;
+    CHECK(mmnc_labels_read(gz_tmpfile("\xEF\xBB\xBF" "a\na\nb\n", ".txt.gz"), NULL, NULL, &n, &lab, &ncl, &e) ==
+          MMNC_OK);
+    CHECK(n == 3 && ncl == 2);
+    free(lab);
+    lab = NULL;
+    d = READ_OK(test_tmpfile("\xEF\xBB\xBF" "d1 w 1\nd2 v 1\n", ".txt"), NULL);
+    if (d) {
+        CHECK(d->row_names && strcmp(d->row_names[0], "d1") == 0);
+        CHECK(mmnc_labels_read(test_tmpfile("\xEF\xBB\xBF" "d1 x\nd2 y\n", ".txt"), NULL, d, &n, &lab, &ncl, &e) ==
+              MMNC_OK);
+        CHECK(n == 2 && ncl == 2);
+        free(lab);
+        lab = NULL;
+        CHECK(mmnc_fixed_labels_read(test_tmpfile("\xEF\xBB\xBF" "d1\t2\n", ".tsv"), d, 2, &fx, &nf, &ns, &e) ==
+              MMNC_OK);
+        CHECK(fx && nf == 1 && fx[0] == 1 && fx[1] == -1);
+        mmnc_free(fx);
+        mmnc_data_free(d);
+    }
+    d = READ_OK(test_tmpfile("\xEF\xBB\xBF" "id,a,b,c\nr1,1,0,2\nr2,0,3,0\n", ".csv"), NULL);
+    if (d) CHECK(d->A->nrows == 2 && d->col_names && strcmp(d->col_names[0], "a") == 0);
+    mmnc_data_free(d);
+    CHECK(mmnc_names_read(test_tmpfile("\xEF\xBB\xBF" "alpha\nbeta\n", ".txt"), 0, &nn, &names, &e) == MMNC_OK);
+    CHECK(nn == 2 && strcmp(names[0], "alpha") == 0);
+    mmnc_names_free(nn, names);
+    names = NULL;
+    CHECK(mmnc_names_read(test_tmpfile("\xEF\xBB\xBF" "1|alpha\n", ".txt"), 1, &nn, &names, &e) == MMNC_OK);
+    CHECK(nn == 1 && strcmp(names[0], "alpha") == 0);
+    mmnc_names_free(nn, names);
+    /* only at the start: a mark on a later line is text */
+    CHECK(mmnc_names_read(test_tmpfile("alpha\n\xEF\xBB\xBF" "beta\n", ".txt"), 0, &nn, &names, &e) == MMNC_OK);
+    CHECK(nn == 2 && strcmp(names[1], "\xEF\xBB\xBF" "beta") == 0);
+    mmnc_names_free(nn, names);
+}
+
 /* mmnc_fixed_labels_read: "ID CLUSTER" lines matched to the rows' ids. */
 static void test_fixed_labels(void)
 {
@@ -1225,6 +1275,7 @@ int main(void)
     test_mtx_parallel_alloc();
     test_labels_names();
     test_fixed_labels();
+    test_bom();
     test_write_names();
 #ifdef MMNC_HAVE_MATIO
     test_mat_small();

@@ -566,6 +566,18 @@ static void expect_bad(const char *contents, size_t len, int binary, const char 
 
 static void test_vectors_bad(void)
 {
+    /* a byte-order mark before the header is skipped */
+    {
+        const char *path = test_tmpfile("\xEF\xBB\xBF" "1 2\nw 1 2\n", ".txt");
+        mmnc_int n = 0, d = 0;
+        char **w = NULL;
+        float *F = NULL;
+        mmnc_err err = {0, ""};
+        CHECK(mmnc_vectors_read(path, -1, &n, &d, &w, &F, &err) == MMNC_OK && n == 1 && d == 2 &&
+              strcmp(w[0], "w") == 0 && F[1] == 2.0f);
+        mmnc_names_free(n, w);
+        mmnc_free(F);
+    }
     expect_bad("", 0, -1, "header");
     expect_bad("3\n", 2, -1, "header");
     expect_bad("two 3\n", 6, -1, ":1: expected the header");

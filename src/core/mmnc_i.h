@@ -76,6 +76,15 @@ const unsigned char *mmnc_i_in_head(const mmnc_i_in *s, size_t *n);
 int mmnc_i_in_regular(const mmnc_i_in *s);
 void mmnc_i_in_close(mmnc_i_in *s);
 
+/* 3 if text p[0..n) starts with the UTF-8 byte-order mark EF BB BF (which
+ * editors on Windows write), else 0: the text readers skip it, so that it
+ * never becomes part of a first name, label or number. */
+static inline size_t mmnc_i_bom_len(const void *p, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    return n >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF ? 3 : 0;
+}
+
 /* Switches of the library's internals for tests and benchmarks, passed
  * in (mmnc_i_cluster, mmnc_i_data_read): every setting but guard_loo gives
  * the same bits.  MMNC_I_TUNING_DEFAULT is what the public entry points use.

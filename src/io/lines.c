@@ -51,13 +51,16 @@ int mmnc_i_lr_open(mmnc_i_lreader *r, const char *path, mmnc_err *err)
 
 int mmnc_i_lr_open_in(mmnc_i_lreader *r, const char *path, mmnc_i_in *in, mmnc_err *err)
 {
+    int st;
     memset(r, 0, sizeof *r);
     r->path = path;
     r->in = in;
     r->cap = LR_CHUNK;
     r->buf = mmnc_i_malloc(r->cap + 1, 1);
     if (!r->buf) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
-    return lr_fill(r, err);
+    if ((st = lr_fill(r, err)) != MMNC_OK) return st;
+    r->beg = mmnc_i_bom_len(r->buf, r->end);
+    return MMNC_OK;
 }
 
 void mmnc_i_lr_close(mmnc_i_lreader *r)

@@ -25,7 +25,9 @@ typedef struct mmnc_i_lreader {
     long long line;     /* number of the line last returned (1-based) */
 } mmnc_i_lreader;
 
-int mmnc_i_lr_open(mmnc_i_lreader *r, const char *path, mmnc_err *err); /* reads the first block */
+/* Opens path and reads the first block; a UTF-8 byte-order mark at the
+ * start of the text is skipped (mmnc_i_bom_len). */
+int mmnc_i_lr_open(mmnc_i_lreader *r, const char *path, mmnc_err *err);
 /* The same over a stream already open (sniffed); r owns in from here on,
  * also on failure (mmnc_i_lr_close). */
 int mmnc_i_lr_open_in(mmnc_i_lreader *r, const char *path, mmnc_i_in *in, mmnc_err *err);

@@ -1059,7 +1059,6 @@ int mmnc_i_data_read(const char *path, const mmnc_read_opts *o, const mmnc_i_tun
         }
         if (fmt != MMNC_FMT_BIN && fmt != MMNC_FMT_MAT) {
             if ((status = mmnc_i_lr_open_in(&r, path, in, err)) != MMNC_OK) goto cleanup;
-            if (r.end >= 3 && memcmp(r.buf, "\xEF\xBB\xBF", 3) == 0) r.beg = 3; /* UTF-8 BOM */
             if (r.beg == r.end) {
                 status = mmnc_i_err(err, MMNC_EFORMAT, "%s: file is empty", path);
                 goto cleanup;

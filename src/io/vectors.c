@@ -151,7 +151,9 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
     MMNC_CALLOC(r, 1, err, status);
     r->path = path;
     r->line = 1;
-    if ((status = mmnc_i_in_open(path, &r->in, err)) != MMNC_OK) goto cleanup;
+    if ((status = mmnc_i_in_open(path, &r->in, err)) != MMNC_OK || (status = vr_fill(r, err)) != MMNC_OK)
+        goto cleanup;
+    r->beg = mmnc_i_bom_len(r->buf, r->end);
     /* header "n d" */
     if ((status = vr_field(r, f, sizeof f, &sep, err)) != MMNC_OK) goto cleanup;
     n = strtoll(f, &end, 10);

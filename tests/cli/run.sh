@@ -586,6 +586,23 @@ if [ "$HAVE_PY" = 1 ]; then
 fi
 end
 
+begin "cluster: a byte-order mark starting --truth, --row-names, --labels is skipped"
+printf '\357\273\277' >bom.truth
+cat "$FIX/blocks.truth" >>bom.truth
+printf '\357\273\277' >bom.names
+cat "$FIX/rows.names" >>bom.names
+printf '\357\273\2771\t1\n5\t2\n' >bom.labels
+run cluster -k 2 -t 1 --truth bom.truth -o b "$BLOCKS"
+expect_rc 0
+expect_out "ACC 100\.00%"
+run cluster -q -k 2 -t 1 --row-names bom.names -o n "$BLOCKS"
+expect_rc 0
+expect_grep '^row_one	' n.labels.tsv
+run cluster -q -k 2 -t 1 --labels bom.labels -o l "$BLOCKS"
+expect_rc 0
+expect_partition l.labels.tsv "$GROUPS_BLOCKS"
+end
+
 begin "cluster drops zero-mass rows/columns, reports them, keeps original ids"
 printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n3 3 1\n' >gap.mtx
 run cluster -k 2 -o g gap.mtx
@@ -679,6 +696,20 @@ run eval r.labels.tsv "$FIX/ratings.truth"
 expect_rc 0
 expect_out "^ACC +100\.00%"
 expect_out "^n +6"
+end
+
+begin "eval: a byte-order mark starting TRUTH or PRED is skipped"
+run cluster -q -o b "$BLOCKS"
+{ printf '\357\273\277'; cat b.labels.tsv; } >bom.tsv
+{ printf '\357\273\277'; cat "$FIX/blocks.truth"; } >bom.truth
+{ printf '\357\273\277'; awk '{ print NR, $0 }' "$FIX/blocks.truth"; } >bompairs.truth
+for t in bom.truth bompairs.truth; do
+    run eval bom.tsv "$t"
+    expect_rc 0
+    expect_out "^ACC +100\.00%"
+    expect_out "^classes +2"
+    expect_out "^n +8"
+done
 end
 
 begin "eval: items without prediction are reported and excluded"
@@ -1076,6 +1107,14 @@ expect_out "answered 2"
 expect_grep '^1	b	' pred.tsv
 expect_grep '^2	c	' pred.tsv
 expect_grep '^3	-	-	-' pred.tsv
+end
+
+begin "msr: a byte-order mark starting the vectors, questions and answers is skipped"
+msr_files
+for f in v.txt q.csv a.csv; do { printf '\357\273\277'; cat $f; } >bom.$f; done
+run msr bom.v.txt bom.q.csv bom.a.csv
+expect_rc 0
+expect_out "^accuracy 0\.6667 \(2/3\)$"
 end
 
 begin "msr: --half odd, binary vectors, -q"

@@ -512,10 +512,16 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *   - binary: as mmnc_data_read_bin (checksums verified unless
  *     o->bin_no_verify); ids, names and the original shape come back as
  *     they were written.
+ * Values in text are decimal numbers ("3", "0.25", "1e-3"; hexadecimal
+ * such as "0x10" is MMNC_EFORMAT "expected a decimal number"), finite and
+ * >= 0; a nonzero value must be at least DBL_MIN (about 2.2e-308): a
+ * literal such as "1e-400" that would be read as 0 or as a subnormal number
+ * is MMNC_EFORMAT.  A Matrix Market file whose header says integer holds
+ * whole numbers only ("2.5" is MMNC_EFORMAT).
  * Entries with value 0 are allowed and dropped.
  * Errors: MMNC_EIO (cannot open/read), MMNC_EFORMAT (malformed line, NaN or
- * Inf, negative value, index out of range, truncated or corrupt file, empty
- * file, wrong format), and MMNC_EINVAL for invalid options or an empty matrix
+ * Inf, negative value, a value that is not decimal or below DBL_MIN, index
+ * out of range, truncated or corrupt file, empty file, wrong format), and MMNC_EINVAL for invalid options or an empty matrix
  * (no nonzero entries); the message names file and line.
  * O(file size) time, O(nnz) memory beyond the result for triplets.
  */

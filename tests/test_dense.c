@@ -118,6 +118,12 @@ static void test_errors(void)
     CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: negative value '-3'"));
     d = rd("1,0,2,0\n0,nan,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value 'nan' is not a finite number"));
+    d = rd("a,b,c,d\n1,0,2,0\n0,0x10,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: field 2 (column 'b'): expected a decimal number, found '0x10'"));
+    d = rd("1,0,2,0\n0,1e-400,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value '1e-400' is below DBL_MIN"));
+    d = rd("1,0,2,0\n0,4e-320,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value '4e-320' is below DBL_MIN"));
     d = rd("1,0,,0\n", MMNC_FMT_DENSE, -1, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, ":1: field 3 is empty"));
     d = rd("a,b,c,d,e\n1,0,2,0\n", MMNC_FMT_DENSE, 1, -1, &st, &e, NULL);

@@ -246,6 +246,36 @@ static void test_mtx(void)
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "not a finite number");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 -1\n2 2 1\n", 0,
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "negative value");
+    /* decimal numbers only; a nonzero literal below DBL_MIN is not read as 0 or as a subnormal */
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 0x10\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected a decimal number, found '0x10'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 0X1p-3\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "expected a decimal number, found '0X1p-3'");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1e-400\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "value '1e-400' is below DBL_MIN = 2.2250738585072014e-308");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 0.00001e-396\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "(it would be read as 0)");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1e-320\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "(it would be read as a subnormal number)");
+    EXPECT_ERROR("%%MatrixMarket matrix array real general\n2 1\n1\n1e-310\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "below DBL_MIN");
+    /* integer: every value whole (on the one-pass lines and on the others) */
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 1 1\n2 2 4\n3 3 2.5\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 5, "value '2.5' is not an integer: the header declares integer values");
+    EXPECT_ERROR("%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 1\n2 2 25e-1\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "the header declares integer values");
+    EXPECT_ERROR("%%MatrixMarket matrix array integer general\n2 1\n1\n0.5\n", 0,
+                 MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "value '0.5' is not an integer");
+    {
+        mmnc_data *d = READ_OK(test_tmpfile("%%MatrixMarket matrix coordinate real general\n3 3 4\n"
+                                            "1 1 0e-400\n1 2 2.5e-308\n2 2 -0.0\n3 3 1e308\n", ".mtx"), NULL);
+        if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 1) == 2.5e-308 && entry(d->A, 2, 2) == 1e308);
+        mmnc_data_free(d);
+        d = READ_OK(test_tmpfile("%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 3.0\n2 2 2e1\n",
+                                 ".mtx"), NULL);
+        if (d) CHECK(d->A->nnz == 2 && entry(d->A, 0, 0) == 3 && entry(d->A, 1, 1) == 20);
+        mmnc_data_free(d);
+    }
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n3 1 1\n", 0,
                  MMNC_FMT_AUTO, MMNC_EFORMAT, 4, "out of range");
     EXPECT_ERROR("%%MatrixMarket matrix coordinate real general\n2 2 2\n0 1 1\n2 1 1\n", 0,
@@ -442,6 +472,10 @@ static void test_triplets(void)
                  "expected a number in field 3, found 'e'");
     EXPECT_ERROR("a b 1\n# c\nc d NaN\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 3, "not a finite");
     EXPECT_ERROR("a b inf\n", 1, MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "not a finite");
+    EXPECT_ERROR("a b 1\nc d +0x10\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "expected a decimal number, found '+0x10'");
+    EXPECT_ERROR("a b 1\nc d 3e-320\n", 1, MMNC_FMT_AUTO, MMNC_EFORMAT, 2,
+                 "value '3e-320' is below DBL_MIN = 2.2250738585072014e-308, the smallest nonzero magnitude read "
+                 "(it would be read as a subnormal number)");
     EXPECT_ERROR("a b 1\nc d -0.5\n", 1, MMNC_FMT_TRIPLET, MMNC_EFORMAT, 2, "negative");
     EXPECT_ERROR("a b 0\n", 0, MMNC_FMT_AUTO, MMNC_EINVAL, 0, "no nonzero");
     EXPECT_ERROR("# nothing\n", 0, MMNC_FMT_AUTO, MMNC_EINVAL, 0, "no nonzero");
@@ -501,6 +535,8 @@ static void test_libsvm(void)
     EXPECT_ERROR("1 1:1\n1 2\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "expected 'index:value'");
     EXPECT_ERROR("1 1:1\n1 2:-1\n", 1, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "negative");
     EXPECT_ERROR("1 1:nan\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "finite");
+    EXPECT_ERROR("1 1:1 2:0x1A\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 1, "expected a decimal number, found '0x1A'");
+    EXPECT_ERROR("1 1:1\n1 2:1e-400\n", 0, MMNC_FMT_AUTO, MMNC_EFORMAT, 2, "value '1e-400' is below DBL_MIN");
     EXPECT_ERROR("1\n2\n", 0, MMNC_FMT_LIBSVM, MMNC_EINVAL, 0, "no nonzero");
 }
 

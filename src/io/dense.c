@@ -9,7 +9,6 @@
  * table may be wider than MMNC_I_MAXFIELDS and names may be quoted.  The
  * rows arrive in order, so the CSR is built directly, zeros left out.
  */
-#include <math.h>
 #include <string.h>
 
 #include "io/lines_i.h"
@@ -295,7 +294,7 @@ static char *dup_range(const char *b, const char *e)
 static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t first, char **colnames,
                    int names, mmnc_err *err)
 {
-    char ex[80], ex2[80];
+    char ex[80], ex2[80], why[MMNC_ERRMSG_SIZE];
     if (d->nrows + 1 >= d->rcap) {
         mmnc_int nc = d->rcap ? 2 * d->rcap : 1024;
         mmnc_int *a = mmnc_i_realloc(d->rowptr, (size_t)nc, sizeof *a);
@@ -320,12 +319,8 @@ static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t fir
         if (!mmnc_i_parse_double(b, e, &v))
             return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: expected a number, found '%s'", j + 1, col,
                                    mmnc_i_excerpt(b, (size_t)(e - b), ex));
-        if (isnan(v) || isinf(v))
-            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: value '%s' is not a finite number", j + 1, col,
-                                   mmnc_i_excerpt(b, (size_t)(e - b), ex));
-        if (v < 0)
-            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: negative value '%s' (values must be >= 0)",
-                                   j + 1, col, mmnc_i_excerpt(b, (size_t)(e - b), ex));
+        if (mmnc_i_check_value(v, b, e, why))
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: %s", j + 1, col, why);
         if (v == 0) continue;
         if (d->nnz == d->ncap) {
             mmnc_int nc = d->ncap ? 2 * d->ncap : 4096;

@@ -1,9 +1,12 @@
 /*
  * lines.c -- what the text readers share (lines_i.h): the line reader over
- * stream.c, messages that name file and line, field splitting and the
- * string-key map.  The data readers (read.c) and the label and name files
+ * stream.c, messages that name file and line, field splitting, the check
+ * of value fields and the string-key map.  The data readers (read.c) and the label and name files
  * (labels.c) read through it.
  */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +155,29 @@ int mmnc_i_split_fields(char *s, char delim, int maxf, const char **b, const cha
         p = q + 1;
     }
     return nf;
+}
+
+int mmnc_i_check_value(double v, const char *b, const char *e, char *why)
+{
+    const char *p = b + (b < e && (*b == '-' || *b == '+'));
+    char ex[80];
+    int hex = e - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (!hex && v >= DBL_MIN && v <= DBL_MAX) return 0; /* false for NaN */
+    if (!hex && v == 0) { /* an underflow if a digit before the exponent is not 0 */
+        while (p < e && *p != 'e' && *p != 'E' && (*p < '1' || *p > '9')) p++;
+        if (p == e || *p == 'e' || *p == 'E') return 0;
+    }
+    mmnc_i_excerpt(b, (size_t)(e - b), ex);
+    if (hex)
+        snprintf(why, MMNC_ERRMSG_SIZE, "expected a decimal number, found '%s'", ex);
+    else if (isnan(v) || isinf(v))
+        snprintf(why, MMNC_ERRMSG_SIZE, "value '%s' is not a finite number", ex);
+    else if (v < 0)
+        snprintf(why, MMNC_ERRMSG_SIZE, "negative value '%s' (values must be >= 0)", ex);
+    else
+        snprintf(why, MMNC_ERRMSG_SIZE, "value '%s' is below DBL_MIN = %.17g, the smallest nonzero magnitude read "
+                 "(it would be read as %s)", ex, DBL_MIN, v == 0 ? "0" : "a subnormal number");
+    return 1;
 }
 
 /* FNV-1a with its high bits folded into the low ones, which pick the slot. */

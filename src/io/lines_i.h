@@ -118,8 +118,9 @@ static inline const char *mmnc_i_scan_decimal(const char *p, const char *e, uint
 
 /* A number filling [b, e) exactly.  Short plain decimals ("12", "3.25",
  * "-0.5") are exact as m / 10^k with m < 2^53, a correctly rounded division,
- * so they match strtod; anything else goes to strtod.  Returns 0 if the
- * field is not a number. */
+ * so they match strtod; anything else goes to strtod, which also reads
+ * hexadecimal, "inf" and "nan": a value field is then checked with
+ * mmnc_i_check_value.  Returns 0 if the field is not a number. */
 static inline int mmnc_i_parse_double(const char *b, const char *e, double *x)
 {
     const char *p = b;
@@ -145,6 +146,12 @@ static inline int mmnc_i_parse_double(const char *b, const char *e, double *x)
     }
 }
 
+/* 0 if the value field [b, e), which mmnc_i_parse_double read as v, is a
+ * value the readers accept: a decimal number (not hexadecimal), finite,
+ * >= 0, and either 0 or of magnitude at least DBL_MIN (a nonzero literal
+ * that would be read as 0, or as a subnormal number, is refused).  Else 1,
+ * with the reason, which quotes the field, in why (MMNC_ERRMSG_SIZE bytes). */
+int mmnc_i_check_value(double v, const char *b, const char *e, char *why);
 
 /* Dense tables (dense.c): 1 if the text p[0..end) (the first block of a
  * file; at_eof: it is the whole file) is a dense table by the rules of

@@ -23,16 +23,16 @@
 /* ------------------------------------------------------------------------ */
 
 
-/* Validate a value; 0 if fine, else fills err. */
-static int check_value(const mmnc_i_lreader *r, double v, const char *b, const char *e, mmnc_err *err)
+/* Validate the value field [b, e) read as v (mmnc_i_check_value); integer:
+ * the Matrix Market header declares integer values, so v must be whole.
+ * MMNC_OK if fine, else MMNC_EFORMAT naming r's line. */
+static int check_value(const mmnc_i_lreader *r, double v, const char *b, const char *e, int integer, mmnc_err *err)
 {
-    char ex[80];
-    if (isnan(v) || isinf(v))
-        return mmnc_i_line_err(r, MMNC_EFORMAT, err, "value '%s' is not a finite number",
-                        mmnc_i_excerpt(b, (size_t)(e - b), ex));
-    if (v < 0)
-        return mmnc_i_line_err(r, MMNC_EFORMAT, err, "negative value '%s' (values must be >= 0)",
-                        mmnc_i_excerpt(b, (size_t)(e - b), ex));
+    char why[MMNC_ERRMSG_SIZE], ex[80];
+    if (mmnc_i_check_value(v, b, e, why)) return mmnc_i_line_err(r, MMNC_EFORMAT, err, "%s", why);
+    if (integer && v != floor(v))
+        return mmnc_i_line_err(r, MMNC_EFORMAT, err, "value '%s' is not an integer: the header declares integer "
+                               "values", mmnc_i_excerpt(b, (size_t)(e - b), ex));
     return MMNC_OK;
 }
 
@@ -209,9 +209,9 @@ static int word_is(const char *b, const char *e, const char *w)
 
 /* The banner "%%MatrixMarket matrix coordinate|array <field> general|symmetric"
  * (symmetric: what SciPy's mmwrite writes for a symmetric matrix; array: a
- * dense one, real or integer). */
-static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int *symmetric, int *array,
-                      mmnc_err *err)
+ * dense one, real or integer; integer: every value is a whole number). */
+static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int *integer, int *symmetric,
+                      int *array, mmnc_err *err)
 {
     const char *b[4], *e[4], *p = s + 14;
     char ex[80];
@@ -230,6 +230,7 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int 
                         "only coordinate real/integer/pattern or array real/integer, general or symmetric, "
                         "is supported, found '%s'", mmnc_i_excerpt(s, strlen(s), ex));
     *pattern = word_is(b[2], e[2], "pattern");
+    *integer = word_is(b[2], e[2], "integer");
     *symmetric = word_is(b[3], e[3], "symmetric");
     return MMNC_OK;
 }
@@ -263,7 +264,7 @@ static int mtx_banner(const mmnc_i_lreader *r, const char *s, int *pattern, int 
 /* What the banner and the size line said. */
 typedef struct mtx_hdr {
     const char *path;
-    int pattern, symmetric;
+    int pattern, integer, symmetric;
     mmnc_int m, n, nnz;
     size_t block, piece; /* the entries' block and piece sizes */
 } mtx_hdr;
@@ -350,7 +351,7 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
         double x = 1.0;
         at.line++;
         if (s < fast_end && (p = mtx_fast(s, h->pattern, &i, &j, &x)) != NULL && i >= 1 &&
-            i <= h->m && j >= 1 && j <= h->n && k < limit) {
+            i <= h->m && j >= 1 && j <= h->n && k < limit && (!h->integer || x == floor(x))) {
             ri[k] = i - 1;
             ci[k] = j - 1;
             v[k++] = x;
@@ -396,7 +397,7 @@ static int mtx_lines(const mtx_hdr *h, const char *s, size_t len, long long line
                               (long long)h->n);
             break;
         }
-        if ((status = check_value(&at, x, b2, e2, err)) != MMNC_OK) break;
+        if ((status = check_value(&at, x, b2, e2, h->integer, err)) != MMNC_OK) break;
         if (k == limit) {
             status = mmnc_i_line_err(&at, MMNC_EFORMAT, err,
                               "more entries than the %lld declared in the size line",
@@ -562,7 +563,7 @@ static int mtx_mirror(const mtx_hdr *h, tbuf *t, mmnc_err *err)
  * one value per line, column by column; symmetric: the lower triangle of
  * each column (rows j..n), mirrored.  Zeros are not stored, so memory
  * follows the nonzeros, not rows x cols. */
-static int read_mtx_array(mmnc_i_lreader *r, int symmetric, mmnc_data **out, mmnc_err *err)
+static int read_mtx_array(mmnc_i_lreader *r, int integer, int symmetric, mmnc_data **out, mmnc_err *err)
 {
     int status = MMNC_OK;
     mmnc_int m = -1, n = -1, i = 0, j = 0, total = 0, got = 0;
@@ -598,7 +599,7 @@ static int read_mtx_array(mmnc_i_lreader *r, int symmetric, mmnc_data **out, mmn
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected one value, found '%s'", mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
-        if ((status = check_value(r, v, b[0], e[0], err)) != MMNC_OK) goto cleanup;
+        if ((status = check_value(r, v, b[0], e[0], integer, err)) != MMNC_OK) goto cleanup;
         if (got == total) {
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "more values than the %lld of a %lld x %lld %s array",
                                      (long long)total, (long long)m, (long long)n, symmetric ? "symmetric" : "general");
@@ -649,9 +650,10 @@ static int read_mtx(mmnc_i_lreader *r, const mmnc_i_tuning *tune, mmnc_data **ou
         if (r->line == 1 && strncmp(s, "%%", 2) == 0 && len >= 14 &&
             word_is(s + 2, s + 14, "matrixmarket")) {
             int array;
-            if ((status = mtx_banner(r, s, &h.pattern, &h.symmetric, &array, err)) != MMNC_OK) goto cleanup;
+            if ((status = mtx_banner(r, s, &h.pattern, &h.integer, &h.symmetric, &array, err)) != MMNC_OK)
+                goto cleanup;
             if (array) { /* dense: its own size line and values */
-                status = read_mtx_array(r, h.symmetric, out, err);
+                status = read_mtx_array(r, h.integer, h.symmetric, out, err);
                 goto cleanup;
             }
             banner = 1;
@@ -794,7 +796,7 @@ static int read_triplet(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **
                                   mmnc_i_excerpt(s, len, ex2));
                 goto cleanup;
             }
-            if ((status = check_value(r, v, vb, ve, err)) != MMNC_OK) goto cleanup;
+            if ((status = check_value(r, v, vb, ve, 0, err)) != MMNC_OK) goto cleanup;
         }
         if (frac_keys) {
             const char *rb = b[o->row_field - 1], *re = e[o->row_field - 1];
@@ -888,7 +890,7 @@ static int read_libsvm(mmnc_i_lreader *r, int zero_based, mmnc_data **out, mmnc_
                                   "libsvm_zero_based is set)", mmnc_i_excerpt(b, (size_t)(e - b), ex));
                 goto cleanup;
             }
-            if ((status = check_value(r, v, colon + 1, e, err)) != MMNC_OK) goto cleanup;
+            if ((status = check_value(r, v, colon + 1, e, 0, err)) != MMNC_OK) goto cleanup;
             j -= !zero_based;
             if (j > maxcol) maxcol = j;
             if ((status = tbuf_push(&t, row, j, v, err)) != MMNC_OK) goto cleanup;

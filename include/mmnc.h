@@ -691,7 +691,8 @@ typedef struct mmnc_pmf {
 } mmnc_pmf;
 
 /* Normalise A to a joint pmf.  MMNC_EINVAL if A is empty, has a negative or
- * non-finite value, or a zero row or column (drop them first with
+ * non-finite value, values whose sum is below DBL_MIN (a subnormal total,
+ * whose reciprocal overflows), or a zero row or column (drop them first with
  * mmnc_data_drop_empty), or a row or column whose values are all below
  * 2^-91 of the total (the resolution of the exact sums of py and px: values
  * spanning more than about 27 orders of magnitude; the message names the

@@ -6,6 +6,7 @@
  * the definition; a symmetric matrix serves as its own transpose; bad
  * matrices are refused.
  */
+#include <float.h>
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,7 +191,30 @@ static void test_bad_and_tiny(void)
     CHECK(mmnc_pmf_build(A, &p, &err) == MMNC_EINVAL);
     A->val[0] = NAN;
     CHECK(mmnc_pmf_build(A, &p, &err) == MMNC_EINVAL);
-    mmnc_csr_free(A);
+    mmnc_csr_free(A), A = NULL;
+    /* subnormal values: their total is subnormal and 1 / total overflows (with and without TAKE; on the
+     * diagonal of 2 x 2, and as one row of 1 x 2) */
+    {
+        mmnc_int r2[2] = {0, 1}, c2[2] = {0, 1}, zero[2] = {0, 0};
+        double tiny[2] = {1e-320, 2e-320};
+        for (int t = 0; t < 4; t++) {
+            int take = t & 1, row = t >> 1;
+            CHECK_OK(mmnc_csr_from_triplets(row ? 1 : 2, 2, 2, row ? zero : r2, c2, tiny, &A, NULL));
+            CHECK(mmnc_pmf_build_ex(A, take ? MMNC_PMF_TAKE : 0, &p, &err) == MMNC_EINVAL && p == NULL);
+            CHECK(strstr(err.msg, "below DBL_MIN = 2.2250738585072014e-308") != NULL);
+            CHECK(strstr(err.msg, "orders of magnitude") == NULL && strstr(err.msg, "inf") == NULL);
+            if (!strstr(err.msg, "below DBL_MIN")) fprintf(stderr, "  message: %s\n", err.msg);
+            mmnc_csr_free(A), A = NULL;
+        }
+        /* the least normal total is fine: P_Y = (1/3, 2/3) */
+        tiny[0] = DBL_MIN;
+        tiny[1] = 2 * DBL_MIN;
+        CHECK_OK(mmnc_csr_from_triplets(2, 2, 2, r2, c2, tiny, &A, NULL));
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        if (p) CHECK_NEAR(p->py[0], 1.0 / 3, 1e-15);
+        mmnc_pmf_free(p), p = NULL;
+        mmnc_csr_free(A), A = NULL;
+    }
     CHECK(mmnc_dtm_svds(NULL, 1, 0, 0, 1, s, NULL, NULL, &err) == MMNC_EINVAL);
 }
 

@@ -4,6 +4,7 @@
  * truncated SVD is in svd.c), and the connected components of the
  * bipartite graph.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -185,6 +186,20 @@ static int no_mass(const mmnc_pmf *p, int cols, mmnc_int i, mmnc_int shown, mmnc
                       mx * p->total, p->total);
 }
 
+/* MMNC_OK if total, the sum of the values, can normalise them: positive,
+ * finite and a normal number.  A subnormal total's reciprocal overflows
+ * (1 / 2^-1030 is Inf), and so would every entry of P. */
+static int check_total(double total, mmnc_err *err)
+{
+    if (!(total > 0.0) || !isfinite(total))
+        return mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", total);
+    if (total < DBL_MIN || !isfinite(1.0 / total))
+        return mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g, below DBL_MIN = %.17g (a subnormal "
+                          "number, whose reciprocal overflows): the values cannot be normalised; scale them up",
+                          total, DBL_MIN);
+    return MMNC_OK;
+}
+
 int mmnc_pmf_build(const mmnc_csr *A, mmnc_pmf **out, mmnc_err *err)
 {
     return mmnc_pmf_build_ex((mmnc_csr *)A, 0, out, err); /* without MMNC_PMF_TAKE, A is only read */
@@ -206,10 +221,7 @@ int mmnc_pmf_build_ex(mmnc_csr *A, int flags, mmnc_pmf **out, mmnc_err *err)
     p->nx = A->ncols;
     p->nnz = A->nnz;
     p->total = mmnc_i_total(A, NULL);
-    if (!(p->total > 0.0) || !isfinite(p->total)) {
-        status = mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", p->total);
-        goto cleanup;
-    }
+    if ((status = check_total(p->total, err)) != MMNC_OK) goto cleanup;
     if ((status = mmnc_i_pmf_fill(p, A, flags, err)) != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < p->ny; y++)
         if (!(p->py[y] > 0.0)) {
@@ -258,11 +270,8 @@ int mmnc_pmf_build_dist(mmnc_csr *A, int flags, const mmnc_dist *dist, mmnc_pmf 
     p->nx = A->ncols;
     p->nnz = A->nnz;
     p->dist = dist;
-    p->total = mmnc_i_total(A, dist);
-    if (!(p->total > 0.0) || !isfinite(p->total)) {
-        status = mmnc_i_err(err, MMNC_EINVAL, "the matrix values sum to %g; need a positive finite sum", p->total);
-        goto cleanup;
-    }
+    p->total = mmnc_i_total(A, dist); /* the same on every rank, and so is its check */
+    if ((status = check_total(p->total, err)) != MMNC_OK) goto cleanup;
     {
         int64_t me = A->nrows;
         dist->allgather(dist, &me, sizeof me, ny_of);

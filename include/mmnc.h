@@ -501,7 +501,9 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     undecided, when the first field of the first data line is not a
  *     number, when the header has one field fewer than the data lines (R's
  *     write.csv) or when the header's first field is empty (pandas'
- *     to_csv).  Every line has the same number of fields (MMNC_EFORMAT
+ *     to_csv); the row names are the rows' ids, so a name on two lines is
+ *     MMNC_EFORMAT "file:line: row name 'r1' is given twice (lines 2 and 3)".
+ *     Every line has the same number of fields (MMNC_EFORMAT
  *     "file:line: expected N fields (as line L), got M"); every value
  *     field is a finite number >= 0 (a decimal comma is not read: use ';'
  *     or a tab between fields and '.' in numbers); zeros are not stored.

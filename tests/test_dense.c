@@ -124,6 +124,11 @@ static void test_errors(void)
     CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value '1e-400' is below DBL_MIN"));
     d = rd("1,0,2,0\n0,4e-320,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value '4e-320' is below DBL_MIN"));
+    /* row names are ids: each given once (names compared unquoted) */
+    d = rd("id,a,b,c\nr1,5,4,0\n# c\n\nr2,0,1,6\n\"r1\",4,5,0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, &p);
+    snprintf(want, sizeof want, "%s:6: row name 'r1' is given twice (lines 2 and 6)", p);
+    CHECK(st == MMNC_EFORMAT && !d && has(&e, want));
+    unlink(p);
     d = rd("1,0,,0\n", MMNC_FMT_DENSE, -1, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, ":1: field 3 is empty"));
     d = rd("a,b,c,d,e\n1,0,2,0\n", MMNC_FMT_DENSE, 1, -1, &st, &e, NULL);

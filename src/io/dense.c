@@ -261,22 +261,23 @@ done:
     return result;
 }
 
-/* Growable CSR and names. */
+/* Growable CSR and row names: the names are the keys of a map, in row
+ * order, each given once (they are the rows' ids in the outputs). */
 typedef struct dbuf {
     mmnc_int *rowptr, *colind;
     double *val;
-    char **rnames;
+    mmnc_i_keymap rnames;
+    long long *rline; /* the line of each named row, for a name given twice */
     mmnc_int nrows, rcap, nnz, ncap;
 } dbuf;
 
-static void dbuf_free(dbuf *d, mmnc_int nnames)
+static void dbuf_free(dbuf *d)
 {
     mmnc_i_free(d->rowptr);
     mmnc_i_free(d->colind);
     mmnc_i_free(d->val);
-    if (d->rnames)
-        for (mmnc_int i = 0; i < nnames; i++) mmnc_i_free(d->rnames[i]);
-    mmnc_i_free(d->rnames);
+    mmnc_i_keymap_free(&d->rnames);
+    mmnc_i_free(d->rline);
 }
 
 /* A NUL-terminated copy of [b, e), or NULL when out of memory. */
@@ -298,12 +299,12 @@ static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t fir
     if (d->nrows + 1 >= d->rcap) {
         mmnc_int nc = d->rcap ? 2 * d->rcap : 1024;
         mmnc_int *a = mmnc_i_realloc(d->rowptr, (size_t)nc, sizeof *a);
-        char **nm;
+        long long *ln;
         if (!a) goto nomem;
         d->rowptr = a;
         if (names) {
-            if (!(nm = mmnc_i_realloc(d->rnames, (size_t)nc, sizeof *nm))) goto nomem;
-            d->rnames = nm;
+            if (!(ln = mmnc_i_realloc(d->rline, (size_t)nc, sizeof *ln))) goto nomem;
+            d->rline = ln;
         }
         d->rcap = nc;
     }
@@ -335,8 +336,16 @@ static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t fir
         d->colind[d->nnz] = (mmnc_int)(j - first);
         d->val[d->nnz++] = v;
     }
-    /* the name last, so that a row refused above leaves nothing to free */
-    if (names && !(d->rnames[d->nrows] = dup_range(f->b[0], f->e[0]))) goto nomem;
+    /* the name last, so that a row refused above leaves no name behind */
+    if (names) {
+        mmnc_int at, before = d->rnames.n;
+        int st = mmnc_i_keymap_get(&d->rnames, f->b[0], (size_t)(f->e[0] - f->b[0]), &at, err);
+        if (st != MMNC_OK) return st;
+        if (at < before)
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "row name '%s' is given twice (lines %lld and %lld)",
+                                   mmnc_i_excerpt(f->b[0], (size_t)(f->e[0] - f->b[0]), ex), d->rline[at], r->line);
+        d->rline[d->nrows] = r->line;
+    }
     d->nrows++;
     return MMNC_OK;
 nomem:
@@ -440,9 +449,10 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
     res->A->val = d.val;
     d.rowptr = d.colind = NULL;
     d.val = NULL;
-    if (names > 0) {
-        res->row_names = d.rnames;
-        d.rnames = NULL;
+    if (names > 0) { /* the map's keys are the names of the rows, in order */
+        res->row_names = d.rnames.names;
+        d.rnames.names = NULL;
+        d.rnames.n = 0;
     }
     if (hdr) {
         res->col_names = hdr;
@@ -453,7 +463,7 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
 
 cleanup:
     mmnc_data_free(res);
-    dbuf_free(&d, d.nrows);
+    dbuf_free(&d);
     if (hdr)
         for (size_t j = 0; j < nh; j++) mmnc_i_free(hdr[j]);
     mmnc_i_free(hdr);

@@ -1989,6 +1989,15 @@ expect_err "nan\.tsv:2: field 2 \(column 'b'\): value 'nan' is not a finite numb
 expect_nonew
 end
 
+begin "dense: a row name given twice is refused, nothing written"
+printf 'id,a,b,c\nr1,5,4,0\nr1,0,1,6\nr2,4,5,0\nr3,0,0,5\n' >duprows.csv
+snapshot
+run cluster -k 2 -t 1 -q -o dr duprows.csv
+expect_rc 1
+expect_err "duprows\.csv:3: row name 'r1' is given twice \(lines 2 and 3\)"
+expect_nonew
+end
+
 begin "dense detection: three columns and all-numeric tab lines stay triplets"
 printf '1,2,5\n2,1,3\n' >t3.csv
 run info t3.csv

@@ -502,7 +502,9 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     number, when the header has one field fewer than the data lines (R's
  *     write.csv) or when the header's first field is empty (pandas'
  *     to_csv); the row names are the rows' ids, so a name on two lines is
- *     MMNC_EFORMAT "file:line: row name 'r1' is given twice (lines 2 and 3)".
+ *     MMNC_EFORMAT "file:line: row name 'r1' is given twice (lines 2 and 3)",
+ *     and so is a column name given twice in the header ("file:line: column
+ *     name 'a' is given twice (fields 2 and 4)"; empty names may repeat).
  *     Every line has the same number of fields (MMNC_EFORMAT
  *     "file:line: expected N fields (as line L), got M"); every value
  *     field is a finite number >= 0 (a decimal comma is not read: use ';'

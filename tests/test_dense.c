@@ -124,11 +124,26 @@ static void test_errors(void)
     CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value '1e-400' is below DBL_MIN"));
     d = rd("1,0,2,0\n0,4e-320,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, ":2: field 2: value '4e-320' is below DBL_MIN"));
-    /* row names are ids: each given once (names compared unquoted) */
+    /* row names and column names are ids: each given once (names compared unquoted) */
     d = rd("id,a,b,c\nr1,5,4,0\n# c\n\nr2,0,1,6\n\"r1\",4,5,0\n", MMNC_FMT_DENSE, 0, 0, &st, &e, &p);
     snprintf(want, sizeof want, "%s:6: row name 'r1' is given twice (lines 2 and 6)", p);
     CHECK(st == MMNC_EFORMAT && !d && has(&e, want));
     unlink(p);
+    d = rd("id,a,b,a\nr1,5,4,0\nr2,0,1,6\n", MMNC_FMT_AUTO, 0, 0, &st, &e, &p);
+    snprintf(want, sizeof want, "%s:1: column name 'a' is given twice (fields 2 and 4)", p);
+    CHECK(st == MMNC_EFORMAT && !d && has(&e, want));
+    unlink(p);
+    d = rd("a,b,a\nr1,5,4,0\nr2,0,1,6\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL); /* R's write.csv */
+    CHECK(st == MMNC_EFORMAT && has(&e, ":1: column name 'a' is given twice (fields 1 and 3)"));
+    d = rd("\n# c\nb,a,c,a\n5,4,0,1\n0,1,6,1\n", MMNC_FMT_DENSE, 0, -1, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: column name 'a' is given twice (fields 2 and 4)"));
+    /* the names column's title may be a column's name; empty names may repeat */
+    d = rd("a,a,b,c\nr1,5,4,0\nr2,0,1,6\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 3 && !strcmp(d->col_names[0], "a") && !strcmp(d->row_names[1], "r2"));
+    mmnc_data_free(d);
+    d = rd(",a,,\n5,4,0,1\n0,1,6,1\n", MMNC_FMT_DENSE, 1, -1, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 4 && !d->col_names[0] && !d->col_names[2]);
+    mmnc_data_free(d);
     d = rd("1,0,,0\n", MMNC_FMT_DENSE, -1, 0, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, ":1: field 3 is empty"));
     d = rd("a,b,c,d,e\n1,0,2,0\n", MMNC_FMT_DENSE, 1, -1, &st, &e, NULL);

@@ -352,6 +352,32 @@ nomem:
     return mmnc_i_err(err, MMNC_ENOMEM, "out of memory (%lld rows)", (long long)d->nrows + 1);
 }
 
+/* MMNC_EFORMAT naming the header line (line) and both fields if two of the
+ * n column names (NULL: none given) are the same: the outputs know columns
+ * by their names.  Column j is field j + hfield of the header. */
+static int check_colnames(const char *path, long long line, char *const *hdr, size_t n, size_t hfield,
+                          mmnc_err *err)
+{
+    mmnc_i_keymap seen = {0};
+    size_t *field = mmnc_i_malloc(n ? n : 1, sizeof *field);
+    int status = field ? MMNC_OK : mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    char ex[80];
+    for (size_t j = 0; j < n && status == MMNC_OK; j++) {
+        mmnc_int at, before = seen.n;
+        if (!hdr[j]) continue;
+        if ((status = mmnc_i_keymap_get(&seen, hdr[j], strlen(hdr[j]), &at, err)) != MMNC_OK) break;
+        if (at < before)
+            status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: column name '%s' is given twice (fields %zu and %zu)",
+                                path, line, mmnc_i_excerpt(hdr[j], strlen(hdr[j]), ex), field[at] + hfield,
+                                j + hfield);
+        else
+            field[at] = j;
+    }
+    mmnc_i_keymap_free(&seen);
+    mmnc_i_free(field);
+    return status;
+}
+
 /* The reader of MMNC_FMT_DENSE (lines_i.h): the header and the first data
  * line decide the shape (names or not, how many fields), then every line is
  * checked against it, so that an error names the line that breaks the
@@ -362,8 +388,8 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
     int want_header = o->header ? 1 : o->dense_header, names = o->dense_row_names;
     fields f = {0};
     char **hdr = NULL, ex[80];
-    size_t nh = 0, F = 0, ncols = 0;
-    long long first_line = 0;
+    size_t nh = 0, F = 0, ncols = 0, hfield = 1; /* column j is field j + hfield of the header */
+    long long first_line = 0, hdr_line = 0;
     dbuf d = {0};
     mmnc_data *res = NULL;
     char *s;
@@ -393,6 +419,7 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
         }
         if (!hdr && F == 0 && want_header >= 0 && (want_header > 0 || looks_like_header(&f))) {
             want_header = -1; /* read */
+            hdr_line = r->line;
             nh = f.n;
             MMNC_CALLOC(hdr, nh + 1, err, status);
             for (size_t j = 0; j < nh; j++)
@@ -423,7 +450,9 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
                 mmnc_i_free(hdr[0]);
                 memmove(hdr, hdr + 1, (nh - 1) * sizeof *hdr);
                 hdr[--nh] = NULL;
+                hfield = 2;
             }
+            if (hdr && (status = check_colnames(r->path, hdr_line, hdr, nh, hfield, err)) != MMNC_OK) goto cleanup;
         } else if (f.n != F) {
             status = mmnc_i_line_err(r, MMNC_EFORMAT, err, "expected %zu fields (as line %lld), got %zu: '%s'", F,
                                      first_line, f.n, mmnc_i_excerpt(s, len, ex));

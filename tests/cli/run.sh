@@ -1989,12 +1989,16 @@ expect_err "nan\.tsv:2: field 2 \(column 'b'\): value 'nan' is not a finite numb
 expect_nonew
 end
 
-begin "dense: a row name given twice is refused, nothing written"
+begin "dense: a row name or a column name given twice is refused, nothing written"
 printf 'id,a,b,c\nr1,5,4,0\nr1,0,1,6\nr2,4,5,0\nr3,0,0,5\n' >duprows.csv
+printf 'id,a,b,a\nr1,5,4,0\nr2,0,1,6\nr3,4,5,0\n' >dupcols.csv
 snapshot
 run cluster -k 2 -t 1 -q -o dr duprows.csv
 expect_rc 1
 expect_err "duprows\.csv:3: row name 'r1' is given twice \(lines 2 and 3\)"
+run cluster -k 2 -t 1 -q -o dc dupcols.csv
+expect_rc 1
+expect_err "dupcols\.csv:1: column name 'a' is given twice \(fields 2 and 4\)"
 expect_nonew
 end
 

@@ -4,11 +4,13 @@
  * recovered on both sides, the result is the same bits for any thread
  * count, the nuclear form ends above the one-sided rows with their
  * columns, the Dirichlet form with every column a cluster is the
- * default's objective, and the edge cases and parameter checks.
+ * default's objective, the rows' blocks are the bits of the triplets'
+ * sums, and the edge cases and parameter checks.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/cocluster_i.h"
 #include "core/mmnc_i.h"
 #include "testutil.h"
 
@@ -375,6 +377,53 @@ static void test_alloc_failures(void)
     mmnc_csr_free(A);
 }
 
+/* The rows' blocks C_{Y,W} (mmnc_i_cocluster_blocks, side 0) are the bits
+ * of the long way: the triplets (y, cl[x], P(y, x) scale) in row order
+ * summed by mmnc_csr_from_triplets.  Values of 53 random bits, so that
+ * another order of the sums would show; rows of 1 to 300 entries over 40
+ * clusters, so that both of the rows' orderings (few clusters, many) run. */
+static void test_row_blocks(void)
+{
+    const mmnc_int ny = 60, nx = 400, l = 40;
+    mmnc_int cap = ny * 300 + nx, t = 0, *cl = malloc((size_t)nx * sizeof *cl);
+    mmnc_int *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
+    double *v = malloc((size_t)cap * sizeof *v);
+    mmnc_csr *A = NULL, *B = NULL;
+    mmnc_pmf *p = NULL, *fast = NULL, *slow = NULL;
+    mmnc_rng rng;
+    mmnc_rng_seed(&rng, 7);
+    for (mmnc_int x = 0; x < nx; x++) { /* every column used, every cluster given a column */
+        cl[x] = x < l ? x : mmnc_rng_below(&rng, l);
+        ri[t] = x % ny, ci[t] = x, v[t++] = 0.5 + mmnc_rng_uniform(&rng);
+    }
+    for (mmnc_int y = 0; y < ny; y++)
+        for (mmnc_int d = 1 + mmnc_rng_below(&rng, y % 2 ? 8 : 300); d > 0; d--)
+            ri[t] = y, ci[t] = mmnc_rng_below(&rng, nx), v[t++] = mmnc_rng_uniform(&rng) + 1e-3;
+    CHECK_OK(mmnc_csr_from_triplets(ny, nx, t, ri, ci, v, &A, NULL));
+    CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+    for (double scale = 1.0; scale < 2000.0; scale *= 1000.0) {
+        const mmnc_csr *P = p->P;
+        t = 0;
+        for (mmnc_int y = 0; y < ny; y++)
+            for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
+                ri[t] = y, ci[t] = cl[P->colind[j]], v[t++] = P->val[j] * scale;
+        CHECK_OK(mmnc_csr_from_triplets(ny, l, t, ri, ci, v, &B, NULL));
+        CHECK_OK(mmnc_pmf_build(B, &slow, NULL));
+        CHECK_OK(mmnc_i_cocluster_blocks(p, 0, NULL, 0, cl, l, scale, &fast, NULL));
+        CHECK(fast && slow && fast->P->nnz == slow->P->nnz && fast->total == slow->total);
+        if (fast && slow && fast->P->nnz == slow->P->nnz) {
+            CHECK(!memcmp(fast->P->rowptr, slow->P->rowptr, (size_t)(ny + 1) * sizeof(mmnc_int)));
+            CHECK(!memcmp(fast->P->colind, slow->P->colind, (size_t)slow->P->nnz * sizeof(mmnc_int)));
+            CHECK(!memcmp(fast->P->val, slow->P->val, (size_t)slow->P->nnz * sizeof(double)));
+        }
+        mmnc_pmf_free(fast), mmnc_pmf_free(slow), mmnc_csr_free(B);
+        fast = slow = NULL, B = NULL;
+    }
+    mmnc_pmf_free(p);
+    mmnc_csr_free(A);
+    free(cl), free(ri), free(ci), free(v);
+}
+
 int main(void)
 {
     test_planted(MMNC_ALG_INFORMATION);
@@ -389,6 +438,7 @@ int main(void)
     test_threads(MMNC_ALG_DMM);
     test_dmm_every_column();
     test_nuclear_above_one_sided();
+    test_row_blocks();
     test_edges();
     test_alloc_failures();
     return test_done();

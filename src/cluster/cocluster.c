@@ -325,6 +325,64 @@ typedef struct costarts {
     mmnc_err *errs;  /* restarts */
 } costarts;
 
+/* The rows' blocks C_{Y,W}: row y's values summed by column cluster, each
+ * sum in the order of the row's columns, the clusters in increasing order,
+ * scaled by scale: the matrix mmnc_csr_from_triplets makes of the
+ * triplets (y, cl[x], P(y, x) scale) in row order (the same bits), in one
+ * pass over P without the triplets' three arrays of nnz. */
+static int row_blocks(const mmnc_pmf *p, const mmnc_int *cl, mmnc_int l, double scale, mmnc_csr **out,
+                      mmnc_err *err)
+{
+    const mmnc_csr *P = p->P;
+    mmnc_int *last = NULL, *tl = NULL, nnz = 0;
+    double *acc = NULL;
+    mmnc_csr *A = NULL;
+    int status = MMNC_OK;
+    *out = NULL;
+    MMNC_ALLOC(last, l, err, status);
+    MMNC_ALLOC(tl, l, err, status);
+    MMNC_ALLOC(acc, l, err, status);
+    for (mmnc_int w = 0; w < l; w++) last[w] = -1;
+    for (mmnc_int y = 0; y < p->ny; y++) /* each row's distinct clusters */
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++)
+            if (last[cl[P->colind[j]]] != y) last[cl[P->colind[j]]] = y, nnz++;
+    if (!(A = mmnc_csr_alloc(p->ny, l, nnz, err))) {
+        status = MMNC_ENOMEM;
+        goto cleanup;
+    }
+    for (mmnc_int w = 0; w < l; w++) last[w] = -1;
+    A->rowptr[0] = 0;
+    for (mmnc_int y = 0, q = 0; y < p->ny; y++) {
+        mmnc_int nt = 0;
+        for (mmnc_int j = P->rowptr[y]; j < P->rowptr[y + 1]; j++) {
+            mmnc_int w = cl[P->colind[j]];
+            double v = P->val[j] * scale;
+            if (last[w] != y) last[w] = y, acc[w] = v, tl[nt++] = w;
+            else acc[w] += v;
+        }
+        if (nt > 32) { /* many clusters: walk them all, in order */
+            for (mmnc_int w = 0; w < l; w++)
+                if (last[w] == y) A->colind[q] = w, A->val[q++] = acc[w];
+        } else { /* few: sort them (insertion) */
+            for (mmnc_int i = 1; i < nt; i++) {
+                mmnc_int c = tl[i], h = i;
+                for (; h > 0 && tl[h - 1] > c; h--) tl[h] = tl[h - 1];
+                tl[h] = c;
+            }
+            for (mmnc_int i = 0; i < nt; i++) A->colind[q] = tl[i], A->val[q++] = acc[tl[i]];
+        }
+        A->rowptr[y + 1] = q;
+    }
+    *out = A;
+    A = NULL;
+cleanup:
+    mmnc_csr_free(A);
+    mmnc_i_free(last);
+    mmnc_i_free(tl);
+    mmnc_i_free(acc);
+    return status;
+}
+
 /* See cocluster_i.h. */
 int mmnc_i_cocluster_blocks(const mmnc_pmf *p, int side, const mmnc_int *rl, mmnc_int k, const mmnc_int *cl, mmnc_int l,
                      double scale, mmnc_pmf **out, mmnc_err *err)
@@ -335,6 +393,10 @@ int mmnc_i_cocluster_blocks(const mmnc_pmf *p, int side, const mmnc_int *rl, mmn
     mmnc_csr *A = NULL;
     int status = MMNC_OK;
     *out = NULL;
+    if (!side) {
+        if ((status = row_blocks(p, cl, l, scale, &A, err)) == MMNC_OK) status = mmnc_pmf_build(A, out, err);
+        goto cleanup;
+    }
     MMNC_ALLOC(ri, p->nnz, err, status);
     MMNC_ALLOC(ci, p->nnz, err, status);
     MMNC_ALLOC(v, p->nnz, err, status);

@@ -574,9 +574,26 @@ MMNC_API int mmnc_fixed_labels_read(const char *path, const mmnc_data *d, mmnc_i
  * keyed files names[i] is the name of the entry whose id is i+1 (1-based
  * numeric ids) and missing ids get NULL; an id more than
  * MMNC_MAX_EMPTY_ROWS beyond the largest before it is MMNC_EFORMAT naming
- * the line (the array has a slot per id).  O(file size + largest id). */
+ * the line (the array has a slot per id).  Names are kept as written, a
+ * repeated one too (mmnc_names_unique makes them distinct).
+ * O(file size + largest id). */
 MMNC_API int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
 MMNC_API void mmnc_names_free(mmnc_int n, char **names);
+
+/* Make names[0..n) distinct where they are to serve as ids (a names file may
+ * repeat a name: MovieLens u.item repeats film titles).  In index order, the
+ * second appearance of NAME becomes "NAME#2", the third "NAME#3", and so on;
+ * a suffix that is already a name (one of names[] as given, or one given to
+ * an earlier repeat) is passed over for the next number.  The first
+ * appearance of each name, and every name that repeats none, keeps its
+ * text; NULL entries (the ids a keyed file leaves out) stay NULL.  A renamed
+ * entry is freed and replaced (release the array with mmnc_names_free).
+ * *renamed (may be NULL): how many entries were renamed.  first (may be
+ * NULL): first[0] and first[1], the indices of the first renamed entry and
+ * of the earlier entry it repeated, -1 when none was renamed.
+ * Errors: MMNC_EINVAL (n < 0, or names NULL with n > 0), MMNC_ENOMEM (then
+ * names[] is as it was).  O(n + bytes of the names) expected. */
+MMNC_API int mmnc_names_unique(mmnc_int n, char **names, mmnc_int *renamed, mmnc_int first[2], mmnc_err *err);
 
 /*
  * Binary matrix files: a data set in a form that loads at memory speed.

@@ -620,6 +620,95 @@ static void test_labels_names(void)
     mmnc_names_free(0, NULL);
 }
 
+/* names[0..n) after mmnc_names_unique are `want`, the '|'-separated list
+ * ("~" for a NULL entry). */
+static int names_are(char **names, mmnc_int n, const char *want)
+{
+    char buf[256] = "";
+    for (mmnc_int i = 0; i < n; i++) {
+        strcat(buf, i ? "|" : "");
+        strcat(buf, names[i] ? names[i] : "~");
+    }
+    if (strcmp(buf, want) != 0) fprintf(stderr, "names: got %s, expected %s\n", buf, want);
+    return strcmp(buf, want) == 0;
+}
+
+/* A repeated name gets the first free NAME#k in order; the first appearance
+ * of every name, and a name like a suffix that is given, keep their text. */
+static void test_names_unique(void)
+{
+    static const struct {
+        const char *file, *want;
+        int keyed;
+        mmnc_int renamed, first0, first1;
+    } cases[] = {
+        {"a\nb\na\nc\na\n", "a|b|a#2|c|a#3", 0, 2, 2, 0},
+        {"a\na\na#2\n", "a|a#3|a#2", 0, 1, 1, 0},       /* a#2 is a name: the repeat takes a#3 */
+        {"a#2\na\na\na\n", "a#2|a|a#3|a#4", 0, 2, 2, 1},
+        {"a#2\na#2\na\na\n", "a#2|a#2#2|a|a#3", 0, 2, 1, 0},
+        {"x\ny\nz\n", "x|y|z", 0, 0, -1, -1},            /* nothing repeats: nothing changes */
+        {"\n\nq\n", "|#2|q", 0, 1, 1, 0},               /* empty names repeat too */
+        {"1|x\n4|x\n2|y\n", "x|y|~|x#2", 1, 1, 3, 0},   /* keyed: in the order of the ids, gaps kept */
+    };
+    mmnc_err e;
+    mmnc_int nn, renamed, first[2];
+    char **names;
+
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        CHECK(mmnc_names_read(test_tmpfile(cases[c].file, ".txt"), cases[c].keyed, &nn, &names, &e) == MMNC_OK);
+        CHECK(mmnc_names_unique(nn, names, &renamed, first, &e) == MMNC_OK);
+        CHECK(names_are(names, nn, cases[c].want));
+        CHECK(renamed == cases[c].renamed && first[0] == cases[c].first0 && first[1] == cases[c].first1);
+        /* distinct names are left as they are */
+        CHECK(mmnc_names_unique(nn, names, &renamed, NULL, &e) == MMNC_OK && renamed == 0);
+        CHECK(names_are(names, nn, cases[c].want));
+        mmnc_names_free(nn, names);
+    }
+    CHECK(mmnc_names_unique(0, NULL, &renamed, first, &e) == MMNC_OK && renamed == 0 && first[0] == -1);
+    CHECK(mmnc_names_unique(-1, NULL, NULL, NULL, &e) == MMNC_EINVAL);
+
+    /* many repeats and given suffixes: all distinct, the first of each kept */
+    {
+        enum { N = 3000 };
+        char text[N * 8], *t = text;
+        unsigned r = 12345;
+        int ok = 1;
+        for (int i = 0; i < N; i++) {
+            r = r * 1103515245u + 12345u;
+            if ((r >> 16) % 3 == 0) t += sprintf(t, "w%u#%u\n", (r >> 8) % 7, (r >> 20) % 9);
+            else t += sprintf(t, "w%u\n", (r >> 8) % 7);
+        }
+        CHECK(mmnc_names_read(test_tmpfile(text, ".txt"), 0, &nn, &names, &e) == MMNC_OK && nn == N);
+        CHECK(mmnc_names_unique(nn, names, &renamed, NULL, &e) == MMNC_OK && renamed > N / 2);
+        for (mmnc_int i = 0; i < nn && ok; i++)
+            for (mmnc_int j = i + 1; j < nn && ok; j++) ok = strcmp(names[i], names[j]) != 0;
+        CHECK(ok);
+        mmnc_names_free(nn, names);
+    }
+
+    /* out of memory at every allocation: an error, and the names as they were */
+    {
+        const char *path = test_tmpfile("a\nb\na\na\n", ".txt");
+        int bad = 0, failures = 0;
+        for (long k = 1;; k++) {
+            int st;
+            CHECK(mmnc_names_read(path, 0, &nn, &names, &e) == MMNC_OK);
+            mmnc_i_fail_after(k);
+            st = mmnc_names_unique(nn, names, &renamed, first, &e);
+            mmnc_i_fail_after(0);
+            if (st == MMNC_OK) {
+                bad += !names_are(names, nn, "a|b|a#2|a#3");
+                mmnc_names_free(nn, names);
+                break;
+            }
+            failures++;
+            bad += st != MMNC_ENOMEM || !names_are(names, nn, "a|b|a|a") || first[0] != -1;
+            mmnc_names_free(nn, names);
+        }
+        CHECK(bad == 0 && failures > 5);
+    }
+}
+
 #ifdef MMNC_HAVE_MATIO
 /* A small MAT file with a dense and a sparse variable, written by matio. */
 static void test_mat_small(void)
@@ -1310,6 +1399,7 @@ int main(void)
     test_mtx_parallel_errors();
     test_mtx_parallel_alloc();
     test_labels_names();
+    test_names_unique();
     test_fixed_labels();
     test_bom();
     test_write_names();

@@ -1,8 +1,10 @@
 /*
  * labels.c -- the label and name files that go with a data set: class
  * labels (one per line, "id label" pairs, a MAT variable or a libsvm
- * file's first fields) and row or column names (one per line, or keyed).
+ * file's first fields) and row or column names (one per line, or keyed),
+ * made distinct where they serve as ids.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,4 +443,77 @@ void mmnc_names_free(mmnc_int n, char **names)
     if (!names) return;
     for (mmnc_int i = 0; i < n; i++) mmnc_i_free(names[i]);
     mmnc_i_free(names);
+}
+
+/* See mmnc.h.  Every name as given goes into one key map first, so that a
+ * suffix is never one of them; a suffix given to a repeat joins the map, so
+ * that no later one is the same.  next[c] is the number the next repeat of
+ * the c-th distinct name tries first, so each NAME#k is tried once; and
+ * since the digits after the last '#' tell NAME and k apart, a NAME#k can
+ * be taken only by a name as given: at most n numbers are passed over in
+ * all, however the names and their suffixes collide. */
+int mmnc_names_unique(mmnc_int n, char **names, mmnc_int *renamed, mmnc_int first[2], mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_i_keymap taken = {0};
+    mmnc_int *key = NULL, *at = NULL, *next = NULL, cnt = 0, i;
+    char **fresh = NULL;
+
+    if (renamed) *renamed = 0;
+    if (first) first[0] = first[1] = -1;
+    if (n < 0 || (!names && n > 0)) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_names_unique: n < 0 or names NULL");
+    if (n == 0) return MMNC_OK;
+    MMNC_ALLOC(key, n, err, status);
+    MMNC_ALLOC(at, n, err, status);
+    MMNC_ALLOC(next, n, err, status);
+    MMNC_CALLOC(fresh, n, err, status);
+    for (i = 0; i < n; i++) {
+        mmnc_int before = taken.n;
+        if (!names[i]) continue;
+        if ((status = mmnc_i_keymap_get(&taken, names[i], strlen(names[i]), &key[i], err)) != MMNC_OK) goto cleanup;
+        if (taken.n > before) { /* its first appearance */
+            at[key[i]] = i;
+            next[key[i]] = 2;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        size_t len;
+        mmnc_int c, k, got;
+        if (!names[i] || at[key[i]] == i) continue;
+        c = key[i];
+        len = strlen(names[i]);
+        if (!(fresh[i] = mmnc_i_malloc(len + 24, 1))) {
+            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+            goto cleanup;
+        }
+        for (k = next[c];; k++) {
+            snprintf(fresh[i], len + 24, "%s#%lld", names[i], (long long)k);
+            if (mmnc_i_keymap_find(&taken, fresh[i], strlen(fresh[i])) < 0) break;
+        }
+        next[c] = k + 1;
+        if ((status = mmnc_i_keymap_get(&taken, fresh[i], strlen(fresh[i]), &got, err)) != MMNC_OK) goto cleanup;
+        if (cnt++ == 0 && first) {
+            first[0] = i;
+            first[1] = at[c];
+        }
+    }
+    /* all or nothing: the array changes only once every new name is made */
+    for (i = 0; i < n; i++)
+        if (fresh[i]) {
+            mmnc_i_free(names[i]);
+            names[i] = fresh[i];
+            fresh[i] = NULL;
+        }
+    if (renamed) *renamed = cnt;
+
+cleanup:
+    if (status != MMNC_OK && first) first[0] = first[1] = -1;
+    if (fresh)
+        for (i = 0; i < n; i++) mmnc_i_free(fresh[i]);
+    mmnc_i_free(fresh);
+    mmnc_i_free(key);
+    mmnc_i_free(at);
+    mmnc_i_free(next);
+    mmnc_i_keymap_free(&taken);
+    return status;
 }

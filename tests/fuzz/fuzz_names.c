@@ -1,6 +1,8 @@
 /*
  * fuzz_names.c -- libFuzzer harness of the names file reader
- * (mmnc_names_read); the first byte picks plain or keyed ("id<TAB>name").
+ * (mmnc_names_read) and of mmnc_names_unique on what it read, which must
+ * leave the names distinct; the first byte picks plain or keyed
+ * ("id<TAB>name").
  */
 #include "fuzz_common.h"
 
@@ -16,6 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mmnc_names_read(path, data[0] & 1, &n, &names, &e) == MMNC_OK) {
         for (mmnc_int i = 0; i < n; i++)
             if (names[i]) (void)strlen(names[i]); /* ASan: each one a string */
+        if (mmnc_names_unique(n, names, NULL, NULL, &e) == MMNC_OK && n <= 512)
+            for (mmnc_int i = 0; i < n; i++)
+                for (mmnc_int j = i + 1; j < n; j++)
+                    if (names[i] && names[j] && !strcmp(names[i], names[j])) abort();
         mmnc_names_free(n, names);
     }
     close(fd);

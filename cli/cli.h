@@ -142,10 +142,19 @@ typedef struct cli_namer {
 } cli_namer;
 const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf);
 const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
-/* A names file (not keyed) must name every column (row) as read: fewer
- * names (n < want) would mix names and ids in the outputs (an error);
- * more are warned about.  what: "columns" or "rows".  0 or an exit status. */
-int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what);
+/* A names file whose names serve as ids in the outputs and in the files
+ * matched against them (--names, --row-names and their defaults DATA.cols,
+ * DATA.rows, DATA.vocab; --labels, --save-model and predict's columns),
+ * read with mmnc_names_read (*names: free with mmnc_names_free(*n, *names)).
+ * Unless keyed, and when `what` ("columns" or "rows") is given, it must name
+ * every one of the `want` columns (rows) as read: fewer names would mix
+ * names and ids in the outputs (an error); more are warned about.  The
+ * names used (the first `want`; every one when keyed) are then made
+ * distinct (mmnc_names_unique: the second NAME is NAME#2, ...), which rank 0
+ * says, when `warn`, in one warning naming the first repeat and its lines
+ * (ids when keyed).  0 or an exit status (*names NULL). */
+int cli_names_read(const char *cmd, const char *path, int keyed, mmnc_int want, const char *what, int warn,
+                   mmnc_int *n, char ***names);
 
 /* Temporary files on SIGINT, SIGTERM and SIGHUP.  cli_tmp_watch(path)
  * registers the temporary file of the library's atomic outputs

@@ -195,15 +195,17 @@ static void help(void)
            "      --no-soft         do not write PREFIX.soft.tsv\n"
            "      --save-model FILE save the learned model to FILE, for 'mmnc predict' on new rows (columns\n"
            "                        are known by their ids, or by their --names) (default none)\n"
-           "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed)\n"
+           "      --names FILE      column names, one per line (or 'id|name' lines with --names-keyed);\n"
+           "                        a repeated name is written NAME#2, NAME#3, ... in line (keyed: id) order\n"
            "                        (default: DATA.cols beside a .mtx DATA, as mmnc docs writes it; else\n"
            "                        DATA.vocab beside a .mtx or .bin DATA, as mmnc cooc writes it, for\n"
            "                        its square matrix: the rows' names too)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
            "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
-           "                        the ids in the outputs (default: DATA.rows beside a .mtx DATA; else\n"
-           "                        DATA.vocab, as for --names)\n"
+           "                        the ids in the outputs, a repeated name written NAME#2, ... as for\n"
+           "                        --names (default: DATA.rows beside a .mtx DATA; else DATA.vocab, as\n"
+           "                        for --names)\n"
            "      --top N           characteristic columns listed per cluster, at most: only those with a\n"
            "                        positive score P(x|z) log(P(x|z)/P(x)), beyond the rounding of the\n"
            "                        sums that make it (default " CLI_STR(MMNC_DEFAULT_TOP) ")\n"
@@ -1322,17 +1324,13 @@ int cmd_cluster(int argc, char **argv)
         if (names_path == vocab) names_path = NULL;
         if (rnames_path == vocab) rnames_path = NULL;
     }
-    if (names_path && mmnc_names_read(names_path, names_keyed, &nnames, &names, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
+    if (names_path && (rc = cli_names_read(CMD, names_path, names_keyed, d->orig_cols, "columns", 1, &nnames,
+                                           &names)) != CLI_EXIT_OK)
         goto done;
-    }
-    if (names_path && !names_keyed && (rc = cli_check_names(CMD, names_path, nnames, d->orig_cols, "columns")) != CLI_EXIT_OK)
-        goto done;
-    if (rnames_path && mmnc_names_read(rnames_path, names_keyed, &nrnames, &rnames, &err) != MMNC_OK) {
-        rc = cli_lib_fail(CMD, &err);
-        goto done;
-    }
-    if (rnames_path && !names_keyed && (rc = cli_check_names(CMD, rnames_path, nrnames, d->orig_rows, "rows")) != CLI_EXIT_OK)
+    /* one file for both (DATA.vocab): its repeats said once */
+    if (rnames_path && (rc = cli_names_read(CMD, rnames_path, names_keyed, d->orig_rows, "rows",
+                                            !names_path || strcmp(names_path, rnames_path), &nrnames, &rnames)) !=
+                           CLI_EXIT_OK)
         goto done;
     if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
         goto done;

@@ -23,7 +23,8 @@ static void help(void)
            "Options:\n"
            "  -o, --output PATH     the vectors (required)\n"
            "  -d, --dim N           dimensions (default " CLI_STR(MMNC_DEFAULT_EMBED_DIM) ")\n"
-           "      --row-names FILE  the words: line i names row i of the data as read\n"
+           "      --row-names FILE  the words: line i names row i of the data as read (a\n"
+           "                        repeated word is written WORD#2, WORD#3, ... in line order)\n"
            "                        (default: the data's own row ids; `mmnc cooc` writes\n"
            "                        OUT.vocab, which is used when DATA is OUT.mtx[.gz])\n"
            "      --binary          word2vec binary format (float32)\n"
@@ -139,7 +140,7 @@ int cmd_embed(int argc, char **argv)
     if (!root) quiet = 1; /* rank 0 speaks for the job */
     if ((rc = cli_load_pmf(CMD, data_path, &load, quiet, &d, &p, &rd, &cd)) != CLI_EXIT_OK) goto done;
     if (rnames_path) {
-        if (mmnc_names_read(rnames_path, 0, &nrnames, &rnames, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
+        if ((rc = cli_names_read(CMD, rnames_path, 0, d->orig_rows, NULL, 1, &nrnames, &rnames)) != CLI_EXIT_OK) goto done;
         if (nrnames < d->orig_rows) {
             rc = cli_fail(CMD, "%s: %lld names for %lld rows", rnames_path, (long long)nrnames, (long long)d->orig_rows);
             goto done;

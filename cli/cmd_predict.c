@@ -41,11 +41,14 @@ static void help(void)
            "                        directory, is a directory for that name)\n"
            "      --no-soft         do not write PREFIX.soft.tsv\n"
            "      --names FILE      column names of DATA, one per line (or 'id|name' lines with\n"
-           "                        --names-keyed), matched to the names the model was saved with\n"
+           "                        --names-keyed), matched to the names the model was saved with; a\n"
+           "                        repeated name is written NAME#2, NAME#3, ... in line (keyed: id)\n"
+           "                        order, as 'mmnc cluster --names' saved it\n"
            "      --col-names FILE  the same as --names\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines (default off)\n"
-           "      --row-names FILE  row names, one per line; used instead of the ids in the outputs\n"
-           "                        (default: DATA.rows beside a .mtx DATA)\n"
+           "      --row-names FILE  row names, one per line; used instead of the ids in the outputs, a\n"
+           "                        repeated name written NAME#2, ... as for --names (default: DATA.rows\n"
+           "                        beside a .mtx DATA)\n"
            "      --allow-unknown   predict even when most of DATA's mass is on columns the model does\n"
            "                        not know (default off: refused)\n"
            "  -t, --threads N       threads, 0 = all cores (default " CLI_STR(MMNC_DEFAULT_THREADS)
@@ -379,11 +382,12 @@ int cmd_predict(int argc, char **argv)
     if ((rc = outputs_check(outs, prefix, r.write_soft, m->l > 0, paths)) != CLI_EXIT_OK) goto done;
     if ((rc = cli_load_data(CMD, data_path, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
     r.model_path = model_path, r.data_path = data_path, r.m = m, r.d = d, r.nm.d = d, r.nnz = d->A->nnz;
-    if (names_path && mmnc_names_read(names_path, r.nm.keyed, &r.nm.nc, &r.nm.cn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (names_path && !r.nm.keyed && (rc = cli_check_names(CMD, names_path, r.nm.nc, d->orig_cols, "columns")) != CLI_EXIT_OK)
+    if (names_path && (rc = cli_names_read(CMD, names_path, r.nm.keyed, d->orig_cols, "columns", 1, &r.nm.nc,
+                                           &r.nm.cn)) != CLI_EXIT_OK)
         goto done;
-    if (rnames_path && mmnc_names_read(rnames_path, r.nm.keyed, &r.nm.nr, &r.nm.rn, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
-    if (rnames_path && !r.nm.keyed && (rc = cli_check_names(CMD, rnames_path, r.nm.nr, d->orig_rows, "rows")) != CLI_EXIT_OK)
+    if (rnames_path && (rc = cli_names_read(CMD, rnames_path, r.nm.keyed, d->orig_rows, "rows",
+                                            !names_path || strcmp(names_path, rnames_path), &r.nm.nr, &r.nm.rn)) !=
+                           CLI_EXIT_OK)
         goto done;
     map = malloc((size_t)(d->A->ncols ? d->A->ncols : 1) * sizeof(mmnc_int));
     label = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * sizeof(mmnc_int));

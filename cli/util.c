@@ -629,7 +629,8 @@ const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf)
     return s ? s : id;
 }
 
-int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what)
+/* cli_names_read's count: every column (row) as read needs a name. */
+static int check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want, const char *what)
 {
     if (n < want)
         return cli_fail(cmd, "%s: %lld names for %lld %s (as read): every %s needs one, or use 'id name' lines "
@@ -638,6 +639,36 @@ int cli_check_names(const char *cmd, const char *path, mmnc_int n, mmnc_int want
     if (n > want && cli_rank() == 0)
         fprintf(stderr, "mmnc %s: warning: %s: %lld names for %lld %s; the last %lld are not used\n", cmd, path,
                 (long long)n, (long long)want, what, (long long)(n - want));
+    return CLI_EXIT_OK;
+}
+
+int cli_names_read(const char *cmd, const char *path, int keyed, mmnc_int want, const char *what, int warn,
+                   mmnc_int *n, char ***names)
+{
+    mmnc_err err = {0, ""};
+    mmnc_int renamed = 0, first[2];
+    const char *by = keyed ? "ids" : "lines";
+    int rc = CLI_EXIT_OK;
+    if (mmnc_names_read(path, keyed, n, names, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
+    if (what && !keyed) rc = check_names(cmd, path, *n, want, what);
+    if (rc == CLI_EXIT_OK &&
+        mmnc_names_unique(keyed || *n < want ? *n : want, *names, &renamed, first, &err) != MMNC_OK)
+        rc = cli_lib_fail(cmd, &err);
+    if (rc != CLI_EXIT_OK) {
+        mmnc_names_free(*n, *names);
+        *names = NULL;
+        *n = 0;
+        return rc;
+    }
+    if (renamed && warn && cli_rank() == 0) {
+        fprintf(stderr, "mmnc %s: warning: %s: %lld name%s an earlier one, written NAME#2, NAME#3, ... in the "
+                        "order of the %s (first: '", cmd, path, (long long)renamed,
+                renamed == 1 ? " repeats" : "s repeat", by);
+        cli_tsv_field(stderr, (*names)[first[1]]);
+        fprintf(stderr, "', %s %lld and %lld, written '", by, (long long)first[1] + 1, (long long)first[0] + 1);
+        cli_tsv_field(stderr, (*names)[first[0]]);
+        fputs("')\n", stderr);
+    }
     return CLI_EXIT_OK;
 }
 

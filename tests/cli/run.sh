@@ -566,6 +566,38 @@ expect_out "members: .*row_"
 expect_out "columns: .*(apple|banana|cherry)"
 end
 
+begin "cluster: names a file repeats are made unique, NAME#2, NAME#3, ..., with one warning per file"
+# line 3 repeats line 1, whose x#2 is line 4's name: it is x#3; line 6 is the next x, x#4
+printf 'x\ny\nx\nx#2\nv\nx\nw\nu\n' >rep.rows
+printf 'apple\nbanana\napple\nd\ne\nf\n' >rep.cols
+run cluster -k 2 -t 1 -a information --names rep.cols --row-names rep.rows -o r "$BLOCKS"
+expect_rc 0
+expect_partition r.labels.tsv "x y x#3 x#2|v x#4 w u"
+[ -z "$(awk -F'\t' 'NR > 1 { print $1 }' r.soft.tsv | sort | uniq -d)" ] || fail_because "r.soft.tsv repeats an id"
+expect_grep '	apple#2	' r.top.tsv
+expect_err "^mmnc cluster: warning: rep\.rows: 2 names repeat an earlier one, written NAME#2, NAME#3, \.\.\. in the order of the lines \(first: 'x', lines 1 and 3, written 'x#3'\)$"
+expect_err "^mmnc cluster: warning: rep\.cols: 1 name repeats an earlier one, .* \(first: 'apple', lines 1 and 3, written 'apple#2'\)$"
+[ "$(grep -c repeat "$ERR")" = 2 ] || fail_because "not one warning per file: $(grep -c repeat "$ERR")"
+# the ids written are the ids read back: by mmnc eval, and by --labels
+printf 'x a\ny a\nx#3 a\nx#2 a\nv b\nx#4 b\nw b\nu b\n' >r.truth
+run eval r.labels.tsv r.truth
+expect_rc 0
+expect_out "^ACC +100\.00%"
+printf 'x#3\t2\nv\t1\n' >given.tsv
+run cluster -q -k 2 -t 1 -a information --labels given.tsv --row-names rep.rows -o g "$BLOCKS"
+expect_rc 0
+expect_grep '^x#3	2	' g.labels.tsv
+expect_grep '^v	1	' g.labels.tsv
+end
+
+begin "cluster --names-keyed: a repeated name is made unique in the order of the ids"
+printf '3|x\n1|x\n2|y\n4|x\n5|p\n6|q\n7|r\n8|s\n' >rep.item
+run cluster -k 2 -t 1 -a information -q --names-keyed --row-names rep.item -o k "$BLOCKS"
+expect_rc 0
+expect_partition k.labels.tsv "x y x#2 x#3|p q r s"
+expect_err "^mmnc cluster: warning: rep\.item: 2 names repeat an earlier one, .* in the order of the ids \(first: 'x', ids 1 and 3, written 'x#2'\)$"
+end
+
 begin "cluster -k 1: no characteristic column (every score is zero up to rounding)"
 run cluster -k 1 -t 1 -o k1 "$BLOCKS"
 expect_rc 0
@@ -909,6 +941,20 @@ sort w.vocab >rows.want
 expect_same rows.got rows.want
 cut -f4 w.top.tsv | sed 1d | sort -u >cols.got
 [ -s cols.got ] && comm -23 cols.got rows.want | grep -q . && fail_because "top.tsv names a column not in w.vocab"
+end
+
+begin "a vocabulary that repeats a word: cluster and embed write WORD#2, one warning"
+cp "$FIX/words.expected.mtx" w.mtx
+printf 'apple\nbanana\napple\n' >w.vocab
+run cluster -k 2 -t 1 -o w w.mtx
+expect_rc 0
+expect_err "names from w\.vocab"
+[ "$(grep -c repeat "$ERR")" = 1 ] || fail_because "w.vocab, rows and columns: $(grep -c repeat "$ERR") warnings, not 1"
+expect_grep '^apple#2	' w.labels.tsv
+run embed -q w.mtx -d 1 -o w.txt
+expect_rc 0
+expect_err "^mmnc embed: warning: w\.vocab: 1 name repeats an earlier one, .* written 'apple#2'\)$"
+expect_grep '^apple#2 -?[0-9.e-]+$' w.txt
 end
 
 begin "cooc: vocabulary by frequency, windows stop at blank lines"
@@ -1748,6 +1794,21 @@ expect_grep '"unknown_columns": 0' p.json
 run predict -q -o c --col-names rev.names b.mmnc rev.mtx
 expect_rc 0
 expect_same p.labels.tsv c.labels.tsv
+end
+
+begin "predict: a model saved with a repeated column name predicts its training rows back"
+printf 'apple\nbanana\napple\nd\ne\nf\n' >rep.cols
+run cluster -q -k 2 -t 1 -o b --names rep.cols --save-model b.mmnc "$BLOCKS"
+expect_rc 0
+run predict -q -o p --names rep.cols b.mmnc "$BLOCKS"
+expect_rc 0
+expect_err "^mmnc predict: warning: rep\.cols: 1 name repeats an earlier one, .* written 'apple#2'\)$"
+cut -f1,2 b.labels.tsv >want
+cut -f1,2 p.labels.tsv >got
+expect_same want got
+expect_grep '"unknown_columns": 0' p.json
+run info b.mmnc
+expect_out "^column ids +apple banana apple#2 d e f$"
 end
 
 begin "predict: without the names the model was saved with, no column is known"

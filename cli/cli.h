@@ -315,18 +315,20 @@ int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_in
 /* Rank 0: *all = the original index of every row (d's row_orig, gathered);
  * elsewhere NULL.  Collective.  (mmnc-mpi only.) */
 int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc_int **all);
-/* Reference labels for all rows, on rank 0 (*truth NULL elsewhere), with
- * the items of an "id label" file that name no row warned about
- * (cli_truth_unknown_ids); collective.  0 or an exit status. */
+/* Reference labels for all rows, on rank 0 (*truth NULL elsewhere), read
+ * by cli_truth_labels; collective.  0 or an exit status. */
 int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses);
-/* The items of an "id label" TRUTH file that name no row of d, which
- * mmnc_labels_read passes over, said on stderr as `mmnc eval` says the items
- * without a prediction (cli/cmd_eval.c): how many, and the first ids.  The
- * file is read again, as mmnc eval reads it; standard input ("-", read once
- * by the library) and the other kinds of TRUTH (a label for every row) are
- * not checked.  0 or an exit status. */
-int cli_truth_unknown_ids(const char *cmd, const char *path, const mmnc_data *d);
+/* --truth (cli/cmd_eval.c): the labels of the rows of d (mmnc_labels_read;
+ * *truth: free with mmnc_free), which must be `want`, and the items of an
+ * "id label" TRUTH that name no row of d, which the library passes over,
+ * said on stderr as `mmnc eval` says the items without a prediction: how
+ * many, and the first ids (the file read again, as mmnc eval reads it).
+ * A TRUTH that cannot be read twice (standard input "-", a pipe, a FIFO) is
+ * read once, into a temporary copy that both reads take.  The other kinds
+ * of TRUTH (a label for every row) need no check.  0 or an exit status. */
+int cli_truth_labels(const char *cmd, const char *path, const char *var, const mmnc_data *d, mmnc_int want,
+                     mmnc_int **truth, mmnc_int *nclasses);
 /* --labels: the given clusters of the rows (mmnc_fixed_labels_read), the
  * rows known by their labels in the outputs (cli_row_label: --row-names
  * where given).  *mine: this process's rows (mmnc_params.fixed_label);

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -375,7 +377,8 @@ static int class_of(const char *cmd, truth_file *t, const char *label, mmnc_int 
 }
 
 /* One label per line (or a libsvm line, whose first field is its label):
- * the second pass over a TRUTH that is not "id label" pairs. */
+ * the second pass over a TRUTH that is not "id label" pairs; path: the
+ * file as the messages name it. */
 static int read_truth_single(const char *cmd, FILE *fp, const char *path, truth_file *t)
 {
     char *line = NULL, *field[2];
@@ -418,10 +421,12 @@ static int read_truth_single(const char *cmd, FILE *fp, const char *path, truth_
  * before the last label is an error rather than silently shifting every
  * later item.  A MAT file (*kind = 0) is left to the library.  t->label
  * gets the classes.  Without colon_pairs, a line whose second field holds a
- * ':' is a libsvm line, as mmnc_labels_read reads it, not a pair.  Returns 0
- * or an exit status.
+ * ':' is a libsvm line, as mmnc_labels_read reads it, not a pair.  The
+ * messages name the file `path`, or `shown` when not NULL (the user's name
+ * of a copy read here: cli_truth_labels).  Returns 0 or an exit status.
  */
-static int read_truth(const char *cmd, const char *path, int colon_pairs, truth_file *t, int *kind)
+static int read_truth(const char *cmd, const char *path, const char *shown, int colon_pairs, truth_file *t,
+                      int *kind)
 {
     char *line = NULL, *field[2], *whole;
     size_t cap = 0, size;
@@ -429,6 +434,7 @@ static int read_truth(const char *cmd, const char *path, int colon_pairs, truth_
     int rc = CLI_EXIT_OK, pairs = 1;
     FILE *fp = open_whole(cmd, path, &whole, &size);
 
+    if (shown) path = shown; /* from here on, path is what the messages say */
     *kind = 0;
     if (!fp) return CLI_EXIT_FAIL;
     if (size >= 6 && memcmp(whole, "MATLAB", 6) == 0) goto cleanup;
@@ -532,7 +538,14 @@ static void excluded_warn(const char *cmd, const excluded *e, long long total, c
     fputc('\n', stderr);
 }
 
-int cli_truth_unknown_ids(const char *cmd, const char *path, const mmnc_data *d)
+/* ---- TRUTH of mmnc cluster --------------------------------------------------- */
+
+/* The items of an "id label" TRUTH (read from path, named `shown`) that name
+ * no row of d, which mmnc_labels_read passes over, said on stderr as mmnc eval
+ * says the items without a prediction: how many, and the first ids.  The
+ * other kinds of TRUTH (a label for every row) are not checked.  0 or an
+ * exit status. */
+static int unknown_ids(const char *cmd, const char *path, const char *shown, const mmnc_data *d)
 {
     truth_file t = {0};
     strvec rows = {0};
@@ -540,9 +553,8 @@ int cli_truth_unknown_ids(const char *cmd, const char *path, const mmnc_data *d)
     excluded e = {0};
     int kind = 0, rc;
     long long found;
-    if (!strcmp(path, "-")) return CLI_EXIT_OK; /* read once, by the library */
     /* the pairs as mmnc_labels_read found them: "label idx:val" is a libsvm line */
-    if ((rc = read_truth(cmd, path, 0, &t, &kind)) != CLI_EXIT_OK || kind != 2) goto cleanup;
+    if ((rc = read_truth(cmd, path, shown, 0, &t, &kind)) != CLI_EXIT_OK || kind != 2) goto cleanup;
     for (mmnc_int y = 0; y < d->A->nrows; y++) {
         char buf[32], *id = strdup(mmnc_data_row_id(d, y, buf));
         if (!id || sv_push(&rows, id) != 0) {
@@ -557,11 +569,87 @@ int cli_truth_unknown_ids(const char *cmd, const char *path, const mmnc_data *d)
     }
     for (long long i = 0; i < t.id.n; i++)
         if (sm_get(&known, t.id.s[i]) < 0) excluded_add(&e, t.id.s[i]);
-    excluded_warn(cmd, &e, t.id.n, path, "name no row of nonzero mass");
+    excluded_warn(cmd, &e, t.id.n, shown, "name no row of nonzero mass");
 cleanup:
     sm_free(&known);
     sv_free(&rows);
     truth_free(&t);
+    return rc;
+}
+
+/* A TRUTH that cannot be read twice (standard input, a pipe, a FIFO, a
+ * process substitution) read once, its text (decompressed) copied to a
+ * temporary file of $TMPDIR (or /tmp), *tmp (malloc'd), which both reads of
+ * cli_truth_labels take; *tmp NULL for a regular file, read as it is.  The
+ * copy's name is registered for the signals (cli_tmp_name); the caller
+ * removes it (the name stays registered: unlinking a name that is gone is
+ * harmless).  0 or an exit status. */
+static int truth_once(const char *cmd, const char *path, char **tmp)
+{
+    mmnc_err err = {0, ""};
+    const char *dir = getenv("TMPDIR");
+    struct stat st;
+    char *text = NULL;
+    size_t len = 0, done = 0;
+    int fd, e = 0, rc = CLI_EXIT_OK;
+    *tmp = NULL;
+    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode)) return CLI_EXIT_OK;
+    if (mmnc_file_read_all(path, &text, &len, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
+    if (!dir || !*dir) dir = "/tmp";
+    if (!(*tmp = malloc(strlen(dir) + sizeof "/mmnc-truth-XXXXXX"))) {
+        mmnc_free(text);
+        return cli_fail(cmd, "out of memory");
+    }
+    sprintf(*tmp, "%s/mmnc-truth-XXXXXX", dir);
+    cli_tmp_hold(); /* no signal between the file's making and its registration */
+    if ((fd = mkstemp(*tmp)) >= 0) cli_tmp_name(*tmp, 0);
+    else e = errno;
+    cli_tmp_release();
+    while (fd >= 0 && !e && done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) e = w < 0 ? errno : ENOSPC;
+        else done += (size_t)w;
+    }
+    if (fd >= 0 && close(fd) != 0 && !e) e = errno;
+    if (e) {
+        rc = cli_fail(cmd, "%s: cannot %s a copy in %s, to read it twice: %s (set TMPDIR to a writable directory "
+                           "with room)", path, fd < 0 ? "make" : "write", dir, strerror(e));
+        if (fd >= 0) unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+    }
+    mmnc_free(text);
+    return rc;
+}
+
+int cli_truth_labels(const char *cmd, const char *path, const char *var, const mmnc_data *d, mmnc_int want,
+                     mmnc_int **truth, mmnc_int *nclasses)
+{
+    mmnc_err err = {0, ""};
+    mmnc_int n = 0;
+    char *tmp = NULL, *at;
+    int rc;
+    *truth = NULL;
+    if ((rc = truth_once(cmd, path, &tmp)) != CLI_EXIT_OK) return rc;
+    if (mmnc_labels_read(tmp ? tmp : path, var, d, &n, truth, nclasses, &err) != MMNC_OK) {
+        if (tmp && (at = strstr(err.msg, tmp)) != NULL) { /* the file as the user named it */
+            mmnc_err e = err;
+            snprintf(e.msg, sizeof e.msg, "%.*s%s%s", (int)(at - err.msg), err.msg, path, at + strlen(tmp));
+            err = e;
+        }
+        rc = cli_lib_fail(cmd, &err);
+    } else if (n != want) {
+        rc = cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)want);
+    } else {
+        rc = unknown_ids(cmd, tmp ? tmp : path, path, d);
+    }
+    if (tmp) unlink(tmp);
+    free(tmp);
+    if (rc != CLI_EXIT_OK) {
+        mmnc_free(*truth);
+        *truth = NULL;
+    }
     return rc;
 }
 
@@ -645,7 +733,7 @@ int cmd_eval(int argc, char **argv)
 
     rc = read_pred(pred_path, &pred);
     if (rc != CLI_EXIT_OK) goto cleanup;
-    rc = read_truth(CMD, truth_path, 1, &truth, &kind);
+    rc = read_truth(CMD, truth_path, NULL, 1, &truth, &kind);
     if (rc != CLI_EXIT_OK) goto cleanup;
     if (kind) {
         ntruth = (mmnc_int)truth.label.n;

@@ -170,7 +170,6 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
      * keyed labels file is matched against row numbers.) */
     mmnc_err err = {0, ""};
     mmnc_data skel = {0};
-    mmnc_int n = 0;
     int rc = CLI_EXIT_OK;
     *truth = NULL;
     if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
@@ -180,9 +179,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const mmn
         memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));
         skel.orig_rows = d->orig_rows;
         skel.orig_cols = d->orig_cols;
-        if (mmnc_labels_read(path, var, &skel, &n, truth, nclasses, &err) != MMNC_OK) rc = cli_lib_fail(cmd, &err);
-        else if (n != p->ny_all) rc = cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny_all);
-        else rc = cli_truth_unknown_ids(cmd, path, &skel);
+        rc = cli_truth_labels(cmd, path, var, &skel, p->ny_all, truth, nclasses);
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);

@@ -50,21 +50,7 @@ int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc
 int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses)
 {
-    mmnc_err err = {0, ""};
-    mmnc_int n = 0;
-    *truth = NULL;
-    if (mmnc_labels_read(path, var, d, &n, truth, nclasses, &err) != MMNC_OK) return cli_lib_fail(cmd, &err);
-    if (n != p->ny) {
-        mmnc_free(*truth);
-        *truth = NULL;
-        return cli_fail(cmd, "%s: %lld labels for %lld rows", path, (long long)n, (long long)p->ny);
-    }
-    int rc = cli_truth_unknown_ids(cmd, path, d);
-    if (rc != CLI_EXIT_OK) {
-        mmnc_free(*truth);
-        *truth = NULL;
-    }
-    return rc;
+    return cli_truth_labels(cmd, path, var, d, p->ny, truth, nclasses);
 }
 int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
                    mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped)

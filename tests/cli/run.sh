@@ -680,6 +680,27 @@ for f in "$FIX/blocks.truth" k8.truth svm.truth; do
 done
 end
 
+begin "cluster --truth - (standard input, a pipe, gzip) and a pipe's path: ids that name no row are said as for a file"
+printf '1 a\n2 a\n3 a\n4 a\n5 b\n6 b\n7 b\n8 b\n0 b\n' >keyed.truth
+mkdir tmp
+TMPDIR=$PWD/tmp run cluster -k 2 -t 1 --truth - -o s1 "$BLOCKS" <keyed.truth
+expect_rc 0
+expect_out "ACC 100\.00%"
+expect_err "^mmnc cluster: 1 of 9 items of - name no row of nonzero mass and are excluded: '0'$"
+TMPDIR=$PWD/tmp run cluster -k 2 -t 1 -q --truth - -o s2 "$BLOCKS" < <(gzip -c keyed.truth)
+expect_rc 0
+expect_err "^mmnc cluster: 1 of 9 items of - name no row of nonzero mass and are excluded: '0'$"
+TMPDIR=$PWD/tmp run cluster -k 2 -t 1 -q --truth <(cat keyed.truth) -o s3 "$BLOCKS"
+expect_rc 0
+expect_err "^mmnc cluster: 1 of 9 items of /dev/fd/[0-9]+ name no row of nonzero mass and are excluded: '0'$"
+# the library's messages name standard input as before
+TMPDIR=$PWD/tmp run cluster -k 2 -t 1 -q --truth - -o s4 "$BLOCKS" < <(printf '1 a\n2 a b\n')
+expect_rc 1
+expect_err "^mmnc cluster: -:2: expected 'id label', found '2 a b'$"
+expect_nofile s4.labels.tsv
+[ -z "$(ls -A tmp)" ] || fail_because "copies left in TMPDIR: $(ls -A tmp)"
+end
+
 begin "cluster --truth with a blank line is rejected like in eval"
 printf 'a\na\n\na\na\nb\nb\nb\nb\n' >blank.truth
 snapshot

@@ -420,13 +420,13 @@ static int read_truth_single(const char *cmd, FILE *fp, const char *path, truth_
  * libsvm): *kind = 1, the k-th label belongs to item k, so a blank line
  * before the last label is an error rather than silently shifting every
  * later item.  A MAT file (*kind = 0) is left to the library.  t->label
- * gets the classes.  Without colon_pairs, a line whose second field holds a
- * ':' is a libsvm line, as mmnc_labels_read reads it, not a pair.  The
+ * gets the classes.  A line whose second field holds a ':' is a libsvm
+ * line, as mmnc_labels_read reads it ("label idx:val"), not a pair, so
+ * that eval and cluster --truth read a TRUTH alike.  The
  * messages name the file `path`, or `shown` when not NULL (the user's name
  * of a copy read here: cli_truth_labels).  Returns 0 or an exit status.
  */
-static int read_truth(const char *cmd, const char *path, const char *shown, int colon_pairs, truth_file *t,
-                      int *kind)
+static int read_truth(const char *cmd, const char *path, const char *shown, truth_file *t, int *kind)
 {
     char *line = NULL, *field[2], *whole;
     size_t cap = 0, size;
@@ -458,7 +458,7 @@ static int read_truth(const char *cmd, const char *path, const char *shown, int 
         if (!pairs) continue;
         nonblank++;
         nf = (size_t)len == strlen(line) ? split_ws(line, field, 2) : 0;
-        if (nf != 2 || (!colon_pairs && strchr(field[1], ':'))) {
+        if (nf != 2 || strchr(field[1], ':')) {
             pairs = 0;
             truth_free(t);
             if (blank) {
@@ -553,8 +553,7 @@ static int unknown_ids(const char *cmd, const char *path, const char *shown, con
     excluded e = {0};
     int kind = 0, rc;
     long long found;
-    /* the pairs as mmnc_labels_read found them: "label idx:val" is a libsvm line */
-    if ((rc = read_truth(cmd, path, shown, 0, &t, &kind)) != CLI_EXIT_OK || kind != 2) goto cleanup;
+    if ((rc = read_truth(cmd, path, shown, &t, &kind)) != CLI_EXIT_OK || kind != 2) goto cleanup;
     for (mmnc_int y = 0; y < d->A->nrows; y++) {
         char buf[32], *id = strdup(mmnc_data_row_id(d, y, buf));
         if (!id || sv_push(&rows, id) != 0) {
@@ -733,7 +732,7 @@ int cmd_eval(int argc, char **argv)
 
     rc = read_pred(pred_path, &pred);
     if (rc != CLI_EXIT_OK) goto cleanup;
-    rc = read_truth(CMD, truth_path, NULL, 1, &truth, &kind);
+    rc = read_truth(CMD, truth_path, NULL, &truth, &kind);
     if (rc != CLI_EXIT_OK) goto cleanup;
     if (kind) {
         ntruth = (mmnc_int)truth.label.n;

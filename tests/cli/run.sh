@@ -773,6 +773,22 @@ expect_out "^n +4"
 expect_err "^mmnc eval: 4 of 8 items of .*blocks\.truth have no prediction and are excluded: '3', '4', '7' and 1 more$"
 end
 
+begin "eval: a libsvm TRUTH of one feature a line is read as cluster --truth reads it, not as pairs"
+# "label idx:val" lines have two fields; read as "id label" pairs they gave
+# duplicate ids (eval) where cluster --truth reads each line's label
+printf '2 1:3\n2 1:2\n1 2:4\n1 2:1\n' >one.svm
+run cluster -q -o one one.svm -k 2 -t 1 --no-soft
+expect_rc 0
+run cluster -o one2 one.svm -k 2 -t 1 --no-soft --truth one.svm
+expect_rc 0
+expect_out "vs one\.svm: ACC 100\.00%"
+run eval one.labels.tsv one.svm
+expect_rc 0
+expect_out "^ACC +100\.00%"
+expect_out "^classes +2"
+expect_out "^n +4"
+end
+
 bad "eval: not a labels file -> file:1" 1 "blocks\.truth:1: expected the header" \
     eval "$FIX/blocks.truth" "$FIX/blocks.truth"
 begin "eval: bad cluster number -> file:line"

@@ -575,7 +575,12 @@ MMNC_API int mmnc_fixed_labels_read(const char *path, const mmnc_data *d, mmnc_i
  * numeric ids) and missing ids get NULL; an id more than
  * MMNC_MAX_EMPTY_ROWS beyond the largest before it is MMNC_EFORMAT naming
  * the line (the array has a slot per id).  Names are kept as written, a
- * repeated one too (mmnc_names_unique makes them distinct).
+ * repeated one too (mmnc_names_unique makes them distinct).  A name is
+ * never empty: in a plain file a blank line (empty, or blanks only) before
+ * a later name would shift every name after it, and is MMNC_EFORMAT
+ * "file:line: empty name: ..."; blank lines at the end of the file are
+ * ignored.  A keyed file skips blank lines, and an empty name after the
+ * separator is MMNC_EFORMAT "file:line: empty name for id N".
  * O(file size + largest id). */
 MMNC_API int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_err *err);
 MMNC_API void mmnc_names_free(mmnc_int n, char **names);

@@ -594,11 +594,35 @@ static void test_labels_names(void)
           MMNC_EFORMAT);
 
     /* names: one per line, Latin-1 converted to UTF-8 */
-    CHECK(mmnc_names_read(test_tmpfile("alpha\nCaf\xe9\n\nna\xc3\xafve\n", ".txt"), 0, &nn,
+    CHECK(mmnc_names_read(test_tmpfile("alpha\nCaf\xe9\nna\xc3\xafve\n", ".txt"), 0, &nn,
                           &names, &e) == MMNC_OK);
-    CHECK(nn == 4 && strcmp(names[0], "alpha") == 0 && strcmp(names[1], "Caf\xc3\xa9") == 0 &&
-          strcmp(names[2], "") == 0 && strcmp(names[3], "na\xc3\xafve") == 0);
+    CHECK(nn == 3 && strcmp(names[0], "alpha") == 0 && strcmp(names[1], "Caf\xc3\xa9") == 0 &&
+          strcmp(names[2], "na\xc3\xafve") == 0);
     mmnc_names_free(nn, names);
+    /* a blank line would shift the names after it: refused, naming its line
+     * (also at the start, with blanks only, and in CRLF text); blank lines
+     * that end the file are not names */
+    CHECK(mmnc_names_read(test_tmpfile("alpha\nbeta\n\ngamma\n", ".txt"), 0, &nn, &names, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, ".txt:3: empty name") && names == NULL && nn == 0);
+    CHECK(mmnc_names_read(test_tmpfile("\nalpha\n", ".txt"), 0, &nn, &names, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, ".txt:1: empty name"));
+    CHECK(mmnc_names_read(test_tmpfile("alpha\r\n \t\r\nbeta\r\n", ".txt"), 0, &nn, &names, &e) ==
+              MMNC_EFORMAT && strstr(e.msg, ".txt:2: empty name"));
+    CHECK(mmnc_names_read(test_tmpfile("alpha\r\nbeta\r\n\r\n\n  \n", ".txt"), 0, &nn, &names, &e) == MMNC_OK &&
+          nn == 2 && strcmp(names[0], "alpha") == 0 && strcmp(names[1], "beta") == 0);
+    mmnc_names_free(nn, names);
+    CHECK(mmnc_names_read(test_tmpfile("alpha\nbeta", ".txt"), 0, &nn, &names, &e) == MMNC_OK && nn == 2 &&
+          strcmp(names[1], "beta") == 0);
+    mmnc_names_free(nn, names);
+    CHECK(mmnc_names_read(test_tmpfile("\n\n", ".txt"), 0, &nn, &names, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, "no names found"));
+    /* keyed: blank lines skipped, an empty name refused */
+    CHECK(mmnc_names_read(test_tmpfile("1|a\n\n2|b\n", ".txt"), 1, &nn, &names, &e) == MMNC_OK && nn == 2);
+    mmnc_names_free(nn, names);
+    CHECK(mmnc_names_read(test_tmpfile("1|a\n2|\n3|c\n", ".txt"), 1, &nn, &names, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, ".txt:2: empty name for id 2"));
+    CHECK(mmnc_names_read(test_tmpfile("1\ta\n2\t \t x\n", ".txt"), 1, &nn, &names, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, ".txt:2: empty name for id 2"));
     /* keyed: MovieLens u.item ("id|name|date|...") and "id<TAB>name" */
     CHECK(mmnc_names_read(gz_tmpfile("1|Toy Story (1995)|01-Jan-1995||http://x|0|1\n"
                                      "3|Four Rooms (1995)|01-Jan-1995||http://y|0|0\n",
@@ -647,7 +671,6 @@ static void test_names_unique(void)
         {"a#2\na\na\na\n", "a#2|a|a#3|a#4", 0, 2, 2, 1},
         {"a#2\na#2\na\na\n", "a#2|a#2#2|a|a#3", 0, 2, 1, 0},
         {"x\ny\nz\n", "x|y|z", 0, 0, -1, -1},            /* nothing repeats: nothing changes */
-        {"\n\nq\n", "|#2|q", 0, 1, 1, 0},               /* empty names repeat too */
         {"1|x\n4|x\n2|y\n", "x|y|~|x#2", 1, 1, 3, 0},   /* keyed: in the order of the ids, gaps kept */
     };
     mmnc_err e;
@@ -664,6 +687,12 @@ static void test_names_unique(void)
         CHECK(names_are(names, nn, cases[c].want));
         mmnc_names_free(nn, names);
     }
+    /* empty names (which no names file gives) repeat too */
+    names = mmnc_i_calloc(3, sizeof *names);
+    CHECK(names && (names[0] = mmnc_i_strdup("")) && (names[1] = mmnc_i_strdup("")) && (names[2] = mmnc_i_strdup("q")));
+    CHECK(mmnc_names_unique(3, names, &renamed, first, &e) == MMNC_OK && names_are(names, 3, "|#2|q") &&
+          renamed == 1 && first[0] == 1 && first[1] == 0);
+    mmnc_names_free(3, names);
     CHECK(mmnc_names_unique(0, NULL, &renamed, first, &e) == MMNC_OK && renamed == 0 && first[0] == -1);
     CHECK(mmnc_names_unique(-1, NULL, NULL, NULL, &e) == MMNC_EINVAL);
 

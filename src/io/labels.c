@@ -354,6 +354,7 @@ int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_
     mmnc_i_lreader r;
     char **names = NULL, *s, ex[80];
     mmnc_int cnt = 0, cap = 0;
+    long long blank = 0; /* first blank line since the last name, if any */
     size_t len;
 
     memset(&r, 0, sizeof r);
@@ -394,7 +395,24 @@ int mmnc_names_read(const char *path, int keyed, mmnc_int *n, char ***out, mmnc_
             nb = sep + 1;
             for (ne = nb; *ne && *ne != *sep; ne++) {}
             slot = id - 1;
+            if (mmnc_i_skip_ws(nb) >= ne) {
+                status = mmnc_i_line_err(&r, MMNC_EFORMAT, err, "empty name for id %lld", (long long)id);
+                goto cleanup;
+            }
         } else {
+            /* Names go to the rows or columns in order: a blank line would
+             * give each later one its predecessor's name.  Refuse it, unless
+             * only blank lines follow (an editor's extra newline). */
+            if (!*mmnc_i_skip_ws(s)) {
+                if (!blank) blank = r.line;
+                continue;
+            }
+            if (blank) {
+                status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: empty name: expected one name a line (a blank "
+                                    "line would shift the names after it; only the end of the file may be blank)",
+                                    path, blank);
+                goto cleanup;
+            }
             nb = s;
             ne = s + len;
             slot = cnt;

@@ -1714,6 +1714,28 @@ expect_rc 0
 expect_err "warning: long\.names: 7 names for 6 columns; the last 1 are not used"
 end
 
+begin "cluster: a blank line in a names file is refused (it would shift the names after it); one ending it is not"
+sed '3s/.*//' "$FIX/rows.names" >blank.names
+snapshot
+run cluster -q -k 2 --row-names blank.names -o x "$BLOCKS"
+expect_rc 1
+expect_err "^mmnc cluster: blank\.names:3: empty name: expected one name a line"
+expect_nonew
+# the side file DATA.rows, read as --row-names is
+cp "$BLOCKS" side.mtx
+cp blank.names side.rows
+snapshot
+run cluster -q -k 2 -o y side.mtx
+expect_rc 1
+expect_err "^mmnc cluster: side\.rows:3: empty name"
+expect_nonew
+{ cat "$FIX/rows.names"; printf '\n \n'; } | sed 's/$/\r/' >crlf.names
+run cluster -k 2 -t 1 --row-names crlf.names -o z "$BLOCKS"
+expect_rc 0
+grep -q 'names for' "$ERR" && fail_because "the blank lines at the end were counted as names"
+expect_grep "^row_three$(printf '\t')" z.labels.tsv
+end
+
 begin "cooc: binary input (a NUL byte) is refused with file and offset, as cluster refuses it"
 printf 'some words here\nand\000\001\002 more\n' >garbage.bin
 snapshot

@@ -48,7 +48,7 @@ static const struct applies {
     {"step", ALG_FRO, "without --exact-marginal"},
     {"select-tol", ALG_ALL, "with --select predictive"},
     {"col-clusters", ALG_DMM | ALG_INF | ALG_NUC | ALG_AUTO, "nuclear: without --pz or --refine"},
-    {"labels", ALG_ALL, "without --col-clusters"},
+    {"labels", ALG_ALL, "without --col-clusters; nuclear: without --pz; frobenius: without --exact-marginal"},
 };
 enum { NAPPLIES = sizeof APPLIES / sizeof APPLIES[0] };
 
@@ -256,6 +256,12 @@ static int check_applies(int algorithm, const given *g)
                                         "exactly", a->name);
         if (!strcmp(a->name, "select-tol") && g->select != MMNC_SELECT_PREDICTIVE)
             return cli_usage_error(CMD, "--select-tol applies with --select predictive only");
+        if (!strcmp(a->name, "labels") && algorithm == MMNC_ALG_NUCLEAR && g->pz)
+            return cli_usage_error(CMD, "--labels applies to -a nuclear without --pz: the given rows would fix part "
+                                        "of the prescribed P_Z");
+        if (!strcmp(a->name, "labels") && algorithm == MMNC_ALG_FROBENIUS && g->exact)
+            return cli_usage_error(CMD, "--labels applies to -a frobenius without --exact-marginal, which holds P_Z "
+                                        "exactly: the given rows would fix part of it");
     }
     if (g->col_clusters > 0) {
         static const char *const not_with[] = {"size-prior", "move-tol", "merge-split", "agreement", "moves"};

@@ -304,6 +304,29 @@ char *cli_cooc_vocab(const char *data)
     return p;
 }
 
+/* The rows the given clusters leave free (lab[y] < 0) must be at least
+ * the clusters no row is given: each of those needs a row of its own.  The
+ * library refuses fewer too, naming its parameter (fixed_label); here the
+ * message names the file and says what to change.  0 or an exit status. */
+static int check_free_rows(const char *cmd, const char *path, const mmnc_int *lab, mmnc_int n, mmnc_int k)
+{
+    unsigned char *used = calloc((size_t)k, 1);
+    mmnc_int nfree = 0, unused = k;
+    if (!used) return cli_fail(cmd, "out of memory");
+    for (mmnc_int y = 0; y < n; y++) {
+        if (lab[y] < 0) nfree++;
+        else if (!used[lab[y]]) {
+            used[lab[y]] = 1;
+            unused--;
+        }
+    }
+    free(used);
+    if (nfree >= unused) return CLI_EXIT_OK;
+    return cli_fail(cmd, "--labels %s: %lld row%s left free for the %lld cluster%s that no line gives: each of "
+                         "those needs a free row; leave more rows free or lower -k", path, (long long)nfree,
+                    nfree == 1 ? "" : "s", (long long)unused, unused == 1 ? "" : "s");
+}
+
 int cli_fixed_read_named(const char *cmd, const char *path, const cli_namer *nm, mmnc_int k, mmnc_int **out,
                          mmnc_int *given, mmnc_int *dropped)
 {
@@ -321,6 +344,7 @@ int cli_fixed_read_named(const char *cmd, const char *path, const cli_namer *nm,
     }
     if (rc == CLI_EXIT_OK && mmnc_fixed_labels_read(path, &view, k, &lib, given, dropped, &err) != MMNC_OK)
         rc = cli_fail(cmd, "--labels %s", err.msg);
+    if (rc == CLI_EXIT_OK) rc = check_free_rows(cmd, path, lib, n, k);
     if (rc == CLI_EXIT_OK && !(*out = malloc((size_t)(n ? n : 1) * sizeof(mmnc_int)))) rc = cli_fail(cmd, "out of memory");
     if (rc == CLI_EXIT_OK) memcpy(*out, lib, (size_t)n * sizeof(mmnc_int));
     mmnc_free(lib);

@@ -560,8 +560,9 @@ MMNC_API int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_
  * counted in *nskipped (may be NULL); rows are known by number only then:
  * when d has row_names, the names of dropped rows are not kept and such an
  * id is unknown.
- * Errors: MMNC_EINVAL (NULL argument, d without a matrix, k < 1, two rows
- * of d with one id), MMNC_EIO, MMNC_ENOMEM, and MMNC_EFORMAT naming file
+ * Errors: MMNC_EINVAL (NULL argument, d without a matrix, k < 1; two rows
+ * of d with one id, naming the file and both rows), MMNC_EIO, MMNC_ENOMEM,
+ * and MMNC_EFORMAT naming file
  * and line for an id that is no row of d, a duplicate id, a cluster that
  * is not an integer or outside 1..k, a line of one field; and naming the
  * file when no row is labelled or when every row is (nothing left to

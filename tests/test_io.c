@@ -1397,6 +1397,18 @@ static void test_fixed_labels(void)
 #undef FIXED_ERR
         CHECK(mmnc_fixed_labels_read(test_tmpfile("d1 1\n", ".txt"), d, 0, &fx, &nf, &ns, &e) == MMNC_EINVAL);
         CHECK(mmnc_fixed_labels_read("/nonexistent/fixed.txt", d, 2, &fx, &nf, &ns, &e) == MMNC_EIO);
+        /* two rows with one id (a binary file can hold such names): the
+         * message names the file and the rows, not the function */
+        {
+            char *keep = d->row_names[2], *path = mmnc_i_strdup(test_tmpfile("d1 1\n", ".txt"));
+            d->row_names[2] = d->row_names[0];
+            CHECK(path && mmnc_fixed_labels_read(path, d, 2, &fx, &nf, &ns, &e) == MMNC_EINVAL && fx == NULL);
+            CHECK(path && strncmp(e.msg, path, strlen(path)) == 0 &&
+                  strstr(e.msg, ": rows 1 and 3 of the data have the same id 'd1'") &&
+                  !strstr(e.msg + strlen(path), "mmnc_"));
+            d->row_names[2] = keep;
+            mmnc_i_free(path);
+        }
         mmnc_data_free(d);
     }
     /* rows known by number: the id of a dropped row is skipped, a number beyond the rows is not a row */

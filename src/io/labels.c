@@ -207,8 +207,9 @@ int mmnc_fixed_labels_read(const char *path, const mmnc_data *d, mmnc_int k, mmn
         res[i] = -1;
         if ((status = mmnc_i_keymap_get(&ids, rid, strlen(rid), &at, err))) goto cleanup;
         if (at != i) {
-            status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_fixed_labels_read: rows %lld and %lld have the same id '%s'",
-                                (long long)at + 1, (long long)i + 1, mmnc_i_excerpt(rid, strlen(rid), ex));
+            status = mmnc_i_err(err, MMNC_EINVAL, "%s: rows %lld and %lld of the data have the same id '%s', so an "
+                                "id cannot say which of them a line labels", path, (long long)at + 1,
+                                (long long)i + 1, mmnc_i_excerpt(rid, strlen(rid), ex));
             goto cleanup;
         }
     }

@@ -167,6 +167,8 @@ cond "--select does not apply with --col-clusters" -a information --col-clusters
 cond "--init spectral does not apply with --col-clusters" -a information --col-clusters 2 --init spectral
 cond "--col-clusters applies to -a nuclear without --pz or --refine" -a nuclear --col-clusters 2 --refine chosen
 cond "--labels applies without --col-clusters" -a information --col-clusters 2 --labels labels.txt
+cond "--labels applies to -a nuclear without --pz" -a nuclear --pz 0.5,0.5 --labels labels.txt
+cond "--labels applies to -a frobenius without --exact-marginal" -a frobenius --exact-marginal --labels labels.txt
 cond "--moves does not apply with --col-clusters" --col-clusters 2 --moves sequential
 cond "--dmm-beta applies to -a auto (the default) or -a dmm, not to -a information" -a information --col-clusters 2 --dmm-beta 1
 cond "--dmm-beta applies to -a auto (the default) or -a dmm, not to -a information" --size-prior 3 --dmm-beta 1

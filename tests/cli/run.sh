@@ -1365,6 +1365,30 @@ expect_rc 1
 expect_err "read it as Matrix Market \(--format mtx or auto, without --header\)"
 grep -q 'MMNC_' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
 end
+begin "cluster --labels: the messages name the file and what is wrong, never a C function or field"
+# keyed names: row 1 is named '2', row 2 has no name and keeps its id, 2
+printf '1|2\n' >k.names
+printf '3 1\n5 2\n' >given.tsv
+# seven rows given cluster 1 of 3: one free row for the two clusters left
+for y in 1 2 3 4 5 6 7; do echo "$y 1"; done >seven.tsv
+snapshot
+run cluster -q -k 2 --names-keyed --row-names k.names --labels given.tsv -o x "$BLOCKS"
+expect_rc 1
+expect_err "^mmnc cluster: --labels given\.tsv: rows 1 and 2 of the data have the same id '2', so an id cannot say which"
+grep -Eq 'mmnc_|fixed_label' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+run cluster -q -k 3 --labels seven.tsv -o x "$BLOCKS"
+expect_rc 1
+expect_err "^mmnc cluster: --labels seven\.tsv: 1 row left free for the 2 clusters that no line gives"
+grep -Eq 'mmnc_|fixed_label' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+run cluster -q -k 2 -a nuclear --pz 0.5,0.5 --labels given.tsv -o x "$BLOCKS"
+expect_rc 2
+expect_err "^mmnc cluster: --labels applies to -a nuclear without --pz"
+run cluster -q -k 2 -a frobenius --exact-marginal --labels given.tsv -o x "$BLOCKS"
+expect_rc 2
+expect_err "^mmnc cluster: --labels applies to -a frobenius without --exact-marginal"
+grep -Eq 'mmnc_|fixed_label' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
+expect_nonew
+end
 bad "cluster --pz with 3 weights for k=2 -> usage" 2 "--pz" cluster -q -a nuclear --pz 0.5,0.3,0.2 -o out "$BLOCKS"
 bad "cluster --pz with 1 weight for k=2 -> usage" 2 "--pz: expected 2 weights" cluster -q -a nuclear --pz 0.5 -o out "$BLOCKS"
 bad "cluster --pz negative -> usage" 2 "--pz" cluster -q -a nuclear --pz -1,2 -o out "$BLOCKS"

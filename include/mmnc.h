@@ -521,7 +521,10 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  * >= 0; a nonzero value must be at least DBL_MIN (about 2.2e-308): a
  * literal such as "1e-400" that would be read as 0 or as a subnormal number
  * is MMNC_EFORMAT.  A Matrix Market file whose header says integer holds
- * whole numbers only ("2.5" is MMNC_EFORMAT).
+ * whole numbers only ("2.5" is MMNC_EFORMAT).  MAT and binary files hold
+ * doubles, under the same rule: a negative, non-finite or subnormal one
+ * (nonzero, below DBL_MIN) is MMNC_EFORMAT naming the file and the entry
+ * ("file: variable 'fea': value 1e-310 at (2, 3) is below DBL_MIN = ...").
  * Entries with value 0 are allowed and dropped.
  * Errors: MMNC_EIO (cannot open/read), MMNC_EFORMAT (malformed line, NaN or
  * Inf, negative value, a value that is not decimal or below DBL_MIN, index
@@ -621,8 +624,9 @@ MMNC_API int mmnc_names_unique(mmnc_int n, char **names, mmnc_int *renamed, mmnc
  * stored in 32 bits when ncols < 2^31 and values in 32 bits when every one
  * of them is exactly representable as a float (e.g. counts); reading gives
  * the same doubles back.  A matrix without nonzeros may be written.
- * Errors: MMNC_EINVAL (d invalid: mmnc_csr_check fails, or a row_orig /
- * col_orig entry outside [0, orig_rows) / [0, orig_cols)), MMNC_EIO,
+ * Errors: MMNC_EINVAL (d invalid: mmnc_csr_check fails, a value is
+ * subnormal, which the reader would refuse, or a row_orig / col_orig
+ * entry outside [0, orig_rows) / [0, orig_cols)), MMNC_EIO,
  * MMNC_ENOMEM, MMNC_EUNSUP on a big-endian host.
  * O(nnz + nrows + ncols + name bytes) time, O(1) extra memory (one 1 MB block). */
 MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
@@ -638,7 +642,9 @@ MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err 
  * checksum, the file size, the section table, every section's checksum
  * (unless flags has MMNC_BIN_NO_VERIFY), the CSR structure (rowptr
  * monotone from 0 to nnz, columns in range and strictly increasing in each
- * row), values (finite, >= 0), the id maps and the name tables.  A matrix
+ * row), values (finite, >= 0, and 0 or at least DBL_MIN, as the text
+ * readers take them: a subnormal one names its row and column), the id maps
+ * and the name tables.  A matrix
  * without nonzeros is returned as is (mmnc_data_read rejects it).
  * Errors (the message starts with the path): MMNC_EFORMAT for a file that
  * is not a binary matrix ("not an mmnc binary matrix (bad magic)"), of a

@@ -7,6 +7,7 @@
  * every section, foreign and newer files, invalid contents behind valid
  * checksums, empty matrices, and every out-of-memory exit.
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -631,6 +632,46 @@ static void test_write_errors(void)
     mmnc_data_free(d);
 }
 
+/* A subnormal value, which only a file of 64-bit values can hold: the
+ * reader refuses it naming the entry, as the text readers refuse "1e-310",
+ * in the whole file and in a part; the writer will not write one. */
+static void test_subnormal(void)
+{
+    mmnc_err e = {0, ""};
+    mmnc_data *d = read_text("a x 0.1\na y 2\nb y 3\n", ".tsv"), *r = NULL;
+    const char *path = test_tmpfile("", ".bin");
+    unsigned char *b;
+    size_t n;
+    uint64_t va, digest;
+    double v = 1e-310;
+    mmnc_int y0;
+    CHECK_OK(mmnc_data_write_bin(d, path, &e));
+    b = slurp(path, &n);
+    CHECK(b && g32(b + H_VALUE_TYPE) == 1);
+    if (!b) return;
+    va = sec_off(b, S_VALUES);
+    for (int t = 0; t < 2; t++) {
+        memcpy(b + va + 8, &v, 8); /* row a, column y; then the checksums made to match */
+        digest = mmnc_i_xxh64(b + va, (size_t)sec_bytes(b, S_VALUES), 0);
+        p64(b + H_TABLE + 32 * S_VALUES + 16, mmnc_i_xxh64(&digest, 8, 0));
+        reseal_header(b);
+        if (t == 0) {
+            EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT,
+                              "value 1e-310 at row 1, column 2 is below DBL_MIN = 2.2250738585072014e-308");
+            CHECK(mmnc_data_read_part(spit(b, n), NULL, 0, 2, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
+                  strstr(e.msg, "value 1e-310 at row 1, column 2 is below DBL_MIN") && r == NULL);
+            v = DBL_MIN; /* the smallest normal double is a value */
+        } else {
+            CHECK(mmnc_data_read_bin(spit(b, n), 0, &r, &e) == MMNC_OK && r && r->A->val[1] == DBL_MIN);
+            mmnc_data_free(r);
+        }
+    }
+    free(b);
+    d->A->val[1] = 1e-310;
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL && strstr(e.msg, "row 1, column 2 is below DBL_MIN"));
+    mmnc_data_free(d);
+}
+
 static void test_out_of_memory(void)
 {
     size_t n;
@@ -762,6 +803,7 @@ int main(void)
     test_block_joints();
     test_empty();
     test_write_errors();
+    test_subnormal();
     test_out_of_memory();
     test_parts();
     return test_done();

@@ -746,6 +746,7 @@ static void test_mat_small(void)
     size_t dims[2] = {2, 3};
     double dense[6] = {1, 0, 0, 2, 3, 0}; /* column-major: [1 0 3; 0 2 0] */
     double neg[6] = {1, 0, 0, -2, 3, 0};
+    double sub[6] = {1, 0, 0, 1e-310, 3, 0}; /* a subnormal at (2, 2) */
     double labels[2] = {7, 5};
     mat_uint32_t ir[3] = {0, 1, 0}, jc[4] = {0, 1, 2, 3};
     double sdata[3] = {4, 5, 6};
@@ -781,6 +782,14 @@ static void test_mat_small(void)
     v = Mat_VarCreate("L", MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, labels, 0);
     Mat_VarWrite(mat, v, MAT_COMPRESSION_NONE);
     Mat_VarFree(v);
+    dims[1] = 3;
+    v = Mat_VarCreate("U", MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, sub, 0);
+    Mat_VarWrite(mat, v, MAT_COMPRESSION_NONE);
+    Mat_VarFree(v);
+    sdata[1] = 5e-324; /* S with a subnormal at (2, 2) */
+    v = Mat_VarCreate("T", MAT_C_SPARSE, MAT_T_DOUBLE, 2, dims, &sp, MAT_F_DONT_COPY_DATA);
+    Mat_VarWrite(mat, v, MAT_COMPRESSION_NONE);
+    Mat_VarFree(v);
     Mat_Close(mat);
 
     mmnc_read_opts_default(&o);
@@ -797,6 +806,14 @@ static void test_mat_small(void)
     mmnc_data_free(d);
     o.mat_var = "N";
     CHECK(mmnc_data_read(path, &o, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "negative"));
+    /* a subnormal value is refused as the text readers refuse it, naming the
+     * file, the variable and the entry (dense and sparse variables alike) */
+    o.mat_var = "U";
+    CHECK(mmnc_data_read(path, &o, &d, &e) == MMNC_EFORMAT && strstr(e.msg, path) &&
+          strstr(e.msg, "variable 'U': value 1e-310 at (2, 2) is below DBL_MIN = 2.2250738585072014e-308") &&
+          d == NULL);
+    o.mat_var = "T";
+    CHECK(mmnc_data_read(path, &o, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "variable 'T': value 4.94066e-324 at (2, 2)"));
     o.mat_var = "nope";
     CHECK(mmnc_data_read(path, &o, &d, &e) == MMNC_EFORMAT && strstr(e.msg, "'nope'") &&
           strstr(e.msg, "D, N, S, L"));

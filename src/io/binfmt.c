@@ -21,7 +21,7 @@
  * they lie (in the map, or in a per-thread buffer filled by pread when the
  * file cannot be mapped), copy or widen them into the result and check them
  * (rowptr range and order, columns in range and increasing within the
- * block's rows, values finite and >= 0).  Conditions that span two blocks
+ * block's rows, values finite, >= 0 and not subnormal).  Conditions that span two blocks
  * are checked afterwards; an error found in any block is described by a
  * serial scan, which reports the first offending entry.
  */
@@ -66,6 +66,22 @@ enum { H_VERSION = 8, H_HEADER_BYTES = 12, H_FILE_BYTES = 16, H_CHECKSUM = 24, H
        H_INDEX_BYTES = 36, H_VALUE_TYPE = 40, H_BLOCK_LOG2 = 44, H_NROWS = 48, H_NCOLS = 56,
        H_NNZ = 64, H_ORIG_ROWS = 72, H_ORIG_COLS = 80, H_TABLE = 128, H_SLOT = 32 };
 enum { VT_F64 = 1, VT_F32 = 2 };
+
+/* The values a binary matrix holds, as the text readers take them: finite,
+ * >= 0, and 0 or at least DBL_MIN (a subnormal number is refused by every
+ * reader: it would reach the pmf with reduced precision, or as 0). */
+static inline int value_ok(double v) { return v == 0 || (v >= DBL_MIN && v <= DBL_MAX); }
+
+/* The message for a value that fails value_ok, at 0-based (i, j) of path. */
+static int value_err(const char *path, double v, mmnc_int i, mmnc_int j, int code, mmnc_err *err)
+{
+    if (v > 0 && v < DBL_MIN)
+        return mmnc_i_err(err, code, "%s: value %g at row %lld, column %lld is below DBL_MIN = %.17g, the "
+                          "smallest nonzero magnitude read (a subnormal number; 1-based)", path, v,
+                          (long long)i + 1, (long long)j + 1, DBL_MIN);
+    return mmnc_i_err(err, code, "%s: invalid value %g at row %lld, column %lld (values must be finite and >= 0; "
+                      "1-based)", path, v, (long long)i + 1, (long long)j + 1);
+}
 
 
 /* ------------------------------------------------------------------------ */
@@ -414,14 +430,14 @@ static int block_work(const rd *r, int k, uint64_t b, const unsigned char *p, si
             double *dst = A->val + first / 8;
             size_t m = n / 8;
             memcpy(dst, p, n);
-            for (size_t i = 0; i < m; i++) bad |= !(dst[i] >= 0.0) | (dst[i] > DBL_MAX);
+            for (size_t i = 0; i < m; i++) bad |= !value_ok(dst[i]);
         } else {
             const float *src = (const float *)(const void *)p;
             double *dst = A->val + first / 4;
             size_t m = n / 4;
             for (size_t i = 0; i < m; i++) {
                 dst[i] = src[i];
-                bad |= !(dst[i] >= 0.0) | (dst[i] > DBL_MAX);
+                bad |= !value_ok(dst[i]);
             }
         }
         return bad;
@@ -479,11 +495,8 @@ static int describe(const rd *r, int k, mmnc_err *err)
     case SEC_VALUES:
         for (i = 0; i < r->nrows; i++)
             for (p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-                if (!(A->val[p] >= 0.0) || A->val[p] > DBL_MAX)
-                    return rd_err(r, MMNC_EFORMAT, err,
-                                  "invalid value %g at row %lld, column %lld (values must be "
-                                  "finite and >= 0; 1-based)", A->val[p], (long long)i + 1,
-                                  (long long)A->colind[p] + 1);
+                if (!value_ok(A->val[p]))
+                    return value_err(r->path, A->val[p], i, A->colind[p], MMNC_EFORMAT, err);
         return MMNC_OK;
     default: {
         const mmnc_int *o = k == SEC_ROW_ORIG ? r->d->row_orig : r->d->col_orig;
@@ -933,7 +946,11 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
         for (mmnc_int e = d->A->rowptr[i]; e < d->A->rowptr[i + 1]; e++) {
             mmnc_int c = d->A->colind[e];
             double v = d->A->val[e];
-            if (c < 0 || c >= r.ncols || (e > d->A->rowptr[i] && c <= d->A->colind[e - 1]) || !(v >= 0.0) || v > DBL_MAX) {
+            if (c >= 0 && c < r.ncols && v > 0 && v < DBL_MIN) {
+                status = value_err(path, v, first + i, c, MMNC_EFORMAT, err);
+                goto cleanup;
+            }
+            if (c < 0 || c >= r.ncols || (e > d->A->rowptr[i] && c <= d->A->colind[e - 1]) || !value_ok(v)) {
                 status = rd_err(&r, MMNC_EFORMAT, err, "invalid entry %lld (row %lld): column %lld, value %g",
                                 (long long)(e + e0), (long long)(first + i), (long long)c, v);
                 goto cleanup;
@@ -1094,6 +1111,9 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
         }
         return status;
     }
+    for (mmnc_int i = 0; i < A->nrows; i++) /* what the reader would refuse */
+        for (mmnc_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            if (!value_ok(A->val[p])) return value_err(path, A->val[p], i, A->colind[p], MMNC_EINVAL, err);
     if (d->orig_rows < 0 || d->orig_cols < 0)
         return mmnc_i_err(err, MMNC_EINVAL, "%s: cannot write: negative original shape", path);
     if ((status = check_orig(d->row_orig, A->nrows, d->orig_rows, "row_orig", path, err)) ||

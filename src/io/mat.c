@@ -4,6 +4,7 @@
  * v7.3 (HDF5) needs a matio built with HDF5.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,9 @@ static int mat_type_ok(enum matio_types t)
 }
 
 /* MMNC_EFORMAT, naming the variable and the 1-based (i, j), for a value that
- * is not finite or negative. */
+ * is not finite, negative, or nonzero and below DBL_MIN: a subnormal number,
+ * which the text readers refuse too (mmnc_i_check_value) and which would
+ * reach the pmf with reduced precision, or as 0 once divided by the total. */
 static int check_value(double x, const char *path, const char *var, size_t i, size_t j,
                        mmnc_err *err)
 {
@@ -146,6 +149,10 @@ static int check_value(double x, const char *path, const char *var, size_t i, si
     if (x < 0)
         return mmnc_i_err(err, MMNC_EFORMAT, "%s: variable '%s': negative value %g at (%zu, %zu)",
                           path, var, x, i + 1, j + 1);
+    if (x > 0 && x < DBL_MIN)
+        return mmnc_i_err(err, MMNC_EFORMAT, "%s: variable '%s': value %g at (%zu, %zu) is below DBL_MIN = "
+                          "%.17g, the smallest nonzero magnitude read (a subnormal number)",
+                          path, var, x, i + 1, j + 1, DBL_MIN);
     return MMNC_OK;
 }
 

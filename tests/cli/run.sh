@@ -1296,6 +1296,22 @@ MAKE="printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 1 1\n
 bad_data "integer header, fractional value" bad.mtx "bad\.mtx:5: value '2\.5' is not an integer: the header declares integer values"
 MAKE="printf 'id,a,b,c,d\nr1,1,0,2,0\nr2,0,0x3,0,1\n' >bad.csv"
 bad_data "dense: hexadecimal value" bad.csv "bad\.csv:3: field 3 \(column 'b'\): expected a decimal number"
+if [ "$HAVE_PY" = 1 ] && ! "$MMNC" info -q --format mat "$BLOCKS" 2>&1 | grep -q 'has no libmatio'; then
+    # a MATLAB level-5 file (written here byte by byte) holding 'fea', 3 x 3
+    # (column-major), a subnormal at (1, 2) beside normal values in its row
+    MAKE="python3 -c '
+import struct
+v = [5, 0, 1, 1e-310, 4, 0, 1, 0, 6]
+def el(t, b):
+    b += bytes(-len(b) % 8)
+    return struct.pack(\"<II\", t, len(b)) + b
+body = el(6, struct.pack(\"<II\", 6, 0)) + el(5, struct.pack(\"<ii\", 3, 3)) + el(1, b\"fea\") + el(9, struct.pack(\"<9d\", *v))
+head = b\"MATLAB 5.0 MAT-file\".ljust(116) + bytes(8) + struct.pack(\"<H\", 256) + b\"IM\"
+open(\"bad.mat\", \"wb\").write(head + el(14, body))
+'"
+    bad_data "MATLAB file: a subnormal value" bad.mat \
+        "bad\.mat: variable 'fea': value 1e-310 at \(1, 2\) is below DBL_MIN = 2\.2250738585072014e-308"
+fi
 MAKE="mtx bad.mtx '4 1 1'"
 bad_data "row index out of range" bad.mtx "bad\.mtx:5: .*out of range"
 MAKE="mtx bad.mtx '3 3 1'"

@@ -316,8 +316,12 @@ int cli_gather_rows(const char *cmd, const mmnc_pmf *p, const double *X, mmnc_in
  * elsewhere NULL.  Collective.  (mmnc-mpi only.) */
 int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc_int **all);
 /* Reference labels for all rows, on rank 0 (*truth NULL elsewhere), read
- * by cli_truth_labels; collective.  0 or an exit status. */
-int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
+ * by cli_truth_labels with the rows known as --labels knows them (the
+ * names of the outputs, cli_row_view: an "id label" TRUTH names rows as
+ * PREFIX.labels.tsv does); collective.  In mmnc-mpi the rows are known by
+ * number and by --row-names (the data's own row names are not gathered),
+ * as cli_fixed_read knows them.  0 or an exit status. */
+int cli_truth_read(const char *cmd, const char *path, const char *var, const cli_namer *nm, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses);
 /* --truth (cli/cmd_eval.c): the labels of the rows of d (mmnc_labels_read;
  * *truth: free with mmnc_free), which must be `want`, and the items of an
@@ -339,6 +343,13 @@ int cli_truth_labels(const char *cmd, const char *path, const char *var, const m
  * status. */
 int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
                    mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped);
+/* *view: nm->d with its rows named as cli_row_label names them in the
+ * outputs (--row-names where given; *rn the names, NULL when there are none
+ * and *view is nm->d as it is), for the files whose ids are the outputs'
+ * (--labels, --truth).  Free with cli_row_view_free(view, *rn) (NULL is
+ * fine).  0 or an exit status. */
+int cli_row_view(const char *cmd, const cli_namer *nm, mmnc_data *view, char ***rn);
+void cli_row_view_free(const mmnc_data *view, char **rn);
 /* mmnc_fixed_labels_read against nm->d with the rows named as cli_row_label
  * names them (load.c; cli_fixed_read's reading); *out malloc'd.  0 or an
  * exit status. */

@@ -210,8 +210,9 @@ static void help(void)
            "                        positive score P(x|z) log(P(x|z)/P(x)), beyond the rounding of the\n"
            "                        sums that make it (default " CLI_STR(MMNC_DEFAULT_TOP) ")\n"
            "      --truth FILE      reference labels: score the clustering (ACC, NMI, ARI, coverage, ...);\n"
-           "                        the ids of 'id label' lines that name no row are excluded, and said on\n"
-           "                        stderr as mmnc eval says them\n"
+           "                        'id label' lines name rows as PREFIX.labels.tsv and --labels do (by\n"
+           "                        --row-names where given); their ids that name no row are excluded,\n"
+           "                        and said on stderr as mmnc eval says them\n"
            "      --truth-var NAME  variable of a .mat truth file (default " MMNC_DEFAULT_LABELS_VAR ")\n"
            "  -q, --quiet           no progress or summary on stderr/stdout\n"
            "  -v, --verbose         besides the line per start, a line per iteration on stderr\n"
@@ -1338,14 +1339,16 @@ int cmd_cluster(int argc, char **argv)
                                             !names_path || strcmp(names_path, rnames_path), &nrnames, &rnames)) !=
                            CLI_EXIT_OK)
         goto done;
-    if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, d, p, &truth, &nclasses)) != CLI_EXIT_OK)
-        goto done;
-    if (labels_path) {
+    { /* --truth and --labels know the rows as the outputs name them */
         cli_namer nm = {d, rnames, names, nrnames, nnames, names_keyed};
-        if ((rc = cli_fixed_read(CMD, labels_path, &nm, p, prm.k, &fixed, &fixed_all, &labels_given,
-                                 &labels_dropped)) != CLI_EXIT_OK)
+        if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, &nm, p, &truth, &nclasses)) != CLI_EXIT_OK)
             goto done;
-        prm.fixed_label = fixed;
+        if (labels_path) {
+            if ((rc = cli_fixed_read(CMD, labels_path, &nm, p, prm.k, &fixed, &fixed_all, &labels_given,
+                                     &labels_dropped)) != CLI_EXIT_OK)
+                goto done;
+            prm.fixed_label = fixed;
+        }
     }
     memset(&pctx, 0, sizeof pctx);
     cli_progress_start(&pctx.pr, quiet);

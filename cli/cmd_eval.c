@@ -774,8 +774,10 @@ int cmd_eval(int argc, char **argv)
     if (m == 0) {
         rc = cli_fail(CMD,
                       "no item of %s has a prediction in %s (ids there look like '%s'; "
-                      "here like '%s')",
-                      truth_path, pred_path, pred.id.s[0], kind == 2 ? no_pred.id[0] : "1");
+                      "here like '%s')%s",
+                      truth_path, pred_path, pred.id.s[0], kind == 2 ? no_pred.id[0] : "1",
+                      kind == 2 ? "" : ": a TRUTH of one label per line gives the items 1, 2, ... by line; "
+                                       "for items known by name (mmnc cluster --row-names), give 'id label' lines");
         goto cleanup;
     }
     excluded_warn(CMD, &no_pred, ntruth, truth_path, "have no prediction");

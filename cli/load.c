@@ -327,29 +327,48 @@ static int check_free_rows(const char *cmd, const char *path, const mmnc_int *la
                     nfree == 1 ? "" : "s", (long long)unused, unused == 1 ? "" : "s");
 }
 
+int cli_row_view(const char *cmd, const cli_namer *nm, mmnc_data *view, char ***rn)
+{
+    mmnc_int n = nm->d->A->nrows;
+    char buf[32];
+    *view = *nm->d;
+    *rn = NULL;
+    if (!nm->rn) return CLI_EXIT_OK; /* the data's own ids */
+    if (!(*rn = calloc((size_t)(n ? n : 1), sizeof(char *)))) return cli_fail(cmd, "out of memory");
+    for (mmnc_int y = 0; y < n; y++)
+        if (!((*rn)[y] = strdup(cli_row_label(nm, y, buf)))) {
+            cli_row_view_free(view, *rn);
+            *rn = NULL;
+            return cli_fail(cmd, "out of memory");
+        }
+    view->row_names = *rn;
+    return CLI_EXIT_OK;
+}
+
+void cli_row_view_free(const mmnc_data *view, char **rn)
+{
+    if (!rn) return;
+    for (mmnc_int y = 0; y < view->A->nrows; y++) free(rn[y]);
+    free(rn);
+}
+
 int cli_fixed_read_named(const char *cmd, const char *path, const cli_namer *nm, mmnc_int k, mmnc_int **out,
                          mmnc_int *given, mmnc_int *dropped)
 {
     mmnc_err err = {0, ""};
-    mmnc_data view = *nm->d;
+    mmnc_data view;
     mmnc_int n = nm->d->A->nrows, *lib = NULL;
-    char **rn = NULL, buf[32];
-    int rc = CLI_EXIT_OK;
+    char **rn = NULL;
+    int rc;
     *out = NULL;
-    if (nm->rn) { /* the names of the outputs, which an edited labels.tsv gives back */
-        if (!(rn = calloc((size_t)(n ? n : 1), sizeof(char *)))) return cli_fail(cmd, "out of memory");
-        for (mmnc_int y = 0; y < n && rc == CLI_EXIT_OK; y++)
-            if (!(rn[y] = strdup(cli_row_label(nm, y, buf)))) rc = cli_fail(cmd, "out of memory");
-        view.row_names = rn;
-    }
+    /* the rows by the names of the outputs, which an edited labels.tsv gives back */
+    rc = cli_row_view(cmd, nm, &view, &rn);
     if (rc == CLI_EXIT_OK && mmnc_fixed_labels_read(path, &view, k, &lib, given, dropped, &err) != MMNC_OK)
         rc = cli_fail(cmd, "--labels %s", err.msg);
     if (rc == CLI_EXIT_OK) rc = check_free_rows(cmd, path, lib, n, k);
     if (rc == CLI_EXIT_OK && !(*out = malloc((size_t)(n ? n : 1) * sizeof(mmnc_int)))) rc = cli_fail(cmd, "out of memory");
     if (rc == CLI_EXIT_OK) memcpy(*out, lib, (size_t)n * sizeof(mmnc_int));
     mmnc_free(lib);
-    if (rn)
-        for (mmnc_int y = 0; y < n; y++) free(rn[y]);
-    free(rn);
+    cli_row_view_free(&view, rn);
     return rc;
 }

@@ -161,25 +161,32 @@ int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc
     return rc;
 }
 
-int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
+int cli_truth_read(const char *cmd, const char *path, const char *var, const cli_namer *nm, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses)
 {
     /* Rank 0 reads the labels of all rows through a skeleton of the data
      * set that has only the rows' original indices, gathered: so classes
-     * are numbered as in one process.  (Row names are not gathered: a
-     * keyed labels file is matched against row numbers.) */
+     * are numbered as in one process.  The rows are named as cli_fixed_read
+     * names them: by --row-names where given (the data's own row names are
+     * not gathered: a keyed labels file is then matched against row
+     * numbers). */
     mmnc_err err = {0, ""};
-    mmnc_data skel = {0};
+    mmnc_data skel = {0}, view;
+    cli_namer sn = *nm;
+    char **rn = NULL;
     int rc = CLI_EXIT_OK;
     *truth = NULL;
-    if ((rc = cli_gather_orig(cmd, p, d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
+    if ((rc = cli_gather_orig(cmd, p, nm->d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
     if (g_dist->rank == 0) {
         skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err);
         if (!skel.A) fatal("out of memory");
         memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));
-        skel.orig_rows = d->orig_rows;
-        skel.orig_cols = d->orig_cols;
-        rc = cli_truth_labels(cmd, path, var, &skel, p->ny_all, truth, nclasses);
+        skel.orig_rows = nm->d->orig_rows;
+        skel.orig_cols = nm->d->orig_cols;
+        sn.d = &skel;
+        if ((rc = cli_row_view(cmd, &sn, &view, &rn)) == CLI_EXIT_OK)
+            rc = cli_truth_labels(cmd, path, var, &view, p->ny_all, truth, nclasses);
+        cli_row_view_free(&skel, rn);
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);

@@ -47,10 +47,16 @@ int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc
     return CLI_EXIT_OK;
 }
 
-int cli_truth_read(const char *cmd, const char *path, const char *var, const mmnc_data *d, const mmnc_pmf *p,
+int cli_truth_read(const char *cmd, const char *path, const char *var, const cli_namer *nm, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses)
 {
-    return cli_truth_labels(cmd, path, var, d, p->ny, truth, nclasses);
+    mmnc_data view;
+    char **rn = NULL;
+    int rc = cli_row_view(cmd, nm, &view, &rn);
+    *truth = NULL;
+    if (rc == CLI_EXIT_OK) rc = cli_truth_labels(cmd, path, var, &view, p->ny, truth, nclasses);
+    cli_row_view_free(&view, rn);
+    return rc;
 }
 int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const mmnc_pmf *p, mmnc_int k,
                    mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped)

@@ -680,6 +680,35 @@ for f in "$FIX/blocks.truth" k8.truth svm.truth; do
 done
 end
 
+begin "cluster --truth with --row-names: 'id label' lines name the rows as labels.tsv, --labels and eval do"
+paste -d' ' "$FIX/rows.names" "$FIX/blocks.truth" >named.truth
+run cluster -k 2 -t 1 --row-names "$FIX/rows.names" --truth named.truth -o nt "$BLOCKS"
+expect_rc 0
+expect_out "ACC 100\.00%"
+grep -q 'name no row' "$ERR" && fail_because "ids taken for unknown: $(grep 'name no row' "$ERR")"
+run eval nt.labels.tsv named.truth
+expect_rc 0
+expect_out "^ACC +100\.00%"
+# --labels knows the rows by the same names
+printf 'row_one 1\nrow_five 2\n' >given.tsv
+run cluster -q -k 2 -t 1 --row-names "$FIX/rows.names" --labels given.tsv --truth named.truth -o ng "$BLOCKS"
+expect_rc 0
+expect_partition ng.labels.tsv "row_one row_two row_three row_four|row_five row_six row_seven row_eight"
+# an 'id label' file of row numbers names no row then, as for --labels and eval
+awk '{ print NR, $1 }' "$FIX/blocks.truth" >numbered.truth
+snapshot
+run cluster -q -k 2 -t 1 --row-names "$FIX/rows.names" --truth numbered.truth -o nn "$BLOCKS"
+expect_rc 1
+expect_err "^mmnc cluster: numbered\.truth: no label for row id 'row_one'$"
+expect_nonew
+# one label per line still goes by line; eval, which sees only names, says how to give them
+run cluster -q -k 2 -t 1 --row-names "$FIX/rows.names" --truth "$FIX/blocks.truth" -o np "$BLOCKS"
+expect_rc 0
+run eval np.labels.tsv "$FIX/blocks.truth"
+expect_rc 1
+expect_err "ids there look like 'row_one'; here like '1'\): a TRUTH of one label per line .* give 'id label' lines"
+end
+
 begin "cluster --truth - (standard input, a pipe, gzip) and a pipe's path: ids that name no row are said as for a file"
 printf '1 a\n2 a\n3 a\n4 a\n5 b\n6 b\n7 b\n8 b\n0 b\n' >keyed.truth
 mkdir tmp

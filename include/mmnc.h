@@ -507,8 +507,9 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *     name 'a' is given twice (fields 2 and 4)"; empty names may repeat).
  *     Every line has the same number of fields (MMNC_EFORMAT
  *     "file:line: expected N fields (as line L), got M"); every value
- *     field is a finite number >= 0 (a decimal comma is not read: use ';'
- *     or a tab between fields and '.' in numbers); zeros are not stored.
+ *     field is a finite decimal number >= 0 (below; a decimal comma is not
+ *     read: use ';' or a tab between fields and '.' in numbers); zeros are
+ *     not stored.
  *     Without a header the column ids are 1, 2, ...; without row names
  *     the row ids are the line order 1, 2, ....  The separator is chosen
  *     from the raw first line (a quoted name holding a tab or ';' misleads
@@ -516,8 +517,20 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  *   - binary: as mmnc_data_read_bin (checksums verified unless
  *     o->bin_no_verify); ids, names and the original shape come back as
  *     they were written.
- * Values in text are decimal numbers ("3", "0.25", "1e-3"; hexadecimal
- * such as "0x10" is MMNC_EFORMAT "expected a decimal number"), finite and
+ * Values in text are decimal numbers: an optional sign, digits with at
+ * most one '.' among or after them ("3", "0.25", ".5", "5."), then an
+ * optional exponent ("1e-3", "2.5E+10"); at most 79 characters.  They are
+ * read as the C library reads them in the C locale, correctly rounded,
+ * whatever the process's locale (a comma is never a decimal point).  The
+ * other forms the C library reads -- hexadecimal ("0x10", "0x1p-3"),
+ * "inf", "infinity", "nan" -- are MMNC_EFORMAT naming the line (and in a
+ * dense table the field and its column): "expected a decimal number,
+ * found '0x10'", "value 'nan' is not a finite number"; anything else is
+ * "expected a number".  Where a dense table's header line and row-name
+ * column are detected, those forms count as numbers, so that a line of
+ * data holding one is refused rather than taken for a header, and a first
+ * column of "0x1f" ids is refused with the hint to name it
+ * (dense_row_names = 1).  Values are finite and
  * >= 0; a nonzero value must be at least DBL_MIN (about 2.2e-308): a
  * literal such as "1e-400" that would be read as 0 or as a subnormal number
  * is MMNC_EFORMAT.  A Matrix Market file whose header says integer holds

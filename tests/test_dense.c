@@ -7,11 +7,14 @@
  * fractions; a Matrix Market banner under a forced text format refused;
  * every out-of-memory exit.
  */
+#include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "io/io_i.h"
+#include "io/lines_i.h"
 #include "testutil.h"
 
 static double entry(const mmnc_csr *A, mmnc_int i, mmnc_int j)
@@ -156,7 +159,88 @@ static void test_errors(void)
     CHECK(st == MMNC_EINVAL && has(&e, "no nonzero entries"));
     d = rd("r1\nr2\n", MMNC_FMT_DENSE, -1, 1, &st, &e, NULL);
     CHECK(st == MMNC_EFORMAT && has(&e, "a row name and no value"));
+    /* numbers are decimal: the other forms strtod reads are refused with
+     * line and column, never read ("0x10" is not 16) */
+    d = rd("a,b,c,d\n1,0,2,0\n0,-Infinity,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: field 2 (column 'b'): value '-Infinity' is not a finite number"));
+    d = rd("a,b,c,d\n1,0,2,0\n0,NaN(1),0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: field 2 (column 'b'): value 'NaN(1)' is not a finite number"));
+    d = rd("a,b,c,d\n1,0,2,0\n0,0x1p4,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: field 2 (column 'b'): expected a decimal number, found '0x1p4'"));
+    d = rd("a,b,c,d\n1,0,2,0\n0,1.5.2,0,1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: field 2 (column 'b'): expected a number, found '1.5.2'"));
+    d = rd("a;b;c;d\n1;0;2;0\n0;3,5;0;1\n", MMNC_FMT_DENSE, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":3: field 2 (column 'b'): expected a number, found '3,5'"));
+    /* a column of hexadecimal ids under a header that names it: taken for
+     * values (as any number would be), refused, with the way to name rows */
+    d = rd("id,x,y,z\n0x1f,1,2,3\n0x2f,4,0,6\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT &&
+          has(&e, ":2: field 1 (column 'id'): expected a decimal number, found '0x1f' (a first column of row names: "
+                  "dense_row_names = 1, mmnc --first-column names)"));
+    d = rd("id,x,y,z\n0x1f,1,2,3\n0x2f,4,0,6\n", MMNC_FMT_AUTO, 0, 1, &st, &e, NULL);
+    CHECK(st == MMNC_OK && d && d->A->ncols == 3 && !strcmp(d->row_names[1], "0x2f") && entry(d->A, 1, 2) == 6);
+    mmnc_data_free(d);
+    /* a first line with NaN stays a line of data: refused, not taken for a header */
+    d = rd("1,NaN,2,3\n4,5,6,7\n", MMNC_FMT_AUTO, 0, 0, &st, &e, NULL);
+    CHECK(st == MMNC_EFORMAT && has(&e, ":1: field 2: value 'NaN' is not a finite number"));
     (void)d;
+}
+
+/* The number syntax of every text reader (mmnc_i_parse_double): decimal
+ * numbers read as the C library reads them in the C locale, long ones
+ * included (correctly rounded, no decimal point for a locale to define);
+ * hexadecimal, infinities and NaNs read (for the readers' shape rules) and
+ * refused as values; anything else not a number. */
+static void test_numbers(void)
+{
+    static const char *const dec[] = {
+        "0", "-0", "+7", "12", "3.25", "-0.5", ".5", "5.", "1e3", "2.5E+10", "1e-3", "-1.e5",
+        "3.14159265358979323846264338327950288", "0.1000000000000000055511151231257827021181583404541015625",
+        "123456789012345678901234567890", "9007199254740993", "1.7976931348623157e308", "2.2250738585072014e-308",
+        "4.9406564584124654e-324", "0.000000000000000000000000000000123456789012345678", "1234567890123456789e-300",
+        "1e400", "1e-400", "12345678901234567890e99999999999"};
+    static const char *const other[] = {"0x10", "-0X1A", "0x1p-3", "inf", "-INF", "Infinity", "nan", "NaN(12)"};
+    static const char *const none[] = {"", ".", "+", "-.", "e5", "1e", "1e+", "1.2.3", "1,5", "0x", "inf5", "nanx",
+                                       "1 ", " 1", "1f", "--1", "1e5.0", "infinit", "NaN(", "0b101"};
+    char why[MMNC_ERRMSG_SIZE];
+    double x;
+    for (size_t i = 0; i < sizeof dec / sizeof dec[0]; i++) {
+        const char *s = dec[i], *e = s + strlen(s);
+        double want = strtod(s, NULL);
+        int ok = mmnc_i_decimal_len(s, e) == strlen(s) && mmnc_i_parse_double(s, e, &x) &&
+                 memcmp(&x, &want, sizeof x) == 0 && mmnc_i_check_number(x, s, e, why) == !isfinite(want);
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "  '%s': read %.17g, strtod %.17g\n", s, x, want);
+    }
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        const char *s = other[i], *e = s + strlen(s);
+        double want = strtod(s, NULL);
+        CHECK(mmnc_i_decimal_len(s, e) != strlen(s) && mmnc_i_parse_double(s, e, &x) &&
+              (isnan(want) ? isnan(x) : x == want) && mmnc_i_check_number(x, s, e, why) == 1 &&
+              strstr(why, s));
+    }
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        const char *s = none[i];
+        CHECK(!mmnc_i_parse_double(s, s + strlen(s), &x));
+        if (mmnc_i_parse_double(s, s + strlen(s), &x)) fprintf(stderr, "  '%s' read as %g\n", s, x);
+    }
+    CHECK(mmnc_i_check_number(1e308 * 10, "1e309", "1e309" + 5, why) == 1 && strstr(why, "'1e309' is not a finite"));
+    CHECK(mmnc_i_check_number(16, "0x10", "0x10" + 4, why) == 1 && strstr(why, "expected a decimal number, found '0x10'"));
+    /* a locale whose decimal point is a comma changes nothing (where one is installed) */
+    {
+        const char *const loc[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "de_DE", "fr_FR"};
+        const char *pi = "3.14159265358979323846", *comma = "3,14159265358979323846";
+        double want = strtod(pi, NULL);
+        size_t i;
+        for (i = 0; i < sizeof loc / sizeof loc[0] && !setlocale(LC_NUMERIC, loc[i]); i++) {}
+        if (i < sizeof loc / sizeof loc[0]) {
+            CHECK(mmnc_i_parse_double(pi, pi + strlen(pi), &x) && x == want);
+            CHECK(!mmnc_i_parse_double(comma, comma + strlen(comma), &x));
+            setlocale(LC_NUMERIC, "C");
+        } else {
+            printf("skipping the locale check: no de_DE or fr_FR locale installed\n");
+        }
+    }
 }
 
 /* What MMNC_FMT_AUTO makes of text: a dense table, or triplets (read or refused). */
@@ -262,6 +346,7 @@ int main(void)
 {
     test_shapes();
     test_errors();
+    test_numbers();
     test_detect();
     test_alloc_failures();
     return test_done();

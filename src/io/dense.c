@@ -291,11 +291,14 @@ static char *dup_range(const char *b, const char *e)
     return s;
 }
 
-/* Append one row: fields f from index first on are the values. */
+/* Append one row: fields f from index first on are the values.  guessed:
+ * the first field was taken for a value by detection (no option said), so
+ * a message about it says how to read it as the row's name. */
 static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t first, char **colnames,
-                   int names, mmnc_err *err)
+                   int names, int guessed, mmnc_err *err)
 {
     char ex[80], ex2[80], why[MMNC_ERRMSG_SIZE];
+    const char *hint = " (a first column of row names: dense_row_names = 1, mmnc --first-column names)";
     if (d->nrows + 1 >= d->rcap) {
         mmnc_int nc = d->rcap ? 2 * d->rcap : 1024;
         mmnc_int *a = mmnc_i_realloc(d->rowptr, (size_t)nc, sizeof *a);
@@ -318,10 +321,11 @@ static int add_row(const mmnc_i_lreader *r, dbuf *d, const fields *f, size_t fir
             snprintf(col, sizeof col, " (column '%s')", mmnc_i_excerpt(colnames[j - first], strlen(colnames[j - first]), ex2));
         if (b == e) return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s is empty: expected a number", j + 1, col);
         if (!mmnc_i_parse_double(b, e, &v))
-            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: expected a number, found '%s'", j + 1, col,
-                                   mmnc_i_excerpt(b, (size_t)(e - b), ex));
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: expected a number, found '%s'%s", j + 1, col,
+                                   mmnc_i_excerpt(b, (size_t)(e - b), ex), guessed && j == 0 ? hint : "");
         if (mmnc_i_check_value(v, b, e, why))
-            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: %s", j + 1, col, why);
+            return mmnc_i_line_err(r, MMNC_EFORMAT, err, "field %zu%s: %s%s", j + 1, col, why,
+                                   guessed && j == 0 ? hint : "");
         if (v == 0) continue;
         if (d->nnz == d->ncap) {
             mmnc_int nc = d->ncap ? 2 * d->ncap : 4096;
@@ -458,7 +462,9 @@ int mmnc_i_read_dense(mmnc_i_lreader *r, const mmnc_read_opts *o, mmnc_data **ou
                                      first_line, f.n, mmnc_i_excerpt(s, len, ex));
             goto cleanup;
         }
-        if ((status = add_row(r, &d, &f, names > 0, hdr, names > 0, err)) != MMNC_OK) goto cleanup;
+        if ((status = add_row(r, &d, &f, names > 0, hdr, names > 0, names < 0 && o->dense_row_names == 0, err)) !=
+            MMNC_OK)
+            goto cleanup;
     }
     if (F == 0) {
         status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no data lines%s", r->path, hdr ? " after the header" : "");

@@ -157,22 +157,90 @@ int mmnc_i_split_fields(char *s, char delim, int maxf, const char **b, const cha
     return nf;
 }
 
+/* 1 if [b, e) is w (lower case), ignoring the case of [b, e). */
+static int word_is(const char *b, const char *e, const char *w)
+{
+    for (; b < e && *w; b++, w++)
+        if ((*b | 0x20) != *w) return 0;
+    return b == e && !*w;
+}
+
+int mmnc_i_parse_number(const char *b, const char *e, double *x)
+{
+    char tmp[96];
+    size_t n = (size_t)(e - b), k = 0;
+    const char *p = b, *q;
+    int neg = 0;
+    if (n == 0 || n >= 80) return 0;
+    if (mmnc_i_decimal_len(b, e) == n) {
+        /* the digits, then the exponent less the digits after the point:
+         * no decimal point left for the locale to define */
+        long long ex = 0, frac = 0;
+        int dot = 0, eneg = 0;
+        if (*p == '-' || *p == '+') tmp[k++] = *p++;
+        for (; p < e && *p != 'e' && *p != 'E'; p++) {
+            if (*p == '.') dot = 1;
+            else {
+                tmp[k++] = *p;
+                frac += dot;
+            }
+        }
+        if (p < e) { /* the exponent, held within reach of any double's */
+            if (*++p == '-' || *p == '+') eneg = *p++ == '-';
+            for (; p < e; p++)
+                if (ex < 100000) ex = 10 * ex + (*p - '0');
+        }
+        snprintf(tmp + k, sizeof tmp - k, "e%lld", (eneg ? -ex : ex) - frac);
+        *x = strtod(tmp, NULL);
+        return 1;
+    }
+    /* the C locale's other forms: infinities, NaNs, hexadecimal */
+    if (*p == '-' || *p == '+') neg = *p++ == '-';
+    if (word_is(p, e, "inf") || word_is(p, e, "infinity")) {
+        *x = neg ? -HUGE_VAL : HUGE_VAL;
+        return 1;
+    }
+    for (q = p; q < e && *q != '('; q++) {}
+    if (word_is(p, q, "nan") && (q == e || e[-1] == ')')) {
+        *x = NAN;
+        return 1;
+    }
+    if (e - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x') {
+        char *end;
+        memcpy(tmp, b, n);
+        tmp[n] = '\0';
+        *x = strtod(tmp, &end);
+        return end == tmp + n;
+    }
+    return 0;
+}
+
+int mmnc_i_check_number(double v, const char *b, const char *e, char *why)
+{
+    const char *p = b + (b < e && (*b == '-' || *b == '+'));
+    char ex[80];
+    int dec = mmnc_i_decimal_len(b, e) == (size_t)(e - b);
+    if (dec && isfinite(v)) return 0;
+    mmnc_i_excerpt(b, (size_t)(e - b), ex);
+    if (dec || ((isnan(v) || isinf(v)) && !(e - p > 1 && p[0] == '0' && (p[1] | 0x20) == 'x')))
+        snprintf(why, MMNC_ERRMSG_SIZE, "value '%s' is not a finite number", ex); /* "1e999", "inf", "nan" */
+    else
+        snprintf(why, MMNC_ERRMSG_SIZE, "expected a decimal number, found '%s'", ex);
+    return 1;
+}
+
 int mmnc_i_check_value(double v, const char *b, const char *e, char *why)
 {
     const char *p = b + (b < e && (*b == '-' || *b == '+'));
     char ex[80];
-    int hex = e - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
-    if (!hex && v >= DBL_MIN && v <= DBL_MAX) return 0; /* false for NaN */
-    if (!hex && v == 0) { /* an underflow if a digit before the exponent is not 0 */
+    if (mmnc_i_check_number(v, b, e, why)) return 1;
+    if (v >= DBL_MIN) return 0;
+    if (v == 0) { /* an underflow if a digit before the exponent is not 0 */
         while (p < e && *p != 'e' && *p != 'E' && (*p < '1' || *p > '9')) p++;
         if (p == e || *p == 'e' || *p == 'E') return 0;
     }
     mmnc_i_excerpt(b, (size_t)(e - b), ex);
-    if (hex)
-        snprintf(why, MMNC_ERRMSG_SIZE, "expected a decimal number, found '%s'", ex);
-    else if (isnan(v) || isinf(v))
-        snprintf(why, MMNC_ERRMSG_SIZE, "value '%s' is not a finite number", ex);
-    else if (v < 0)
+    if (v < 0)
         snprintf(why, MMNC_ERRMSG_SIZE, "negative value '%s' (values must be >= 0)", ex);
     else
         snprintf(why, MMNC_ERRMSG_SIZE, "value '%s' is below DBL_MIN = %.17g, the smallest nonzero magnitude read "

@@ -116,11 +116,43 @@ static inline const char *mmnc_i_scan_decimal(const char *p, const char *e, uint
     return p;
 }
 
-/* A number filling [b, e) exactly.  Short plain decimals ("12", "3.25",
- * "-0.5") are exact as m / 10^k with m < 2^53, a correctly rounded division,
- * so they match strtod; anything else goes to strtod, which also reads
- * hexadecimal, "inf" and "nan": a value field is then checked with
- * mmnc_i_check_value.  Returns 0 if the field is not a number. */
+/* The length of the decimal number that starts at b (before e): an
+ * optional sign, digits with at most one '.' among or after them (at least
+ * one digit), and an optional exponent 'e' or 'E', optional sign, digits --
+ * "3", "-0.25", ".5", "5.", "1e-3", "2.5E+10".  0 if none starts there. */
+static inline size_t mmnc_i_decimal_len(const char *b, const char *e)
+{
+    const char *p = b;
+    int nd = 0;
+    if (p < e && (*p == '-' || *p == '+')) p++;
+    for (; p < e && (unsigned)(unsigned char)*p - '0' <= 9; p++) nd++;
+    if (p < e && *p == '.')
+        for (p++; p < e && (unsigned)(unsigned char)*p - '0' <= 9; p++) nd++;
+    if (!nd) return 0;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        if (q < e && (*q == '-' || *q == '+')) q++;
+        if (q < e && (unsigned)(unsigned char)*q - '0' <= 9) {
+            while (q < e && (unsigned)(unsigned char)*q - '0' <= 9) q++;
+            p = q;
+        }
+    }
+    return (size_t)(p - b);
+}
+
+/* A number filling [b, e) exactly (at most 79 bytes), in the C locale's
+ * syntax whatever the process's locale.  Decimal numbers (mmnc_i_decimal_len)
+ * are read as such: short plain ones ("12", "3.25", "-0.5") exactly as m /
+ * 10^k with m < 2^53, a correctly rounded division, the others by strtod
+ * on their digits and exponent alone (no decimal point, which the locale
+ * would define), correctly rounded too.  The other forms strtod reads in the
+ * C locale -- hexadecimal ("0x10", "0x1p-3"), "inf", "infinity", "nan" --
+ * are numbers here too, so that a file's shape (a header line, a column of
+ * row names) is not decided by a value the readers then refuse: a value
+ * field is checked with mmnc_i_check_value or mmnc_i_check_number, which
+ * refuse them.  Returns 0 if the field is not a number.  The short plain
+ * decimals inline, the rest in mmnc_i_parse_number (lines.c). */
+int mmnc_i_parse_number(const char *b, const char *e, double *x);
 static inline int mmnc_i_parse_double(const char *b, const char *e, double *x)
 {
     const char *p = b;
@@ -134,23 +166,21 @@ static inline int mmnc_i_parse_double(const char *b, const char *e, double *x)
         *x = neg ? -v : v;
         return 1;
     }
-    {
-        char tmp[80], *end;
-        size_t n = (size_t)(e - b);
-        if (n == 0 || n >= sizeof tmp) return 0;
-        memcpy(tmp, b, n);
-        tmp[n] = '\0';
-        if (MMNC_I_IS_WS(tmp[0])) return 0;
-        *x = strtod(tmp, &end);
-        return end == tmp + n;
-    }
+    return mmnc_i_parse_number(b, e, x);
 }
 
+/* 0 if the field [b, e), which mmnc_i_parse_double read as v, is a decimal
+ * number (mmnc_i_decimal_len: not hexadecimal, "inf" or "nan") and finite;
+ * else 1, with the reason, which quotes the field, in why
+ * (MMNC_ERRMSG_SIZE bytes): "expected a decimal number, found '0x10'" or
+ * "value 'nan' is not a finite number". */
+int mmnc_i_check_number(double v, const char *b, const char *e, char *why);
+
 /* 0 if the value field [b, e), which mmnc_i_parse_double read as v, is a
- * value the readers accept: a decimal number (not hexadecimal), finite,
- * >= 0, and either 0 or of magnitude at least DBL_MIN (a nonzero literal
- * that would be read as 0, or as a subnormal number, is refused).  Else 1,
- * with the reason, which quotes the field, in why (MMNC_ERRMSG_SIZE bytes). */
+ * value the readers accept: a number mmnc_i_check_number accepts, >= 0,
+ * and either 0 or of magnitude at least DBL_MIN (a nonzero literal that
+ * would be read as 0, or as a subnormal number, is refused).  Else 1, with
+ * the reason, which quotes the field, in why (MMNC_ERRMSG_SIZE bytes). */
 int mmnc_i_check_value(double v, const char *b, const char *e, char *why);
 
 /* Dense tables (dense.c): 1 if the text p[0..end) (the first block of a

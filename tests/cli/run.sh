@@ -2178,6 +2178,22 @@ expect_err "nan\.tsv:2: field 2 \(column 'b'\): value 'nan' is not a finite numb
 expect_nonew
 end
 
+begin "dense: numbers are decimal; a first column of hexadecimal ids is refused with the option that names rows"
+printf 'id,x,y,z\n0x1f,1,2,3\n0x2f,4,0,6\n' >hexid.csv
+snapshot
+run cluster -q -k 2 hexid.csv
+expect_rc 1
+expect_err "^mmnc cluster: hexid\.csv:2: field 1 \(column 'id'\): expected a decimal number, found '0x1f' \(a first column of row names: --first-column names\)$"
+expect_nonew
+run cluster -q -k 2 -t 1 --first-column names -o h hexid.csv
+expect_rc 0
+expect_grep "^0x2f$(printf '\t')" h.labels.tsv
+printf 'a,b,c,d\n1,0,2,0\n0,Infinity,0,1\n' >inf.csv
+run info inf.csv
+expect_rc 1
+expect_err "^mmnc info: inf\.csv:3: field 2 \(column 'b'\): value 'Infinity' is not a finite number$"
+end
+
 begin "dense: a row name or a column name given twice is refused, nothing written"
 printf 'id,a,b,c\nr1,5,4,0\nr1,0,1,6\nr2,4,5,0\nr3,0,0,5\n' >duprows.csv
 printf 'id,a,b,a\nr1,5,4,0\nr2,0,1,6\nr3,4,5,0\n' >dupcols.csv

@@ -584,7 +584,25 @@ static void test_vectors_bad(void)
     expect_bad("2 3\na 1 2 3\n", 12, 0, "truncated");
     expect_bad("2 3\na 1 2 3\nb 1 2\n", 18, 0, ":3: expected 3 numbers");
     expect_bad("2 3\na 1 2 3\nb 1 2 3 4\n", 22, 0, ":3: more than 3 values");
-    expect_bad("1 2\na 1 nan\n", 12, 0, ":2: expected 2 numbers");
+    /* numbers as every text reader takes them: decimal and finite */
+    expect_bad("1 2\na 1 nan\n", 12, 0, ":2: value 2 of word 'a': value 'nan' is not a finite number");
+    expect_bad("1 2\na 0x10 1\n", 13, 0, ":2: value 1 of word 'a': expected a decimal number, found '0x10'");
+    expect_bad("2 2\na 1 2\nb 1 -inf\n", 19, 0, ":3: value 2 of word 'b': value '-inf' is not a finite number");
+    expect_bad("1 2\na 1 1e999\n", 14, 0, ":2: value 2 of word 'a': value '1e999' is not a finite number");
+    expect_bad("1 2\na 1 1,5\n", 12, 0, ":2: expected 2 numbers after 'a', got '1,5'");
+    expect_bad("1 2\na 0x1p3 1\n", 14, -1, ":2: value 1 of word 'a': expected a decimal number, found '0x1p3'");
+    {
+        const char *path = test_tmpfile("2 3\nw -1.5e-3 .25 3.14159265358979323846\nv 2. +4 -0\n", ".txt");
+        mmnc_int n = 0, d = 0;
+        char **w = NULL;
+        float *F = NULL;
+        mmnc_err err = {0, ""};
+        CHECK(mmnc_vectors_read(path, -1, &n, &d, &w, &F, &err) == MMNC_OK && n == 2 && d == 3 &&
+              F[0] == -1.5e-3f && F[1] == 0.25f && F[2] == (float)3.14159265358979323846 && F[3] == 2.0f &&
+              F[4] == 4.0f && F[5] == 0.0f);
+        mmnc_names_free(n, w);
+        mmnc_free(F);
+    }
     /* binary: a record cut short, and a NaN */
     char buf[64];
     float f[2] = {1.0f, 2.0f};

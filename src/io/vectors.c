@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mmnc_i.h"
+#include "io/lines_i.h"
 
 /* 1 if the word holds white space, which the word2vec formats cannot store. */
 static int has_space(const char *w)
@@ -198,8 +198,8 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
             while (q < e && k < sizeof num - 1 && *q != ' ' && *q != '\n' && *q != '\r') num[k++] = (char)*q++;
             num[k] = 0;
             if (k > 0 && q < e && (*q == ' ' || *q == '\n' || *q == '\r')) {
-                strtod(num, &end);
-                if (end == num + k) binary = 0; /* all k bytes, none of them NUL */
+                double x;
+                if (!memchr(num, '\0', k) && mmnc_i_parse_double(num, num + k, &x)) binary = 0;
             }
         }
     }
@@ -250,10 +250,18 @@ int mmnc_vectors_read(const char *path, int binary, mmnc_int *n_out, mmnc_int *d
         } else {
             for (mmnc_int j = 0; j < d; j++) {
                 if ((status = vr_field(r, f, sizeof f, &sep, err)) != MMNC_OK) goto cleanup;
-                double v = strtod(f, &end);
-                if (!f[0] || *end || !isfinite(v) || (j < d - 1 && sep != ' ')) {
+                size_t flen = strlen(f);
+                double v = 0.0;
+                char why[MMNC_ERRMSG_SIZE];
+                if (!f[0] || !mmnc_i_parse_double(f, f + flen, &v) || (j < d - 1 && sep != ' ')) {
                     status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: expected %lld numbers after '%s', got '%s'",
                                         path, r->line, d, words[i], f[0] ? f : (sep == '\n' ? "end of line" : "nothing"));
+                    goto cleanup;
+                }
+                /* decimal and finite, as every text reader takes numbers */
+                if (mmnc_i_check_number(v, f, f + flen, why)) {
+                    status = mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: value %lld of word '%s': %s", path, r->line,
+                                        (long long)j + 1, words[i], why);
                     goto cleanup;
                 }
                 if (fabs(v) > FLT_MAX) { /* finite as a double, infinite as the float it is stored in */

@@ -41,7 +41,8 @@ static void usage(FILE *fp)
             "      --max-vocab N     then keep at most the N most frequent; 0 = all (default "
             CLI_STR(MMNC_DEFAULT_DOCS_MAX_VOCAB) ")\n"
             "      --stop-words S    'english' (about 300 built-in function words) or a FILE of\n"
-            "                        words, one per line; may be given more than once\n"
+            "                        words, one per line (blank lines and lines starting with\n"
+            "                        '#' skipped); may be given more than once\n"
             "      --drop-empty      leave out documents without a kept term\n"
             "  -q, --quiet           no summary on stderr\n"
             "  -h, --help            this help\n"
@@ -152,7 +153,7 @@ int cmd_docs(int argc, char **argv)
         if (!strcmp(stop_args[i], "english")) {
             const char *const *e = mmnc_stop_words_english();
             while (e[nfile[i]]) nfile[i]++;
-        } else if (mmnc_names_read(stop_args[i], 0, &nfile[i], &files[i], &err) != MMNC_OK) {
+        } else if (mmnc_stop_words_read(stop_args[i], &nfile[i], &files[i], &err) != MMNC_OK) {
             rc = cli_lib_fail(CMD, &err);
             goto cleanup;
         }
@@ -165,10 +166,8 @@ int cmd_docs(int argc, char **argv)
             goto cleanup;
         }
         for (int i = 0; i < nstop; i++)
-            for (mmnc_int j = 0; j < nfile[i]; j++) {
-                const char *w = files[i] ? files[i][j] : mmnc_stop_words_english()[j];
-                if (w) stop[k++] = (char *)w;
-            }
+            for (mmnc_int j = 0; j < nfile[i]; j++)
+                stop[k++] = files[i] ? files[i][j] : (char *)mmnc_stop_words_english()[j];
         o.stop_words = (const char *const *)stop;
     }
 

@@ -1940,7 +1940,7 @@ typedef struct mmnc_docs_opts {
                             MMNC_DEFAULT_DOCS_MAX_VOCAB) */
     const char *const *stop_words; /* NULL-terminated words never counted, or NULL (default);
                             each is tokenised like the text (so "Don't" stops "don't"), e.g.
-                            mmnc_stop_words_english() */
+                            mmnc_stop_words_english() or a file's (mmnc_stop_words_read) */
     int drop_empty;      /* 1: leave out documents without a kept term; 0: keep them as empty
                             rows, so that row i is the i-th document (default) */
 } mmnc_docs_opts;
@@ -1952,6 +1952,20 @@ MMNC_API void mmnc_docs_opts_default(mmnc_docs_opts *o);
  * contractions "don't", "it's", ...), written for mmnc, lower case, sorted,
  * NULL-terminated; static, not to be freed.  O(1). */
 MMNC_API const char *const *mmnc_stop_words_english(void);
+
+/* Read a stop-word file (plain, gzip or xz; "-" reads standard input): one
+ * word a line, each line as written less the blanks around it (tokenised
+ * by mmnc_docs_build like the text, so a line of two words stops both, and
+ * bytes that are not UTF-8 are read as the text's are).  Blank lines (empty,
+ * or blanks only) and comment lines, whose first character other than a
+ * blank is '#', are skipped: stop-word lists are often written so, and no
+ * token starts with '#'.  *out: the *n words followed by a NULL, so that it
+ * may serve as mmnc_docs_opts.stop_words; free with mmnc_names_free(*n,
+ * *out).  Errors: MMNC_EINVAL (NULL argument), MMNC_EIO (cannot open or
+ * read), MMNC_ENOMEM, MMNC_EFORMAT for a NUL byte ("file:line: NUL byte:
+ * ...") and for a file without a word ("file: no stop words found ...").
+ * O(file size). */
+MMNC_API int mmnc_stop_words_read(const char *path, mmnc_int *n, char ***out, mmnc_err *err);
 
 /* What mmnc_docs_build saw (all counts before drop_empty). */
 typedef struct mmnc_docs_info {

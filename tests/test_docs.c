@@ -219,6 +219,67 @@ static void test_stop_tokens(void)
     CHECK(bad == 0);
 }
 
+/* A stop-word file: one word a line; blank lines and '#' lines skipped (a
+ * list as found in the wild), CRLF and blanks around a word alike; the
+ * words stop what the same words in the text would. */
+static const char stop_list[] = "# English, short\r\n\r\nthe\r\n  and \r\n\t\n   # indented note\ndon't\n\n";
+
+static int build_with_file(void *ctx, mmnc_data **out, mmnc_err *err)
+{
+    const char *paths[1] = {dir};
+    mmnc_docs_opts o;
+    mmnc_int n = 0;
+    char **w = NULL;
+    int st;
+    *out = NULL;
+    if ((st = mmnc_stop_words_read(ctx, &n, &w, err)) != MMNC_OK) return st;
+    mmnc_docs_opts_default(&o);
+    o.stop_words = (const char *const *)w;
+    st = mmnc_docs_build(paths, 1, &o, out, NULL, err);
+    mmnc_names_free(n, w);
+    return st;
+}
+
+static void test_stop_words_read(void)
+{
+    const char *f = test_tmpfile(stop_list, ".txt");
+    mmnc_int n = -1;
+    char **w = NULL;
+    mmnc_data *d = NULL;
+    mmnc_err e;
+    long bad = 0;
+
+    CHECK(mmnc_stop_words_read(f, &n, &w, &e) == MMNC_OK && n == 3);
+    if (w && n == 3)
+        CHECK(!strcmp(w[0], "the") && !strcmp(w[1], "and") && !strcmp(w[2], "don't") && w[3] == NULL);
+    mmnc_names_free(n, w);
+    CHECK(build_with_file((void *)f, &d, &e) == MMNC_OK && d);
+    if (d) CHECK(col(d, "the") < 0 && col(d, "and") < 0 && col(d, "don't") < 0 && col(d, "cat") >= 0 &&
+                 col(d, "english") < 0 && col(d, "indented") < 0 && col(d, "note") < 0 && col(d, "short") < 0);
+    mmnc_data_free(d);
+    /* gzip, no final newline (the file leaves dir at once: it is no document) */
+    w = NULL;
+    f = put("stop.txt.gz", "a\n\n#x\nthe", 1);
+    CHECK(mmnc_stop_words_read(f, &n, &w, &e) == MMNC_OK && n == 2 && w && !strcmp(w[1], "the"));
+    mmnc_names_free(n, w);
+    unlink(f);
+    /* nothing but blank and comment lines, a NUL byte: refused, naming the file */
+    w = NULL;
+    f = test_tmpfile("\n# only a note\n  \n", ".txt");
+    CHECK(mmnc_stop_words_read(f, &n, &w, &e) == MMNC_EFORMAT && strstr(e.msg, f) &&
+          strstr(e.msg, "no stop words found") && !w && n == 0);
+    f = test_tmpfile("the\n", ".txt");
+    {
+        FILE *fp = fopen(f, "ab");
+        fwrite("a\0b\n", 1, 4, fp);
+        fclose(fp);
+    }
+    CHECK(mmnc_stop_words_read(f, &n, &w, &e) == MMNC_EFORMAT && strstr(e.msg, ": NUL byte") && !w);
+    CHECK(mmnc_stop_words_read(NULL, &n, &w, &e) == MMNC_EINVAL);
+    f = test_tmpfile(stop_list, ".txt");
+    CHECK(test_each_alloc_failure(build_with_file, (void *)f, &bad) > 3 && bad == 0);
+}
+
 static void test_errors(void)
 {
     char nul[600], emptydir[600];
@@ -293,6 +354,7 @@ int main(void)
     test_alloc_failures();
     test_stop_words();
     test_stop_tokens();
+    test_stop_words_read();
     test_lines();
     test_errors();
     test_names(); /* last: it adds files to dir */

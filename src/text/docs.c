@@ -3,7 +3,8 @@
  * the files of the paths given (directories walked recursively, files in
  * bytewise order of their paths), one document per file or per line,
  * tokenised by mmnc_tokenize (cooc.c), stop words removed, terms filtered
- * by count and document frequency.  Also the built-in English stop words.
+ * by count and document frequency.  Also the built-in English stop words
+ * and the reader of stop-word files.
  *
  * One pass over the documents on one thread: each document's term ids are
  * sorted and run-length counted into (document, term, count) triplets,
@@ -62,6 +63,62 @@ static const char *const english[] = {
     "you're", "you've", "your", "yours", "yourself", "yourselves", NULL};
 
 const char *const *mmnc_stop_words_english(void) { return english; }
+
+int mmnc_stop_words_read(const char *path, mmnc_int *n, char ***out, mmnc_err *err)
+{
+    int status = MMNC_OK;
+    mmnc_i_lreader r;
+    char **words = NULL, *s;
+    mmnc_int cnt = 0, cap = 0;
+    size_t len;
+
+    memset(&r, 0, sizeof r);
+    if (!path || !n || !out) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_stop_words_read: NULL argument");
+    *n = 0;
+    *out = NULL;
+    if ((status = mmnc_i_lr_open(&r, path, err)) != MMNC_OK) goto cleanup;
+    for (;;) {
+        const char *b, *e;
+        if ((status = mmnc_i_lr_next(&r, &s, &len, err)) != MMNC_OK) goto cleanup;
+        if (!s) break;
+        /* no token starts with '#' (mmnc_tokenize), so such a line is a note */
+        b = mmnc_i_skip_ws(s);
+        if (!*b || *b == '#') continue;
+        for (e = s + len; MMNC_I_IS_WS(e[-1]); e--) {}
+        if (cnt + 1 >= cap) { /* room for the NULL after the last word */
+            mmnc_int nc = cap ? 2 * cap : 256;
+            char **nw = mmnc_i_realloc(words, (size_t)nc, sizeof(char *));
+            if (!nw) {
+                status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+                goto cleanup;
+            }
+            words = nw;
+            cap = nc;
+        }
+        if (!(words[cnt] = mmnc_i_malloc((size_t)(e - b) + 1, 1))) {
+            status = mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+            goto cleanup;
+        }
+        memcpy(words[cnt], b, (size_t)(e - b));
+        words[cnt][e - b] = '\0';
+        words[++cnt] = NULL;
+    }
+    if (cnt == 0) {
+        status = mmnc_i_err(err, MMNC_EFORMAT, "%s: no stop words found (every line is blank or a '#' comment)", path);
+        goto cleanup;
+    }
+    *n = cnt;
+    *out = words;
+    words = NULL;
+
+cleanup:
+    mmnc_i_lr_close(&r);
+    if (words) {
+        for (mmnc_int i = 0; i < cnt; i++) mmnc_i_free(words[i]);
+        mmnc_i_free(words);
+    }
+    return status;
+}
 
 void mmnc_docs_opts_default(mmnc_docs_opts *o)
 {

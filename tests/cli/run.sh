@@ -2054,7 +2054,7 @@ for w in the a and on is; do grep -qx "$w" d.cols && fail_because "stop word $w 
 expect_grep '^interest$' d.cols
 expect_grep '^fed$' d.cols
 grep -qx cat d.cols || fail_because "cat (in 3 documents) dropped"
-printf 'fed\n# not a comment: a word\n' >stop.txt
+printf 'fed\n' >stop.txt
 run docs -q corpus --stop-words english --stop-words stop.txt --min-df 0.3 --max-df 3 -o s.mtx
 expect_rc 0
 grep -qx fed s.cols && fail_because "fed not stopped by stop.txt"
@@ -2062,6 +2062,24 @@ expect_grep '^interest$' s.cols
 run docs -q corpus --max-vocab 3 -o v.mtx
 expect_rc 0
 [ "$(wc -l <v.cols)" -eq 3 ] || fail_because "--max-vocab 3 kept $(wc -l <v.cols) terms"
+end
+
+begin "docs: a stop-word file's blank lines and '#' lines are skipped; a file of none is refused"
+cp -r "$FIX/docs" corpus
+# a list as found in the wild: a header of comments, blank lines between groups, CRLF
+printf '# stop words for the test corpus\n#   one a line\n\nthe\na\n\n  and\n\t\n# animals: cat dog\nfed\n\n' |
+    sed 's/$/\r/' >stop.txt
+run docs corpus --stop-words stop.txt -o s.mtx
+expect_rc 0
+for w in the a and fed; do grep -qx "$w" s.cols && fail_because "stop word $w kept"; done
+for w in cat dog stocks; do grep -qx "$w" s.cols || fail_because "$w (in a comment) stopped"; done
+expect_err "\(28 stop words\)"
+printf '# nothing but notes\n\n   \n' >none.txt
+snapshot
+run docs corpus --stop-words none.txt -o n.mtx
+expect_rc 1
+expect_err "^mmnc docs: none\.txt: no stop words found"
+expect_nonew
 end
 
 begin "docs then cluster: names picked up, the two topics apart, top terms readable"

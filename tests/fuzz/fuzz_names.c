@@ -2,7 +2,8 @@
  * fuzz_names.c -- libFuzzer harness of the names file reader
  * (mmnc_names_read) and of mmnc_names_unique on what it read, which must
  * leave the names distinct; the first byte picks plain or keyed
- * ("id<TAB>name").
+ * ("id<TAB>name").  The same bytes as a stop-word file
+ * (mmnc_stop_words_read): every word not empty, the list NULL-terminated.
  */
 #include "fuzz_common.h"
 
@@ -22,6 +23,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (mmnc_int i = 0; i < n; i++)
                 for (mmnc_int j = i + 1; j < n; j++)
                     if (names[i] && names[j] && !strcmp(names[i], names[j])) abort();
+        mmnc_names_free(n, names);
+    }
+    names = NULL;
+    if (mmnc_stop_words_read(path, &n, &names, &e) == MMNC_OK) {
+        for (mmnc_int i = 0; i < n; i++)
+            if (!names[i][0] || names[i][0] == '#') abort();
+        if (names[n]) abort();
         mmnc_names_free(n, names);
     }
     close(fd);

@@ -133,15 +133,30 @@ int cli_outset_lib_fail(const cli_outset *s, const mmnc_err *err);
 const char *cli_lookup_name(char **names, mmnc_int n, int keyed, const char *id, mmnc_int orig);
 /* The display name of row y (column x) of d: its entry in the row (column)
  * names file when there is one (rn/cn may be NULL), else its id
- * (mmnc_data_row_id / mmnc_data_col_id, into buf of 32 bytes). */
+ * (mmnc_data_row_id / mmnc_data_col_id, into buf of 32 bytes), or the id
+ * cli_namer_fill made distinct from the names. */
 typedef struct cli_namer {
     const mmnc_data *d;
     char **rn, **cn;  /* --row-names, --names (NULL: none) */
     mmnc_int nr, nc;  /* their lengths */
     int keyed;        /* --names-keyed */
+    char **rfill, **cfill; /* cli_namer_fill's ids, per row (column) of d; NULL: none */
 } cli_namer;
 const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf);
 const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
+/* A keyed names file may leave rows (columns, when `cols`) of nm->d
+ * without a name: those are known by their ids, and an id can be a name
+ * that the file gives another row ("4|3" names id 4 '3' while row 3 has no
+ * name).  Such an id is written ID#2 (ID#3, ... the first that is neither
+ * a name of the file nor the id of a row of nm->d, as mmnc_names_unique
+ * numbers repeats), so that the ids of the outputs, --labels and --truth
+ * stay distinct; the names themselves keep their text.  Rank 0 says so in
+ * one warning naming the file (path; NULL: no warning) and the first such
+ * id.  In mmnc-mpi each rank does this for its rows.  Nothing to do
+ * unless nm->keyed and the file is given.  Free with cli_namer_free_fill.
+ * O(n log n) for the names and rows.  0 or an exit status. */
+int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path);
+void cli_namer_free_fill(cli_namer *nm);
 /* A names file whose names serve as ids in the outputs and in the files
  * matched against them (--names, --row-names and their defaults DATA.cols,
  * DATA.rows, DATA.vocab; --labels, --save-model and predict's columns),

@@ -201,7 +201,9 @@ static void help(void)
            "                        DATA.vocab beside a .mtx or .bin DATA, as mmnc cooc writes it, for\n"
            "                        its square matrix: the rows' names too)\n"
            "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines, matched to the\n"
-           "                        numeric ids of the data (e.g. MovieLens u.item) (default off)\n"
+           "                        numeric ids of the data (e.g. MovieLens u.item); a row or column\n"
+           "                        without a line keeps its id, written ID#2, ... where that id is a\n"
+           "                        name in the file (default off)\n"
            "      --row-names FILE  row names, one per line (line i names original row i); used instead of\n"
            "                        the ids in the outputs, a repeated name written NAME#2, ... as for\n"
            "                        --names (default: DATA.rows beside a .mtx DATA; else DATA.vocab, as\n"
@@ -1149,6 +1151,7 @@ int cmd_cluster(int argc, char **argv)
     mmnc_int rows_dropped = 0, cols_dropped = 0, nnames = 0, *topc = NULL, *truth = NULL, nclasses = 0;
     char **names = NULL, **rnames = NULL;
     mmnc_int nrnames = 0;
+    cli_namer nm = {0};
     double *tops = NULL;
     mmnc_scores scores;
     int have_scores = 0;
@@ -1339,16 +1342,18 @@ int cmd_cluster(int argc, char **argv)
                                             !names_path || strcmp(names_path, rnames_path), &nrnames, &rnames)) !=
                            CLI_EXIT_OK)
         goto done;
-    { /* --truth and --labels know the rows as the outputs name them */
-        cli_namer nm = {d, rnames, names, nrnames, nnames, names_keyed};
-        if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, &nm, p, &truth, &nclasses)) != CLI_EXIT_OK)
+    nm = (cli_namer){d, rnames, names, nrnames, nnames, names_keyed, NULL, NULL};
+    if ((rc = cli_namer_fill(CMD, &nm, 0, rnames_path)) != CLI_EXIT_OK ||
+        (rc = cli_namer_fill(CMD, &nm, 1, names_path)) != CLI_EXIT_OK)
+        goto done;
+    /* --truth and --labels know the rows as the outputs name them */
+    if (truth_path && (rc = cli_truth_read(CMD, truth_path, truth_var, &nm, p, &truth, &nclasses)) != CLI_EXIT_OK)
+        goto done;
+    if (labels_path) {
+        if ((rc = cli_fixed_read(CMD, labels_path, &nm, p, prm.k, &fixed, &fixed_all, &labels_given,
+                                 &labels_dropped)) != CLI_EXIT_OK)
             goto done;
-        if (labels_path) {
-            if ((rc = cli_fixed_read(CMD, labels_path, &nm, p, prm.k, &fixed, &fixed_all, &labels_given,
-                                     &labels_dropped)) != CLI_EXIT_OK)
-                goto done;
-            prm.fixed_label = fixed;
-        }
+        prm.fixed_label = fixed;
     }
     memset(&pctx, 0, sizeof pctx);
     cli_progress_start(&pctx.pr, quiet);
@@ -1379,7 +1384,7 @@ int cmd_cluster(int argc, char **argv)
     if (!topc || !tops) { rc = cli_fail(CMD, "out of memory"); goto done; }
     if (mmnc_top_columns(p, res, ntop, topc, tops, &err) != MMNC_OK) { rc = cli_lib_fail(CMD, &err); goto done; }
 
-    run r = {data_path, truth_path, &prm, d, p, res, {d, rnames, names, nrnames, nnames, names_keyed},
+    run r = {data_path, truth_path, &prm, d, p, res, nm,
              nnz_all, rows_dropped, cols_dropped, ntop, labels_all, topc, tops, have_scores ? &scores : NULL,
              t_load, comm_s, comm_b, path_labels, path_soft, path_json, path_top, save_model_path, write_soft, outs, path_cols,
              labels_path, fixed_all, labels_given, labels_dropped};
@@ -1393,6 +1398,7 @@ done:
     cli_outset_free(outs); /* after an error: nothing of this run appears */
     mmnc_result_free(res);
     mmnc_pmf_free(p);
+    cli_namer_free_fill(&nm);
     mmnc_data_free(d);
     if (names) mmnc_names_free(nnames, names);
     if (rnames) mmnc_names_free(nrnames, rnames);

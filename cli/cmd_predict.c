@@ -45,7 +45,9 @@ static void help(void)
            "                        repeated name is written NAME#2, NAME#3, ... in line (keyed: id)\n"
            "                        order, as 'mmnc cluster --names' saved it\n"
            "      --col-names FILE  the same as --names\n"
-           "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines (default off)\n"
+           "      --names-keyed     the names files have 'id|name' or 'id<TAB>name' lines; a row or column\n"
+           "                        without a line keeps its id, written ID#2, ... where that id is a\n"
+           "                        name in the file, as in 'mmnc cluster' (default off)\n"
            "      --row-names FILE  row names, one per line; used instead of the ids in the outputs, a\n"
            "                        repeated name written NAME#2, ... as for --names (default: DATA.rows\n"
            "                        beside a .mtx DATA)\n"
@@ -389,6 +391,9 @@ int cmd_predict(int argc, char **argv)
                                             !names_path || strcmp(names_path, rnames_path), &r.nm.nr, &r.nm.rn)) !=
                            CLI_EXIT_OK)
         goto done;
+    if ((rc = cli_namer_fill(CMD, &r.nm, 0, rnames_path)) != CLI_EXIT_OK ||
+        (rc = cli_namer_fill(CMD, &r.nm, 1, names_path)) != CLI_EXIT_OK)
+        goto done;
     map = malloc((size_t)(d->A->ncols ? d->A->ncols : 1) * sizeof(mmnc_int));
     label = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * sizeof(mmnc_int));
     proba = malloc((size_t)(d->A->nrows ? d->A->nrows : 1) * (size_t)m->k * sizeof(double));
@@ -428,6 +433,7 @@ done:
     for (int i = 0; i < 4; i++) free(paths[i]);
     free(clabel);
     mmnc_model_free(m);
+    cli_namer_free_fill(&r.nm);
     mmnc_data_free(d);
     if (r.nm.cn) mmnc_names_free(r.nm.nc, r.nm.cn);
     if (r.nm.rn) mmnc_names_free(r.nm.nr, r.nm.rn);

@@ -184,9 +184,11 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const cli
         skel.orig_rows = nm->d->orig_rows;
         skel.orig_cols = nm->d->orig_cols;
         sn.d = &skel;
-        if ((rc = cli_row_view(cmd, &sn, &view, &rn)) == CLI_EXIT_OK)
+        sn.rfill = sn.cfill = NULL; /* nm's are of this rank's rows */
+        if ((rc = cli_namer_fill(cmd, &sn, 0, NULL)) == CLI_EXIT_OK && (rc = cli_row_view(cmd, &sn, &view, &rn)) == CLI_EXIT_OK)
             rc = cli_truth_labels(cmd, path, var, &view, p->ny_all, truth, nclasses);
         cli_row_view_free(&skel, rn);
+        cli_namer_free_fill(&sn);
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);
@@ -213,7 +215,10 @@ int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const
         skel.orig_rows = nm->d->orig_rows;
         skel.orig_cols = nm->d->orig_cols;
         sn.d = &skel;
-        rc = cli_fixed_read_named(cmd, path, &sn, k, &every, &counts[0], &counts[1]);
+        sn.rfill = sn.cfill = NULL; /* nm's are of this rank's rows */
+        if ((rc = cli_namer_fill(cmd, &sn, 0, NULL)) == CLI_EXIT_OK)
+            rc = cli_fixed_read_named(cmd, path, &sn, k, &every, &counts[0], &counts[1]);
+        cli_namer_free_fill(&sn);
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);

@@ -618,6 +618,7 @@ const char *cli_model_rule(const mmnc_model *m)
 const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf)
 {
     const char *id = mmnc_data_row_id(nm->d, y, buf), *s;
+    if (nm->rfill && nm->rfill[y]) return nm->rfill[y];
     s = cli_lookup_name(nm->rn, nm->nr, nm->keyed, id, nm->d->row_orig ? nm->d->row_orig[y] : y);
     return s ? s : id;
 }
@@ -625,8 +626,100 @@ const char *cli_row_label(const cli_namer *nm, mmnc_int y, char *buf)
 const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf)
 {
     const char *id = mmnc_data_col_id(nm->d, x, buf), *s;
+    if (nm->cfill && nm->cfill[x]) return nm->cfill[x];
     s = cli_lookup_name(nm->cn, nm->nc, nm->keyed, id, nm->d->col_orig ? nm->d->col_orig[x] : x);
     return s ? s : id;
+}
+
+/* A name of a keyed names file and its id (1-based), sorted by name. */
+typedef struct named {
+    const char *s;
+    mmnc_int id;
+} named;
+
+static int named_cmp(const void *a, const void *b) { return strcmp(((const named *)a)->s, ((const named *)b)->s); }
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static const named *named_find(const named *v, mmnc_int n, const char *s)
+{
+    named key = {s, 0};
+    return n ? bsearch(&key, v, (size_t)n, sizeof *v, named_cmp) : NULL;
+}
+
+/* See cli.h.  The suffixes given cannot meet each other: the digits after
+ * the last '#' tell ID and k apart, and the ids of the rows are distinct. */
+int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path)
+{
+    char **names = cols ? nm->cn : nm->rn, ***fill = cols ? &nm->cfill : &nm->rfill, **ids = NULL, **own = NULL;
+    mmnc_int nn = cols ? nm->nc : nm->nr, n = cols ? nm->d->A->ncols : nm->d->A->nrows, nnamed = 0, nid = 0;
+    mmnc_int renamed = 0, first = -1, first_of = 0;
+    named *byname = NULL;
+    int rc = CLI_EXIT_OK;
+    *fill = NULL;
+    if (!nm->keyed || !names || n == 0) return CLI_EXIT_OK;
+    byname = malloc((size_t)(nn ? nn : 1) * sizeof *byname);
+    ids = malloc((size_t)n * sizeof *ids);
+    own = calloc((size_t)n, sizeof *own);
+    if (!byname || !ids || !own) { rc = cli_fail(cmd, "out of memory"); goto done; }
+    for (mmnc_int i = 0; i < nn; i++)
+        if (names[i]) byname[nnamed++] = (named){names[i], i + 1};
+    qsort(byname, (size_t)nnamed, sizeof *byname, named_cmp);
+    /* the rows without a name, known by their ids */
+    for (mmnc_int y = 0; y < n; y++) {
+        char buf[32];
+        const char *id = cols ? mmnc_data_col_id(nm->d, y, buf) : mmnc_data_row_id(nm->d, y, buf);
+        const mmnc_int *orig = cols ? nm->d->col_orig : nm->d->row_orig;
+        if (cli_lookup_name(names, nn, 1, id, orig ? orig[y] : y)) continue;
+        if (!(own[y] = strdup(id))) { rc = cli_fail(cmd, "out of memory"); goto done; }
+        ids[nid++] = own[y];
+    }
+    qsort(ids, (size_t)nid, sizeof *ids, str_cmp);
+    for (mmnc_int y = 0; y < n; y++) {
+        const named *hit = own[y] ? named_find(byname, nnamed, own[y]) : NULL;
+        size_t len;
+        char *s;
+        if (!hit) continue;
+        len = strlen(own[y]) + 24;
+        if ((!*fill && !(*fill = calloc((size_t)n, sizeof **fill))) || !(s = malloc(len))) {
+            rc = cli_fail(cmd, "out of memory");
+            goto done;
+        }
+        for (long long k = 2;; k++) {
+            snprintf(s, len, "%s#%lld", own[y], k);
+            if (!named_find(byname, nnamed, s) && !bsearch(&s, ids, (size_t)nid, sizeof *ids, str_cmp)) break;
+        }
+        (*fill)[y] = s;
+        if (renamed++ == 0) first = y, first_of = hit->id;
+    }
+    if (renamed && path && cli_rank() == 0) {
+        const char *what = cols ? "column" : "row";
+        fprintf(stderr, "mmnc %s: warning: %s: %lld %s%s that the file does not name ha%s an id that it gives as a "
+                        "name, written ID#2, ID#3, ... (first: %s id '", cmd, path, (long long)renamed, what,
+                renamed == 1 ? "" : "s", renamed == 1 ? "s" : "ve", what);
+        cli_tsv_field(stderr, own[first]);
+        fprintf(stderr, "', the name of id %lld, written '", (long long)first_of);
+        cli_tsv_field(stderr, (*fill)[first]);
+        fputs("')\n", stderr);
+    }
+done:
+    if (own)
+        for (mmnc_int y = 0; y < n; y++) free(own[y]);
+    free(own);
+    free(ids);
+    free(byname);
+    if (rc != CLI_EXIT_OK) cli_namer_free_fill(nm);
+    return rc;
+}
+
+void cli_namer_free_fill(cli_namer *nm)
+{
+    for (int t = 0; t < 2; t++) {
+        char **fill = t ? nm->cfill : nm->rfill;
+        if (!fill) continue;
+        for (mmnc_int y = 0, n = t ? nm->d->A->ncols : nm->d->A->nrows; y < n; y++) free(fill[y]);
+        free(fill);
+    }
+    nm->rfill = nm->cfill = NULL;
 }
 
 /* cli_names_read's count: every column (row) as read needs a name. */

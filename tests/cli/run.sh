@@ -1411,16 +1411,10 @@ expect_err "read it as Matrix Market \(--format mtx or auto, without --header\)"
 grep -q 'MMNC_' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
 end
 begin "cluster --labels: the messages name the file and what is wrong, never a C function or field"
-# keyed names: row 1 is named '2', row 2 has no name and keeps its id, 2
-printf '1|2\n' >k.names
 printf '3 1\n5 2\n' >given.tsv
 # seven rows given cluster 1 of 3: one free row for the two clusters left
 for y in 1 2 3 4 5 6 7; do echo "$y 1"; done >seven.tsv
 snapshot
-run cluster -q -k 2 --names-keyed --row-names k.names --labels given.tsv -o x "$BLOCKS"
-expect_rc 1
-expect_err "^mmnc cluster: --labels given\.tsv: rows 1 and 2 of the data have the same id '2', so an id cannot say which"
-grep -Eq 'mmnc_|fixed_label' "$ERR" && fail_because "stderr names the C API: $(head -1 "$ERR")"
 run cluster -q -k 3 --labels seven.tsv -o x "$BLOCKS"
 expect_rc 1
 expect_err "^mmnc cluster: --labels seven\.tsv: 1 row left free for the 2 clusters that no line gives"
@@ -2062,6 +2056,34 @@ expect_grep '^interest$' s.cols
 run docs -q corpus --max-vocab 3 -o v.mtx
 expect_rc 0
 [ "$(wc -l <v.cols)" -eq 3 ] || fail_because "--max-vocab 3 kept $(wc -l <v.cols) terms"
+end
+
+begin "cluster --names-keyed: a row or column without a name whose id is another's name is written ID#2"
+# row 3 has no line; id 4 is named '3'
+printf '1|alpha\n2|beta\n4|3\n5|e\n6|f\n7|g\n8|h\n' >k.names
+run cluster -k 2 -t 1 --names-keyed --row-names k.names -o k "$BLOCKS"
+expect_rc 0
+expect_err "warning: k\.names: 1 row that the file does not name has an id that it gives as a name, written ID#2, ID#3, \.\.\. \(first: row id '3', the name of id 4, written '3#2'\)"
+[ -z "$(cut -f1 k.labels.tsv | sort | uniq -d)" ] || fail_because "k.labels.tsv repeats an id"
+expect_grep "^3#2$(printf '\t')" k.labels.tsv
+expect_grep "^3$(printf '\t')" k.labels.tsv
+# --labels knows the row as the outputs name it; a suffix that is a name is passed over
+printf '3#2 1\n3 1\ne 2\n' >given.tsv
+run cluster -q -k 2 -t 1 --names-keyed --row-names k.names --labels given.tsv -o l "$BLOCKS"
+expect_rc 0
+printf '1|3#2\n2|beta\n4|3\n' >k2.names
+run cluster -q -k 2 -t 1 --names-keyed --row-names k2.names -o k2 "$BLOCKS"
+expect_rc 0
+expect_grep "^3#3$(printf '\t')" k2.labels.tsv
+# columns: top.tsv, a saved model's columns (refused as repeated before), predict's matching
+printf '1|a\n2|3\n4|d\n5|e\n6|f\n' >kc.names
+run cluster -k 2 -t 1 --names-keyed --names kc.names --save-model kc.mmnc -o kc "$BLOCKS"
+expect_rc 0
+expect_err "warning: kc\.names: 1 column that the file does not name .*\(first: column id '3', the name of id 2, written '3#2'\)"
+expect_file kc.mmnc
+run predict --names-keyed --names kc.names kc.mmnc "$BLOCKS" -o p
+expect_rc 0
+expect_out " 0 of 6 columns unknown"
 end
 
 begin "docs: a stop-word file's blank lines and '#' lines are skipped; a file of none is refused"

@@ -42,9 +42,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * the command-line forms; returns CLI_EXIT_FAIL. */
 int cli_lib_fail(const char *cmd, const mmnc_err *err);
 
-/* Strict number parsing of option values: the whole string must parse and
- * lie in [min, max].  On failure print a usage error naming the option and
- * return nonzero. */
+/* Strict number parsing of option values: the whole string must parse (an
+ * integer in decimal digits; a number as mmnc_number_parse reads it: decimal,
+ * in any locale, not hexadecimal, inf or nan) and lie in [min, max].  On
+ * failure print a usage error naming the option and the value and return
+ * nonzero. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min, long long max,
                   long long *out);
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double min, double max,

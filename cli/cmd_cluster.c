@@ -409,12 +409,13 @@ static int parse_pz(const char *s, mmnc_int k, double **out)
         return 0;
     }
     while (*c) {
-        char *end;
-        double v = strtod(c, &end);
-        if (end == c || !isfinite(v) || v <= 0 || n >= k || (*end && *end != ',')) {
+        const char *end = strchr(c, ',');
+        double v;
+        if (!end) end = c + strlen(c);
+        if (mmnc_number_parse(c, (size_t)(end - c), &v, NULL) != MMNC_OK || v <= 0 || n >= k) {
             free(pz);
-            return cli_usage_error(CMD, "--pz: expected 'uniform' or %lld positive comma-separated numbers, got '%s'",
-                                   (long long)k, s);
+            return cli_usage_error(CMD, "--pz: expected 'uniform' or %lld positive comma-separated decimal numbers, "
+                                        "got '%s'", (long long)k, s);
         }
         pz[n++] = v;
         c = *end ? end + 1 : end;

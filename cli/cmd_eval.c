@@ -275,9 +275,8 @@ static int read_pred(const char *path, pred_file *p)
                           lineno, f2);
             goto cleanup;
         }
-        prob = strtod(f3, &end);
-        if (end == f3 || *end != '\0' || !(prob >= 0.0 && prob <= 1.0)) {
-            rc = cli_fail(CMD, "%s:%lld: expected a probability in [0, 1], got '%s'", path,
+        if (mmnc_number_parse(f3, strlen(f3), &prob, NULL) != MMNC_OK || !(prob >= 0.0 && prob <= 1.0)) {
+            rc = cli_fail(CMD, "%s:%lld: expected a probability in [0, 1] (a decimal number), got '%s'", path,
                           lineno, f3);
             goto cleanup;
         }

@@ -119,12 +119,9 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long long min
 
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double min, double max, double *out)
 {
-    char *end;
     double v;
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v) || v < min || v > max) {
-        cli_usage_error(cmd, "option %s: expected a number from %g to %g, got '%s'", opt, min, max, s);
+    if (mmnc_number_parse(s, strlen(s), &v, NULL) != MMNC_OK || v < min || v > max) {
+        cli_usage_error(cmd, "option %s: expected a decimal number from %g to %g, got '%s'", opt, min, max, s);
         return 1;
     }
     *out = v;

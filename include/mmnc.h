@@ -547,6 +547,18 @@ MMNC_API void mmnc_read_opts_default(mmnc_read_opts *o);
  */
 MMNC_API int mmnc_data_read(const char *path, const mmnc_read_opts *o, mmnc_data **out, mmnc_err *err);
 
+/* Read s[0..n) whole as a number in the syntax of the values in text
+ * (mmnc_data_read): a decimal number, read in any locale as in the C
+ * locale, correctly rounded, finite.  Blanks around it are not part of it;
+ * its sign and range are the caller's to check (0, negative and subnormal
+ * numbers are returned).  The other forms the C library reads are refused:
+ * MMNC_EFORMAT "expected a decimal number, found '0x1p-3'", "value 'inf' is
+ * not a finite number" (also "1e999"), and "expected a number, found 'x'"
+ * for the rest (empty, blanks, more than 79 characters).  The command-line
+ * tool reads its options' numbers so.  Errors: also MMNC_EINVAL (s or x
+ * NULL).  O(n). */
+MMNC_API int mmnc_number_parse(const char *s, size_t n, double *x, mmnc_err *err);
+
 /* Read class labels, one per row: a text file with one label per line, or a
  * text file of "id label" pairs (matched to d's row ids when d != NULL), or a
  * MAT file variable (name in mat_var, NULL: MMNC_DEFAULT_LABELS_VAR).  A libsvm file gives

@@ -1446,8 +1446,40 @@ static void test_fixed_labels(void)
     }
 }
 
+/* One number in the readers' syntax (the CLI's options): decimal only, in
+ * any locale, finite; the other forms strtod reads refused with a reason. */
+static void test_number_parse(void)
+{
+    static const struct {
+        const char *s;
+        double v;      /* when accepted */
+        const char *why; /* NULL: accepted */
+    } cases[] = {
+        {"0.25", 0.25, NULL}, {"-3", -3, NULL}, {".5", 0.5, NULL}, {"5.", 5, NULL}, {"1e-3", 1e-3, NULL},
+        {"2.5E+10", 2.5e10, NULL}, {"+7", 7, NULL}, {"0.1000000000000000055511151231257827", 0.1, NULL},
+        {"0x1p-3", 0, "expected a decimal number, found '0x1p-3'"},
+        {"0X10", 0, "expected a decimal number, found '0X10'"},
+        {"inf", 0, "value 'inf' is not a finite number"}, {"-Infinity", 0, "value '-Infinity' is not a finite number"},
+        {"nan", 0, "value 'nan' is not a finite number"}, {"1e999", 0, "value '1e999' is not a finite number"},
+        {"0,5", 0, "expected a number, found '0,5'"}, {" 1", 0, "expected a number, found ' 1'"},
+        {"1 ", 0, "expected a number, found '1 '"}, {"", 0, "expected a number, found ''"},
+        {"1e", 0, "expected a number, found '1e'"}, {"abc", 0, "expected a number, found 'abc'"},
+    };
+    mmnc_err e;
+    double v;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int st = mmnc_number_parse(cases[c].s, strlen(cases[c].s), &v, &e);
+        if (!cases[c].why) CHECK(st == MMNC_OK && v == cases[c].v);
+        else CHECK(st == MMNC_EFORMAT && !strcmp(e.msg, cases[c].why));
+    }
+    /* a field of a longer string: s[0..n) alone */
+    CHECK(mmnc_number_parse("0.5,0.25", 3, &v, &e) == MMNC_OK && v == 0.5);
+    CHECK(mmnc_number_parse(NULL, 0, &v, &e) == MMNC_EINVAL && mmnc_number_parse("1", 1, NULL, &e) == MMNC_EINVAL);
+}
+
 int main(void)
 {
+    test_number_parse();
     test_mtx();
     test_bad_gzip();
     test_triplets();

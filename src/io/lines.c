@@ -1,7 +1,8 @@
 /*
  * lines.c -- what the text readers share (lines_i.h): the line reader over
  * stream.c, messages that name file and line, field splitting, the check
- * of value fields and the string-key map.  The data readers (read.c) and the label and name files
+ * of value fields (and mmnc_number_parse, the same syntax for one number)
+ * and the string-key map.  The data readers (read.c) and the label and name files
  * (labels.c) read through it.
  */
 #include <float.h>
@@ -246,6 +247,18 @@ int mmnc_i_check_value(double v, const char *b, const char *e, char *why)
         snprintf(why, MMNC_ERRMSG_SIZE, "value '%s' is below DBL_MIN = %.17g, the smallest nonzero magnitude read "
                  "(it would be read as %s)", ex, DBL_MIN, v == 0 ? "0" : "a subnormal number");
     return 1;
+}
+
+int mmnc_number_parse(const char *s, size_t n, double *x, mmnc_err *err)
+{
+    char why[MMNC_ERRMSG_SIZE], ex[80];
+    double v;
+    if (!s || !x) return mmnc_i_err(err, MMNC_EINVAL, "mmnc_number_parse: NULL argument");
+    if (!mmnc_i_parse_double(s, s + n, &v))
+        return mmnc_i_err(err, MMNC_EFORMAT, "expected a number, found '%s'", mmnc_i_excerpt(s, n, ex));
+    if (mmnc_i_check_number(v, s, s + n, why)) return mmnc_i_err(err, MMNC_EFORMAT, "%s", why);
+    *x = v;
+    return MMNC_OK;
 }
 
 /* FNV-1a with its high bits folded into the low ones, which pick the slot. */

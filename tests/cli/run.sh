@@ -750,6 +750,51 @@ expect_out "^NMI +1\.0000"
 expect_out "^n +8"
 end
 
+begin "numbers in options and in eval's probabilities: decimal only (no hexadecimal, inf, nan)"
+snapshot
+for a in "cluster --tol 0x1p-3|--tol|0x1p-3" "cluster --tol inf|--tol|inf" "cluster --move-tol nan|--move-tol|nan" \
+         "cluster --dmm-beta 0x10|--dmm-beta|0x10" "cluster --size-prior 1,5|--size-prior|1,5" \
+         "cluster --select-tol 0x0|--select-tol|0x0" "cluster -a frobenius --lambda infinity|--lambda|infinity" \
+         "embed -d 2 --tol 0X1P-4|--tol|0X1P-4" "embed -d 2 --sigma-power nan|--sigma-power|nan"; do
+    IFS='|' read -r args opt val <<<"$a"
+    # shellcheck disable=SC2086
+    run $args -q -o x "$BLOCKS"
+    expect_rc 2
+    expect_err "^mmnc [a-z]+: option $opt: expected a decimal number from .* got '$val'"
+done
+run generate --rows 20 --cols 10 -k 2 --ratio 0x1p+2 -q -o g.mtx
+expect_rc 2
+expect_err "option --ratio: expected a decimal number from .* got '0x1p\+2'"
+run docs "$FIX/docs" --min-df 0x2 -o d.mtx
+expect_rc 2
+expect_err "option --min-df: expected a decimal number from .* got '0x2'"
+run cluster -q -k 2 -a nuclear --pz 0x1p-1,0.5 -o x "$BLOCKS"
+expect_rc 2
+expect_err "^mmnc cluster: --pz: expected 'uniform' or 2 positive comma-separated decimal numbers, got '0x1p-1,0.5'"
+run cluster -q -k 2 -a nuclear --pz 0.5,inf -o x "$BLOCKS"
+expect_rc 2
+expect_err "got '0\.5,inf'"
+expect_nonew
+# decimal numbers as before, --pz's too
+run cluster -q -k 2 -t 1 -a frobenius --tol 1e-6 -o ok "$BLOCKS"
+expect_rc 0
+run cluster -q -k 2 -t 1 -a nuclear --pz 1,1. --restarts 1 -o okpz "$BLOCKS"
+expect_rc 0
+# eval's probability column: a hexadecimal or non-finite one names the file and line
+printf 'id\tcluster\tprobability\n1\t1\t0x1p-1\n2\t1\t1\n' >hex.tsv
+printf '1 a\n2 a\n' >t.truth
+run eval hex.tsv t.truth
+expect_rc 1
+expect_err "^mmnc eval: hex\.tsv:2: expected a probability in \[0, 1\] \(a decimal number\), got '0x1p-1'"
+printf 'id\tcluster\tprobability\n1\t1\tnan\n2\t1\t1\n' >nan.tsv
+run eval nan.tsv t.truth
+expect_rc 1
+expect_err "nan\.tsv:2: expected a probability"
+printf 'id\tcluster\tprobability\n1\t1\t0.5\n2\t1\t1\n' >ok.tsv
+run eval ok.tsv t.truth
+expect_rc 0
+end
+
 begin "eval --json parses"
 run cluster -q -o b "$BLOCKS"
 run eval --json b.labels.tsv "$FIX/blocks.truth"

@@ -650,8 +650,11 @@ MMNC_API int mmnc_names_unique(mmnc_int n, char **names, mmnc_int *renamed, mmnc
  * of them is exactly representable as a float (e.g. counts); reading gives
  * the same doubles back.  A matrix without nonzeros may be written.
  * Errors: MMNC_EINVAL (d invalid: mmnc_csr_check fails, a value is
- * subnormal, which the reader would refuse, or a row_orig / col_orig
- * entry outside [0, orig_rows) / [0, orig_cols)), MMNC_EIO,
+ * subnormal, which the reader would refuse, a row_orig / col_orig
+ * entry outside [0, orig_rows) / [0, orig_cols), or two rows (columns)
+ * with one id as mmnc_data_row_id gives them, a name repeated or a name
+ * that is the number of a row without one: "path: cannot write: row id
+ * 'r1' is given to rows 1 and 3 (1-based): ..."), MMNC_EIO,
  * MMNC_ENOMEM, MMNC_EUNSUP on a big-endian host.
  * O(nnz + nrows + ncols + name bytes) time, O(1) extra memory (one 1 MB block). */
 MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
@@ -669,7 +672,10 @@ MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err 
  * monotone from 0 to nnz, columns in range and strictly increasing in each
  * row), values (finite, >= 0, and 0 or at least DBL_MIN, as the text
  * readers take them: a subnormal one names its row and column), the id maps
- * and the name tables.  A matrix
+ * and the name tables, whose ids must be distinct, as the data readers
+ * keep them (a dense table's row name given twice is refused): a repeated
+ * one is MMNC_EFORMAT "path: row id 'r1' is given to rows 1 and 3
+ * (1-based): ..." (columns alike).  A matrix
  * without nonzeros is returned as is (mmnc_data_read rejects it).
  * Errors (the message starts with the path): MMNC_EFORMAT for a file that
  * is not a binary matrix ("not an mmnc binary matrix (bad magic)"), of a

@@ -672,6 +672,55 @@ static void test_subnormal(void)
     mmnc_data_free(d);
 }
 
+/* Ids are distinct: the writer will not write a row (column) name twice, nor
+ * a name that is the number of a row without one; the reader refuses a file
+ * that holds one, in the whole file and in part 0 (which checks every row). */
+static void test_repeated_names(void)
+{
+    mmnc_err e = {0, ""};
+    mmnc_data *d = read_text("r1 x 1\nr2 y 2\nr3 x 3\n", ".tsv"), *r = NULL;
+    const char *path = test_tmpfile("", ".bin");
+    unsigned char *b;
+    size_t n;
+    uint64_t at, digest;
+    mmnc_int y0;
+    char *keep;
+    if (!d) return;
+    CHECK_OK(mmnc_data_write_bin(d, path, &e));
+    b = slurp(path, &n);
+    if (!b) return;
+    /* "r1\0r2\0r3\0" after the 4 offsets: r3 made r1, the checksums made to match */
+    at = sec_off(b, S_ROW_NAMES);
+    CHECK(!memcmp(b + at + 32, "r1\0r2\0r3", 9));
+    b[at + 32 + 7] = '1';
+    digest = mmnc_i_xxh64(b + at, (size_t)sec_bytes(b, S_ROW_NAMES), 0);
+    p64(b + H_TABLE + 32 * S_ROW_NAMES + 16, mmnc_i_xxh64(&digest, 8, 0));
+    reseal_header(b);
+    EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT, "row id 'r1' is given to rows 1 and 3 (1-based)");
+    CHECK(mmnc_data_read_part(spit(b, n), NULL, 0, 2, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, "row id 'r1' is given to rows 1 and 3") && r == NULL);
+    free(b);
+    /* the writer */
+    unlink(path);
+    keep = d->row_names[2];
+    d->row_names[2] = d->row_names[0];
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL &&
+          strstr(e.msg, "cannot write: row id 'r1' is given to rows 1 and 3") && access(path, F_OK) != 0);
+    d->row_names[2] = keep;
+    keep = d->col_names[1];
+    d->col_names[1] = d->col_names[0];
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL &&
+          strstr(e.msg, "cannot write: column id 'x' is given to columns 1 and 2") && access(path, F_OK) != 0);
+    d->col_names[1] = keep;
+    /* row 2 without a name is known as 2, which row 3 is named */
+    keep = d->row_names[1];
+    d->row_names[1] = NULL;
+    strcpy(d->row_names[2], "2");
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL && strstr(e.msg, "row id '2' is given to rows 2 and 3"));
+    d->row_names[1] = keep;
+    mmnc_data_free(d);
+}
+
 static void test_out_of_memory(void)
 {
     size_t n;
@@ -804,6 +853,7 @@ int main(void)
     test_empty();
     test_write_errors();
     test_subnormal();
+    test_repeated_names();
     test_out_of_memory();
     test_parts();
     return test_done();

@@ -38,6 +38,7 @@
 #endif
 
 #include "io/io_i.h"
+#include "io/lines_i.h"
 
 #define BIN_VERSION 1
 #define BIN_HEADER 384 /* bytes, a multiple of BIN_ALIGN */
@@ -83,6 +84,33 @@ static int value_err(const char *path, double v, mmnc_int i, mmnc_int j, int cod
                       "1-based)", path, v, (long long)i + 1, (long long)j + 1);
 }
 
+/* MMNC_OK if the ids of n rows (columns, when cols) are distinct: names[i],
+ * or for an entry without a name its 1-based original index (orig[i] + 1,
+ * or i + 1), as mmnc_data_row_id gives them.  Else code, "path: " and pre
+ * ("cannot write: " or "") before the id and the two rows.  names NULL:
+ * the indices alone, distinct by the checks of orig. */
+static int ids_distinct(char *const *names, const mmnc_int *orig, mmnc_int n, int cols, const char *path,
+                        const char *pre, int code, mmnc_err *err)
+{
+    mmnc_i_keymap ids = {0};
+    int status = MMNC_OK;
+    const char *what = cols ? "column" : "row";
+    for (mmnc_int i = 0; names && i < n && status == MMNC_OK; i++) {
+        char buf[32], ex[80];
+        const char *id = names[i];
+        mmnc_int at;
+        if (!id) {
+            snprintf(buf, sizeof buf, "%lld", (long long)(orig ? orig[i] : i) + 1);
+            id = buf;
+        }
+        if ((status = mmnc_i_keymap_get(&ids, id, strlen(id), &at, err)) == MMNC_OK && at != i)
+            status = mmnc_i_err(err, code, "%s: %s%s id '%s' is given to %ss %lld and %lld (1-based): the ids name "
+                                "the %ss in the outputs and must be distinct", path, pre, what,
+                                mmnc_i_excerpt(id, strlen(id), ex), what, (long long)at + 1, (long long)i + 1, what);
+    }
+    mmnc_i_keymap_free(&ids);
+    return status;
+}
 
 /* ------------------------------------------------------------------------ */
 /* XXH64                                                                     */
@@ -720,6 +748,9 @@ int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *e
     if (r.s[SEC_COL_NAMES].off &&
         (status = read_names(&r, SEC_COL_NAMES, r.ncols, &d->col_names, err)) != MMNC_OK)
         goto cleanup;
+    if ((status = ids_distinct(d->row_names, d->row_orig, r.nrows, 0, path, "", MMNC_EFORMAT, err)) != MMNC_OK ||
+        (status = ids_distinct(d->col_names, d->col_orig, r.ncols, 1, path, "", MMNC_EFORMAT, err)) != MMNC_OK)
+        goto cleanup;
     *out = d;
     d = NULL;
 
@@ -861,6 +892,27 @@ cleanup:
     return status;
 }
 
+/* ids_distinct over every row of the file (its names and row_orig read
+ * whole): what mmnc_data_read_bin checks, for a reader of one part. */
+static int part_ids_distinct(const rd *r, unsigned char *buf, mmnc_err *err)
+{
+    char **names = NULL;
+    mmnc_int *orig = NULL;
+    int status = MMNC_OK;
+    if ((status = read_names_part(r, SEC_ROW_NAMES, r->nrows, 0, r->nrows, &names, err)) != MMNC_OK) goto cleanup;
+    if (r->s[SEC_ROW_ORIG].off) {
+        MMNC_ALLOC(orig, r->nrows ? r->nrows : 1, err, status);
+        if ((status = read_i64s(r, SEC_ROW_ORIG, 0, r->nrows, orig, buf, err)) != MMNC_OK) goto cleanup;
+    }
+    status = ids_distinct(names, orig, r->nrows, 0, r->path, "", MMNC_EFORMAT, err);
+cleanup:
+    if (names)
+        for (mmnc_int i = 0; i < r->nrows; i++) mmnc_i_free(names[i]);
+    mmnc_i_free(names);
+    mmnc_i_free(orig);
+    return status;
+}
+
 int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, const mmnc_dist *dist, mmnc_data **out,
                          mmnc_int *y0, mmnc_err *err)
 {
@@ -974,6 +1026,10 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
     if (r.s[SEC_COL_NAMES].off &&
         (status = read_names_part(&r, SEC_COL_NAMES, r.ncols, 0, r.ncols, &d->col_names, err)) != MMNC_OK)
         goto cleanup;
+    if ((status = ids_distinct(d->col_names, d->col_orig, r.ncols, 1, path, "", MMNC_EFORMAT, err)) != MMNC_OK)
+        goto cleanup;
+    /* the rows' ids as the whole file has them: part 0 checks them for all */
+    if (part == 0 && r.s[SEC_ROW_NAMES].off && (status = part_ids_distinct(&r, buf, err)) != MMNC_OK) goto cleanup;
     *y0 = first;
     *out = d;
     d = NULL;
@@ -1117,7 +1173,9 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
     if (d->orig_rows < 0 || d->orig_cols < 0)
         return mmnc_i_err(err, MMNC_EINVAL, "%s: cannot write: negative original shape", path);
     if ((status = check_orig(d->row_orig, A->nrows, d->orig_rows, "row_orig", path, err)) ||
-        (status = check_orig(d->col_orig, A->ncols, d->orig_cols, "col_orig", path, err)))
+        (status = check_orig(d->col_orig, A->ncols, d->orig_cols, "col_orig", path, err)) ||
+        (status = ids_distinct(d->row_names, d->row_orig, A->nrows, 0, path, "cannot write: ", MMNC_EINVAL, err)) ||
+        (status = ids_distinct(d->col_names, d->col_orig, A->ncols, 1, path, "cannot write: ", MMNC_EINVAL, err)))
         return status;
 
     /* narrow losslessly: 32-bit columns when they fit, floats when exact */

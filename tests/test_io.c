@@ -1477,6 +1477,32 @@ static void test_number_parse(void)
     CHECK(mmnc_number_parse(NULL, 0, &v, &e) == MMNC_EINVAL && mmnc_number_parse("1", 1, NULL, &e) == MMNC_EINVAL);
 }
 
+/* A NUL byte is refused naming its own line, also past the reader's first
+ * block of 1 MB. */
+static void test_nul_line(void)
+{
+    static const struct {
+        long lines; /* plain lines before the one with the NUL */
+        const char *tag;
+    } cases[] = {{0, ":1: NUL byte"}, {2, ":3: NUL byte"}, {300000, ":300001: NUL byte"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *path = test_tmpfile("", ".txt");
+        FILE *fp = fopen(path, "wb");
+        mmnc_data *d = NULL;
+        mmnc_err e = {0, ""};
+        int st;
+        CHECK(fp != NULL);
+        if (!fp) continue;
+        for (long l = 0; l < cases[i].lines; l++) fputs("1 2 3\n", fp);
+        fwrite("7 \0 8\n1 1 1\n", 1, 12, fp);
+        fclose(fp);
+        st = mmnc_data_read(path, NULL, &d, &e);
+        CHECK(st == MMNC_EFORMAT && d == NULL && strstr(e.msg, cases[i].tag) != NULL);
+        if (!strstr(e.msg, cases[i].tag)) fprintf(stderr, "expected '%s': %s\n", cases[i].tag, e.msg);
+        mmnc_data_free(d);
+    }
+}
+
 int main(void)
 {
     test_number_parse();
@@ -1492,6 +1518,7 @@ int main(void)
     test_names_unique();
     test_fixed_labels();
     test_bom();
+    test_nul_line();
     test_write_names();
 #ifdef MMNC_HAVE_MATIO
     test_mat_small();

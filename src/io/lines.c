@@ -17,7 +17,7 @@
 
 /* Move the unread text to the front of r->buf, double the buffer when one
  * line fills it, and read what fits; eof at a short read.  MMNC_EFORMAT
- * for a NUL byte, which no text file holds. */
+ * for a NUL byte, which no text file holds, naming its line. */
 static int lr_fill(mmnc_i_lreader *r, mmnc_err *err)
 {
     int st;
@@ -36,9 +36,12 @@ static int lr_fill(mmnc_i_lreader *r, mmnc_err *err)
     }
     want = r->cap - r->end;
     if ((st = mmnc_i_in_read(r->in, r->buf + r->end, want, &got, err)) != MMNC_OK) return st;
-    if (memchr(r->buf + r->end, '\0', got))
-        return mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: NUL byte: this is not a text file",
-                          r->path, r->line + 1);
+    const char *nul = memchr(r->buf + r->end, '\0', got);
+    if (nul) { /* its line: the unread text starts at line r->line + 1 */
+        long long line = r->line + 1;
+        for (const char *c = r->buf; c < nul; c++) line += *c == '\n';
+        return mmnc_i_err(err, MMNC_EFORMAT, "%s:%lld: NUL byte: this is not a text file", r->path, line);
+    }
     r->end += got;
     if (got < want) r->eof = 1;
     return MMNC_OK;

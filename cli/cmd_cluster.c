@@ -13,7 +13,7 @@
 static const char *CMD = "cluster";
 /* mmnc_result.semi_kept's names (MMNC_SEMI_MOVES ...), in JSON and on the terminal */
 static const char *const semi_name[MMNC_SEMI_CANDIDATES + 1] = {
-    "-", "moves", "classifier", "classifier-equal", "transduced", "transduced-equal"};
+    "-", "moves", "classifier", "transduced"};
 
 /* The algorithms of the table below, one bit each. */
 #define ALG_INF (1u << MMNC_ALG_INFORMATION)

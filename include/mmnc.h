@@ -1298,12 +1298,10 @@ MMNC_API const char *mmnc_params_check(const mmnc_params *p, mmnc_int ny);
 
 /* mmnc_result.semi_kept: the semi-supervision rule's candidates, in the
  * rule's order ("Semi-supervision" below). */
-#define MMNC_SEMI_MOVES 1             /* the run's own partition */
-#define MMNC_SEMI_CLASSIFIER 2        /* the seeded classifier, rows weighted by their mass */
-#define MMNC_SEMI_CLASSIFIER_EQUAL 3  /* the seeded classifier, rows weighted alike */
-#define MMNC_SEMI_TRANSDUCED 4        /* MMNC_SEMI_CLASSIFIER then hard EM over all rows */
-#define MMNC_SEMI_TRANSDUCED_EQUAL 5  /* MMNC_SEMI_CLASSIFIER_EQUAL then hard EM over all rows */
-#define MMNC_SEMI_CANDIDATES 5
+#define MMNC_SEMI_MOVES 1      /* the run's own partition */
+#define MMNC_SEMI_CLASSIFIER 2 /* the seeded classifier of the held rows */
+#define MMNC_SEMI_TRANSDUCED 3 /* MMNC_SEMI_CLASSIFIER then hard EM over all rows */
+#define MMNC_SEMI_CANDIDATES 3
 
 typedef struct mmnc_result {
     /* The results */
@@ -1379,7 +1377,7 @@ typedef struct mmnc_result {
     double semi_scores[MMNC_SEMI_CANDIDATES]; /* each candidate's score, by semi_kept - 1: the share of
                            held rows put at their label with their fold left free (cross-validation);
                            NAN where semi_kept = 0 */
-    double semi_score_moves, semi_score_seeded; /* semi_scores[0], and the best of the seeded four's */
+    double semi_score_moves, semi_score_seeded; /* semi_scores[0], and the better of the seeded two's */
     double semi_margin;  /* one standard error of their difference: sqrt(held rows hit by one of the
                            two only) / held rows; the seeded one is kept only when it scores higher
                            by more than this */
@@ -1499,24 +1497,21 @@ typedef struct mmnc_result {
  * restart_init still names the init of each start.
  *
  * The selection rule (hard results: the Dirichlet mixture, information,
- * Algorithm 2, refine).  After the run five partitions are candidates, in
+ * Algorithm 2, refine).  After the run three partitions are candidates, in
  * this order (semi_kept - 1): M, the run's result (MMNC_SEMI_MOVES); S,
- * start 0's seeded classifier above (MMNC_SEMI_CLASSIFIER); S', the same
- * with every row weighted alike, P(x|y) / |Y| in place of P(y,x) (a
- * total of |Y|: each row weighs one count against the prior)
- * (MMNC_SEMI_CLASSIFIER_EQUAL); K and K', S and S' transduced: hard EM
- * over all rows, alternating the centres and the counts n_z of the whole
- * partition and each free row's best centre, until no free row moves (at
- * most 50 sweeps; MMNC_SEMI_TRANSDUCED, MMNC_SEMI_TRANSDUCED_EQUAL).  Each
+ * start 0's seeded classifier above (MMNC_SEMI_CLASSIFIER); K, S
+ * transduced: hard EM over all rows, alternating the centres and the
+ * counts n_z of the whole partition and each free row's best centre, until
+ * no free row moves (at most 50 sweeps; MMNC_SEMI_TRANSDUCED).  Each
  * is scored by 5-fold cross-validation on the held rows: held row y
  * (global index) is in fold (MurmurHash3's 64-bit finaliser of
  * seed * 0x9e3779b97f4a7c15 ^ y) mod 5; for each fold the candidate is made again with the fold's
  * rows free (M: the whole run again, without the rule), and the score
  * (semi_scores) is the share of held rows that their fold's run put at
- * their label.  The best seeded candidate (the earlier on ties) replaces
+ * their label.  The better seeded candidate (S on ties) replaces
  * M only when its score exceeds M's by more than one standard error of
  * the paired difference (semi_margin: sqrt(held rows hit by exactly one
- * of the two) / held rows; five candidates scored on the same few rows
+ * of the two) / held rows; three candidates scored on the same few rows
  * make the largest score biased upward).  Then label and a one-hot W are
  * that candidate's made with every held row, the objective is the run's
  * objective of it (J as the run reports it; the nuclear norm for
@@ -1527,9 +1522,10 @@ typedef struct mmnc_result {
  * sums over all rows and ranks (the rule runs in a distributed run too,
  * with the same collectives: the same choice and bits for any number of
  * threads and ranks).  Cost: five more runs for M's folds, and for the
- * seeded candidates ten classifiers and ten transductions from them (one
- * more where a seeded one is kept), O(nnz k + nx k) a sweep (docs/algorithms.md, "Semi-supervision", gives where this
- * chooses well and where not).
+ * seeded candidates five classifiers and five transductions from them
+ * (one more where a seeded one is kept), O(nnz k + nx k) a sweep
+ * (docs/algorithms.md, "Semi-supervision", gives where this chooses well
+ * and where not).
  *
  *   - information (and refine): the moves never move a held row; the
  *     merge-split search passes over pairs of clusters that both hold

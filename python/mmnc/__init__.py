@@ -268,7 +268,7 @@ def _shown(names, most=20):
 
 
 # mmnc_result.semi_kept's names (include/mmnc.h, MMNC_SEMI_MOVES ...)
-_SEMI_NAMES = ("-", "moves", "classifier", "classifier-equal", "transduced", "transduced-equal")
+_SEMI_NAMES = ("-", "moves", "classifier", "transduced")
 
 class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
     """Clustering of the rows of a co-occurrence matrix by maximal matrix norm couplings.
@@ -439,10 +439,10 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         rule, Algorithms 1 and 2 and co-clustering.
     semi_supervision_ : tuple (str, float, float) or None
         fit(X, y) with labels (hard results): which candidate was kept,
-        "moves" (the run's own partition), "classifier" or "classifier-equal"
-        (the seeded classifier, rows weighted by their mass or alike),
-        "transduced" or "transduced-equal" (the same, then hard EM over all
-        rows), and the moves' and the best seeded candidate's scores (the
+        "moves" (the run's own partition), "classifier" (the seeded
+        classifier of the labelled rows) or "transduced" (the same, then
+        hard EM over all rows), and the moves' and the better seeded
+        candidate's scores (the
         share of labelled rows put at their label with their fold left free,
         5-fold cross-validation); else None.
     semi_scores_ : dict or None

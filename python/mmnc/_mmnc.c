@@ -794,8 +794,7 @@ static PyObject *py_cluster(PyObject *self, PyObject *args, PyObject *kw)
         SET_ITEM(d, "semi_kept", PyLong_FromLong(r->semi_kept));
         SET_ITEM(d, "semi_score_moves", PyFloat_FromDouble(r->semi_score_moves));
         SET_ITEM(d, "semi_score_seeded", PyFloat_FromDouble(r->semi_score_seeded));
-        SET_ITEM(d, "semi_scores", Py_BuildValue("(ddddd)", r->semi_scores[0], r->semi_scores[1], r->semi_scores[2],
-                                                 r->semi_scores[3], r->semi_scores[4]));
+        SET_ITEM(d, "semi_scores", Py_BuildValue("(ddd)", r->semi_scores[0], r->semi_scores[1], r->semi_scores[2]));
         SET_ITEM(d, "best_restart", PyLong_FromLong(r->best_restart));
         SET_ITEM(d, "objective_restart", PyLong_FromLong(r->objective_restart));
         SET_ITEM(d, "seconds", PyFloat_FromDouble(r->seconds));

@@ -624,4 +624,4 @@ def test_fit_y_equal_cli(tmp_path, cli):
         semi = json.load(f)["semi_supervision"]
     assert model.semi_supervision_[0] == semi["kept"]
     assert model.semi_scores_ == pytest.approx(semi["scores"], rel=1e-15)
-    assert set(model.semi_scores_) == {"moves", "classifier", "classifier-equal", "transduced", "transduced-equal"}
+    assert set(model.semi_scores_) == {"moves", "classifier", "transduced"}

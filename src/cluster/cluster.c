@@ -234,16 +234,13 @@ static int choose_and_refine(const starts *c)
 
 /* The semi-supervision rule's candidate `cand` for the held rows fixed
  * (a fold's or all of them) into lab: 0 the run itself (mmnc_i_cluster
- * with these labels, the rule not applied inside), 1 and 2 start 0's
- * seeded classifier on P and on the rows weighted alike (pe), 3 and 4 the
- * same two transduced (mmnc_i_semi_transduce) from `seeded`, candidate 1's
- * or 2's labels for the same held rows where already made (else NULL).
- * Collective. */
-static int semi_candidate(const starts *c, const mmnc_pmf *pe, int cand, const mmnc_int *fixed, const mmnc_int *seeded,
-                          mmnc_int *lab)
+ * with these labels, the rule not applied inside), 1 start 0's seeded
+ * classifier, 2 the same transduced (mmnc_i_semi_transduce) from `seeded`,
+ * candidate 1's labels for the same held rows where already made (else
+ * NULL).  Collective. */
+static int semi_candidate(const starts *c, int cand, const mmnc_int *fixed, const mmnc_int *seeded, mmnc_int *lab)
 {
     const mmnc_params *prm = c->prm;
-    const mmnc_pmf *pc = cand % 2 ? c->p : pe;
     mmnc_rng rng;
     int status;
     if (cand == 0) {
@@ -259,31 +256,30 @@ static int semi_candidate(const starts *c, const mmnc_pmf *pe, int cand, const m
         mmnc_result_free(res);
         return MMNC_OK;
     }
-    if (cand >= 3) {
+    if (cand == 2) {
         if (seeded) memcpy(lab, seeded, (size_t)c->ny * sizeof *lab);
-        else if ((status = semi_candidate(c, pe, cand - 2, fixed, NULL, lab)) != MMNC_OK) return status;
-        return mmnc_i_semi_transduce(pc, c->k, fixed, lab, c->err);
+        else if ((status = semi_candidate(c, 1, fixed, NULL, lab)) != MMNC_OK) return status;
+        return mmnc_i_semi_transduce(c->p, c->k, fixed, lab, c->err);
     }
     mmnc_rng_seed(&rng, prm->seed * 0x9e3779b97f4a7c15ULL + 0);
-    return mmnc_i_seeded_labels(pc, c->k, fixed, 0, start_method(prm->init, 0), c->emb, &rng, lab, c->err);
+    return mmnc_i_seeded_labels(c->p, c->k, fixed, 0, start_method(prm->init, 0), c->emb, &rng, lab, c->err);
 }
 
 /* The semi-supervision rule, after the run (r->label holds its result M).
- * Five candidates, in this order: M (the run), S and S' (start 0's seeded
- * classifier trained on the held rows, rows weighted by their mass and
- * alike), K and K' (S and S' transduced: hard EM over all rows).  Each is
- * scored by SEMI_FOLDS-fold cross-validation on the held rows: the held
- * rows are dealt into folds by a hash of the seed and the row's global
- * index; for each fold the candidate is made again with that fold's rows
- * free, and a held row is a hit where its fold's run put it at its label.
- * The best seeded candidate (most hits, the earlier on ties) replaces M
- * only when it beats M by more than one standard error of the paired
- * difference, h_seeded - h_M > sqrt(rows hit by one of the two only) (the
- * one-standard-error rule: with five candidates scored on the same few
- * held rows, the largest score is biased upward).  It is then made once
- * more with every held row: label, W one-hot, objective J of it as the run
- * defines it (I(X;Z) less the size prior's term, as the starts, the
- * guard's verdicts and the refinement report J; I(X;Z) alone once the
+ * Three candidates, in this order: M (the run), S (start 0's seeded
+ * classifier trained on the held rows) and K (S transduced: hard EM over
+ * all rows).  Each is scored by SEMI_FOLDS-fold cross-validation on the
+ * held rows: the held rows are dealt into folds by a hash of the seed and
+ * the row's global index; for each fold the candidate is made again with
+ * that fold's rows free, and a held row is a hit where its fold's run put
+ * it at its label.  The better seeded candidate (most hits, S on ties)
+ * replaces M only when it beats M by more than one standard error of the
+ * paired difference, h_seeded - h_M > sqrt(rows hit by one of the two
+ * only) (the one-standard-error rule: with three candidates scored on the
+ * same few held rows, the largest score is biased upward).  It is then
+ * made once more with every held row: label, W one-hot, objective J of it
+ * as the run defines it (I(X;Z) less the size prior's term, as the starts,
+ * the guard's verdicts and the refinement report J; I(X;Z) alone once the
  * agreement rule dropped the prior; the evidence for the Dirichlet
  * mixture; the nuclear norm for Algorithm 2 without refinement: stats,
  * after), best_restart 0, iterations 0 (no sweep of the run made it).
@@ -295,18 +291,16 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     const mmnc_params *prm = c->prm;
     const mmnc_pmf *p = c->p;
     mmnc_result *r = c->r;
-    mmnc_int k = c->k, ny = c->ny, *ff = NULL, *sl = NULL; /* sl: candidates 1 and 2 of a fold */
-    mmnc_pmf *pe = NULL;
+    mmnc_int k = c->k, ny = c->ny, *ff = NULL, *sl = NULL; /* sl: candidate 1 of a fold */
     double *T = NULL, *pz = NULL;
     int64_t *work = NULL, *nc = NULL, nnz_all = p->nnz, cnt[MMNC_SEMI_CANDIDATES + 1], disc[2] = {0, 0};
     unsigned char *fold = NULL, *hit = NULL;
     int status, best = 1;
     *use_nuclear = 0;
     MMNC_ALLOC(ff, ny > 0 ? ny : 1, c->err, status);
-    MMNC_ALLOC(sl, ny > 0 ? 2 * ny : 1, c->err, status);
+    MMNC_ALLOC(sl, ny > 0 ? ny : 1, c->err, status);
     MMNC_ALLOC(fold, ny > 0 ? ny : 1, c->err, status);
     MMNC_CALLOC(hit, ny > 0 ? ny : 1, c->err, status);
-    if ((status = mmnc_i_pmf_rows_equal(p, &pe, c->err)) != MMNC_OK) goto cleanup;
     for (mmnc_int y = 0; y < ny; y++)
         fold[y] = (unsigned char)(mmnc_i_mix64(prm->seed * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(p->y0 + y)) % SEMI_FOLDS);
     memset(cnt, 0, sizeof cnt);
@@ -314,10 +308,8 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     for (int f = 0; f < SEMI_FOLDS; f++) {
         for (mmnc_int y = 0; y < ny; y++) ff[y] = fold[y] == f ? -1 : prm->fixed_label[y];
         for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++) {
-            mmnc_int *out = cand == 1 || cand == 2 ? sl + (size_t)(cand - 1) * ny : lab; /* kept for 3 and 4 */
-            if ((status = semi_candidate(c, pe, cand, ff, cand >= 3 ? sl + (size_t)(cand - 3) * ny : NULL, out)) !=
-                MMNC_OK)
-                goto cleanup;
+            mmnc_int *out = cand == 1 ? sl : lab; /* kept for 2 */
+            if ((status = semi_candidate(c, cand, ff, cand == 2 ? sl : NULL, out)) != MMNC_OK) goto cleanup;
             for (mmnc_int y = 0; y < ny; y++)
                 if (prm->fixed_label[y] >= 0 && fold[y] == f && out[y] == prm->fixed_label[y])
                     cnt[cand]++, hit[y] |= (unsigned char)(1u << cand);
@@ -339,7 +331,7 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     r->semi_kept = MMNC_SEMI_MOVES;
     if (!((double)(cnt[best] - cnt[0]) > sqrt((double)(disc[0] + disc[1])))) goto cleanup;
     r->semi_kept = 1 + best;
-    if ((status = semi_candidate(c, pe, best, prm->fixed_label, NULL, lab)) != MMNC_OK) goto cleanup;
+    if ((status = semi_candidate(c, best, prm->fixed_label, NULL, lab)) != MMNC_OK) goto cleanup;
     memcpy(r->label, lab, (size_t)ny * sizeof *lab);
     memset(r->W, 0, (size_t)(ny * k) * sizeof *r->W);
     for (mmnc_int y = 0; y < ny; y++) r->W[y * k + lab[y]] = 1.0;
@@ -371,7 +363,6 @@ cleanup:
     mmnc_i_free(sl);
     mmnc_i_free(fold);
     mmnc_i_free(hit);
-    mmnc_pmf_free(pe);
     return status;
 }
 

@@ -392,30 +392,3 @@ cleanup:
     mmnc_i_free(use);
     return status;
 }
-
-/* The pmf of p's rows each weighted alike: P'(y,x) = P(x|y) / |Y|, its
- * sums exact as any pmf's (mmnc_pmf_build_dist, one copy of the matrix).
- * Collective.  O(nnz) time and memory. */
-int mmnc_i_pmf_rows_equal(const mmnc_pmf *p, mmnc_pmf **out, mmnc_err *err)
-{
-    const mmnc_csr *P = p->P;
-    mmnc_int ny = p->ny, nnz = P->rowptr[ny];
-    mmnc_csr *A = mmnc_csr_alloc(ny, p->nx, nnz, err);
-    int status;
-    *out = NULL;
-    if (!A) status = MMNC_ENOMEM;
-    else status = MMNC_OK;
-    if (p->dist && p->dist->size > 1) status = mmnc_i_agree(p->dist, status, err);
-    if (status != MMNC_OK) {
-        mmnc_csr_free(A);
-        return status;
-    }
-    memcpy(A->rowptr, P->rowptr, (size_t)(ny + 1) * sizeof *A->rowptr);
-    memcpy(A->colind, P->colind, (size_t)nnz * sizeof *A->colind);
-    for (mmnc_int y = 0; y < ny; y++)
-        for (mmnc_int e = P->rowptr[y]; e < P->rowptr[y + 1]; e++) A->val[e] = P->val[e] / p->py[y];
-    A->nnz = nnz;
-    status = mmnc_pmf_build_dist(A, MMNC_PMF_TAKE | MMNC_PMF_NO_TRANSPOSE, p->dist, out, err);
-    mmnc_csr_free(A);
-    return status;
-}

@@ -108,8 +108,6 @@ int mmnc_i_seeded_labels(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, i
  * l T(x,z) / P(z) + (1 - l) P(x)), in increasing order. */
 #define MMNC_I_SEMI_CENTRES {0.5, 0.8, 0.95}
 int mmnc_i_semi_transduce(const mmnc_pmf *p, mmnc_int k, const mmnc_int *fixed, mmnc_int *labels, mmnc_err *err);
-/* p's rows each of mass 1 / |Y| (seeded.c; free with mmnc_pmf_free).  Collective. */
-int mmnc_i_pmf_rows_equal(const mmnc_pmf *p, mmnc_pmf **out, mmnc_err *err);
 
 /* Give every empty cluster one row, taken from a cluster with at least two
  * rows: the row with the smallest score[y] (the row's score in its cluster)

@@ -90,6 +90,15 @@ static void reseal_header(unsigned char *b)
 static uint64_t sec_off(const unsigned char *b, int k) { return g64(b + H_TABLE + 32 * k); }
 static uint64_t sec_bytes(const unsigned char *b, int k) { return g64(b + H_TABLE + 32 * k + 8); }
 
+/* Section k's checksum and the header's made to match its bytes again,
+ * after a test changed them. */
+static void reseal_section(unsigned char *b, int k)
+{
+    uint64_t digest = mmnc_i_xxh64(b + sec_off(b, k), (size_t)sec_bytes(b, k), 0);
+    p64(b + H_TABLE + 32 * k + 16, mmnc_i_xxh64(&digest, 8, 0));
+    reseal_header(b);
+}
+
 /* Read path expecting status code with `what` and the file's name in the message. */
 static void expect_read_error(const char *path, int flags, int code, const char *what, int line)
 {
@@ -642,7 +651,7 @@ static void test_subnormal(void)
     const char *path = test_tmpfile("", ".bin");
     unsigned char *b;
     size_t n;
-    uint64_t va, digest;
+    uint64_t va;
     double v = 1e-310;
     mmnc_int y0;
     CHECK_OK(mmnc_data_write_bin(d, path, &e));
@@ -652,9 +661,7 @@ static void test_subnormal(void)
     va = sec_off(b, S_VALUES);
     for (int t = 0; t < 2; t++) {
         memcpy(b + va + 8, &v, 8); /* row a, column y; then the checksums made to match */
-        digest = mmnc_i_xxh64(b + va, (size_t)sec_bytes(b, S_VALUES), 0);
-        p64(b + H_TABLE + 32 * S_VALUES + 16, mmnc_i_xxh64(&digest, 8, 0));
-        reseal_header(b);
+        reseal_section(b, S_VALUES);
         if (t == 0) {
             EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT,
                               "value 1e-310 at row 1, column 2 is below DBL_MIN = 2.2250738585072014e-308");
@@ -682,7 +689,7 @@ static void test_repeated_names(void)
     const char *path = test_tmpfile("", ".bin");
     unsigned char *b;
     size_t n;
-    uint64_t at, digest;
+    uint64_t at;
     mmnc_int y0;
     char *keep;
     if (!d) return;
@@ -693,9 +700,7 @@ static void test_repeated_names(void)
     at = sec_off(b, S_ROW_NAMES);
     CHECK(!memcmp(b + at + 32, "r1\0r2\0r3", 9));
     b[at + 32 + 7] = '1';
-    digest = mmnc_i_xxh64(b + at, (size_t)sec_bytes(b, S_ROW_NAMES), 0);
-    p64(b + H_TABLE + 32 * S_ROW_NAMES + 16, mmnc_i_xxh64(&digest, 8, 0));
-    reseal_header(b);
+    reseal_section(b, S_ROW_NAMES);
     EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT, "row id 'r1' is given to rows 1 and 3 (1-based)");
     CHECK(mmnc_data_read_part(spit(b, n), NULL, 0, 2, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
           strstr(e.msg, "row id 'r1' is given to rows 1 and 3") && r == NULL);

@@ -726,6 +726,42 @@ static void test_repeated_names(void)
     mmnc_data_free(d);
 }
 
+/* The part reader checks the id maps as the whole-file reader does: an
+ * entry outside the original shape behind a valid checksum is refused, in
+ * the rows of the part, in the rows part 0 checks for all, in the columns. */
+static void test_part_orig_range(void)
+{
+    size_t n;
+    mmnc_data *d, *r = NULL;
+    mmnc_err e = {0, ""};
+    mmnc_int y0;
+    unsigned char *b = sample_file(&n, &d);
+    uint64_t ro = sec_off(b, S_ROW_ORIG), co = sec_off(b, S_COL_ORIG);
+    /* sample: 3 of 4 rows, 3 of 4 columns; row 3's original index made 4, then -1 */
+    CHECK(ro && co && d->orig_rows == 4 && d->orig_cols == 4 && g64(b + ro + 16) == 2);
+    for (int bad = 0; bad < 2; bad++) {
+        p64(b + ro + 16, bad ? (uint64_t)-1 : 4);
+        reseal_section(b, S_ROW_ORIG);
+        EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT, "invalid row_orig: entry 2 is");
+        for (int part = 0; part < 3; part += 2) { /* part 2 of 3 holds row 3; part 0 checks all rows */
+            CHECK(mmnc_data_read_part(spit(b, n), NULL, part, 3, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
+                  strstr(e.msg, "invalid row_orig: entry 2 is") && strstr(e.msg, "outside 0..3") && r == NULL);
+            mmnc_data_free(r);
+            r = NULL;
+        }
+    }
+    p64(b + ro + 16, 2);
+    reseal_section(b, S_ROW_ORIG);
+    p64(b + co + 8, 9);
+    reseal_section(b, S_COL_ORIG);
+    EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT, "invalid col_orig: entry 1 is 9, outside 0..3");
+    CHECK(mmnc_data_read_part(spit(b, n), NULL, 1, 3, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, "invalid col_orig: entry 1 is 9, outside 0..3") && r == NULL);
+    mmnc_data_free(r);
+    free(b);
+    mmnc_data_free(d);
+}
+
 static void test_out_of_memory(void)
 {
     size_t n;
@@ -859,6 +895,7 @@ int main(void)
     test_write_errors();
     test_subnormal();
     test_repeated_names();
+    test_part_orig_range();
     test_out_of_memory();
     test_parts();
     return test_done();

@@ -483,6 +483,20 @@ static int block_work(const rd *r, int k, uint64_t b, const unsigned char *p, si
 
 /* ---- describing an invalid section -------------------------------------- */
 
+/* Entries a .. b - 1 of the id map k (row_orig or col_orig), at o[0 ..
+ * b - a - 1]: MMNC_OK if each is an original index, else the first that is
+ * not, as an EFORMAT message. */
+static int orig_in_range(const rd *r, int k, const mmnc_int *o, mmnc_int a, mmnc_int b, mmnc_err *err)
+{
+    mmnc_int lim = k == SEC_ROW_ORIG ? r->orig_rows : r->orig_cols;
+    for (mmnc_int i = a; i < b; i++)
+        if (o[i - a] < 0 || o[i - a] >= lim)
+            return rd_err(r, MMNC_EFORMAT, err, "invalid %s: entry %lld is %lld, outside 0..%lld (the original %s)",
+                          SEC_NAME[k], (long long)i, (long long)o[i - a], (long long)lim - 1,
+                          k == SEC_ROW_ORIG ? "rows" : "columns");
+    return MMNC_OK;
+}
+
 /* The first invalid entry of section k (already copied into the result),
  * as an EFORMAT message; also checks what spans blocks.  MMNC_OK if none. */
 static int describe(const rd *r, int k, mmnc_err *err)
@@ -526,18 +540,9 @@ static int describe(const rd *r, int k, mmnc_err *err)
                 if (!value_ok(A->val[p]))
                     return value_err(r->path, A->val[p], i, A->colind[p], MMNC_EFORMAT, err);
         return MMNC_OK;
-    default: {
-        const mmnc_int *o = k == SEC_ROW_ORIG ? r->d->row_orig : r->d->col_orig;
-        mmnc_int n = k == SEC_ROW_ORIG ? r->nrows : r->ncols;
-        mmnc_int lim = k == SEC_ROW_ORIG ? r->orig_rows : r->orig_cols;
-        for (i = 0; i < n; i++)
-            if (o[i] < 0 || o[i] >= lim)
-                return rd_err(r, MMNC_EFORMAT, err,
-                              "invalid %s: entry %lld is %lld, outside 0..%lld (the original %s)",
-                              SEC_NAME[k], (long long)i, (long long)o[i], (long long)lim - 1,
-                              k == SEC_ROW_ORIG ? "rows" : "columns");
-        return MMNC_OK;
-    }
+    default:
+        return orig_in_range(r, k, k == SEC_ROW_ORIG ? r->d->row_orig : r->d->col_orig, 0,
+                             k == SEC_ROW_ORIG ? r->nrows : r->ncols, err);
     }
 }
 
@@ -902,7 +907,9 @@ static int part_ids_distinct(const rd *r, unsigned char *buf, mmnc_err *err)
     if ((status = read_names_part(r, SEC_ROW_NAMES, r->nrows, 0, r->nrows, &names, err)) != MMNC_OK) goto cleanup;
     if (r->s[SEC_ROW_ORIG].off) {
         MMNC_ALLOC(orig, r->nrows ? r->nrows : 1, err, status);
-        if ((status = read_i64s(r, SEC_ROW_ORIG, 0, r->nrows, orig, buf, err)) != MMNC_OK) goto cleanup;
+        if ((status = read_i64s(r, SEC_ROW_ORIG, 0, r->nrows, orig, buf, err)) != MMNC_OK ||
+            (status = orig_in_range(r, SEC_ROW_ORIG, orig, 0, r->nrows, err)) != MMNC_OK)
+            goto cleanup;
     }
     status = ids_distinct(names, orig, r->nrows, 0, r->path, "", MMNC_EFORMAT, err);
 cleanup:
@@ -1011,14 +1018,18 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
     /* ids: the file's original rows (so outputs name rows as the whole file does) */
     MMNC_ALLOC(d->row_orig, m ? m : 1, err, status);
     if (r.s[SEC_ROW_ORIG].off) {
-        if ((status = read_i64s(&r, SEC_ROW_ORIG, first, end, d->row_orig, buf, err)) != MMNC_OK) goto cleanup;
+        if ((status = read_i64s(&r, SEC_ROW_ORIG, first, end, d->row_orig, buf, err)) != MMNC_OK ||
+            (status = orig_in_range(&r, SEC_ROW_ORIG, d->row_orig, first, end, err)) != MMNC_OK)
+            goto cleanup;
     } else {
         for (mmnc_int i = 0; i < m; i++) d->row_orig[i] = first + i;
         if (d->orig_rows < r.nrows) d->orig_rows = r.nrows;
     }
     if (r.s[SEC_COL_ORIG].off) {
         MMNC_ALLOC(d->col_orig, r.ncols ? r.ncols : 1, err, status);
-        if ((status = read_i64s(&r, SEC_COL_ORIG, 0, r.ncols, d->col_orig, buf, err)) != MMNC_OK) goto cleanup;
+        if ((status = read_i64s(&r, SEC_COL_ORIG, 0, r.ncols, d->col_orig, buf, err)) != MMNC_OK ||
+            (status = orig_in_range(&r, SEC_COL_ORIG, d->col_orig, 0, r.ncols, err)) != MMNC_OK)
+            goto cleanup;
     }
     if (r.s[SEC_ROW_NAMES].off &&
         (status = read_names_part(&r, SEC_ROW_NAMES, r.nrows, first, end, &d->row_names, err)) != MMNC_OK)

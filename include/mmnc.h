@@ -652,11 +652,15 @@ MMNC_API int mmnc_names_unique(mmnc_int n, char **names, mmnc_int *renamed, mmnc
  * Errors: MMNC_EINVAL (d invalid: mmnc_csr_check fails, a value is
  * subnormal, which the reader would refuse, a row_orig / col_orig
  * entry outside [0, orig_rows) / [0, orig_cols), or two rows (columns)
- * with one id as mmnc_data_row_id gives them, a name repeated or a name
- * that is the number of a row without one: "path: cannot write: row id
- * 'r1' is given to rows 1 and 3 (1-based): ..."), MMNC_EIO,
- * MMNC_ENOMEM, MMNC_EUNSUP on a big-endian host.
- * O(nnz + nrows + ncols + name bytes) time, O(1) extra memory (one 1 MB block). */
+ * with one id as mmnc_data_row_id gives them, a name repeated, a name
+ * that is the number of a row without one, or without names a row_orig
+ * (col_orig) value given twice: "path: cannot write: row id 'r1' is given
+ * to rows 1 and 3 (1-based): ..."), MMNC_EIO, MMNC_ENOMEM, MMNC_EUNSUP on
+ * a big-endian host.
+ * O(nnz + nrows + ncols + name bytes) time (O(nrows log nrows) for the
+ * row_orig of fewer than orig_rows / 64 rows, columns alike), O(1) extra
+ * memory (one 1 MB block) besides the check of the ids: a table of the
+ * names, or at most 8 bytes a row (column) for row_orig (col_orig). */
 MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err);
 
 /* Flags of mmnc_data_read_bin. */
@@ -673,9 +677,10 @@ MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err 
  * row), values (finite, >= 0, and 0 or at least DBL_MIN, as the text
  * readers take them: a subnormal one names its row and column), the id maps
  * and the name tables, whose ids must be distinct, as the data readers
- * keep them (a dense table's row name given twice is refused): a repeated
- * one is MMNC_EFORMAT "path: row id 'r1' is given to rows 1 and 3
- * (1-based): ..." (columns alike).  A matrix
+ * keep them (a dense table's row name given twice is refused; without
+ * names, no row_orig value twice): a repeated one is MMNC_EFORMAT "path:
+ * row id 'r1' is given to rows 1 and 3 (1-based): ..." (columns alike).
+ * A matrix
  * without nonzeros is returned as is (mmnc_data_read rejects it).
  * Errors (the message starts with the path): MMNC_EFORMAT for a file that
  * is not a binary matrix ("not an mmnc binary matrix (bad magic)"), of a
@@ -686,7 +691,8 @@ MMNC_API int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err 
  * Checksums, checks and the widening of 32-bit indices and values run in
  * parallel over fixed 1 MB blocks (OpenMP); the result does not depend on
  * the number of threads.  O(file size) time, no memory beyond the result
- * (plus one block per thread without mmap). */
+ * (plus one block per thread without mmap) but the check of the ids'
+ * (as mmnc_data_write_bin's). */
 MMNC_API int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *err);
 
 /* Transforms, applied in place. */

@@ -762,6 +762,117 @@ static void test_part_orig_range(void)
     mmnc_data_free(d);
 }
 
+/* Without names a row's id is its 1-based original index: two rows (columns)
+ * with one row_orig (col_orig) entry have one id, refused as a repeated name
+ * is, by the writer, the reader and the part reader (columns on every part,
+ * rows on part 0), for an original shape near the rows' and one far above. */
+static void test_repeated_orig(void)
+{
+    mmnc_err e = {0, ""};
+    mmnc_data *d = read_text("%%MatrixMarket matrix coordinate integer general\n6 6 4\n2 1 1\n4 3 2\n6 5 3\n"
+                             "6 1 1\n", ".mtx"), *r = NULL;
+    const char *path = test_tmpfile("", ".bin");
+    unsigned char *b;
+    size_t n;
+    uint64_t ro, co;
+    mmnc_int y0, keep;
+    if (!d) return;
+    /* rows 2, 4, 6 and columns 1, 3, 5 of 6 x 6 left: no names, both id maps */
+    CHECK_OK(mmnc_data_drop_empty(d, NULL, NULL, &e));
+    CHECK(d->A->nrows == 3 && d->A->ncols == 3 && d->row_orig && d->col_orig && !d->row_names && !d->col_names);
+    if (!d->row_orig || !d->col_orig || d->A->nrows != 3 || d->A->ncols != 3) goto done;
+    CHECK(d->row_orig[0] == 1 && d->row_orig[1] == 3 && d->row_orig[2] == 5 && d->col_orig[1] == 2);
+    CHECK_OK(mmnc_data_write_bin(d, path, &e));
+    b = slurp(path, &n);
+    if (!b) goto done;
+    /* the reader: row_orig 1 3 3 (ids 2 4 4), the checksums made to match */
+    ro = sec_off(b, S_ROW_ORIG);
+    co = sec_off(b, S_COL_ORIG);
+    CHECK(ro && co && g64(b + ro + 16) == 5 && g64(b + co) == 0);
+    p64(b + ro + 16, 3);
+    reseal_section(b, S_ROW_ORIG);
+    EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT, "row id '4' is given to rows 2 and 3 (1-based)");
+    CHECK(mmnc_data_read_part(spit(b, n), NULL, 0, 2, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
+          strstr(e.msg, "row id '4' is given to rows 2 and 3") && r == NULL);
+    mmnc_data_free(r);
+    r = NULL;
+    p64(b + ro + 16, 5);
+    reseal_section(b, S_ROW_ORIG);
+    /* col_orig 2 2 4 (ids 3 3 5): every part checks the columns */
+    p64(b + co, 2);
+    reseal_section(b, S_COL_ORIG);
+    EXPECT_READ_ERROR(spit(b, n), 0, MMNC_EFORMAT, "column id '3' is given to columns 1 and 2 (1-based)");
+    for (int part = 0; part < 2; part++) {
+        CHECK(mmnc_data_read_part(spit(b, n), NULL, part, 2, NULL, &r, &y0, &e) == MMNC_EFORMAT &&
+              strstr(e.msg, "column id '3' is given to columns 1 and 2") && r == NULL);
+        mmnc_data_free(r);
+        r = NULL;
+    }
+    free(b);
+    /* the writer, nothing written */
+    unlink(path);
+    keep = d->row_orig[2];
+    d->row_orig[2] = d->row_orig[1];
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL &&
+          strstr(e.msg, "cannot write: row id '4' is given to rows 2 and 3 (1-based)") && access(path, F_OK) != 0);
+    d->row_orig[2] = keep;
+    keep = d->col_orig[2];
+    d->col_orig[2] = d->col_orig[0];
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL &&
+          strstr(e.msg, "cannot write: column id '1' is given to columns 1 and 3 (1-based)") && access(path, F_OK) != 0);
+    d->col_orig[2] = keep;
+    /* rows of a far larger original set (their values sorted, not a bitmap of
+     * the original rows): the first repeat is named, distinct ones pass */
+    d->orig_rows = (mmnc_int)1 << 40;
+    d->row_orig[0] = d->orig_rows - 1;
+    d->row_orig[1] = 7;
+    d->row_orig[2] = d->orig_rows - 1;
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL &&
+          strstr(e.msg, "row id '1099511627776' is given to rows 1 and 3 (1-based)") && access(path, F_OK) != 0);
+    d->row_orig[1] = d->orig_rows - 1;
+    d->row_orig[2] = 7;
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_EINVAL && strstr(e.msg, "row id '1099511627776' is given to rows 1 and 2"));
+    d->row_orig[0] = 0;
+    CHECK(mmnc_data_write_bin(d, path, &e) == MMNC_OK);
+    ROUND_TRIP(d);
+    /* every allocation of the check failing: MMNC_ENOMEM, in both ways */
+    for (int big = 0; big < 2; big++) {
+        int bad = 0, failures = 0;
+        d->orig_rows = big ? (mmnc_int)1 << 40 : 6;
+        d->row_orig[0] = 1;
+        d->row_orig[1] = 3;
+        d->row_orig[2] = 5;
+        unlink(path);
+        for (long k = 1;; k++) {
+            int st;
+            mmnc_i_fail_after(k);
+            st = mmnc_data_write_bin(d, path, &e);
+            mmnc_i_fail_after(0);
+            if (st == MMNC_OK) break;
+            failures++;
+            bad += st != MMNC_ENOMEM || access(path, F_OK) == 0;
+        }
+        for (int whole = 0; whole < 2; whole++)
+            for (long k = 1;; k++) {
+                int st;
+                mmnc_i_fail_after(k);
+                st = whole ? mmnc_data_read_bin(path, 0, &r, &e) : mmnc_data_read_part(path, NULL, 0, 2, NULL, &r, &y0, &e);
+                mmnc_i_fail_after(0);
+                if (st == MMNC_OK) {
+                    bad += !r || r->row_orig[0] != 1;
+                    mmnc_data_free(r);
+                    r = NULL;
+                    break;
+                }
+                failures++;
+                bad += st != MMNC_ENOMEM || r != NULL;
+            }
+        CHECK(bad == 0 && failures > 10);
+    }
+done:
+    mmnc_data_free(d);
+}
+
 static void test_out_of_memory(void)
 {
     size_t n;
@@ -896,6 +1007,7 @@ int main(void)
     test_subnormal();
     test_repeated_names();
     test_part_orig_range();
+    test_repeated_orig();
     test_out_of_memory();
     test_parts();
     return test_done();

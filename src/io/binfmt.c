@@ -84,30 +84,106 @@ static int value_err(const char *path, double v, mmnc_int i, mmnc_int j, int cod
                       "1-based)", path, v, (long long)i + 1, (long long)j + 1);
 }
 
+/* An original index and its row, ordered by index, then row. */
+typedef struct orig_at {
+    mmnc_int v, i;
+} orig_at;
+
+static int orig_at_cmp(const void *a, const void *b)
+{
+    const orig_at *x = a, *y = b;
+    return x->v != y->v ? (x->v > y->v) - (x->v < y->v) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* first_repeat's key of original index v: v itself, or with a shift the
+ * top 64 - shift bits of its Fibonacci hash. */
+static inline uint64_t orig_key(mmnc_int v, unsigned shift)
+{
+    return shift ? ((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> shift : (uint64_t)v;
+}
+
+/* The first repeat among n original indices o[i], each in 0 .. lim - 1:
+ * *rep = the least i whose o[i] is an earlier o[*at] (the first of them),
+ * or -1 when they are distinct.  One pass over two bitmaps of keys (seen,
+ * seen twice): the index itself when lim <= 32 n, else a multiplicative
+ * hash of it into 16 n to 32 n bits.  A key seen twice makes its rows
+ * candidates, whose (index, row) pairs are sorted to find the repeat: none
+ * when the indices are distinct and dense, about n / 32 by chance when
+ * hashed.  O(n + lim / 64 + c log c) time for c candidates, bitmaps of at
+ * most 8 n bytes. */
+static int first_repeat(const mmnc_int *o, mmnc_int n, mmnc_int lim, mmnc_int *at, mmnc_int *rep, mmnc_err *err)
+{
+    uint64_t *seen = NULL, *twice = NULL, nbits = (uint64_t)lim;
+    unsigned shift = 0;
+    int any = 0;
+    orig_at *c = NULL;
+    mmnc_int nc = 0;
+    int status = MMNC_OK;
+    *at = *rep = -1;
+    if ((uint64_t)lim / 32 > (uint64_t)n) /* few of many: hashed */
+        for (nbits = 16, shift = 60; nbits < 16 * (uint64_t)n; nbits *= 2) shift--;
+    MMNC_CALLOC(seen, nbits / 64 + 1, err, status);
+    MMNC_CALLOC(twice, nbits / 64 + 1, err, status);
+    for (mmnc_int i = 0; i < n; i++) {
+        uint64_t k = orig_key(o[i], shift), bit = (uint64_t)1 << (k % 64);
+        if (seen[k / 64] & bit) twice[k / 64] |= bit, any = 1;
+        seen[k / 64] |= bit;
+    }
+    if (!any) goto cleanup;
+    for (int fill = 0; fill < 2; fill++) { /* count, then fill */
+        if (fill) MMNC_ALLOC(c, nc, err, status);
+        nc = 0;
+        for (mmnc_int i = 0; i < n; i++) {
+            uint64_t k = orig_key(o[i], shift);
+            if (!((twice[k / 64] >> (k % 64)) & 1)) continue;
+            if (fill) c[nc] = (orig_at){o[i], i};
+            nc++;
+        }
+    }
+    qsort(c, (size_t)nc, sizeof *c, orig_at_cmp);
+    /* a run of one index: its second row repeats its first */
+    for (mmnc_int j = 1; j < nc; j++)
+        if (c[j].v == c[j - 1].v && (j < 2 || c[j - 2].v != c[j].v) && (*rep < 0 || c[j].i < *rep))
+            *rep = c[j].i, *at = c[j - 1].i;
+cleanup:
+    mmnc_i_free(seen);
+    mmnc_i_free(twice);
+    mmnc_i_free(c);
+    return status;
+}
+
 /* MMNC_OK if the ids of n rows (columns, when cols) are distinct: names[i],
  * or for an entry without a name its 1-based original index (orig[i] + 1,
  * or i + 1), as mmnc_data_row_id gives them.  Else code, "path: " and pre
- * ("cannot write: " or "") before the id and the two rows.  names NULL:
- * the indices alone, distinct by the checks of orig. */
-static int ids_distinct(char *const *names, const mmnc_int *orig, mmnc_int n, int cols, const char *path,
-                        const char *pre, int code, mmnc_err *err)
+ * ("cannot write: " or "") before the id and the two rows.  names NULL: the
+ * indices alone, each in 0 .. lim - 1 (checked before), compared by
+ * first_repeat rather than as strings (files have 10^7 rows); without orig
+ * too, 1 .. n. */
+static int ids_distinct(char *const *names, const mmnc_int *orig, mmnc_int n, mmnc_int lim, int cols,
+                        const char *path, const char *pre, int code, mmnc_err *err)
 {
     mmnc_i_keymap ids = {0};
     int status = MMNC_OK;
     const char *what = cols ? "column" : "row";
-    for (mmnc_int i = 0; names && i < n && status == MMNC_OK; i++) {
-        char buf[32], ex[80];
-        const char *id = names[i];
-        mmnc_int at;
+    char buf[32], ex[80];
+    const char *id = buf;
+    mmnc_int at = -1, rep = -1;
+    if (!names) {
+        if (orig && (status = first_repeat(orig, n, lim, &at, &rep, err)) == MMNC_OK && rep >= 0)
+            snprintf(buf, sizeof buf, "%lld", (long long)orig[rep] + 1);
+    }
+    for (mmnc_int i = 0; names && i < n && status == MMNC_OK && rep < 0; i++) {
+        id = names[i];
         if (!id) {
             snprintf(buf, sizeof buf, "%lld", (long long)(orig ? orig[i] : i) + 1);
             id = buf;
         }
-        if ((status = mmnc_i_keymap_get(&ids, id, strlen(id), &at, err)) == MMNC_OK && at != i)
-            status = mmnc_i_err(err, code, "%s: %s%s id '%s' is given to %ss %lld and %lld (1-based): the ids name "
-                                "the %ss in the outputs and must be distinct", path, pre, what,
-                                mmnc_i_excerpt(id, strlen(id), ex), what, (long long)at + 1, (long long)i + 1, what);
+        if ((status = mmnc_i_keymap_get(&ids, id, strlen(id), &at, err)) == MMNC_OK && at != i) rep = i;
     }
+    if (status == MMNC_OK && rep >= 0)
+        status = mmnc_i_err(err, code, "%s: %s%s id '%s' is given to %ss %lld and %lld (1-based): the ids name "
+                            "the %ss in the outputs and must be distinct", path, pre, what,
+                            mmnc_i_excerpt(id, strlen(id), ex), what, (long long)at + 1, (long long)rep + 1, what);
     mmnc_i_keymap_free(&ids);
     return status;
 }
@@ -753,8 +829,8 @@ int mmnc_data_read_bin(const char *path, int flags, mmnc_data **out, mmnc_err *e
     if (r.s[SEC_COL_NAMES].off &&
         (status = read_names(&r, SEC_COL_NAMES, r.ncols, &d->col_names, err)) != MMNC_OK)
         goto cleanup;
-    if ((status = ids_distinct(d->row_names, d->row_orig, r.nrows, 0, path, "", MMNC_EFORMAT, err)) != MMNC_OK ||
-        (status = ids_distinct(d->col_names, d->col_orig, r.ncols, 1, path, "", MMNC_EFORMAT, err)) != MMNC_OK)
+    if ((status = ids_distinct(d->row_names, d->row_orig, r.nrows, r.orig_rows, 0, path, "", MMNC_EFORMAT, err)) != MMNC_OK ||
+        (status = ids_distinct(d->col_names, d->col_orig, r.ncols, r.orig_cols, 1, path, "", MMNC_EFORMAT, err)) != MMNC_OK)
         goto cleanup;
     *out = d;
     d = NULL;
@@ -904,14 +980,16 @@ static int part_ids_distinct(const rd *r, unsigned char *buf, mmnc_err *err)
     char **names = NULL;
     mmnc_int *orig = NULL;
     int status = MMNC_OK;
-    if ((status = read_names_part(r, SEC_ROW_NAMES, r->nrows, 0, r->nrows, &names, err)) != MMNC_OK) goto cleanup;
+    if (r->s[SEC_ROW_NAMES].off &&
+        (status = read_names_part(r, SEC_ROW_NAMES, r->nrows, 0, r->nrows, &names, err)) != MMNC_OK)
+        goto cleanup;
     if (r->s[SEC_ROW_ORIG].off) {
         MMNC_ALLOC(orig, r->nrows ? r->nrows : 1, err, status);
         if ((status = read_i64s(r, SEC_ROW_ORIG, 0, r->nrows, orig, buf, err)) != MMNC_OK ||
             (status = orig_in_range(r, SEC_ROW_ORIG, orig, 0, r->nrows, err)) != MMNC_OK)
             goto cleanup;
     }
-    status = ids_distinct(names, orig, r->nrows, 0, r->path, "", MMNC_EFORMAT, err);
+    status = ids_distinct(names, orig, r->nrows, r->orig_rows, 0, r->path, "", MMNC_EFORMAT, err);
 cleanup:
     if (names)
         for (mmnc_int i = 0; i < r->nrows; i++) mmnc_i_free(names[i]);
@@ -1037,10 +1115,11 @@ int mmnc_i_bin_read_part(const char *path, int flags, int part, int nparts, cons
     if (r.s[SEC_COL_NAMES].off &&
         (status = read_names_part(&r, SEC_COL_NAMES, r.ncols, 0, r.ncols, &d->col_names, err)) != MMNC_OK)
         goto cleanup;
-    if ((status = ids_distinct(d->col_names, d->col_orig, r.ncols, 1, path, "", MMNC_EFORMAT, err)) != MMNC_OK)
+    if ((status = ids_distinct(d->col_names, d->col_orig, r.ncols, r.orig_cols, 1, path, "", MMNC_EFORMAT, err)) != MMNC_OK)
         goto cleanup;
     /* the rows' ids as the whole file has them: part 0 checks them for all */
-    if (part == 0 && r.s[SEC_ROW_NAMES].off && (status = part_ids_distinct(&r, buf, err)) != MMNC_OK) goto cleanup;
+    if (part == 0 && (r.s[SEC_ROW_NAMES].off || r.s[SEC_ROW_ORIG].off) && (status = part_ids_distinct(&r, buf, err)) != MMNC_OK)
+        goto cleanup;
     *y0 = first;
     *out = d;
     d = NULL;
@@ -1185,8 +1264,8 @@ int mmnc_data_write_bin(const mmnc_data *d, const char *path, mmnc_err *err)
         return mmnc_i_err(err, MMNC_EINVAL, "%s: cannot write: negative original shape", path);
     if ((status = check_orig(d->row_orig, A->nrows, d->orig_rows, "row_orig", path, err)) ||
         (status = check_orig(d->col_orig, A->ncols, d->orig_cols, "col_orig", path, err)) ||
-        (status = ids_distinct(d->row_names, d->row_orig, A->nrows, 0, path, "cannot write: ", MMNC_EINVAL, err)) ||
-        (status = ids_distinct(d->col_names, d->col_orig, A->ncols, 1, path, "cannot write: ", MMNC_EINVAL, err)))
+        (status = ids_distinct(d->row_names, d->row_orig, A->nrows, d->orig_rows, 0, path, "cannot write: ", MMNC_EINVAL, err)) ||
+        (status = ids_distinct(d->col_names, d->col_orig, A->ncols, d->orig_cols, 1, path, "cannot write: ", MMNC_EINVAL, err)))
         return status;
 
     /* narrow losslessly: 32-bit columns when they fit, floats when exact */

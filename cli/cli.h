@@ -154,8 +154,10 @@ const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
  * numbers repeats), so that the ids of the outputs, --labels and --truth
  * stay distinct; the names themselves keep their text.  Rank 0 says so in
  * one warning naming the file (path; NULL: no warning) and the first such
- * id.  In mmnc-mpi each rank does this for its rows.  Nothing to do
- * unless nm->keyed and the file is given.  Free with cli_namer_free_fill.
+ * id.  In mmnc-mpi each rank does this for its rows, and the warning
+ * counts the rows of every rank and names the first of them
+ * (cli_warn_agree: collective for the rows when path is given).  Nothing
+ * to do unless nm->keyed and the file is given.  Free with cli_namer_free_fill.
  * O(n log n) for the names and rows.  0 or an exit status. */
 int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path);
 void cli_namer_free_fill(cli_namer *nm);
@@ -377,6 +379,18 @@ int cli_fixed_read_named(const char *cmd, const char *path, const cli_namer *nm,
 void cli_comm_stats(double *seconds, double *summed_bytes);
 /* The worst exit status over all ranks (collective; rc in one process). */
 int cli_agree(int rc);
+/* A warning about some of the rows, which rank 0 says for the job: n of
+ * this rank's rows, the first one's two strings a and b and a number v.
+ * cli_warn_agree sums n over the ranks (on every rank), and gives rank 0
+ * the example of the first rank, in row order, with n > 0 (a and b then
+ * point into *buf, malloc'd; else *buf = NULL).  Returns the worst of the
+ * ranks' rc, as cli_agree.  Collective; in one process ex and rc as they
+ * are. */
+typedef struct cli_warn_example {
+    mmnc_int n, v;
+    const char *a, *b;
+} cli_warn_example;
+int cli_warn_agree(int rc, cli_warn_example *ex, char **buf);
 /* Rows of a table that every rank writes (labels, soft kernel): in one
  * process straight into out; with MPI into memory, then cli_part_write
  * sends them to rank 0, which appends every rank's part to out in rank

@@ -2,7 +2,7 @@
  * mpi.c -- the process layer of mmnc-mpi (cli.h, "Processes") over
  * MPI_COMM_WORLD.  The library's collectives are libmmnc_mpi's
  * (mmnc_mpi_dist); here are the tool's own: agreeing on exit statuses,
- * sending output parts and gathered rows to rank 0.
+ * sending output parts, gathered rows and a warning's example to rank 0.
  *
  * Rank r reads part r of the rows (mmnc_data_load with the job's dist:
  * balanced by nonzeros; a binary file is read in place).  Only MPI-1/2
@@ -81,6 +81,45 @@ int cli_agree(int rc)
 {
     MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return rc;
+}
+
+int cli_warn_agree(int rc, cli_warn_example *ex, char **buf)
+{
+    int64_t mine[2] = {rc, ex->n}, *every = malloc((size_t)g_dist->size * sizeof mine), sizes[2];
+    int from = -1, worst = rc;
+    *buf = NULL;
+    if (!every) fatal("out of memory");
+    MPI_Allgather(mine, 2, MPI_INT64_T, every, 2, MPI_INT64_T, MPI_COMM_WORLD);
+    ex->n = 0;
+    for (int r = 0; r < g_dist->size; r++) {
+        if (every[2 * r] > worst) worst = (int)every[2 * r];
+        if (from < 0 && every[2 * r + 1] > 0) from = r;
+        ex->n += every[2 * r + 1];
+    }
+    free(every);
+    /* the example of a later rank goes to rank 0: v, then "a\0b\0" */
+    if (worst != CLI_EXIT_OK || from <= 0) return worst;
+    if (g_dist->rank == from) {
+        size_t la = strlen(ex->a) + 1, lb = strlen(ex->b) + 1;
+        char *out;
+        if (la + lb > PIECE) fatal("a row id of more than 1 GB");
+        if (!(out = malloc(la + lb))) fatal("out of memory");
+        memcpy(out, ex->a, la);
+        memcpy(out + la, ex->b, lb);
+        sizes[0] = ex->v;
+        sizes[1] = (int64_t)(la + lb);
+        MPI_Send(sizes, 2, MPI_INT64_T, 0, 2, MPI_COMM_WORLD);
+        MPI_Send(out, (int)(la + lb), MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+        free(out);
+    } else if (g_dist->rank == 0) {
+        MPI_Recv(sizes, 2, MPI_INT64_T, from, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (!(*buf = malloc((size_t)sizes[1]))) fatal("out of memory");
+        MPI_Recv(*buf, (int)sizes[1], MPI_BYTE, from, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ex->v = sizes[0];
+        ex->a = *buf;
+        ex->b = *buf + strlen(*buf) + 1;
+    }
+    return CLI_EXIT_OK;
 }
 
 mmnc_int cli_nnz_all(const mmnc_pmf *p)

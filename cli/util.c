@@ -653,7 +653,8 @@ int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path)
     named *byname = NULL;
     int rc = CLI_EXIT_OK;
     *fill = NULL;
-    if (!nm->keyed || !names || n == 0) return CLI_EXIT_OK;
+    if (!nm->keyed || !names) return CLI_EXIT_OK;
+    if (n == 0) goto done; /* a rank without rows still agrees on the warning */
     byname = malloc((size_t)(nn ? nn : 1) * sizeof *byname);
     ids = malloc((size_t)n * sizeof *ids);
     own = calloc((size_t)n, sizeof *own);
@@ -688,17 +689,26 @@ int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path)
         (*fill)[y] = s;
         if (renamed++ == 0) first = y, first_of = hit->id;
     }
-    if (renamed && path && cli_rank() == 0) {
-        const char *what = cols ? "column" : "row";
-        fprintf(stderr, "mmnc %s: warning: %s: %lld %s%s that the file does not name ha%s an id that it gives as a "
-                        "name, written ID#2, ID#3, ... (first: %s id '", cmd, path, (long long)renamed, what,
-                renamed == 1 ? "" : "s", renamed == 1 ? "s" : "ve", what);
-        cli_tsv_field(stderr, own[first]);
-        fprintf(stderr, "', the name of id %lld, written '", (long long)first_of);
-        cli_tsv_field(stderr, (*fill)[first]);
-        fputs("')\n", stderr);
-    }
 done:
+    /* In mmnc-mpi each rank holds its own rows (every rank all columns):
+     * the rows' count and first example are the job's. */
+    if (path) {
+        cli_warn_example ex = {renamed, first_of, NULL, NULL};
+        char *buf = NULL;
+        if (rc == CLI_EXIT_OK && renamed) ex.a = own[first], ex.b = (*fill)[first];
+        if (!cols) rc = cli_warn_agree(rc, &ex, &buf);
+        if (rc == CLI_EXIT_OK && ex.n && cli_rank() == 0) {
+            const char *what = cols ? "column" : "row";
+            fprintf(stderr, "mmnc %s: warning: %s: %lld %s%s that the file does not name ha%s an id that it gives as "
+                            "a name, written ID#2, ID#3, ... (first: %s id '", cmd, path, (long long)ex.n, what,
+                    ex.n == 1 ? "" : "s", ex.n == 1 ? "s" : "ve", what);
+            cli_tsv_field(stderr, ex.a);
+            fprintf(stderr, "', the name of id %lld, written '", (long long)ex.v);
+            cli_tsv_field(stderr, ex.b);
+            fputs("')\n", stderr);
+        }
+        free(buf);
+    }
     if (own)
         for (mmnc_int y = 0; y < n; y++) free(own[y]);
     free(own);

@@ -270,6 +270,32 @@ timeout "$LIMIT" "${RUN[@]}" -np 2 "$MPI" cluster -q -t 1 -o md g.bin -k 5 -r 2 
 cmp -s pds.labels.tsv pdm.labels.tsv || fail "save-model (dmm): predicted labels differ between 1 and 2 ranks"
 echo "ok: save-model"
 
+# --names-keyed: a row the file does not name, whose id the file gives another
+# row as a name, is written ID#2; the warning counts such rows over every
+# rank and names the first, once, as one process does (kn: rows 2990 and
+# 2995, both on the last rank; kn2: rows 5 and 2990, on the first and last).
+before=$fails
+printf '1|2990\n2|2995\n' >kn.names
+printf '1|5\n2|2990\n' >kn2.names
+for f in kn kn2; do
+    "$MMNC" cluster -q -t 1 -o "s_$f" g.bin -k 5 -r 1 -a nuclear --refine none --names-keyed --row-names $f.names \
+        >/dev/null 2>"s_$f.err" || { fail "$f: mmnc failed: $(head -3 "s_$f.err")"; continue; }
+    grep 'warning' "s_$f.err" >"s_$f.warn"
+    [ "$(wc -l <"s_$f.warn")" = 1 ] || fail "$f: mmnc gave $(wc -l <"s_$f.warn") warnings, expected 1"
+    for n in 2 3; do
+        if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "m${n}_$f" g.bin -k 5 -r 1 -a nuclear \
+            --refine none --names-keyed --row-names $f.names >/dev/null 2>"m${n}_$f.err"; then
+            fail "$f: mmnc-mpi on $n ranks failed: $(head -3 "m${n}_$f.err")"
+            continue
+        fi
+        grep 'warning' "m${n}_$f.err" >"m${n}_$f.warn"
+        cmp -s "s_$f.warn" "m${n}_$f.warn" ||
+            fail "$f: the warning on $n ranks is '$(cat "m${n}_$f.warn")', expected '$(cat "s_$f.warn")'"
+        cmp -s "s_$f.labels.tsv" "m${n}_$f.labels.tsv" || fail "$f: labels differ on $n ranks"
+    done
+done
+[ $fails = "$before" ] && echo "ok: names-keyed warning (2, 3 ranks)"
+
 # ---- failures: a clear message and a non-zero exit, never a hang ----
 expect_fail() { # NAME PATTERN COMMAND...
     local name=$1 pat=$2 rc

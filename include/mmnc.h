@@ -568,6 +568,10 @@ MMNC_API int mmnc_number_parse(const char *s, size_t n, double *x, mmnc_err *err
  * `n` entries.  When d is given, labels are reordered to d's rows (after
  * drops, via d->row_orig; a file of plain labels must then have
  * d->orig_rows of them, and "id label" files must name every row id).
+ * A file of plain labels is refused (MMNC_EFORMAT) when a row's id is a
+ * number other than its 1-based place as read (triplet keys come in their
+ * order of first appearance): line k would label id k on one reading (as
+ * `mmnc eval` reads it) and the k-th row read on the other.
  * Errors as for mmnc_data_read. */
 MMNC_API int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d,
                      mmnc_int *n, mmnc_int **out, mmnc_int *nclasses, mmnc_err *err);

@@ -136,10 +136,23 @@ int mmnc_labels_read(const char *path, const char *mat_var, const mmnc_data *d, 
             goto cleanup;
         }
         for (i = 0; i < nres; i++) {
-            mmnc_int o = d->row_orig ? d->row_orig[i] : i;
+            mmnc_int o = d->row_orig ? d->row_orig[i] : i, num;
+            const char *rid = d->row_names ? d->row_names[i] : NULL;
             if (o < 0 || o >= nlab) {
                 status = mmnc_i_err(err, MMNC_EINVAL, "mmnc_labels_read: bad row_orig[%lld]",
                                     (long long)i);
+                goto cleanup;
+            }
+            /* Line k is the k-th row as read; a row whose id is another
+             * number (triplet keys in their order of first appearance)
+             * would take the label of line k for id k, as mmnc eval reads
+             * such a file, on one reading and not on the other: refuse. */
+            if (rid && mmnc_i_parse_index(rid, rid + strlen(rid), &num) && num != o + 1) {
+                status = mmnc_i_err(err, MMNC_EFORMAT,
+                                    "%s: one label per line gives the rows by their place as read, but row "
+                                    "%lld as read has the id '%s', a number that is not its place: give "
+                                    "'id label' lines",
+                                    path, (long long)o + 1, mmnc_i_excerpt(rid, strlen(rid), ex));
                 goto cleanup;
             }
             res[i] = lab[o];

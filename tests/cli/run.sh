@@ -739,6 +739,31 @@ expect_err "blank\.truth:3: "
 expect_nonew
 end
 
+begin "cluster --truth of one label per line with triplet rows whose numeric ids are not their place: refused"
+# rows read in the order 2 3 1 4; line k of the truth is id k for mmnc eval,
+# the k-th row read for a positional reading: the two disagree, so neither
+printf '2 1 2\n2 2 2\n3 3 5\n3 4 1\n1 1 3\n1 2 1\n4 3 4\n4 4 2\n' >perm.txt
+printf 'a\na\nb\nb\n' >perm.truth
+snapshot
+run cluster -q -k 2 -t 1 --truth perm.truth -o p perm.txt
+expect_rc 1
+expect_err "^mmnc cluster: perm\.truth: one label per line gives the rows by their place as read, but row 1 as read has the id '2'.*give 'id label' lines$"
+expect_nonew
+# ids that are their places (1 2 3 4 in order) still go by line, and agree with eval
+sort -n -k1,1 -s perm.txt >sorted.txt
+run cluster -q -k 2 -t 1 --truth perm.truth -o s sorted.txt
+expect_rc 0
+expect_grep '"acc": 1,' s.json
+run eval s.labels.tsv perm.truth
+expect_rc 0
+expect_out "^ACC +100\.00%"
+# 'id label' lines name them whatever their order
+awk '{ print NR, $1 }' perm.truth >pairs.truth
+run cluster -q -k 2 -t 1 --truth pairs.truth -o q perm.txt
+expect_rc 0
+expect_grep '"acc": 1,' q.json
+end
+
 # ---- eval ---------------------------------------------------------------------
 
 begin "eval cluster labels vs truth: perfect"

@@ -171,6 +171,16 @@ int cmd_embed(int argc, char **argv)
     if (st != MMNC_OK && st != MMNC_ENOCONV) { rc = cli_lib_fail(CMD, &err); goto done; }
     if (st == MMNC_ENOCONV && !quiet)
         fprintf(stderr, "mmnc embed: warning: %s; writing the vectors of the last iteration\n", err.msg);
+    if (!quiet && root) { /* past the rank: coordinates that say nothing about the rows (mmnc_embed) */
+        mmnc_int z = eo.keep_trivial ? 1 : 0;
+        while (z < eo.dim && sigma[z] > 1e-12) z++;
+        if (z < eo.dim)
+            fprintf(stderr, "mmnc embed: warning: coordinates %lld..%lld have singular value 0 (the data's rank is "
+                            "below --dim + 1): any null directions of the DTM, orthogonal to the others, they tell "
+                            "nothing about the rows; %s%lld%s\n",
+                    (long long)z + 1, (long long)eo.dim, z ? "--dim " : "", (long long)z,
+                    z ? " leaves them out" : " other directions: every row has one distribution, up to scale");
+    }
     t_svd = cli_now() - t0 - t_load;
     if (want_res) { /* collective: before the ranks part */
         if (!(res = malloc((size_t)eo.dim * sizeof(double)))) { rc = cli_fail(CMD, "out of memory"); goto done; }

@@ -972,7 +972,11 @@ MMNC_API void mmnc_embed_opts_default(mmnc_embed_opts *o);
  * orthogonal to the trivial one, sum_y P_Y(y) E[y][j] = 0, also where the
  * data has several connected components and 1 is a singular value more
  * than once (without the deflation rounding picked a basis of that space,
- * which could add a constant to every row's first coordinate).  Rows
+ * which could add a constant to every row's first coordinate).  Past the
+ * rank of B (sigma_j <= 1e-12), coordinate j is a null vector of B
+ * orthogonal to the others and to the trivial one, any such (no structure
+ * of the data; the trivial vector is a null vector of the deflated B, and
+ * rounding used to return it there).  Rows
  * close in cosine co-occur with the same contexts beyond what their
  * frequencies explain.  E is |Y| x d, row-major (caller-allocated); sigma (d,
  * may be NULL) receives the singular values used; *iters (may be NULL) the

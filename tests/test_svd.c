@@ -422,6 +422,49 @@ static void test_embed_rayleigh_ritz(void)
     mmnc_csr_free(P4);
 }
 
+/* Past the rank: B less its trivial pair has sqrt(P_Y) in its left null
+ * space, so a zero singular value may come with that vector, the trivial
+ * coordinate (1 on every row) that the embedding leaves out.  Each
+ * coordinate must be orthogonal to it (sum_y P_Y(y) E[y][j] = 0) and a
+ * null vector of B (sum_y E[y][j] P(y, x) = 0 for a zero value): a 5 x 4
+ * matrix of rank 3 (rows 1 and 2 proportional) at d = 3, and three rows of
+ * one distribution at d = 1 (every coordinate past the rank). */
+static void test_embed_past_rank(void)
+{
+    static const mmnc_int r5[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4}, c5[] = {0, 1, 0, 1, 2, 3, 2, 3, 0, 2};
+    static const double v5[] = {1, 1, 2, 2, 1, 1, 1, 1, 1, 1};
+    static const mmnc_int r3[] = {0, 0, 1, 1, 2, 2}, c3[] = {0, 1, 0, 1, 0, 1};
+    static const double v3[] = {3, 1, 3, 1, 6, 2};
+    for (int t = 0; t < 2; t++) {
+        mmnc_csr *A = NULL;
+        mmnc_pmf *p = NULL;
+        mmnc_int ny = t ? 3 : 5, nx = t ? 2 : 4, d = t ? 1 : 3, zero = t ? 0 : 2;
+        double E[15], sig[3];
+        mmnc_embed_opts o;
+        CHECK_OK(mmnc_csr_from_triplets(ny, nx, t ? 6 : 10, t ? r3 : r5, t ? c3 : c5, t ? v3 : v5, &A, NULL));
+        CHECK_OK(mmnc_pmf_build(A, &p, NULL));
+        mmnc_embed_opts_default(&o);
+        o.dim = d;
+        CHECK_OK(mmnc_embed(p, &o, sig, E, NULL, NULL));
+        CHECK(sig[zero] < 1e-12 && (zero == 0 || sig[zero - 1] > 0.1));
+        CHECK(py_orth_misfit(p, d, E) < 1e-10);
+        for (mmnc_int j = 0; j < d; j++) {
+            double s = 0.0;
+            for (mmnc_int y = 0; y < ny; y++) s += p->py[y] * E[y * d + j];
+            CHECK(fabs(s) < 1e-12);
+        }
+        for (mmnc_int x = 0; x < nx; x++) {
+            double s = 0.0;
+            for (mmnc_int y = 0; y < ny; y++)
+                for (mmnc_int e = A->rowptr[y]; e < A->rowptr[y + 1]; e++)
+                    if (A->colind[e] == x) s += E[y * d + zero] * A->val[e] / p->total;
+            CHECK(fabs(s) < 1e-12);
+        }
+        mmnc_pmf_free(p);
+        mmnc_csr_free(A);
+    }
+}
+
 /* Two components (a block-diagonal matrix): B has the singular value 1
  * twice, and any basis of that pair is a valid SVD.  The embedding deflates
  * the trivial pair, so its first coordinate is the other vector of the
@@ -730,6 +773,7 @@ int main(void)
     test_embed_sparse_start();
     test_embed_dependent_start();
     test_embed_components();
+    test_embed_past_rank();
     test_embed_threads();
     test_embed_progress();
     test_vectors_roundtrip();

@@ -760,6 +760,68 @@ void mmnc_embed_opts_default(mmnc_embed_opts *o)
     o->progress_ctx = NULL;
 }
 
+/* The singular values of B (all in [0, 1]) at or below it are rounding's. */
+#define EMBED_RANK_TOL 1e-12
+
+/* Columns rho..r-1 of U (ny x r, row-major), whose singular values are 0:
+ * made orthonormal to u = sqrt(P_Y) and to every column before them.  B
+ * less its trivial pair has u in its left null space, so its zero values
+ * come with any null vector, u among them: rounding in B Q - u (v^T Q)
+ * points along u, and a column so computed would be the trivial coordinate
+ * again (1 on every row), which the embedding leaves out, instead of a
+ * null vector of B.  Columns 0..rho-1 with u span the range of B, so what
+ * is orthogonal to them all is in B's left null space: a singular vector
+ * of B for the value 0.  A column that vanishes in the projection is
+ * replaced by a vector of hashed entries (by global row, the same for any
+ * number of ranks) projected likewise.  Classical Gram-Schmidt, twice.
+ * O(ny r (r - rho)). */
+static int null_columns(const mmnc_pmf *p, mmnc_int r, mmnc_int rho, double *U, mmnc_err *err)
+{
+    mmnc_int ny = p->ny;
+    double *c = mmnc_i_malloc((size_t)(r + 2), sizeof(double));
+    if (!c) return mmnc_i_err(err, MMNC_ENOMEM, "out of memory");
+    for (mmnc_int j = rho; j < r; j++) {
+        for (uint64_t attempt = 0;; attempt++) {
+            double before = 0.0, after = 0.0;
+            if (attempt > 0)
+                for (mmnc_int y = 0; y < ny; y++) {
+                    uint64_t h = mmnc_i_mix64(((uint64_t)(p->y0 + y) << 20) ^ ((uint64_t)j << 4) ^ attempt);
+                    U[y * r + j] = (double)(h >> 11) * 0x1p-52 - 1.0;
+                }
+            for (mmnc_int y = 0; y < ny; y++) before += U[y * r + j] * U[y * r + j];
+            mmnc_i_dsum(p, &before, 1);
+            for (int pass = 0; pass < 2; pass++) {
+                for (mmnc_int i = 0; i <= j; i++) c[i] = 0.0;
+                for (mmnc_int y = 0; y < ny; y++) {
+                    const double *row = U + y * r;
+                    c[j] += sqrt(p->py[y]) * row[j]; /* slot j: u's coefficient */
+                    for (mmnc_int i = 0; i < j; i++) c[i] += row[i] * row[j];
+                }
+                mmnc_i_dsum(p, c, j + 1);
+                for (mmnc_int y = 0; y < ny; y++) {
+                    double *row = U + y * r, t = row[j] - c[j] * sqrt(p->py[y]);
+                    for (mmnc_int i = 0; i < j; i++) t -= c[i] * row[i];
+                    row[j] = t;
+                }
+            }
+            for (mmnc_int y = 0; y < ny; y++) after += U[y * r + j] * U[y * r + j];
+            mmnc_i_dsum(p, &after, 1);
+            if (after > 1e-12 * before && after > 0.0) {
+                double f = 1.0 / sqrt(after);
+                for (mmnc_int y = 0; y < ny; y++) U[y * r + j] *= f;
+                break;
+            }
+            if (attempt == 8) { /* r + 1 <= min(|Y|, |X|): there is room; 8 draws all missing it is a bug */
+                mmnc_i_free(c);
+                return mmnc_i_err(err, MMNC_ENOCONV, "mmnc_embed: no null vector found for coordinate %lld",
+                                  (long long)j + 1);
+            }
+        }
+    }
+    mmnc_i_free(c);
+    return MMNC_OK;
+}
+
 int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, double *E, int *iters, mmnc_err *err)
 {
     mmnc_int d, r, keep, ny;
@@ -789,6 +851,18 @@ int mmnc_embed(const mmnc_pmf *p, const mmnc_embed_opts *o, double *sigma, doubl
         status = svds(p, r, over, o->tol, o->maxit, o->seed, 1, 1, &pr, s, U, NULL, iters, err);
     }
     if (status != MMNC_OK && status != MMNC_ENOCONV) goto cleanup;
+    {
+        mmnc_int rho = 0;
+        int st2;
+        while (rho < r && s[rho] > EMBED_RANK_TOL) rho++;
+        if (rho < r) { /* B has rank rho + 1 < d + 1: null vectors of B, not of B less u v^T */
+            if ((st2 = null_columns(p, r, rho, U, err)) == MMNC_OK) st2 = sign_convention(p, r, U, NULL, err);
+            if (st2 != MMNC_OK) {
+                status = st2;
+                goto cleanup;
+            }
+        }
+    }
 #pragma omp parallel for schedule(static) if (ny * d > MMNC_I_OMP_MIN_WORK)
     for (mmnc_int y = 0; y < ny; y++) {
         double a = 1.0 / sqrt(p->py[y]);

@@ -1267,6 +1267,28 @@ expect_rc 0
 expect_same one.txt two.txt
 end
 
+begin "embed: a --dim beyond the rank: null directions of the DTM, not the trivial coordinate, and a warning"
+# 5 x 4 of rank 3: two singular values after the trivial one; the third
+# coordinate is a null vector of B less its trivial pair, which sqrt(P_Y) is
+# too: it must be one of B itself, sum_y P_Y(y) E[y][3] = 0 (P_Y = 2 4 2 2 2)
+printf '1 1 1\n1 2 1\n2 1 2\n2 2 2\n3 3 1\n3 4 1\n4 3 1\n4 4 1\n5 1 1\n5 3 1\n' >r3.txt
+run embed -d 3 r3.txt -o r3.vec --sv r3.sv
+expect_rc 0
+expect_err "^mmnc embed: warning: coordinates 3\.\.3 have singular value 0 .*--dim 2 leaves them out$"
+awk 'NR > 1 { w = $1 == 2 ? 4 : 2; s += w * $4; n += w * $4 * $4 } END { exit !(s * s < 1e-20 * n && n > 0.5) }' \
+    r3.vec || fail_because "coordinate 3 is not orthogonal to the trivial one: $(cat r3.vec)"
+run embed -q -d 2 r3.txt -o r3.vec
+expect_rc 0
+[ ! -s "$ERR" ] || fail_because "a warning at --dim 2: $(cat "$ERR")"
+# identical rows (up to scale): every coordinate is a null direction, none the constant 1
+printf '1 1 3\n1 2 1\n2 1 3\n2 2 1\n3 1 6\n3 2 2\n' >same.txt
+run embed -d 1 same.txt -o same.vec
+expect_rc 0
+expect_err "warning: coordinates 1\.\.1 have singular value 0 .*every row has one distribution"
+awk 'NR > 1 { w = $1 == 3 ? 2 : 1; s += w * $2; n += w * $2 * $2 } END { exit !(s * s < 1e-20 * n && n > 0.5) }' \
+    same.vec || fail_because "the coordinate is not orthogonal to the trivial one: $(cat same.vec)"
+end
+
 bad "embed: --dim too large" 2 "--dim 3 is too large" embed "$FIX/words.expected.mtx" -d 3 -o x.txt
 bad "embed: no -o" 2 "no output file" embed "$FIX/words.expected.mtx"
 bad "embed: missing data" 1 "nosuch\.mtx: cannot open" embed nosuch.mtx -o x.txt

@@ -41,12 +41,24 @@ static void help(void)
            "      --rows N          rows (default " CLI_STR(ROWS) ")\n"
            "      --cols N          columns (default " CLI_STR(COLS) ")\n"
            "  -k, --groups N        planted groups of rows and columns (default " CLI_STR(GROUPS) ")\n"
-           "      --draws X         mean draws per row, Poisson (default " CLI_STR(DRAWS) ")\n"
+           "      --draws X         mean draws per row, Poisson; a row that draws none makes one\n"
+           "                        (so the mean is above X where X is small) (default " CLI_STR(DRAWS) ")\n"
            "      --ratio X         in-group / out-group odds for one column (default " CLI_STR(RATIO) ")\n"
            "      --skew X          column popularity exponent within a group (default " CLI_STR(SKEW) ")\n"
            "  -s, --seed N          random seed (default " CLI_STR(MMNC_DEFAULT_SEED) ")\n"
            "  -q, --quiet           no summary on stderr\n"
            "  -h, --help            this help\n");
+}
+
+/* x in the fewest significant digits (up to 17) that read back as x: the
+ * command recorded in the file must make the same matrix again. */
+static const char *exact(double x, char buf[32])
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    return buf;
 }
 
 static mmnc_int poisson(mmnc_rng *rng, double mean)
@@ -140,8 +152,11 @@ int cmd_generate(int argc, char **argv)
         goto done;
     }
     fprintf(om.fp, "%%%%MatrixMarket matrix coordinate integer general\n");
-    fprintf(om.fp, "%% mmnc generate --rows %lld --cols %lld -k %lld --draws %g --ratio %g --skew %g --seed %lld\n",
-            rows, cols, k, draws, ratio, skew, seed);
+    {
+        char b1[32], b2[32], b3[32];
+        fprintf(om.fp, "%% mmnc generate --rows %lld --cols %lld -k %lld --draws %s --ratio %s --skew %s --seed %lld\n",
+                rows, cols, k, exact(draws, b1), exact(ratio, b2), exact(skew, b3), seed);
+    }
     header_pos = ftell(om.fp);
     fprintf(om.fp, "%-60s\n", "");   /* size line, patched at the end */
     {

@@ -998,6 +998,17 @@ expect_same g.mtx g2.mtx
 expect_grep '"acc": 1[,.]' gc.json
 end
 
+begin "generate: the command recorded in the file makes the same matrix again (every digit of the options)"
+run generate --rows 60 --cols 30 -k 3 --draws 12.3456789 --ratio 2.000001 --skew 0.123456789 -q -o g.mtx
+expect_rc 0
+expect_grep '^% mmnc generate .*--draws 12\.3456789 --ratio 2\.000001 --skew 0\.123456789 ' g.mtx
+# shellcheck disable=SC2046 # the recorded options, word by word
+"$MMNC" $(sed -n '2s/^% mmnc //p' g.mtx) -q -o g2.mtx >/dev/null 2>&1
+sed 1,2d g.mtx >g.body
+sed 1,2d g2.mtx >g2.body
+expect_same g.body g2.body
+end
+
 begin "generate -k larger than rows -> usage, exit 2, no files"
 snapshot
 run generate --rows 2 -k 3 -o h.mtx

@@ -1026,7 +1026,10 @@ static int print_summary(const run *r)
             printf("; %lld labelled rows were dropped as empty", (long long)r->labels_dropped);
         printf("\n");
     }
-    if (res->semi_kept > 0) {
+    if (res->semi_kept > 0 && isnan(res->semi_scores[0])) {
+        printf("the held rows have one label value, which every candidate gives them: no cross-validation; kept "
+               "%s\n", semi_name[res->semi_kept]);
+    } else if (res->semi_kept > 0) {
         printf("held rows at their label, each fold of them left free (cross-validation):");
         for (int i = 0; i < MMNC_SEMI_CANDIDATES; i++)
             printf("%s %s %.1f%%", i ? "," : "", semi_name[i + 1], 100.0 * res->semi_scores[i]);

@@ -1390,7 +1390,7 @@ typedef struct mmnc_result {
                            below), 0 no labels (or Algorithm 1, whose soft result the rule does not judge) */
     double semi_scores[MMNC_SEMI_CANDIDATES]; /* each candidate's score, by semi_kept - 1: the share of
                            held rows put at their label with their fold left free (cross-validation);
-                           NAN where semi_kept = 0 */
+                           NAN where semi_kept = 0, and where the held rows have one label value */
     double semi_score_moves, semi_score_seeded; /* semi_scores[0], and the better of the seeded two's */
     double semi_margin;  /* one standard error of their difference: sqrt(held rows hit by one of the
                            two only) / held rows; the seeded one is kept only when it scores higher
@@ -1531,7 +1531,11 @@ typedef struct mmnc_result {
  * objective of it (J as the run reports it; the nuclear norm for
  * Algorithm 2 without refine), stats its own, best_restart 0 and
  * iterations 0 (no sweep of the run made it).  Else the result is M's,
- * unchanged.  semi_kept, semi_scores and semi_margin say which and why.
+ * unchanged.  Where the held rows have one label value, M is kept and no
+ * candidate is scored (semi_scores NAN): every candidate that gives the
+ * held rows that value scores them all, and the classifiers put every row
+ * there, the other clusters being their seeds alone.  semi_kept,
+ * semi_scores and semi_margin say which and why.
  * Algorithm 1 (soft) is not judged (semi_kept 0).  The counts are exact
  * sums over all rows and ranks (the rule runs in a distributed run too,
  * with the same collectives: the same choice and bits for any number of

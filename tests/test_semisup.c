@@ -525,6 +525,42 @@ static void test_centre_weight(void)
     CHECK(differs > 0);
 }
 
+/* Held rows of one label value: no candidate can be told from another by
+ * them, and the classifiers would put every row at that value; the run is
+ * kept, unscored, and its clusters are the planted ones. */
+static void test_one_value(void)
+{
+    const mmnc_int ny = 600, nx = 200, k = 5;
+    mmnc_int truth[600], fixed[600];
+    mmnc_pmf *p = planted(ny, nx, k, 0.36, 0.2, 5, truth);
+    for (mmnc_int y = 0; y < ny; y++) fixed[y] = truth[y] == k - 1 && y % 10 == 4 ? k - 1 : -1;
+    for (int a = 0; a < 3; a++) { /* the Dirichlet mixture (the default on counts), information, nuclear */
+        mmnc_params prm;
+        mmnc_result *r = NULL;
+        mmnc_int size[5] = {0}, largest = 0;
+        int held = 1;
+        if (a == 0) mmnc_params_default(&prm), prm.k = k;
+        else setup(&prm, a == 1 ? INFO : NUC, k);
+        prm.threads = 1;
+        prm.fixed_label = fixed;
+        CHECK_OK(mmnc_cluster(p, &prm, &r, NULL));
+        if (!r) continue;
+        CHECK(r->semi_kept == MMNC_SEMI_MOVES);
+        for (int c = 0; c < MMNC_SEMI_CANDIDATES; c++) CHECK(isnan(r->semi_scores[c]));
+        for (mmnc_int y = 0; y < ny; y++) {
+            size[r->label[y]]++;
+            if (fixed[y] >= 0) held &= r->label[y] == fixed[y];
+        }
+        for (mmnc_int z = 0; z < k; z++) largest = size[z] > largest ? size[z] : largest;
+        CHECK(held);
+        CHECK(largest < ny / 2); /* the planted groups hold 120 rows each */
+        printf("one label value, algorithm %d: kept %d, largest cluster %lld of %lld rows\n", a, r->semi_kept,
+               (long long)largest, (long long)ny);
+        mmnc_result_free(r);
+    }
+    mmnc_pmf_free(p);
+}
+
 int main(void)
 {
     test_check();
@@ -532,5 +568,6 @@ int main(void)
     test_held_and_better();
     test_rule();
     test_centre_weight();
+    test_one_value();
     return test_done();
 }

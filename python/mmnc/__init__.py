@@ -446,7 +446,8 @@ class MMNC(ClusterMixin, TransformerMixin, BaseEstimator):
         share of labelled rows put at their label with their fold left free,
         5-fold cross-validation); else None.
     semi_scores_ : dict or None
-        With labels: every candidate's score, by the names above.
+        With labels: every candidate's score, by the names above (NaN where
+        the labelled rows have one label value: "moves" is kept unscored).
     column_labels_ : ndarray (n_features,) int64
         With col_clusters > 0: the cluster of each column, 0..col_clusters-1;
         -1 for a column with no mass.  Absent otherwise.

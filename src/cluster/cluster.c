@@ -296,7 +296,25 @@ static int semi_rule(const starts *c, mmnc_int *lab, int *use_nuclear)
     int64_t *work = NULL, *nc = NULL, nnz_all = p->nnz, cnt[MMNC_SEMI_CANDIDATES + 1], disc[2] = {0, 0};
     unsigned char *fold = NULL, *hit = NULL;
     int status, best = 1;
+    mmnc_int values = 0;
     *use_nuclear = 0;
+    /* Held rows of one label value: every candidate that puts a held row
+     * there scores it a hit, so the scores cannot tell them apart; the
+     * classifiers put every row at that value (the other clusters are
+     * their seeds alone), which the run does not.  M is kept. */
+    MMNC_CALLOC(nc, k, c->err, status);
+    for (mmnc_int y = 0; y < ny; y++)
+        if (prm->fixed_label[y] >= 0) nc[prm->fixed_label[y]] = 1;
+    mmnc_i_disum(p, nc, k);
+    for (mmnc_int z = 0; z < k; z++) values += nc[z] > 0;
+    mmnc_i_free(nc);
+    nc = NULL;
+    if (values < 2) {
+        r->semi_kept = MMNC_SEMI_MOVES;
+        for (int cand = 0; cand < MMNC_SEMI_CANDIDATES; cand++) r->semi_scores[cand] = NAN;
+        r->semi_score_moves = r->semi_score_seeded = r->semi_margin = NAN;
+        return MMNC_OK;
+    }
     MMNC_ALLOC(ff, ny > 0 ? ny : 1, c->err, status);
     MMNC_ALLOC(sl, ny > 0 ? ny : 1, c->err, status);
     MMNC_ALLOC(fold, ny > 0 ? ny : 1, c->err, status);

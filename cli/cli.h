@@ -154,11 +154,15 @@ const char *cli_col_label(const cli_namer *nm, mmnc_int x, char *buf);
  * numbers repeats), so that the ids of the outputs, --labels and --truth
  * stay distinct; the names themselves keep their text.  Rank 0 says so in
  * one warning naming the file (path; NULL: no warning) and the first such
- * id.  In mmnc-mpi each rank does this for its rows, and the warning
- * counts the rows of every rank and names the first of them
- * (cli_warn_agree: collective for the rows when path is given).  Nothing
- * to do unless nm->keyed and the file is given.  Free with cli_namer_free_fill.
- * O(n log n) for the names and rows.  0 or an exit status. */
+ * id.  In mmnc-mpi each rank does this for its rows, against the ids of
+ * every rank's rows (cli_strs_agree gives each rank the job's IDs written
+ * so, cli_masks_or says which ID#k some rank holds), so that the ids are
+ * one process's on any number of ranks; and the warning counts the rows of
+ * every rank and names the first of them (cli_warn_agree).  Collective for
+ * the rows when path is given.  Nothing to do unless nm->keyed and the file
+ * is given.  Free with cli_namer_free_fill.  O(n log n) for the names and
+ * rows, and O(m log n) on each rank for the job's m such rows.  0 or an
+ * exit status. */
 int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path);
 void cli_namer_free_fill(cli_namer *nm);
 /* A names file whose names serve as ids in the outputs and in the files
@@ -391,6 +395,15 @@ typedef struct cli_warn_example {
     const char *a, *b;
 } cli_warn_example;
 int cli_warn_agree(int rc, cli_warn_example *ex, char **buf);
+/* Every rank's strings, where one rank's must be checked against the rows
+ * of every rank: mine is this rank's (len bytes of NUL-terminated strings
+ * one after another); *all, malloc'd, *nall bytes, every rank's in rank
+ * order, this rank's from byte *at.  Returns the worst of the ranks' rc, as
+ * cli_agree, with *all NULL unless CLI_EXIT_OK.  Collective; in one process
+ * *all a copy of mine. */
+int cli_strs_agree(const char *cmd, int rc, const char *mine, size_t len, char **all, size_t *nall, size_t *at);
+/* m[i] |= m[i] of every rank, for i < n (collective; nothing in one process). */
+void cli_masks_or(uint64_t *m, mmnc_int n);
 /* Rows of a table that every rank writes (labels, soft kernel): in one
  * process straight into out; with MPI into memory, then cli_part_write
  * sends them to rank 0, which appends every rank's part to out in rank

@@ -2,7 +2,8 @@
  * mpi.c -- the process layer of mmnc-mpi (cli.h, "Processes") over
  * MPI_COMM_WORLD.  The library's collectives are libmmnc_mpi's
  * (mmnc_mpi_dist); here are the tool's own: agreeing on exit statuses,
- * sending output parts, gathered rows and a warning's example to rank 0.
+ * sending output parts, gathered rows and a warning's example to rank 0,
+ * and every rank's strings to every rank.
  *
  * Rank r reads part r of the rows (mmnc_data_load with the job's dist:
  * balanced by nonzeros; a binary file is read in place).  Only MPI-1/2
@@ -120,6 +121,43 @@ int cli_warn_agree(int rc, cli_warn_example *ex, char **buf)
         ex->b = *buf + strlen(*buf) + 1;
     }
     return CLI_EXIT_OK;
+}
+
+int cli_strs_agree(const char *cmd, int rc, const char *mine, size_t len, char **all, size_t *nall, size_t *at)
+{
+    int64_t me[2] = {rc, (int64_t)len}, *every = malloc((size_t)g_dist->size * sizeof me), total = 0;
+    int worst = rc;
+    (void)cmd;
+    *all = NULL;
+    *nall = *at = 0;
+    if (!every) fatal("out of memory");
+    MPI_Allgather(me, 2, MPI_INT64_T, every, 2, MPI_INT64_T, MPI_COMM_WORLD);
+    for (int r = 0; r < g_dist->size; r++) {
+        if (every[2 * r] > worst) worst = (int)every[2 * r];
+        if (r == g_dist->rank) *at = (size_t)total;
+        total += every[2 * r + 1];
+    }
+    if (worst != CLI_EXIT_OK) {
+        free(every);
+        return worst;
+    }
+    if (!(*all = malloc(total ? (size_t)total : 1))) fatal("out of memory");
+    if (len) memcpy(*all + *at, mine, len);
+    /* each rank's part from that rank, in pieces of int counts */
+    for (int64_t r = 0, from = 0; r < g_dist->size; from += every[2 * r + 1], r++)
+        for (int64_t a = 0; a < every[2 * r + 1]; a += PIECE)
+            MPI_Bcast(*all + from + a, (int)(every[2 * r + 1] - a < PIECE ? every[2 * r + 1] - a : PIECE), MPI_BYTE,
+                      (int)r, MPI_COMM_WORLD);
+    *nall = (size_t)total;
+    free(every);
+    return CLI_EXIT_OK;
+}
+
+void cli_masks_or(uint64_t *m, mmnc_int n)
+{
+    for (mmnc_int at = 0; at < n; at += PIECE)
+        MPI_Allreduce(MPI_IN_PLACE, m + at, (int)(n - at < PIECE ? n - at : PIECE), MPI_UINT64_T, MPI_BOR,
+                      MPI_COMM_WORLD);
 }
 
 mmnc_int cli_nnz_all(const mmnc_pmf *p)

@@ -18,6 +18,21 @@ int cli_warn_agree(int rc, cli_warn_example *ex, char **buf)
     *buf = NULL;
     return rc;
 }
+int cli_strs_agree(const char *cmd, int rc, const char *mine, size_t len, char **all, size_t *nall, size_t *at)
+{
+    *all = NULL;
+    *nall = *at = 0;
+    if (rc != CLI_EXIT_OK) return rc;
+    if (!(*all = malloc(len ? len : 1))) return cli_fail(cmd, "out of memory");
+    memcpy(*all, mine, len);
+    *nall = len;
+    return CLI_EXIT_OK;
+}
+void cli_masks_or(uint64_t *m, mmnc_int n)
+{
+    (void)m;
+    (void)n;
+}
 void cli_comm_stats(double *seconds, double *summed_bytes) { *seconds = *summed_bytes = 0.0; }
 
 mmnc_int cli_nnz_all(const mmnc_pmf *p) { return p->nnz; }

@@ -643,24 +643,114 @@ static const named *named_find(const named *v, mmnc_int n, const char *s)
     return n ? bsearch(&key, v, (size_t)n, sizeof *v, named_cmp) : NULL;
 }
 
+/* The first of v (n strings in strcmp order) that does not sort before s. */
+static mmnc_int lower_bound(char *const *v, mmnc_int n, const char *s)
+{
+    mmnc_int lo = 0, hi = n;
+    while (lo < hi) {
+        mmnc_int mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid], s) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Bit k - k0 set where p (an id and '#') followed by k as "%lld" writes it
+ * is one of v (n strings in strcmp order), for k = k0 .. k0 + 63.  The
+ * strings that start with p follow each other in that order. */
+static uint64_t taken_window(char *const *v, mmnc_int n, const char *p, long long k0)
+{
+    size_t lp = strlen(p);
+    uint64_t m = 0;
+    for (mmnc_int i = lower_bound(v, n, p); i < n && !strncmp(v[i], p, lp); i++) {
+        const char *s = v[i] + lp;
+        long long k = 0;
+        int d = 0;
+        if (*s < '1' || *s > '9') continue; /* no sign, no leading 0 */
+        for (; d < 18 && s[d] >= '0' && s[d] <= '9'; d++) k = 10 * k + (s[d] - '0');
+        if (s[d] == '\0' && k >= k0 && k - k0 < 64) m |= (uint64_t)1 << (k - k0);
+    }
+    return m;
+}
+
+/* k[i] for the i-th of this rank's nmine strings "ID#" (mine, len bytes,
+ * each NUL-terminated): the first k >= 2 for which ID#k is none of avoid
+ * (navoid strings in strcmp order).  When `collective` (mmnc-mpi's rows)
+ * every rank's avoid counts: each rank checks the job's IDs (cli_strs_agree)
+ * against its own, 64 values of k at a time, and cli_masks_or joins the
+ * answers, until each ID has a k that no rank holds; every rank sees the
+ * same masks, so all run the same rounds.  A k depends on its ID and on
+ * the set of ids and names, not on the order of the rows: one process's on
+ * any number of ranks.  Called with rc, a failure on some rank, it still
+ * takes part; returns the worst rc of the ranks. */
+static int number_ids(const char *cmd, int rc, int collective, char *const *avoid, mmnc_int navoid, const char *mine,
+                      size_t len, mmnc_int nmine, long long *k)
+{
+    char *got = NULL;
+    const char *all = mine, **id = NULL;
+    size_t nall = len, at = 0;
+    mmnc_int nid = 0, nlive = 0, from = 0, *live = NULL;
+    uint64_t *m = NULL;
+    long long *kall = NULL;
+    if (collective) rc = cli_strs_agree(cmd, rc, mine, len, &got, &nall, &at), all = got;
+    if (rc != CLI_EXIT_OK) return rc;
+    for (size_t i = 0; i < nall; i += strlen(all + i) + 1) nid++;
+    id = malloc((size_t)(nid ? nid : 1) * sizeof *id);
+    live = malloc((size_t)(nid ? nid : 1) * sizeof *live);
+    m = malloc((size_t)(nid ? nid : 1) * sizeof *m);
+    kall = malloc((size_t)(nid ? nid : 1) * sizeof *kall);
+    if (!id || !live || !m || !kall) rc = cli_fail(cmd, "out of memory");
+    if (collective) rc = cli_agree(rc);
+    if (rc == CLI_EXIT_OK) {
+        for (size_t i = 0; i < nall; i += strlen(all + i) + 1) {
+            if (i == at) from = nlive;
+            live[nlive] = nlive;
+            id[nlive++] = all + i;
+        }
+        for (long long k0 = 2; nlive; k0 += 64) {
+            mmnc_int still = 0;
+            for (mmnc_int j = 0; j < nlive; j++) m[j] = taken_window(avoid, navoid, id[live[j]], k0);
+            if (collective) cli_masks_or(m, nlive);
+            for (mmnc_int j = 0; j < nlive; j++) {
+                int b = 0;
+                if (m[j] == UINT64_MAX) { live[still++] = live[j]; continue; }
+                while (m[j] >> b & 1) b++;
+                kall[live[j]] = k0 + b;
+            }
+            nlive = still;
+        }
+        for (mmnc_int i = 0; i < nmine; i++) k[i] = kall[from + i];
+    }
+    free(kall);
+    free(m);
+    free(live);
+    free(id);
+    free(got);
+    return rc;
+}
+
 /* See cli.h.  The suffixes given cannot meet each other: the digits after
  * the last '#' tell ID and k apart, and the ids of the rows are distinct. */
 int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path)
 {
-    char **names = cols ? nm->cn : nm->rn, ***fill = cols ? &nm->cfill : &nm->rfill, **ids = NULL, **own = NULL;
-    mmnc_int nn = cols ? nm->nc : nm->nr, n = cols ? nm->d->A->ncols : nm->d->A->nrows, nnamed = 0, nid = 0;
+    char **names = cols ? nm->cn : nm->rn, ***fill = cols ? &nm->cfill : &nm->rfill, **avoid = NULL, **own = NULL;
+    char *mine = NULL;
+    mmnc_int nn = cols ? nm->nc : nm->nr, n = cols ? nm->d->A->ncols : nm->d->A->nrows, nnamed = 0, navoid = 0;
     mmnc_int renamed = 0, first = -1, first_of = 0;
     named *byname = NULL;
-    int rc = CLI_EXIT_OK;
+    long long *k = NULL;
+    size_t len = 0;
+    /* In mmnc-mpi each rank holds its own rows (every rank all columns):
+     * the ids to avoid are every rank's, and a rank without rows takes part */
+    int rc = CLI_EXIT_OK, collective = path && !cols;
     *fill = NULL;
     if (!nm->keyed || !names) return CLI_EXIT_OK;
-    if (n == 0) goto done; /* a rank without rows still agrees on the warning */
     byname = malloc((size_t)(nn ? nn : 1) * sizeof *byname);
-    ids = malloc((size_t)n * sizeof *ids);
-    own = calloc((size_t)n, sizeof *own);
-    if (!byname || !ids || !own) { rc = cli_fail(cmd, "out of memory"); goto done; }
+    avoid = malloc((size_t)(nn + n ? nn + n : 1) * sizeof *avoid);
+    own = calloc((size_t)(n ? n : 1), sizeof *own);
+    if (!byname || !avoid || !own) { rc = cli_fail(cmd, "out of memory"); goto number; }
     for (mmnc_int i = 0; i < nn; i++)
-        if (names[i]) byname[nnamed++] = (named){names[i], i + 1};
+        if (names[i]) byname[nnamed++] = (named){names[i], i + 1}, avoid[navoid++] = names[i];
     qsort(byname, (size_t)nnamed, sizeof *byname, named_cmp);
     /* the rows without a name, known by their ids */
     for (mmnc_int y = 0; y < n; y++) {
@@ -668,30 +758,37 @@ int cli_namer_fill(const char *cmd, cli_namer *nm, int cols, const char *path)
         const char *id = cols ? mmnc_data_col_id(nm->d, y, buf) : mmnc_data_row_id(nm->d, y, buf);
         const mmnc_int *orig = cols ? nm->d->col_orig : nm->d->row_orig;
         if (cli_lookup_name(names, nn, 1, id, orig ? orig[y] : y)) continue;
-        if (!(own[y] = strdup(id))) { rc = cli_fail(cmd, "out of memory"); goto done; }
-        ids[nid++] = own[y];
+        if (!(own[y] = strdup(id))) { rc = cli_fail(cmd, "out of memory"); goto number; }
+        avoid[navoid++] = own[y];
     }
-    qsort(ids, (size_t)nid, sizeof *ids, str_cmp);
-    for (mmnc_int y = 0; y < n; y++) {
+    qsort(avoid, (size_t)navoid, sizeof *avoid, str_cmp);
+    /* those whose id is a name, in row order, as "ID#" to be numbered */
+    for (mmnc_int y = 0; y < n; y++)
+        if (own[y] && named_find(byname, nnamed, own[y])) len += strlen(own[y]) + 2, renamed++;
+    if (!(mine = malloc(len ? len : 1)) || !(k = malloc((size_t)(renamed ? renamed : 1) * sizeof *k))) {
+        rc = cli_fail(cmd, "out of memory");
+        goto number;
+    }
+    for (mmnc_int y = 0, at = 0; y < n; y++)
+        if (own[y] && named_find(byname, nnamed, own[y])) at += sprintf(mine + at, "%s#", own[y]) + 1;
+number:
+    if (rc != CLI_EXIT_OK) renamed = 0, len = 0;
+    rc = number_ids(cmd, rc, collective, avoid, navoid, mine, len, renamed, k);
+    for (mmnc_int y = 0, i = 0; rc == CLI_EXIT_OK && i < renamed; y++) {
         const named *hit = own[y] ? named_find(byname, nnamed, own[y]) : NULL;
-        size_t len;
+        size_t l;
         char *s;
         if (!hit) continue;
-        len = strlen(own[y]) + 24;
-        if ((!*fill && !(*fill = calloc((size_t)n, sizeof **fill))) || !(s = malloc(len))) {
+        l = strlen(own[y]) + 24;
+        if ((!*fill && !(*fill = calloc((size_t)n, sizeof **fill))) || !(s = malloc(l))) {
             rc = cli_fail(cmd, "out of memory");
-            goto done;
+            break;
         }
-        for (long long k = 2;; k++) {
-            snprintf(s, len, "%s#%lld", own[y], k);
-            if (!named_find(byname, nnamed, s) && !bsearch(&s, ids, (size_t)nid, sizeof *ids, str_cmp)) break;
-        }
+        snprintf(s, l, "%s#%lld", own[y], k[i++]);
         (*fill)[y] = s;
-        if (renamed++ == 0) first = y, first_of = hit->id;
+        if (first < 0) first = y, first_of = hit->id;
     }
-done:
-    /* In mmnc-mpi each rank holds its own rows (every rank all columns):
-     * the rows' count and first example are the job's. */
+    /* the rows' count and first example are the job's */
     if (path) {
         cli_warn_example ex = {renamed, first_of, NULL, NULL};
         char *buf = NULL;
@@ -712,8 +809,10 @@ done:
     if (own)
         for (mmnc_int y = 0; y < n; y++) free(own[y]);
     free(own);
-    free(ids);
+    free(avoid);
     free(byname);
+    free(mine);
+    free(k);
     if (rc != CLI_EXIT_OK) cli_namer_free_fill(nm);
     return rc;
 }

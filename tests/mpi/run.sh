@@ -296,6 +296,49 @@ for f in kn kn2; do
 done
 [ $fails = "$before" ] && echo "ok: names-keyed warning (2, 3 ranks)"
 
+# --names-keyed: ID#2, ID#3, ... is the first that is neither a name nor the
+# id of any row of the job, also of rows on other ranks (kd1: rows 1..8 and
+# 4#2, '1|4' names id 1 '4': row 4 is 4#3, with 4#2 on a later rank; kd2:
+# rows 4#2..4#65 on every rank, around rows 1..8, and '2|4#66' a name: row 4
+# is 4#67, past the first 64 tried, and row 7 is 7#2).  The ids of
+# labels.tsv are distinct and those of one process.
+before=$fails
+ktrip() { # triplets "ROW cC VALUE" of the rows named, 6 columns each
+    local r c
+    for r in "$@"; do
+        for c in 1 2 3 4 5 6; do echo "$r c$c $(((${#r} * 7 + c * 3 + ${r:0:1}) % 5 + 1))"; done
+    done
+}
+ktrip 1 2 3 4 5 6 7 8 '4#2' >kd1.tsv
+ktrip $(printf '4#%d ' $(seq 33 65)) 1 2 3 4 5 6 7 8 $(printf '4#%d ' $(seq 2 32)) >kd2.tsv
+printf '1|4\n' >kd1.names
+printf '1|4\n2|4#66\n3|7\n' >kd2.names
+for f in kd1 kd2; do
+    kargs=(cluster -q -t 1 $f.tsv --format triplet -k 2 -r 1 -a nuclear --refine none --names-keyed
+        --row-names $f.names)
+    "$MMNC" "${kargs[@]}" -o "s_$f" >/dev/null 2>"s_$f.err" ||
+        { fail "$f: mmnc failed: $(head -3 "s_$f.err")"; continue; }
+    case $f in
+    kd1) want='4#3' ;;
+    kd2) want='4#67 7#2' ;;
+    esac
+    for w in $want; do grep -q "^$w	" "s_$f.labels.tsv" || fail "$f: mmnc did not write row id $w"; done
+    grep 'warning' "s_$f.err" >"s_$f.warn"
+    for n in 2 3; do
+        if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" "${kargs[@]}" -o "m${n}_$f" >/dev/null 2>"m${n}_$f.err"; then
+            fail "$f: mmnc-mpi on $n ranks failed: $(head -3 "m${n}_$f.err")"
+            continue
+        fi
+        dup=$(cut -f1 "m${n}_$f.labels.tsv" | sort | uniq -d | tr '\n' ' ')
+        [ -z "$dup" ] || fail "$f: ids written twice on $n ranks: $dup"
+        cmp -s "s_$f.labels.tsv" "m${n}_$f.labels.tsv" || fail "$f: labels differ on $n ranks"
+        grep 'warning' "m${n}_$f.err" >"m${n}_$f.warn"
+        cmp -s "s_$f.warn" "m${n}_$f.warn" ||
+            fail "$f: the warning on $n ranks is '$(cat "m${n}_$f.warn")', expected '$(cat "s_$f.warn")'"
+    done
+done
+[ $fails = "$before" ] && echo "ok: names-keyed ids distinct over the ranks (2, 3 ranks)"
+
 # ---- failures: a clear message and a non-zero exit, never a hang ----
 expect_fail() { # NAME PATTERN COMMAND...
     local name=$1 pat=$2 rc

@@ -238,15 +238,72 @@ int cli_gather_orig(const char *cmd, const mmnc_pmf *p, const mmnc_data *d, mmnc
     return rc;
 }
 
+/* Rank 0: *all = every rank's row names (d->row_names; NULL for a row
+ * without one), in row order, malloc'd strings; NULL where no rank's data
+ * has row names (then on every rank).  Collective. */
+static int gather_names(const mmnc_pmf *p, const mmnc_data *d, char ***all)
+{
+    int have = d->row_names != NULL, any = 0;
+    uint64_t len = 0;
+    char *buf = NULL;
+    *all = NULL;
+    MPI_Allreduce(&have, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!any) return CLI_EXIT_OK;
+    /* this rank's rows: a byte 1 and the name with its NUL, or a byte 0 */
+    for (mmnc_int y = 0; y < p->ny; y++) len += 1 + (have && d->row_names[y] ? strlen(d->row_names[y]) + 1 : 0);
+    if (!(buf = malloc(len ? len : 1))) fatal("out of memory (the row names)");
+    len = 0;
+    for (mmnc_int y = 0; y < p->ny; y++) {
+        const char *s = have ? d->row_names[y] : NULL;
+        buf[len++] = s != NULL;
+        if (s) memcpy(buf + len, s, strlen(s) + 1), len += strlen(s) + 1;
+    }
+    if (g_dist->rank == 0) {
+        mmnc_int at = 0;
+        if (!(*all = calloc((size_t)(p->ny_all ? p->ny_all : 1), sizeof(char *)))) fatal("out of memory (the row names)");
+        for (int r = 0; r < g_dist->size; r++) {
+            uint64_t n = len, i = 0;
+            char *in = buf;
+            if (r > 0) {
+                MPI_Recv(&n, 1, MPI_UINT64_T, r, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (!(in = malloc(n ? n : 1))) fatal("out of memory (the row names)");
+                for (uint64_t o = 0; o < n; o += PIECE)
+                    MPI_Recv(in + o, (int)(n - o < PIECE ? n - o : PIECE), MPI_BYTE, r, 5, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+            }
+            while (i < n && at < p->ny_all) {
+                if (in[i++]) {
+                    size_t l = strlen(in + i);
+                    if (!((*all)[at] = strdup(in + i))) fatal("out of memory (the row names)");
+                    i += l + 1;
+                }
+                at++;
+            }
+            if (in != buf) free(in);
+        }
+    } else {
+        MPI_Send(&len, 1, MPI_UINT64_T, 0, 4, MPI_COMM_WORLD);
+        for (uint64_t o = 0; o < len; o += PIECE)
+            MPI_Send(buf + o, (int)(len - o < PIECE ? len - o : PIECE), MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+    }
+    free(buf);
+    return CLI_EXIT_OK;
+}
+
+static void free_names(char **names, mmnc_int n)
+{
+    if (!names) return;
+    for (mmnc_int y = 0; y < n; y++) free(names[y]);
+    free(names);
+}
+
 int cli_truth_read(const char *cmd, const char *path, const char *var, const cli_namer *nm, const mmnc_pmf *p,
                    mmnc_int **truth, mmnc_int *nclasses)
 {
     /* Rank 0 reads the labels of all rows through a skeleton of the data
-     * set that has only the rows' original indices, gathered: so classes
-     * are numbered as in one process.  The rows are named as cli_fixed_read
-     * names them: by --row-names where given (the data's own row names are
-     * not gathered: a keyed labels file is then matched against row
-     * numbers). */
+     * set that has the rows' original indices and names, gathered: so rows
+     * are matched and classes numbered as in one process.  The rows are
+     * named as cli_fixed_read names them. */
     mmnc_err err = {0, ""};
     mmnc_data skel = {0}, view;
     cli_namer sn = *nm;
@@ -254,6 +311,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const cli
     int rc = CLI_EXIT_OK;
     *truth = NULL;
     if ((rc = cli_gather_orig(cmd, p, nm->d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
+    gather_names(p, nm->d, &skel.row_names);
     if (g_dist->rank == 0) {
         skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err);
         if (!skel.A) fatal("out of memory");
@@ -269,6 +327,7 @@ int cli_truth_read(const char *cmd, const char *path, const char *var, const cli
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);
+    free_names(skel.row_names, p->ny_all);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }
@@ -276,8 +335,8 @@ int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const
                    mmnc_int **mine, mmnc_int **all, mmnc_int *given, mmnc_int *dropped)
 {
     /* Rank 0 reads the file against a skeleton of every row (their original
-     * indices, gathered, as cli_truth_read), then sends the whole to every
-     * rank, which keeps its rows y0 .. y0 + ny - 1. */
+     * indices and names, gathered, as cli_truth_read), then sends the whole
+     * to every rank, which keeps its rows y0 .. y0 + ny - 1. */
     mmnc_data skel = {0};
     mmnc_err err = {0, ""};
     cli_namer sn = *nm;
@@ -286,6 +345,7 @@ int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const
     int rc = CLI_EXIT_OK;
     *mine = *all = NULL;
     if ((rc = cli_gather_orig(cmd, p, nm->d, &skel.row_orig)) != CLI_EXIT_OK) abort_job(rc);
+    gather_names(p, nm->d, &skel.row_names);
     if (g_dist->rank == 0) {
         if (!(skel.A = mmnc_csr_alloc(p->ny_all, p->nx, 0, &err))) fatal("out of memory");
         memset(skel.A->rowptr, 0, (size_t)(p->ny_all + 1) * sizeof(mmnc_int));
@@ -299,6 +359,7 @@ int cli_fixed_read(const char *cmd, const char *path, const cli_namer *nm, const
         mmnc_csr_free(skel.A);
     }
     free(skel.row_orig);
+    free_names(skel.row_names, p->ny_all);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc != CLI_EXIT_OK) {
         free(every);

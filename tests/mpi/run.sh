@@ -339,6 +339,33 @@ for f in kd1 kd2; do
 done
 [ $fails = "$before" ] && echo "ok: names-keyed ids distinct over the ranks (2, 3 ranks)"
 
+# The data's own row ids (triplet keys: numbers that are not the rows' places
+# as read): --truth and --labels name rows by them on any number of ranks, as
+# in one process; a truth of one label per line is refused there as here.
+before=$fails
+awk '!/^%/ && ++n > 1 { print ($1 * 7) % 3000 + 1, $2, $3 }' g.mtx >keyed.txt
+awk '{ print (NR * 7) % 3000 + 1, $1 }' g.truth >keyed.truth
+awk 'NR % 47 == 0 { print (NR * 7) % 3000 + 1, $1 }' g.truth >keyed.given
+"$MMNC" cluster -q -t 1 -o s_keyed keyed.txt -k 5 -r 1 -a nuclear --refine none --truth keyed.truth \
+    --labels keyed.given >/dev/null 2>s_keyed.err || fail "keyed ids: mmnc failed: $(head -3 s_keyed.err)"
+for n in 2 3; do
+    if ! timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "m${n}_keyed" keyed.txt -k 5 -r 1 -a nuclear \
+        --refine none --truth keyed.truth --labels keyed.given >/dev/null 2>"m${n}_keyed.err"; then
+        fail "keyed ids: mmnc-mpi on $n ranks failed: $(head -3 "m${n}_keyed.err")"
+        continue
+    fi
+    cmp -s s_keyed.labels.tsv "m${n}_keyed.labels.tsv" || fail "keyed ids: labels differ on $n ranks"
+    [ "$(grep '"evaluation"' s_keyed.json)" = "$(grep '"evaluation"' "m${n}_keyed.json")" ] ||
+        fail "keyed ids: the evaluation on $n ranks is $(grep '"evaluation"' "m${n}_keyed.json")"
+    timeout "$LIMIT" "${RUN[@]}" -np $n "$MPI" cluster -q -t 1 -o "p${n}_keyed" keyed.txt -k 5 -r 1 -a nuclear \
+        --refine none --truth g.truth >/dev/null 2>"p${n}_keyed.err" && fail "keyed ids: a truth by place taken on $n ranks"
+    grep -q "one label per line gives the rows by their place" "p${n}_keyed.err" ||
+        fail "keyed ids: no clear message on $n ranks: $(head -3 "p${n}_keyed.err")"
+done
+awk -F'"acc": ' 'NF > 1 { exit !($2 + 0 > 0.9) }' s_keyed.json ||
+    fail "keyed ids: mmnc's ACC is not above 0.9: $(grep '"evaluation"' s_keyed.json)"
+[ $fails = "$before" ] && echo "ok: the data's own row ids in --truth and --labels (2, 3 ranks)"
+
 # ---- failures: a clear message and a non-zero exit, never a hang ----
 expect_fail() { # NAME PATTERN COMMAND...
     local name=$1 pat=$2 rc

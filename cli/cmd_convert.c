@@ -28,7 +28,8 @@ static void help(void)
            "the row and column ids (triplet keys, original indices); Matrix Market has only 1-based\n"
            "indices, so ids other than 1..n go to OUT's stem + .rows / .cols, one per line (for\n"
            "cluster --row-names / --names; where the ids are 1..n, an earlier .rows / .cols of that\n"
-           "name is removed, which would name the wrong rows).  OUT may not be IN.\n\n"
+           "name is removed, which would name the wrong rows).  A .mtx IN's own .rows / .cols beside\n"
+           "it name its rows and columns in OUT, as cluster reads them.  OUT may not be IN.\n\n"
            "Options:\n"
            "      --to FMT          output format bin | mtx, whatever OUT's name (default: from the name)\n"
            "      --check           only read and check IN (every checksum of a binary file); no OUT\n"
@@ -45,6 +46,28 @@ static double file_mb(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
+}
+
+/* A .mtx IN's ids: IN.rows and IN.cols beside it (swapped by --transpose),
+ * as cluster, predict and info read them, become d's names, so that OUT
+ * keeps them (a .bin's names, a .mtx's own .rows/.cols).  Read as cluster
+ * reads them: one name a line for every row (column), a repeated name
+ * written NAME#2 with a warning. */
+static int side_names(const char *in, int transpose, mmnc_data *d)
+{
+    for (int t = 0; t < 2; t++) {
+        int cols = t ^ transpose; /* the side of d that IN's .rows (t = 0) or .cols (t = 1) names */
+        char ***dst = cols ? &d->col_names : &d->row_names, **names = NULL, *side;
+        mmnc_int want = cols ? d->A->ncols : d->A->nrows, n = 0;
+        int rc;
+        if (*dst || !(side = cli_side_file(in, t ? ".cols" : ".rows"))) continue;
+        rc = cli_names_read(CMD, side, 0, want, cols ? "columns" : "rows", 1, &n, &names);
+        mmnc_free(side);
+        if (rc != CLI_EXIT_OK) return rc;
+        for (mmnc_int i = want; i < n; i++) mmnc_free(names[i]); /* more than the rows: warned about */
+        *dst = names;
+    }
+    return CLI_EXIT_OK;
 }
 
 /* Matrix Market plus, when the ids are not 1..n, the .rows/.cols files
@@ -138,7 +161,9 @@ int cmd_convert(int argc, char **argv)
         goto done;
     }
     t0 = cli_now();
-    if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK) goto done;
+    if ((rc = cli_load_data(CMD, in, &load, quiet, &d, &rd, &cd)) != CLI_EXIT_OK ||
+        (rc = side_names(in, load.lo.transpose, d)) != CLI_EXIT_OK)
+        goto done;
     t1 = cli_now();
     if (out) {
         if (to_mtx) rc = write_mtx(outs, side, d, quiet);

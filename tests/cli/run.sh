@@ -1643,6 +1643,33 @@ expect_err "row ids written to r\.rows"
 expect_grep "^item1$" r.cols
 end
 
+begin "convert a .mtx with .rows/.cols beside it: the ids go into OUT (.bin, .mtx, --transpose)"
+run convert -q "$FIX/ratings.tsv" rr.mtx
+expect_rc 0
+expect_file rr.rows rr.cols
+run convert -q rr.mtx rr.bin
+expect_rc 0
+run cluster -q --map rating3 -o rrb rr.bin
+expect_rc 0
+expect_partition rrb.labels.tsv "alice bob carol|dave erin frank"
+run convert -q rr.mtx rr2.mtx
+expect_rc 0
+expect_same rr.rows rr2.rows
+expect_same rr.cols rr2.cols
+run convert -q --transpose rr.mtx rrt.bin
+expect_rc 0
+run cluster -q -k 2 -o rrt rrt.bin
+expect_rc 0
+expect_grep "^item1[[:space:]]" rrt.labels.tsv
+# a .rows of the wrong length is refused, as cluster refuses it
+head -3 rr.rows >rr.rows.short && mv rr.rows.short rr.rows
+snapshot
+run convert -q rr.mtx rr3.bin
+expect_rc 1
+expect_err "rr\.rows"
+expect_nonew
+end
+
 begin "convert --transpose and --map apply before writing; --format bin"
 run convert -q --transpose "$BLOCKS" t.bin
 expect_rc 0
